@@ -1,0 +1,281 @@
+"""The ``red7`` command: play, replay, sim and bench.
+
+Every user mistake (a bad option, a bad record, an illegal decision) ends with a
+one-line message and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from . import __version__
+from .actions import Action, ActionError
+from .game import Game, IllegalActionError
+from .record import RecordError, load, replay, save
+from .sim import random_decision, simulate
+
+RULE_TEXT = {
+    "red": "highest card",
+    "orange": "most cards of one number",
+    "yellow": "most cards of one colour",
+    "green": "most even cards",
+    "blue": "most different colours",
+    "indigo": "most cards in a run of consecutive numbers",
+    "violet": "most cards below 4",
+}
+
+
+class UsageError(Exception):
+    """A user mistake: reported in one line, exit code 2."""
+
+
+def _players(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of players (2, 3 or 4)") from None
+    if not 2 <= n <= 4:
+        raise argparse.ArgumentTypeError(f"Red7 is played by 2 to 4 players, not {n}")
+    return n
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n} is not a positive integer")
+    return n
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer seed") from None
+
+
+def _game_options(p: argparse.ArgumentParser, players_default: int | None = 2) -> None:
+    p.add_argument("--players", type=_players, default=players_default, help="2, 3 or 4 (default 2)")
+    p.add_argument("--advanced", action="store_true", help="advanced game: canvas draw and scoring over a match")
+    p.add_argument("--actions", action="store_true", help="the action rules of the 1, 3, 5 and 7")
+    p.add_argument("--seed", type=_seed, default=None, help="seed of the shuffle (default: random)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="red7", description="The card game Red7.")
+    parser.add_argument("--version", action="version", version=f"red7 {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("play", help="play in the terminal against random opponents")
+    _game_options(p)
+    p.add_argument("--save", metavar="FILE", help="where to save the game record (default: the data directory)")
+
+    p = sub.add_parser("replay", help="replay a game record and verify it step by step")
+    p.add_argument("file", help="a record written by 'red7 play' or red7.record.save")
+    p.add_argument("--show", action="store_true", help="print every decision as it is replayed")
+
+    p = sub.add_parser("sim", help="simulate games between random players")
+    p.add_argument("--games", type=_positive, default=100)
+    _game_options(p)
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+    p = sub.add_parser("bench", help="measure the engine's speed with random games")
+    p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
+    p.add_argument("--repeat", type=_positive, default=5, help="measurements per configuration; the median is reported")
+    p.add_argument("--json", action="store_true")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    command = args.command or "play"
+    if args.command is None:
+        args = parser.parse_args(["play", *(argv or [])])
+    try:
+        if command == "play":
+            return cmd_play(args)
+        if command == "replay":
+            return cmd_replay(args)
+        if command == "sim":
+            return cmd_sim(args)
+        return cmd_bench(args)
+    except UsageError as err:
+        print(f"red7: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+# --- replay --------------------------------------------------------------------------
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    def show(number: int, action: object, game: Game) -> None:
+        print(f"{number:4d}. {action}")
+
+    try:
+        game = replay(load(args.file), show if args.show else None)
+    except RecordError as err:
+        raise UsageError(str(err)) from None
+    result = game.result
+    if result is None:
+        print(f"record replays correctly: {len(game.history)} decisions, game not finished")
+    else:
+        winners = " and ".join(f"player {w}" for w in result.winners)
+        print(f"record replays correctly: {len(game.history)} decisions, {result.rounds} round(s), won by {winners}")
+    return 0
+
+
+# --- sim and bench --------------------------------------------------------------------
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    seed = args.seed if args.seed is not None else 0
+    summary = simulate(args.games, args.players, args.advanced, args.actions, seed)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        for key, value in summary.items():
+            print(f"{key:>22}: {value}")
+    return 0
+
+
+BENCH_CONFIGS = (
+    ("2p basic", dict(players=2, advanced=False, actions=False)),
+    ("4p advanced+actions", dict(players=4, advanced=True, actions=True)),
+)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    if args.seconds <= 0:
+        raise UsageError("--seconds must be positive")
+    report = []
+    for name, cfg in BENCH_CONFIGS:
+        games_rates, decision_rates = [], []
+        seed = 0
+        for _ in range(args.repeat):
+            started = time.perf_counter()
+            games = decisions = 0
+            while time.perf_counter() - started < args.seconds:
+                s = simulate(10, seed=seed, **cfg)  # type: ignore[arg-type]
+                seed += 10
+                games += s["games"]
+                decisions += s["decisions"]
+            elapsed = time.perf_counter() - started
+            games_rates.append(games / elapsed)
+            decision_rates.append(decisions / elapsed)
+        report.append({
+            "config": name,
+            "games_per_second": round(statistics.median(games_rates), 1),
+            "decisions_per_second": round(statistics.median(decision_rates)),
+            "repeats": args.repeat,
+        })
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(f"{'configuration':<22}{'games/s':>12}{'decisions/s':>14}   (median of {args.repeat}, single process)")
+        for row in report:
+            print(f"{row['config']:<22}{row['games_per_second']:>12,.0f}{row['decisions_per_second']:>14,}")
+    return 0
+
+
+# --- a plain text game -------------------------------------------------------------
+
+def _data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "red7" / "records"
+
+
+def describe(game: Game, seat: int) -> str:
+    """A text picture of what ``seat`` sees (built from its observation only)."""
+    obs = game.observation(seat)
+    lines = [f"--- round {obs['round']} · rule: {obs['rule'].upper()} ({RULE_TEXT[obs['rule']]}) · deck {obs['deck_size']} ---"]
+    for s in range(obs["players"]):
+        name = "you" if s == seat else f"player {s}"
+        if not obs["alive"][s]:
+            lines.append(f"  {name:>9}: out of the round")
+            continue
+        score = f"  score {obs['scores'][s]}/{obs['target']}" if obs["advanced"] else ""
+        lines.append(f"  {name:>9}: {' '.join(obs['palettes'][s]) or '-':<30} hand {obs['hand_sizes'][s]}{score}")
+    leader = game.winning()
+    if leader is not None:
+        lines.append(f"  winning now: {'you' if leader == seat else f'player {leader}'}")
+    if obs["deck_known_top"]:
+        lines.append(f"  known on top of the deck: {' '.join(obs['deck_known_top'])}")
+    lines.append(f"  your hand: {' '.join(obs['hand'])}")
+    return "\n".join(lines)
+
+
+def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    game = Game(args.players, args.advanced, args.actions, seed=seed)
+    rng = random.Random(seed + 1)
+    human = 0
+    print(f"Red7 — you are player 0 against {args.players - 1} random player(s). Seed {seed}.", file=out)
+    print("Type the number or the notation of a decision ('play R7', 'canvas B3', 'end'...), 'quit' to stop.", file=out)
+    last_round = 1
+    while not game.is_over:
+        if game.round != last_round:
+            r = game.round_results[-1]
+            print(f"Round {last_round} won by {'you' if r.winner == human else f'player {r.winner}'} "
+                  f"with {r.points} points ({' '.join(r.scored) or 'nothing scored'}).", file=out)
+            last_round = game.round
+        seat = game.current
+        if seat != human:
+            before = len(game.history)
+            game.apply_id(random_decision(game, rng))
+            for s, a in game.history[before:]:
+                print(f"  player {s}: {Action.from_id(a)}", file=out)
+            continue
+        print(describe(game, human), file=out)
+        legal = game.legal_actions()
+        for i, action in enumerate(legal, 1):
+            mark = "" if game.is_safe(action) else "   (you would be out)"
+            print(f"  {i:2d}. {action}{mark}", file=out)
+        print("> ", end="", file=out, flush=True)
+        line = stdin.readline()
+        if not line:
+            print("\nend of input: game abandoned", file=out)
+            return 0
+        text = line.strip()
+        if text.lower() in ("quit", "q", "exit"):
+            print("game abandoned", file=out)
+            return 0
+        try:
+            choice = legal[int(text) - 1] if text.isdigit() else text
+            if text.isdigit() and not 1 <= int(text) <= len(legal):
+                raise IndexError
+            game.apply(choice)
+        except IndexError:
+            print(f"  choose a number from 1 to {len(legal)}", file=out)
+        except (ActionError, IllegalActionError) as err:
+            print(f"  {err}", file=out)
+    assert game.result is not None
+    winners = game.result.winners
+    print(f"Game over: {'you win!' if human in winners else 'won by ' + ', '.join(f'player {w}' for w in winners)}", file=out)
+    if game.advanced:
+        print(f"Scores: {list(game.result.scores)}", file=out)
+    path = Path(args.save) if args.save else _data_dir() / f"red7-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json"
+    try:
+        save(game, path)
+        print(f"Record saved to {path} (replay it with: red7 replay {path})", file=out)
+    except OSError as err:
+        print(f"Could not save the record to {path}: {err}", file=out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

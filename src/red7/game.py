@@ -124,8 +124,8 @@ def _key(rule: int, m: int) -> int:
     return k
 
 
-def _colours_in(mask: int) -> list[int]:
-    return [c for c in range(7) if mask & COLOUR_MASK[c]]
+_COLOURS_PRESENT: Final = tuple(tuple(c for c in range(7) if bits >> (6 - c) & 1) for bits in range(128))
+"""Colours whose bit is set in a 7-bit colour mask folded from a card mask."""
 
 
 class Game:
@@ -142,7 +142,7 @@ class Game:
         "config", "seed", "rng", "n", "advanced", "actions_on",
         "hands", "palettes", "known", "deck", "deck_known", "canvas", "rule",
         "removed", "piles", "scores", "alive", "current", "step", "pending",
-        "round", "turns", "history", "round_results", "result", "_legal",
+        "round", "turns", "history", "round_results", "result", "_legal", "_best_other",
     )
 
     def __init__(self, players: int = 2, advanced: bool = False, actions: bool = False,
@@ -181,6 +181,10 @@ class Game:
         self.round_results: list[RoundResult] = []
         self.result: Result | None = None
         self._legal: tuple[list[int], list[bool]] | None = None
+        # While the legal decisions are worked out only the mover's palette changes
+        # (except under a 1, which switches this memo off), so the other players' best
+        # key per rule is computed once per decision point: -1 = not yet known.
+        self._best_other: list[int] | None = None
 
     # --- construction of arbitrary positions ---------------------------------------
 
@@ -319,31 +323,43 @@ class Game:
 
     def _wins(self, me: int, rule: int) -> bool:
         """Is ``me`` winning under ``rule`` with the palettes as they are now?"""
-        cache = _KEYS[rule]
-        pals = self.palettes
-        m = pals[me]
-        mine = cache.get(m)
+        m = self.palettes[me]
+        mine = _KEYS[rule].get(m)
         if mine is None:
             mine = _key(rule, m)
         if not mine:
             return False
+        best = self._best_other
+        if best is None:
+            return mine > self._best_other_key(me, rule)
+        b = best[rule]
+        if b < 0:
+            b = best[rule] = self._best_other_key(me, rule)
+        return mine > b
+
+    def _best_other_key(self, me: int, rule: int) -> int:
+        """The largest key under ``rule`` among the other remaining players."""
+        cache = _KEYS[rule]
         alive = self.alive
-        for seat in range(self.n):
+        best = 0
+        for seat, o in enumerate(self.palettes):
             if seat != me and alive[seat]:
-                o = pals[seat]
                 k = cache.get(o)
                 if k is None:
                     k = _key(rule, o)
-                if k > mine:
-                    return False
-        return True
+                if k > best:
+                    best = k
+        return best
 
     def _can_finish(self, me: int, hand: int, rule: int) -> bool:
         """With nothing left to resolve: winning now, or a canvas from ``hand`` wins."""
         if self._wins(me, rule):
             return True
-        for c in range(7):
-            if c != rule and hand & COLOUR_MASK[c] and self._wins(me, c):
+        f = hand | (hand >> 28)
+        f |= f >> 14
+        f |= f >> 7
+        for c in _COLOURS_PRESENT[f & 127]:
+            if c != rule and self._wins(me, c):
                 return True
         return False
 
@@ -414,16 +430,20 @@ class Game:
         if not victims:
             return self._can_finish(me, hand, rule)
         pals = self.palettes
-        for z in cards_of(victims):
-            seat = self._owner(z)
-            old = pals[seat]
-            pals[seat] = old & ~(1 << z)
-            try:
-                if self._can_finish(me, hand, rule):
-                    return True
-            finally:
-                pals[seat] = old
-        return False
+        memo, self._best_other = self._best_other, None
+        try:
+            for z in cards_of(victims):
+                seat = self._owner(z)
+                old = pals[seat]
+                pals[seat] = old & ~(1 << z)
+                try:
+                    if self._can_finish(me, hand, rule):
+                        return True
+                finally:
+                    pals[seat] = old
+            return False
+        finally:
+            self._best_other = memo
 
     def _forbidden_kind(self, me: int, card: int) -> bool:
         """Is ``card`` a 7, or a 1 that would take a card (R7.7, R7.1)? Such a card is
@@ -487,6 +507,7 @@ class Game:
             safe.extend(deck_safe)
         elif step == ONE:
             pals = self.palettes
+            self._best_other = None
             for z in cards_of(self._victims(me)):
                 seat = self._owner(z)
                 old = pals[seat]
@@ -510,7 +531,11 @@ class Game:
     def _legal_ids(self) -> tuple[list[int], list[bool]]:
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            self._best_other = [-1] * 7
+            try:
+                legal = self._legal = self._compute_legal()
+            finally:
+                self._best_other = None
         return legal
 
     def legal_actions(self) -> list[Action]:
@@ -637,9 +662,8 @@ class Game:
                 self.pending = card
         elif v == 5:
             hand = self.hands[me]
-            rule = self.rule
             for y in cards_of(hand):  # R7.y: only forbidden 7s and 1s left -> nothing
-                if not self._forbidden_kind(me, y) or self._survives_play(me, y, hand, rule):
+                if not self._forbidden_kind(me, y) or self._survives_play(me, y, hand, self.rule):
                     self.step = FIVE
                     break
         elif v == 3:
@@ -737,6 +761,7 @@ class Game:
         g.round, g.turns, g.history = self.round, self.turns, self.history[:]
         g.round_results, g.result = self.round_results[:], self.result
         g._legal = self._legal
+        g._best_other = None
         return g
 
     def observation(self, seat: int | None) -> dict[str, Any]:

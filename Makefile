@@ -4,9 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench sim clean
+.PHONY: play test bench lint clean
 
 $(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit("red7 needs Python 3.11+, found " + sys.version.split()[0] + ": run make PYTHON=python3.11 ...") if sys.version_info < (3, 11) else None'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
@@ -20,6 +21,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/red7 bench
+
+lint: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/ruff check src tests
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -9,7 +9,7 @@
 
 from .actions import NUM_ACTIONS, Action, ActionError
 from .cards import COLOURS, Card, CardError, CardSet
-from .game import Config, Game, GameError, IllegalActionError, Result, RoundResult, TARGETS
+from .game import TARGETS, Config, Game, GameError, IllegalActionError, Result, RoundResult
 from .rules import qualifying, winner
 
 __all__ = [

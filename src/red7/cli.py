@@ -200,7 +200,8 @@ def _data_dir() -> Path:
 def describe(game: Game, seat: int) -> str:
     """A text picture of what ``seat`` sees (built from its observation only)."""
     obs = game.observation(seat)
-    lines = [f"--- round {obs['round']} · rule: {obs['rule'].upper()} ({RULE_TEXT[obs['rule']]}) · deck {obs['deck_size']} ---"]
+    rule = obs["rule"]
+    lines = [f"--- round {obs['round']} · rule: {rule.upper()} ({RULE_TEXT[rule]}) · deck {obs['deck_size']} ---"]
     for s in range(obs["players"]):
         name = "you" if s == seat else f"player {s}"
         if not obs["alive"][s]:
@@ -265,7 +266,8 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO 
             print(f"  {err}", file=out)
     assert game.result is not None
     winners = game.result.winners
-    print(f"Game over: {'you win!' if human in winners else 'won by ' + ', '.join(f'player {w}' for w in winners)}", file=out)
+    outcome = "you win!" if human in winners else "won by " + ", ".join(f"player {w}" for w in winners)
+    print(f"Game over: {outcome}", file=out)
     if game.advanced:
         print(f"Scores: {list(game.result.scores)}", file=out)
     path = Path(args.save) if args.save else _data_dir() / f"red7-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json"

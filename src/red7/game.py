@@ -32,11 +32,10 @@ from typing import Any, Final
 from . import actions as A
 from .actions import Action, to_action
 from .cards import (
-    ALL_CARDS,
     COLOUR_MASK,
     COLOUR_OF,
+    COLOURS,
     FULL_DECK,
-    NAME_OF,
     VALUE_OF,
     CardError,
     cards_of,
@@ -371,18 +370,21 @@ class Game:
         old = pals[me]
         pals[me] = old | 1 << card
         hand &= ~(1 << card)
+        if not self.actions_on:  # the common case, kept free of try/finally
+            ok = self._can_finish(me, hand, rule)
+            pals[me] = old
+            return ok
         try:
-            if self.actions_on:
-                v = VALUE_OF[card]
-                if v == 7:
-                    return self._survives_seven(me, card, hand, rule)
-                if v == 5:
-                    return self._survives_five(me, hand, rule)
-                if v == 3:
-                    if self.deck and self.deck_known:
-                        hand |= 1 << self.deck[-1]
-                elif v == 1:
-                    return self._survives_one(me, hand, rule)
+            v = VALUE_OF[card]
+            if v == 7:
+                return self._survives_seven(me, card, hand, rule)
+            if v == 5:
+                return self._survives_five(me, hand, rule)
+            if v == 3:
+                if self.deck and self.deck_known:
+                    hand |= 1 << self.deck[-1]
+            elif v == 1:
+                return self._survives_one(me, hand, rule)
             return self._can_finish(me, hand, rule)
         finally:
             pals[me] = old
@@ -546,7 +548,7 @@ class Game:
         """The legal decisions that keep the mover in the game without counting on an
         unknown card (R4.7). Empty only when conceding is all that is left."""
         ids, safe = self._legal_ids()
-        return [Action._all[i] for i, s in zip(ids, safe) if s]
+        return [Action._all[i] for i, s in zip(ids, safe, strict=True) if s]
 
     def is_safe(self, action: Action | str | int) -> bool:
         """Whether a legal decision is safe (R4.7); raises IllegalActionError otherwise."""
@@ -782,5 +784,5 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self.step == OVER else f"player {self.current} to {STEP_NAMES[self.step]}"
         return (f"<Game {self.n}p{' advanced' if self.advanced else ''}{' actions' if self.actions_on else ''}"
-                f" seed={self.seed} round {self.round}, rule {NAME_OF[self.canvas[-1]] if self.canvas else 'R'}, {state}>")
+                f" seed={self.seed} round {self.round}, rule {COLOURS[self.rule]}, {state}>")
 

@@ -133,7 +133,8 @@ def replay(record: dict[str, Any], on_step: Callable[[int, Action, Game], None] 
     expected = record.get("result")
     if expected is not None:
         if not game.is_over:
-            raise RecordError(f"the record claims a result but its {len(record['decisions'])} decisions do not finish the game")
+            count = len(record["decisions"])
+            raise RecordError(f"the record claims a result but its {count} decisions do not finish the game")
         actual = game.result.as_dict() if game.result else None
         if actual != expected:
             raise RecordError(f"the replayed result {actual} differs from the recorded result {expected}")

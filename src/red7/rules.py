@@ -13,8 +13,8 @@ allocate nothing, because search bots call them millions of times.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Callable, Final
+from collections.abc import Callable, Iterable, Sequence
+from typing import Final
 
 from .cards import (
     BELOW4_MASK,

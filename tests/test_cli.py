@@ -1,0 +1,304 @@
+"""The ``red7`` command (src/red7/cli.py): sim, replay, play and bench.
+
+Every user mistake must end with exit code 2 and a short message, never a traceback.
+In-process calls go through ``red7.cli.main(argv)``; a few calls run the installed
+console script ``.venv/bin/red7`` to check what a user really sees.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from red7 import Game
+from red7.cli import main
+from red7.record import save, to_record
+
+RED7 = Path(sys.executable).with_name("red7")
+TIMING_KEYS = {"seconds", "games_per_second", "decisions_per_second"}
+
+
+def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run ``main(argv)``; argparse errors raise SystemExit, which counts as the exit code."""
+    try:
+        code = main(argv)
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_script(args: list[str], tmp_path: Path, stdin: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run the installed console script; records default to a data dir under tmp_path."""
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "xdg"), HOME=str(tmp_path / "home"))
+    return subprocess.run(
+        [str(RED7), *args],
+        input=stdin,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        cwd=tmp_path,
+    )
+
+
+def finished_game(seed: int = 3, players: int = 2, advanced: bool = False, actions: bool = False) -> Game:
+    """A complete game where every player takes its first safe decision (or concedes)."""
+    game = Game(players, advanced, actions, seed=seed)
+    while not game.is_over:
+        safe = game.safe_actions()
+        game.apply(safe[0] if safe else "concede")
+    return game
+
+
+def write_record(path: Path, record: dict[str, Any]) -> Path:
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return path
+
+
+def assert_one_line_error(err: str) -> None:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("red7: error: ")
+    assert "Traceback" not in err
+
+
+def test_console_script_exists() -> None:
+    assert RED7.exists(), f"{RED7} is the console script installed by pyproject.toml"
+
+
+# --- sim --------------------------------------------------------------------------------
+
+
+def sim_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    code, out, err = run_main(argv, capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    assert isinstance(data, dict)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("players", "flags"),
+    [(2, []), (3, ["--actions"]), (4, ["--advanced"]), (3, ["--advanced", "--actions"])],
+)
+def test_sim_json_summary(players: int, flags: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    data = sim_json(["sim", "--games", "6", "--players", str(players), *flags, "--seed", "9", "--json"], capsys)
+    assert data["games"] == 6
+    assert isinstance(data["decisions"], int) and data["decisions"] >= 6  # a game takes at least one decision
+    wins = data["wins_by_seat"]
+    assert len(wins) == players and all(isinstance(w, int) and w >= 0 for w in wins)
+    if "--advanced" in flags:
+        assert sum(wins) >= 6  # R8.4: equal highest scores share the victory
+    else:
+        assert sum(wins) == 6  # R6.3: one round, one winner
+    assert data["mean_turns"] >= 1
+    assert isinstance(data["seconds"], (int, float)) and data["seconds"] >= 0
+
+
+def test_sim_same_seed_same_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["sim", "--games", "5", "--players", "3", "--advanced", "--actions", "--seed", "42", "--json"]
+    first = sim_json(argv, capsys)
+    second = sim_json(argv, capsys)
+    strip = lambda d: {k: v for k, v in d.items() if k not in TIMING_KEYS}  # noqa: E731
+    assert strip(first) == strip(second)
+    assert {"games", "decisions", "wins_by_seat", "mean_turns"} <= set(strip(first))
+
+
+def test_sim_seed_changes_the_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """Over 10 games, two different seeds giving the same decision count would be a
+    coincidence; the seed must reach the deal."""
+    a = sim_json(["sim", "--games", "10", "--players", "4", "--seed", "1", "--json"], capsys)
+    b = sim_json(["sim", "--games", "10", "--players", "4", "--seed", "1000", "--json"], capsys)
+    assert (a["decisions"], a["wins_by_seat"], a["mean_turns"]) != (b["decisions"], b["wins_by_seat"], b["mean_turns"])
+
+
+def test_sim_without_json_prints_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_main(["sim", "--games", "2", "--seed", "1"], capsys)
+    assert code == 0 and "games" in out and "wins_by_seat" in out
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(out)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["sim", "--players", "5", "--games", "2"],
+        ["sim", "--players", "1", "--games", "2"],
+        ["sim", "--games", "0"],
+        ["sim", "--games", "-3"],
+        ["sim", "--games", "abc"],
+        ["sim", "--seed", "x1"],
+        ["play", "--players", "5"],
+        ["sim", "--bogus"],
+        ["frobnicate"],
+    ],
+)
+def test_bad_options_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(argv, capsys)
+    assert code == 2
+    assert "error" in err and "Traceback" not in err
+    assert out == ""
+
+
+def test_bad_players_names_the_allowed_range(capsys: pytest.CaptureFixture[str]) -> None:
+    """R2.1: 2 to 4 players."""
+    code, _, err = run_main(["sim", "--players", "5"], capsys)
+    assert code == 2 and "2 to 4" in err
+
+
+def test_bad_option_through_the_console_script(tmp_path: Path) -> None:
+    proc = run_script(["sim", "--games", "abc"], tmp_path)
+    assert proc.returncode == 2
+    assert "abc" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# --- replay -----------------------------------------------------------------------------
+
+
+def test_replay_good_record_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = finished_game(seed=3, players=3, advanced=True, actions=True)
+    path = save(game, tmp_path / "good.json")
+    code, out, err = run_main(["replay", str(path)], capsys)
+    assert code == 0, err
+    assert err == ""
+    assert str(len(game.history)) in out
+
+
+def test_replay_show_lists_every_decision(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = finished_game(seed=4)
+    path = save(game, tmp_path / "good.json")
+    code, out, _ = run_main(["replay", "--show", str(path)], capsys)
+    assert code == 0
+    for text in to_record(game)["decisions"]:
+        assert text in out
+
+
+def test_replay_unfinished_record_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = Game(2, seed=3)
+    game.apply(game.safe_actions()[0])
+    path = save(game, tmp_path / "partial.json")
+    code, out, _ = run_main(["replay", str(path)], capsys)
+    assert code == 0 and "not finished" in out
+
+
+def _bad_records(tmp_path: Path) -> dict[str, Path]:
+    game = finished_game(seed=3)
+    good = to_record(game)
+    text = json.dumps(good, indent=1)
+    (tmp_path / "truncated.json").write_text(text[: len(text) // 2], encoding="utf-8")
+    (tmp_path / "notjson.json").write_text("this is not a record\n", encoding="utf-8")
+    illegal = dict(good, decisions=["end"], result=None)  # R4.6: no 'end' at the start of a turn
+    write_record(tmp_path / "illegal.json", illegal)
+    wrong = dict(good, result=dict(good["result"], winners=[1 - good["result"]["winners"][0]]))
+    write_record(tmp_path / "wrong_result.json", wrong)
+    write_record(tmp_path / "list.json", [1, 2])  # type: ignore[arg-type]
+    return {
+        "truncated": tmp_path / "truncated.json",
+        "notjson": tmp_path / "notjson.json",
+        "illegal": tmp_path / "illegal.json",
+        "wrong_result": tmp_path / "wrong_result.json",
+        "list": tmp_path / "list.json",
+        "missing": tmp_path / "missing.json",
+    }
+
+
+@pytest.mark.parametrize("kind", ["truncated", "notjson", "illegal", "wrong_result", "list", "missing"])
+def test_replay_bad_record_exits_2_with_one_line(kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _bad_records(tmp_path)[kind]
+    code, out, err = run_main(["replay", str(path)], capsys)
+    assert code == 2
+    assert_one_line_error(err)
+    if kind == "illegal":
+        assert "decision 1" in err
+    if kind in ("missing", "truncated", "notjson"):
+        assert path.name in err
+
+
+@pytest.mark.parametrize("kind", ["truncated", "illegal", "missing"])
+def test_replay_bad_record_through_the_console_script(kind: str, tmp_path: Path) -> None:
+    path = _bad_records(tmp_path)[kind]
+    proc = run_script(["replay", str(path)], tmp_path)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert_one_line_error(proc.stderr)
+
+
+def test_replay_good_record_through_the_console_script(tmp_path: Path) -> None:
+    path = save(finished_game(seed=5, players=4, actions=True), tmp_path / "good.json")
+    proc = run_script(["replay", str(path)], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+
+
+# --- play -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("seed", "flags"), [(7, ["--players", "2"]), (8, ["--players", "3", "--advanced", "--actions"])]
+)
+def test_play_through_stdin_finishes_and_saves_a_replayable_record(
+    seed: int, flags: list[str], tmp_path: Path
+) -> None:
+    """Always answering '1' (the first legal decision, which always exists because
+    concede is always legal, R4.2.4) must finish the game and save its record."""
+    target = tmp_path / "out" / "game.json"
+    proc = run_script(["play", *flags, "--seed", str(seed), "--save", str(target)], tmp_path, stdin="1\n" * 5000)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert target.exists(), proc.stdout[-2000:]
+    record = json.loads(target.read_text(encoding="utf-8"))
+    assert record["seed"] == seed
+    assert record["result"] is not None
+    assert record["decisions"]
+    check = run_script(["replay", str(target)], tmp_path)
+    assert check.returncode == 0, check.stderr
+
+
+def test_play_with_closed_stdin_exits_0_without_traceback(tmp_path: Path) -> None:
+    proc = run_script(["play", "--seed", "7"], tmp_path)
+    assert proc.returncode == 0
+    assert "Traceback" not in proc.stderr and proc.stderr == ""
+    assert "Red7" in proc.stdout
+
+
+def test_play_in_process_rejects_bad_input_then_continues(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bad answers (unknown notation, out-of-range number) are reported and asked
+    again; 'quit' stops without an error."""
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("fly\n999\n0\nquit\n"))
+    code, out, err = run_main(["play", "--seed", "7", "--save", str(tmp_path / "g.json")], capsys)
+    assert code == 0 and err == ""
+    assert "bad decision 'fly'" in out
+    assert out.count("choose a number from 1 to") == 2
+    assert not (tmp_path / "g.json").exists()
+
+
+# --- bench ------------------------------------------------------------------------------
+
+
+def test_bench_json_reports_both_configurations(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(["bench", "--seconds", "0.05", "--repeat", "1", "--json"], capsys)
+    assert code == 0, err
+    report = json.loads(out)
+    assert isinstance(report, list) and len(report) == 2
+    assert len({row["config"] for row in report}) == 2
+    for row in report:
+        assert isinstance(row["games_per_second"], (int, float)) and row["games_per_second"] > 0
+        assert row["repeats"] == 1
+
+
+def test_bench_rejects_non_positive_seconds(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_main(["bench", "--seconds", "0", "--repeat", "1"], capsys)
+    assert code == 2
+    assert_one_line_error(err)

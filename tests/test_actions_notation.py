@@ -155,7 +155,7 @@ def _positions(players: int, advanced: bool, actions: bool, seed: int, limit: in
     """Snapshots (clones) of a game driven by random legal decisions, mostly safe ones."""
     rng = random.Random(seed)
     game = Game(players, advanced, actions, seed=seed)
-    out = []
+    out: list[Game] = []
     while not game.is_over and len(out) < limit:
         out.append(game.clone())
         safe = game.safe_actions()

@@ -34,7 +34,9 @@ def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
     return code, out, err
 
 
-def run_script(args: list[str], tmp_path: Path, stdin: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def run_script(
+    args: list[str], tmp_path: Path, stdin: str | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     """Run the installed console script; records default to a data dir under tmp_path."""
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "xdg"), HOME=str(tmp_path / "home"))
     return subprocess.run(
@@ -107,7 +109,9 @@ def test_sim_same_seed_same_numbers(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["sim", "--games", "5", "--players", "3", "--advanced", "--actions", "--seed", "42", "--json"]
     first = sim_json(argv, capsys)
     second = sim_json(argv, capsys)
-    strip = lambda d: {k: v for k, v in d.items() if k not in TIMING_KEYS}  # noqa: E731
+    def strip(d: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in d.items() if k not in TIMING_KEYS}
+
     assert strip(first) == strip(second)
     assert {"games", "decisions", "wins_by_seat", "mean_turns"} <= set(strip(first))
 

@@ -11,7 +11,6 @@ import pytest
 
 from red7 import ActionError, Game, IllegalActionError
 
-
 # --- helpers ---------------------------------------------------------------------------
 
 

@@ -93,7 +93,7 @@ class Action:
 
     @classmethod
     def from_id(cls, action_id: int) -> Action:
-        if not isinstance(action_id, int) or not 0 <= action_id < NUM_ACTIONS:
+        if not isinstance(action_id, int) or isinstance(action_id, bool) or not 0 <= action_id < NUM_ACTIONS:
             raise ActionError(f"action id {action_id!r} is outside 0..{NUM_ACTIONS - 1}")
         return cls._all[action_id]
 

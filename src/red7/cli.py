@@ -158,8 +158,8 @@ BENCH_CONFIGS = (
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    if args.seconds <= 0:
-        raise UsageError("--seconds must be positive")
+    if not 0 < args.seconds < 3600:
+        raise UsageError(f"--seconds must be a number of seconds between 0 and 3600, not {args.seconds}")
     report = []
     for name, cfg in BENCH_CONFIGS:
         games_rates, decision_rates = [], []

@@ -84,6 +84,9 @@ class Config:
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or isinstance(self.players, bool) or not 2 <= self.players <= 4:
             raise GameError(f"Red7 is played by 2 to 4 players, not {self.players!r}")
+        for name in ("advanced", "actions"):
+            if not isinstance(getattr(self, name), bool):
+                raise GameError(f"option {name!r} must be true or false, not {getattr(self, name)!r}")
 
     def as_dict(self) -> dict[str, Any]:
         return {"players": self.players, "advanced": self.advanced, "actions": self.actions}
@@ -258,6 +261,7 @@ class Game:
         if not 0 <= current < n or not g.alive[current]:
             raise GameError(f"seat {current} cannot take the turn")
         g.current = current
+        g.round = 1
         g._begin_turn(current)
         return g
 
@@ -326,8 +330,6 @@ class Game:
         mine = _KEYS[rule].get(m)
         if mine is None:
             mine = _key(rule, m)
-        if not mine:
-            return False
         best = self._best_other
         if best is None:
             return mine > self._best_other_key(me, rule)
@@ -352,13 +354,25 @@ class Game:
 
     def _can_finish(self, me: int, hand: int, rule: int) -> bool:
         """With nothing left to resolve: winning now, or a canvas from ``hand`` wins."""
-        if self._wins(me, rule):
-            return True
         f = hand | (hand >> 28)
         f |= f >> 14
         f |= f >> 7
-        for c in _COLOURS_PRESENT[f & 127]:
-            if c != rule and self._wins(me, c):
+        best = self._best_other
+        if best is None:
+            return self._wins(me, rule) or any(
+                c != rule and self._wins(me, c) for c in _COLOURS_PRESENT[f & 127]
+            )
+        # The hot path of every legality check, inlined: keys are compared with the
+        # memo of the other players' best keys (any key > 0 means a non-empty set).
+        m = self.palettes[me]
+        for c in (rule, *_COLOURS_PRESENT[f & 127]):
+            mine = _KEYS[c].get(m)
+            if mine is None:
+                mine = _key(c, m)
+            b = best[c]
+            if b < 0:
+                b = best[c] = self._best_other_key(me, c)
+            if mine > b:
                 return True
         return False
 

@@ -32,13 +32,13 @@ from typing import Any, Final
 from . import actions as A
 from .actions import Action, to_action
 from .cards import (
-    COLOUR_MASK,
     COLOUR_OF,
     COLOURS,
     FULL_DECK,
     VALUE_OF,
     CardError,
     cards_of,
+    colours_in,
     mask_of,
     names_of,
     to_card,
@@ -126,8 +126,6 @@ def _key(rule: int, m: int) -> int:
     return k
 
 
-_COLOURS_PRESENT: Final = tuple(tuple(c for c in range(7) if bits >> (6 - c) & 1) for bits in range(128))
-"""Colours whose bit is set in a 7-bit colour mask folded from a card mask."""
 
 
 class Game:
@@ -354,18 +352,14 @@ class Game:
 
     def _can_finish(self, me: int, hand: int, rule: int) -> bool:
         """With nothing left to resolve: winning now, or a canvas from ``hand`` wins."""
-        f = hand | (hand >> 28)
-        f |= f >> 14
-        f |= f >> 7
+        colours = colours_in(hand)
         best = self._best_other
         if best is None:
-            return self._wins(me, rule) or any(
-                c != rule and self._wins(me, c) for c in _COLOURS_PRESENT[f & 127]
-            )
+            return self._wins(me, rule) or any(c != rule and self._wins(me, c) for c in colours)
         # The hot path of every legality check, inlined: keys are compared with the
         # memo of the other players' best keys (any key > 0 means a non-empty set).
         m = self.palettes[me]
-        for c in (rule, *_COLOURS_PRESENT[f & 127]):
+        for c in (rule, *colours):
             mine = _KEYS[c].get(m)
             if mine is None:
                 mine = _key(c, m)
@@ -445,20 +439,21 @@ class Game:
         victims = self._victims(me)
         if not victims:
             return self._can_finish(me, hand, rule)
+        return any(self._finishes_after_take(me, z, hand, rule) for z in cards_of(victims))
+
+    def _finishes_after_take(self, me: int, card: int, hand: int, rule: int) -> bool:
+        """Can ``me`` finish winning once the 1 has taken ``card`` from its owner?"""
         pals = self.palettes
-        memo, self._best_other = self._best_other, None
+        seat = self._owner(card)
+        old = pals[seat]
+        memo = self._best_other
+        pals[seat] = old & ~(1 << card)
+        if memo is not None:  # another player's palette changes: a fresh memo
+            self._best_other = [-1] * 7
         try:
-            for z in cards_of(victims):
-                seat = self._owner(z)
-                old = pals[seat]
-                pals[seat] = old & ~(1 << z)
-                try:
-                    if self._can_finish(me, hand, rule):
-                        return True
-                finally:
-                    pals[seat] = old
-            return False
+            return self._can_finish(me, hand, rule)
         finally:
+            pals[seat] = old
             self._best_other = memo
 
     def _forbidden_kind(self, me: int, card: int) -> bool:
@@ -500,9 +495,9 @@ class Game:
                     ids.append(A.PLAY + c)
                     safe.append(ok)
         if step in (START, AFTER):
-            wins_by_colour = [self._wins(me, c) if hand & COLOUR_MASK[c] else False for c in range(7)]
+            winning_colours = [c for c in colours_in(hand) if self._wins(me, c)]
             for c in cards_of(hand):
-                if wins_by_colour[COLOUR_OF[c]]:
+                if COLOUR_OF[c] in winning_colours:
                     ids.append(A.CANVAS + c)
                     safe.append(True)
         elif step == SEVEN:
@@ -522,18 +517,9 @@ class Game:
             ids.extend(A.MOVE_DECK + z for z in others)
             safe.extend(deck_safe)
         elif step == ONE:
-            pals = self.palettes
-            self._best_other = None
             for z in cards_of(self._victims(me)):
-                seat = self._owner(z)
-                old = pals[seat]
-                pals[seat] = old & ~(1 << z)
-                try:
-                    ok = self._can_finish(me, hand, rule)
-                finally:
-                    pals[seat] = old
                 ids.append(A.TAKE + z)
-                safe.append(ok)
+                safe.append(self._finishes_after_take(me, z, hand, rule))
         if step == AFTER and self._wins(me, rule):
             ids.append(A.END)
             safe.append(True)

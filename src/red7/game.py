@@ -43,7 +43,8 @@ from .cards import (
     names_of,
     to_card,
 )
-from .rules import KEY, cached_keys, qualifying_mask
+from .rules import cached_keys, qualifying_mask, winner_of_masks
+from .rules import rule_key as _key
 
 START, AFTER, FIVE, SEVEN, ONE, DRAW_STEP, OVER = range(7)
 STEP_NAMES: Final = ("start", "after", "five", "seven", "one", "draw", "over")
@@ -51,8 +52,7 @@ TARGETS: Final = {2: 40, 3: 35, 4: 30}
 """Points that win an advanced match, by number of players (R8.3)."""
 HAND_SIZE: Final = 7
 
-_KEYS = cached_keys()
-_CACHE_LIMIT: Final = 1 << 18
+_KEYS = cached_keys()  # read directly on hot paths; rule_key fills them
 
 
 class GameError(ValueError):
@@ -116,18 +116,6 @@ class Result:
         return {"winners": list(self.winners), "scores": list(self.scores), "rounds": self.rounds}
 
 
-def _key(rule: int, m: int) -> int:
-    cache = _KEYS[rule]
-    k = cache.get(m)
-    if k is None:
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
-        k = cache[m] = KEY[rule](m)
-    return k
-
-
-
-
 class Game:
     """A game of Red7 (a single round in the basic game, a match in the advanced one).
 
@@ -182,8 +170,8 @@ class Game:
         self.result: Result | None = None
         self._legal: tuple[list[int], list[bool]] | None = None
         # While the legal decisions are worked out only the mover's palette changes
-        # (except under a 1, which switches this memo off), so the other players' best
-        # key per rule is computed once per decision point: -1 = not yet known.
+        # (a 1's take gets a fresh memo), so the other players' best key per rule is
+        # computed once per decision point: -1 = not yet known; None = no memo.
         self._best_other: list[int] | None = None
 
     # --- construction of arbitrary positions ---------------------------------------
@@ -311,14 +299,7 @@ class Game:
 
     def winning(self, rule: int | None = None) -> int | None:
         """The seat winning now under ``rule`` (default: the rule in force), or None."""
-        r = self.rule if rule is None else rule
-        best, best_key = None, 0
-        for seat in range(self.n):
-            if self.alive[seat]:
-                k = _key(r, self.palettes[seat])
-                if k > best_key:
-                    best, best_key = seat, k
-        return best
+        return winner_of_masks(self.rule if rule is None else rule, self.palettes, self.alive)
 
     # --- who wins, and can the mover still finish the turn winning? (R4.4-R4.7, R7.x)
 

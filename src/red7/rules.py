@@ -168,13 +168,12 @@ def qualifying_mask(rule: int, m: int) -> int:
 
 def winner_of_masks(rule: int, palettes: Sequence[int], alive: Sequence[bool] | None = None) -> int | None:
     """The seat winning under ``rule`` (R3.1, R3.2) among ``alive`` seats, or None."""
-    key = KEY[rule]
     best_key = 0
     best: int | None = None
     for seat, m in enumerate(palettes):
         if alive is not None and not alive[seat]:
             continue
-        k = key(m)
+        k = rule_key(rule, m)
         if k > best_key:
             best_key = k
             best = seat

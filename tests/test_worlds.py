@@ -1,0 +1,87 @@
+"""Determinization (R9): sampled worlds are consistent with the observation they come from."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from red7 import Card, Game, GameError
+from red7.sim import random_decision
+from red7.worlds import WorldSampler, sample_world
+
+CONFIGS = [(p, adv, act) for p in (2, 3, 4) for adv in (False, True) for act in (False, True)]
+
+
+def dump(obs: dict[str, object]) -> str:
+    return json.dumps(obs, sort_keys=True)
+
+
+@settings(max_examples=60)
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 2**32), moves=st.integers(0, 120))
+def test_sampled_world_gives_the_same_observation(config: tuple[int, bool, bool], seed: int, moves: int) -> None:
+    """R9: for every viewer (a seat or a spectator), observation(viewer) of a world
+    sampled from observation(viewer) is identical, and the mover's legal decisions
+    (which depend only on what the mover sees) are the same."""
+    game = Game(*config, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if game.is_over:
+            break
+        game.apply_id(random_decision(game, rng))
+    for viewer in [*range(game.n), None]:
+        obs = game.observation(viewer)
+        world = sample_world(obs, rng)
+        assert dump(world.observation(viewer)) == dump(obs)
+        if viewer == game.current_player:
+            assert world.legal_actions() == game.legal_actions()
+            assert world.safe_actions() == game.safe_actions()
+
+
+def test_sampled_worlds_vary_the_hidden_cards_only() -> None:
+    """R9: the viewer's hand, palettes and known deck top never change; the other hands
+    do from sample to sample, and every world holds the 49 cards once."""
+    game = Game.from_position(
+        [["R1", "O2", "Y3"], ["G4", "B5", "I6"], ["V7", "R2", "O3"]],
+        [["R7"], ["O7"], ["Y7"]],
+        deck=["G1", "B1", "I1", "V1", "R3"],
+        deck_known=1,
+        current=0,
+    )
+    sampler = WorldSampler(game.observation(0))
+    rng = random.Random(5)
+    others = set()
+    for _ in range(200):
+        world = sampler.sample(rng)
+        assert world.hands[0] == game.hands[0]
+        assert world.palettes == game.palettes
+        assert world.deck[-1] == game.deck[-1]  # the public top card (G1)
+        others.add((world.hands[1], world.hands[2]))
+        everything = world.removed
+        for m in (*world.hands, *world.palettes, *(1 << c for c in world.deck + world.canvas)):
+            assert not everything & m
+            everything |= m
+        assert everything == (1 << 49) - 1
+    assert len(others) > 150
+
+
+def test_known_drawn_cards_stay_in_their_hand() -> None:
+    """R7.z/R9: a card everyone saw drawn stays in its drawer's hand in every world."""
+    game = Game.from_position(
+        [["R1"], ["G4", "B5"]], [["R7"], ["O7"]], deck=["G1", "B1"], known=[[], ["B5"]]
+    )
+    sampler = WorldSampler(game.observation(0))
+    rng = random.Random(1)
+    b5 = 1 << Card.parse("B5")
+    assert all(sampler.sample(rng).hands[1] & b5 for _ in range(50))
+
+
+def test_inconsistent_observation_is_refused() -> None:
+    """An observation whose counts do not add up is refused with a clear error."""
+    obs = Game(players=2, seed=1).observation(0)
+    obs["deck_size"] += 1
+    with pytest.raises(GameError, match="inconsistent observation"):
+        WorldSampler(obs)

@@ -531,6 +531,11 @@ class Game:
         ids, safe = self._legal_ids()
         return [Action._all[i] for i, s in zip(ids, safe, strict=True) if s]
 
+    def options(self) -> list[tuple[Action, bool]]:
+        """Every legal decision with its safety mark (R4.7), in increasing id order."""
+        ids, safe = self._legal_ids()
+        return [(Action._all[i], s) for i, s in zip(ids, safe, strict=True)]
+
     def is_safe(self, action: Action | str | int) -> bool:
         """Whether a legal decision is safe (R4.7); raises IllegalActionError otherwise."""
         a = to_action(action)

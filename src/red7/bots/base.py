@@ -1,0 +1,48 @@
+"""The interface every bot implements, and the options a bot is offered.
+
+A bot sees exactly what its seat may see: the seat's observation (R9,
+:meth:`red7.game.Game.observation`) and the legal decisions with their safety marks
+(R4.7, which depend only on the mover's own cards and public facts). It never gets
+the :class:`~red7.game.Game`, so it cannot read hidden cards; search bots rebuild
+complete games from the observation with :mod:`red7.worlds`.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from ..actions import Action
+
+
+class Option(NamedTuple):
+    """A legal decision and whether it is safe (R4.7)."""
+
+    action: Action
+    safe: bool
+
+
+class Bot(ABC):
+    """A player. Subclasses set ``name`` and implement :meth:`choose`.
+
+    Contract: ``choose`` returns one of ``options``' actions; given the same
+    observation, options and RNG state it returns the same action (bots are
+    deterministic for a seed), and it reads nothing but its arguments.
+    """
+
+    name: str = "bot"
+
+    @abstractmethod
+    def choose(self, observation: dict[str, Any], options: Sequence[Option], rng: random.Random) -> Action:
+        """Pick a decision for the seat ``observation["seat"]``."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+def safe_or_concede(options: Sequence[Option]) -> list[Action]:
+    """The safe decisions, or just the concession when none is safe."""
+    safe = [o.action for o in options if o.safe]
+    return safe or [o.action for o in options if o.action.kind == "concede"]

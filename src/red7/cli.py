@@ -1,4 +1,4 @@
-"""The ``red7`` command: play, replay, sim and bench.
+"""The ``red7`` command: play, replay, sim, bench, tournament and stats.
 
 Every user mistake (a bad option, a bad record, an illegal decision) ends with a
 one-line message and exit code 2, never a traceback.
@@ -13,9 +13,10 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import Any, NoReturn, TextIO
 
 from . import __version__
 from .actions import Action, ActionError
@@ -36,6 +37,15 @@ RULE_TEXT = {
 
 class UsageError(Exception):
     """A user mistake: reported in one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """Reports a bad command line in one line (``red7: error: ...``), exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.split()[1:] if self.prog.startswith("red7") else []
+        where = f"red7 {' '.join(command)} --help" if command else "red7 --help"
+        self.exit(2, f"red7: error: {message} (see {where})\n")
 
 
 def _players(text: str) -> int:
@@ -73,7 +83,7 @@ def _game_options(p: argparse.ArgumentParser, players_default: int | None = 2) -
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="red7", description="The card game Red7.")
+    parser = _Parser(prog="red7", description="The card game Red7.")
     parser.add_argument("--version", action="version", version=f"red7 {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -94,7 +104,39 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
     p.add_argument("--repeat", type=_positive, default=5, help="measurements per configuration; the median is reported")
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser(
+        "tournament", help="play bots against each other: win rates, ratings, plots",
+        description="Every combination of --players entrants forms a table (one table when there are just "
+                    "enough); each deal is replayed once per seat rotation. Results depend only on --seed.",
+    )
+    p.add_argument("--bots", required=True, metavar="SPEC,...",
+                   help="bot specs, e.g. hard,medium,easy or ismcts:iters=400,greedy (repeats allowed)")
+    p.add_argument("--games", type=_positive, default=100,
+                   help="games per table, rounded down to whole deals (default 100)")
+    _game_options(p)
+    _run_options(p)
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local processes (default) or Ray (pip install 'red7[ray]')")
+    p.add_argument("--ray-address", metavar="ADDR", default=None,
+                   help="a Ray cluster to use (default: $RAY_ADDRESS, else a local Ray instance)")
+
+    p = sub.add_parser(
+        "stats", help="game-design statistics over bot games: seats, length, branching, rules, actions",
+        description="With one bot it takes every seat; with one bot per seat, seats rotate over each deal.",
+    )
+    p.add_argument("--games", type=_positive, default=1000, help="games to play (default 1000)")
+    p.add_argument("--bots", default="random", metavar="SPEC,...", help="one bot, or one per seat (default random)")
+    _game_options(p)
+    _run_options(p)
+    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     return parser
+
+
+def _run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=_positive, default=1, help="games played at once, in processes (default 1)")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="write the results as JSON and PNG charts (pip install 'red7[plots]') into DIR")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -110,6 +152,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_replay(args)
         if command == "sim":
             return cmd_sim(args)
+        if command == "tournament":
+            return cmd_tournament(args)
+        if command == "stats":
+            return cmd_stats(args)
         return cmd_bench(args)
     except UsageError as err:
         print(f"red7: error: {err}", file=sys.stderr)
@@ -187,6 +233,146 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"{'configuration':<22}{'games/s':>12}{'decisions/s':>14}   (median of {args.repeat}, single process)")
         for row in report:
             print(f"{row['config']:<22}{row['games_per_second']:>12,.0f}{row['decisions_per_second']:>14,}")
+    return 0
+
+
+# --- tournament and stats -------------------------------------------------------------
+
+
+def _entrants(text: str) -> list[Any]:
+    from .bots import BotSpecError
+    from .tournament import make_entrants, split_specs
+
+    try:
+        return make_entrants(split_specs(text))
+    except BotSpecError as err:
+        raise UsageError(f"--bots: {err}") from None
+
+
+@contextmanager
+def _staged_out(out: str | None) -> Iterator[Any]:
+    """The ``--out`` directory, checked before any game is played (None without --out)."""
+    if out is None:
+        yield None
+        return
+    from .output import OutputError, StagedOutput
+    from .plots import PlotsUnavailable, require_matplotlib
+
+    try:
+        require_matplotlib()
+        staged = StagedOutput(out)
+    except (PlotsUnavailable, OutputError) as err:
+        raise UsageError(f"--out: {err}") from None
+    with staged:
+        yield staged
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    """Indented JSON, except that each item of a list of objects (a game) takes one line."""
+    parts = []
+    for key, value in data.items():
+        if isinstance(value, list) and value and all(isinstance(v, (dict, list)) for v in value):
+            items = ",\n".join("  " + json.dumps(v) for v in value)
+            text = f"[\n{items}\n ]"
+        else:
+            text = json.dumps(value, indent=1).replace("\n", "\n ")
+        parts.append(f" {json.dumps(key)}: {text}")
+    path.write_text("{\n" + ",\n".join(parts) + "\n}\n", encoding="utf-8")
+
+
+def _commit(out: Any, write: Callable[[], None]) -> list[Path]:
+    """Write the files into the staging directory, then move them all into place."""
+    try:
+        write()
+        written: list[Path] = out.commit()
+    except OSError as err:
+        raise UsageError(f"--out: could not write the results to {out.target}: {err.strerror or err}") from None
+    return written
+
+
+def _play(plan: Any, jobs: int, backend: str = "local", ray_address: str | None = None) -> list[dict[str, Any]]:
+    from .reports import progress_bar
+    from .tournament import run
+
+    with progress_bar(len(plan.tasks), "playing") as advance:
+        return run(plan.tasks, jobs, backend, advance, ray_address)
+
+
+def _seed_of(args: argparse.Namespace) -> int:
+    return args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from .reports import make_console, render_tournament, tournament_header
+    from .tournament import TournamentError, results_document, schedule, summarize
+
+    entrants = _entrants(args.bots)
+    try:
+        plan = schedule(entrants, args.players, args.games, _seed_of(args), args.advanced, args.actions)
+    except TournamentError as err:
+        raise UsageError(str(err)) from None
+    if args.backend == "ray":
+        from .ray_backend import RayUnavailable, require_ray
+
+        try:
+            require_ray()
+        except RayUnavailable as err:
+            raise UsageError(str(err)) from None
+    console = make_console()
+    with _staged_out(args.out) as out:
+        console.print(tournament_header(plan, args.jobs, args.backend), highlight=False)
+        results = _play(plan, args.jobs, args.backend, args.ray_address)
+        summary = summarize(plan, results)
+        render_tournament(summary, console)
+        if out is not None:
+            from .plots import tournament_plots
+
+            config = {"bots": [e.spec for e in entrants], "jobs": args.jobs, "backend": args.backend}
+
+            def write() -> None:
+                _write_json(out.path("results.json"), results_document(plan, results, summary, config))
+                tournament_plots(summary, out.staging)
+
+            written = _commit(out, write)
+            console.print(f"Wrote {', '.join(p.name for p in written)} to {out.target}", highlight=False)
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from .reports import make_console, render_stats, stats_header
+    from .stats import plan as stats_plan
+    from .stats import summarize
+    from .tournament import TournamentError
+
+    entrants = _entrants(args.bots)
+    seed = _seed_of(args)
+    try:
+        plan = stats_plan(entrants, args.players, args.games, seed, args.advanced, args.actions)
+    except TournamentError as err:
+        raise UsageError(str(err)) from None
+    console = make_console(stderr=args.json)
+    with _staged_out(args.out) as out:
+        console.print(stats_header(plan), highlight=False)
+        if plan.rounded:
+            console.print(f"note: --games {args.games} is not a multiple of the {plan.rotations} seat rotations; "
+                          f"playing {len(plan.tasks)} games", highlight=False)
+        results = _play(plan, args.jobs)
+        summary = summarize(results, args.players, args.advanced, args.actions)
+        summary["bots"] = [e.spec for e in entrants]
+        summary["seed"] = seed
+        if args.json:
+            print(json.dumps(summary))
+        else:
+            render_stats(summary, console)
+        if out is not None:
+            from .plots import stats_plots
+
+            def write() -> None:
+                _write_json(out.path("stats.json"), summary)
+                stats_plots(summary, out.staging)
+
+            written = _commit(out, write)
+            console.print(f"Wrote {', '.join(p.name for p in written)} to {out.target}", highlight=False)
     return 0
 
 

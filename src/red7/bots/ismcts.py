@@ -37,9 +37,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..actions import CONCEDE, END, Action
+from ..actions import CANVAS, CONCEDE, END, MOVE_CANVAS, Action
 from ..game import START, TARGETS, Game
 from ..sim import random_decision
+from ..rules import winner_of_masks
 from ..worlds import WorldSampler
 from .base import Bot, Option
 
@@ -77,6 +78,51 @@ def rollout_decision(game: Game, rng: random.Random) -> int:
     return choices[int(rng.random() * len(choices))] if choices else CONCEDE
 
 
+def thrifty_decision(game: Game, rng: random.Random) -> int:
+    """A rollout policy that spends one card per turn when it can: at the start of a
+    turn, uniform among the canvas plays and the plays that win on their own (each
+    costs one card), else among the safe decisions; after a play, end the turn."""
+    ids, safe = game._legal_ids()
+    if game.step == START:
+        me = game.current
+        pals = game.palettes
+        old = pals[me]
+        cheap = []
+        for a, s in zip(ids, safe, strict=True):
+            if not s:
+                continue
+            if a < CANVAS:
+                pals[me] = old | 1 << a
+                if game._wins(me, game.rule):
+                    cheap.append(a)
+                pals[me] = old
+            elif a < MOVE_CANVAS:
+                cheap.append(a)
+        if cheap:
+            return cheap[int(rng.random() * len(cheap))]
+    elif END in ids:
+        return END
+    choices = [a for a, s in zip(ids, safe, strict=True) if s]
+    return choices[int(rng.random() * len(choices))] if choices else CONCEDE
+
+
+def static_values(game: Game, temperature: float) -> list[float]:
+    """Each player's chance to win the round, estimated from the position: a softmax
+    over the remaining players of (cards in hand + half the number of rules under
+    which the player would be winning now)."""
+    n = game.n
+    alive = game.alive
+    pals = game.palettes
+    feats = [float(game.hands[s].bit_count()) if alive[s] else -1e9 for s in range(n)]
+    for r in range(7):
+        w = winner_of_masks(r, pals, alive)
+        if w is not None:
+            feats[w] += 0.5
+    weights = [math.exp(f / temperature) if alive[s] else 0.0 for s, f in enumerate(feats)]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
 def rollout_values(game: Game) -> list[float]:
     """Each player's value of a position where the rollout stopped (see module doc)."""
     n = game.n
@@ -99,13 +145,17 @@ class ISMCTSBot(Bot):
 
     name = "ismcts"
 
-    def __init__(self, iters: int | None = None, seconds: float | None = None, c: float = 0.7, rollout: int = 0) -> None:
+    def __init__(self, iters: int | None = None, seconds: float | None = None, c: float = 0.7, rollout: int = 0,
+                 depth: int = 1000, temperature: float = 1.5) -> None:
         if iters is not None and seconds is not None:
             raise TypeError("give iters or seconds, not both")
         self.iters = int(iters) if iters is not None else (None if seconds is not None else 1000)
         self.seconds = seconds
         self.c = c
-        self.rollout = rollout_decision if rollout == 1 else random_decision
+        self.rollout = (random_decision, rollout_decision, thrifty_decision)[int(rollout)]
+        self.depth = depth
+        self.temperature = temperature
+        self.game_advanced_dummy = False
         self.last_iterations = 0
 
     def choose(self, observation: dict[str, Any], options: Sequence[Option], rng: random.Random) -> Action:
@@ -167,9 +217,14 @@ class ISMCTSBot(Bot):
             world.apply_id(best_move)
             node = children[best_move]
             path.append((node, mover))
-        while not world.is_over and world.round == round_start:
+        steps = 0
+        while not world.is_over and world.round == round_start and steps < self.depth:
             world.apply_id(self.rollout(world, rng))
-        values = rollout_values(world)
+            steps += 1
+        if world.is_over or world.round != round_start or self.game_advanced_dummy:
+            values = rollout_values(world)
+        else:
+            values = static_values(world, self.temperature)
         for edge, mover in path:
             edge.visits += 1
             edge.total += values[mover]

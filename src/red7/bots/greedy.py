@@ -1,0 +1,263 @@
+"""``greedy`` (level ``medium``): the best end of its own turn, by a hand-written evaluation.
+
+A one-turn lookahead. For the decision in front of it the bot tries every sequence of
+its own decisions until its turn ends, in a few worlds sampled from its observation
+(:mod:`red7.worlds`), scores where each sequence leaves it, and keeps the first
+decision whose best continuation scores highest on average over the worlds. It never
+looks at what the other players will do, and it sees nothing its seat cannot see.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Final
+
+from .. import actions as A
+from ..actions import Action
+from ..cards import VALUE_OF
+from ..game import Game
+from ..rules import cached_keys, qualifying_mask, rule_key
+from ..worlds import WorldSampler
+from .base import Bot, Option, safe_or_concede
+
+GAME_WON: Final = 100_000.0
+"""The match (or the basic game) is won."""
+GAME_LOST: Final = -100_000.0
+"""The match is lost, or the bot is out of a basic game."""
+ROUND_WON: Final = 10_000.0
+ROUND_LOST: Final = -10_000.0
+"""Advanced game: the round is won (plus :data:`W_POINTS` per point scored) or the bot
+is out of it (minus :data:`W_POINTS` per point the round's winner scored)."""
+
+_KEYS: Final = cached_keys()
+
+W_HAND: Final = 10.0
+"""Per card left in the bot's hand: every turn costs at least one card, so cards in
+hand are turns to come and choices for them."""
+W_MARGIN: Final = 3.0
+"""Per card of lead under the rule in force: own qualifying-set size minus the
+largest other one."""
+W_FLEX: Final = 4.0
+"""Per rule (of the 7) that the bot would be winning under with the palettes as they are."""
+W_NEXT: Final = 4.0
+"""Per rule the next player would be winning under: their ways to survive their turn."""
+W_POINTS: Final = 5.0
+"""Advanced game: per point of a finished round (won: added; lost: the winner's points
+subtracted)."""
+W_SCORE_NOW: Final = 0.0
+"""Advanced game: per point the bot would score if the round ended now."""
+
+
+def evaluate(game: Game, me: int, rounds_before: int) -> float:
+    """How good ``game`` is for seat ``me`` once its turn is over (higher is better).
+
+    Reads only what ``me`` may see: palettes, own hand, hand sizes, who is alive, whose
+    turn it is, round results. ``rounds_before`` is how many rounds were finished when
+    the turn began, to tell a round that ended during the turn.
+    """
+    result = game.result
+    if result is not None:
+        return GAME_WON if me in result.winners else GAME_LOST
+    if len(game.round_results) > rounds_before:  # advanced: a round ended, a new one is dealt
+        r = game.round_results[rounds_before]
+        if r.winner == me:
+            return ROUND_WON + W_POINTS * r.points
+        return ROUND_LOST - W_POINTS * r.points
+    if not game.alive[me]:
+        return ROUND_LOST if game.advanced else GAME_LOST
+    palettes = game.palettes
+    alive = game.alive
+    rule = game.rule
+    nxt = game.current
+    flex = nxt_flex = 0
+    mine = other = 0
+    for r in range(7):
+        cache = _KEYS[r]
+        best = best_seat = 0
+        for seat, m in enumerate(palettes):
+            if alive[seat]:
+                k = cache.get(m)
+                if k is None:
+                    k = rule_key(r, m)
+                if k > best:
+                    best, best_seat = k, seat
+                if r == rule:
+                    if seat == me:
+                        mine = k >> 6
+                    elif k >> 6 > other:
+                        other = k >> 6
+        if best:
+            if best_seat == me:
+                flex += 1
+            elif best_seat == nxt:
+                nxt_flex += 1
+    value = (
+        W_HAND * game.hands[me].bit_count()
+        + W_MARGIN * (mine - other)
+        + W_FLEX * flex
+        - W_NEXT * nxt_flex
+    )
+    if game.advanced and W_SCORE_NOW:
+        value += W_SCORE_NOW * _points(qualifying_mask(rule, palettes[me]))
+    return value
+
+
+def _points(mask: int) -> int:
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += VALUE_OF[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+class GreedyBot(Bot):
+    """One-turn lookahead with a hand-written evaluation.
+
+    options: worlds=N, the number of sampled worlds averaged
+
+    **Search.** For each of ``worlds`` worlds sampled from the observation with the RNG
+    given to :meth:`choose`, every sequence of the bot's own decisions is played out
+    until its turn ends (the game's ``turns`` counter changes) or the game ends. At
+    each of its own steps only the safe decisions (R4.7) are followed, all of them when
+    none is safe (a 3 may still draw a rescue). The value of a first decision in a
+    world is the best value over its continuations; the bot returns the first decision
+    with the best average over the worlds, ties going to the lowest action id. The
+    chance events of a turn (the 3's draw, the advanced canvas draw) are what the
+    worlds are for: a line that draws an unknown card is evaluated in every world,
+    each with its own deck; a line that draws none reaches the same position in every
+    world (the evaluation reads no hidden card), so it is evaluated once.
+    Transpositions within a turn (two 5s played in either order) are evaluated once.
+
+    **Evaluation** of the position reached, from the bot's seat (``evaluate``):
+
+    - game over: +100000 if the bot is among the winners, -100000 otherwise;
+    - advanced game, the round ended during the turn: +10000 + 5 x points if the bot
+      won it, -10000 - 5 x the winner's points otherwise;
+    - the bot is out of the round: -100000 (basic game) or -10000 (advanced);
+    - otherwise the sum of
+        * +10 per card left in the bot's hand,
+        * +3 x (the bot's qualifying-set size - the largest other remaining player's)
+          under the rule in force,
+        * +4 per rule (of the 7) the bot would be winning under with the palettes now,
+        * -4 per rule the next player would be winning under,
+        * advanced game: +5 x the points the bot would score under the rule in force.
+
+    Unsafe decisions are never chosen while a safe one exists.
+    """
+
+    name = "greedy"
+
+    def __init__(self, worlds: int = 8) -> None:
+        """options: worlds=N, the number of sampled worlds averaged"""
+        if isinstance(worlds, float) and worlds.is_integer():
+            worlds = int(worlds)
+        if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
+            from . import BotSpecError
+
+            raise BotSpecError(f"option worlds={worlds!r} must be a whole number of worlds, at least 1")
+        self.worlds = worlds
+
+    def choose(self, observation: dict[str, Any], options: Sequence[Option], rng: random.Random) -> Action:
+        choices = safe_or_concede(options)
+        if not any(o.safe for o in options):
+            # Nothing safe: a gamble on a draw (a 3) may still beat conceding.
+            choices = [o.action for o in options]
+        if len(choices) == 1:
+            return choices[0]
+        sampler = WorldSampler(observation)
+        worlds = [sampler.sample(rng) for _ in range(self.worlds)]
+        me = observation["seat"]
+        searches = [_TurnSearch(me, world) for world in worlds]
+        totals: dict[int, float] = {}
+        for a in choices:
+            value, chance = searches[0].value_after(a.id)
+            if chance:
+                value += sum(s.value_after(a.id)[0] for s in searches[1:])
+                value /= len(searches)
+            totals[a.id] = value
+        best = max(totals.values())
+        return Action.from_id(min(i for i, v in totals.items() if v == best))
+
+
+_COPIED: Final = ("config", "seed", "n", "advanced", "actions_on", "deck_known", "rule", "removed",
+                   "current", "step", "pending", "round", "turns", "result")
+_LISTS: Final = ("hands", "palettes", "known", "deck", "canvas", "piles", "scores", "alive", "history",
+                 "round_results")
+_FORKABLE: Final = set(Game.__slots__) == {*_COPIED, *_LISTS, "rng", "_legal", "_best_other"}
+
+
+def _fork(game: Game) -> Game:
+    """A copy of ``game`` for the search: like :meth:`Game.clone`, but the RNG is shared
+    rather than copied (copying it costs more than the rest of the game). The RNG only
+    deals the next round, and a search line stops as soon as a round ends, reading
+    nothing of the new deal. Falls back to ``clone`` if the game's fields change."""
+    if not _FORKABLE:
+        return game.clone()
+    g = Game.__new__(Game)
+    g.config, g.seed, g.n, g.advanced, g.actions_on = game.config, game.seed, game.n, game.advanced, game.actions_on
+    g.hands, g.palettes, g.known = game.hands[:], game.palettes[:], game.known[:]
+    g.deck, g.deck_known, g.canvas, g.rule = game.deck[:], game.deck_known, game.canvas[:], game.rule
+    g.removed, g.piles, g.scores, g.alive = game.removed, game.piles[:], game.scores[:], game.alive[:]
+    g.current, g.step, g.pending = game.current, game.step, game.pending
+    g.round, g.turns, g.history = game.round, game.turns, game.history[:]
+    g.round_results, g.result = game.round_results[:], game.result
+    g.rng = game.rng
+    g._legal = game._legal
+    g._best_other = None
+    return g
+
+
+class _TurnSearch:
+    """Exhaustive search of the rest of one turn of seat ``me`` in one world."""
+
+    def __init__(self, me: int, game: Game) -> None:
+        self.me = me
+        self.game = game
+        game.history = []  # the world is ours; the search never reads it, forks copy it
+        self.turns = game.turns
+        self.rounds = len(game.round_results)
+        self.memo: dict[tuple[Any, ...], tuple[float, bool]] = {}
+        self.leaves: dict[tuple[Any, ...], float] = {}  # what evaluate reads -> its value
+
+    def value_after(self, action_id: int, game: Game | None = None) -> tuple[float, bool]:
+        """(best value reachable after ``action_id`` from ``game`` (default: the world's
+        position), whether an unknown card may be drawn on the way)."""
+        g = _fork(self.game if game is None else game)
+        chance = self._draws_unknown(g, action_id)
+        g.apply_id(action_id)
+        value, later = self._best(g)
+        return value, chance or later
+
+    def _draws_unknown(self, g: Game, action_id: int) -> bool:
+        if not g.deck or g.deck_known:
+            return False
+        if action_id == A.DRAW:
+            return True
+        return g.actions_on and action_id < A.CANVAS and VALUE_OF[action_id] == 3
+
+    def _best(self, g: Game) -> tuple[float, bool]:
+        if g.is_over or g.turns != self.turns:
+            leaf = (g.rule, tuple(g.palettes), tuple(g.alive), g.current, g.hands[self.me].bit_count(),
+                    len(g.round_results), g.result)
+            value = self.leaves.get(leaf)
+            if value is None:
+                value = self.leaves[leaf] = evaluate(g, self.me, self.rounds)
+            return value, False
+        key = (g.step, g.rule, g.pending, tuple(g.hands), tuple(g.palettes), len(g.deck), g.deck_known,
+               tuple(g.alive))
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        opts = g.options()
+        ids = [a.id for a, safe in opts if safe] or [a.id for a, _ in opts]
+        best = -float("inf")
+        chance = False
+        for i in ids:
+            value, c = self.value_after(i, g)
+            chance = chance or c
+            if value > best:
+                best = value
+        self.memo[key] = (best, chance)
+        return best, chance

@@ -18,8 +18,8 @@ from .play import PlayedGame, play_game
 LEVELS: dict[str, str] = {
     "easy": "random",
     "medium": "greedy",
-    "hard": "ismcts:iters=1500",
-    "expert": "ismcts:iters=6000",
+    "hard": "ismcts:steps=8000",
+    "expert": "ismcts:steps=40000",
 }
 """What each level exposed to players is (budgets measured in the README)."""
 
@@ -62,9 +62,9 @@ def make_bot(spec: str) -> Bot:
     if expanded is not None:
         if rest:
             raise BotSpecError(f"level {name!r} takes no options; use a bot name such as 'ismcts:{rest}'")
-        bot = make_bot(expanded)
-        bot.name = name
-        return bot
+        level_bot = make_bot(expanded)
+        level_bot.name = name
+        return level_bot
     factories = _factories()
     if name not in factories:
         raise BotSpecError(f"unknown bot {spec!r}: choose one of {', '.join(bot_names())}")

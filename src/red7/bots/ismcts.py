@@ -37,10 +37,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..actions import CANVAS, CONCEDE, END, MOVE_CANVAS, Action
+from ..actions import CONCEDE, Action
 from ..game import START, TARGETS, Game
 from ..sim import random_decision
-from ..rules import winner_of_masks
 from ..worlds import WorldSampler
 from .base import Bot, Option
 
@@ -68,61 +67,6 @@ def candidates(game: Game) -> list[int]:
     return chosen
 
 
-def rollout_decision(game: Game, rng: random.Random) -> int:
-    """The rollout policy: end the turn whenever possible (a card kept in hand is worth
-    more than a rule change), otherwise uniform among the safe decisions."""
-    ids, safe = game._legal_ids()
-    if ids[-1] == END or (len(ids) > 1 and ids[-2] == END):
-        return END
-    choices = [a for a, s in zip(ids, safe, strict=True) if s]
-    return choices[int(rng.random() * len(choices))] if choices else CONCEDE
-
-
-def thrifty_decision(game: Game, rng: random.Random) -> int:
-    """A rollout policy that spends one card per turn when it can: at the start of a
-    turn, uniform among the canvas plays and the plays that win on their own (each
-    costs one card), else among the safe decisions; after a play, end the turn."""
-    ids, safe = game._legal_ids()
-    if game.step == START:
-        me = game.current
-        pals = game.palettes
-        old = pals[me]
-        cheap = []
-        for a, s in zip(ids, safe, strict=True):
-            if not s:
-                continue
-            if a < CANVAS:
-                pals[me] = old | 1 << a
-                if game._wins(me, game.rule):
-                    cheap.append(a)
-                pals[me] = old
-            elif a < MOVE_CANVAS:
-                cheap.append(a)
-        if cheap:
-            return cheap[int(rng.random() * len(cheap))]
-    elif END in ids:
-        return END
-    choices = [a for a, s in zip(ids, safe, strict=True) if s]
-    return choices[int(rng.random() * len(choices))] if choices else CONCEDE
-
-
-def static_values(game: Game, temperature: float) -> list[float]:
-    """Each player's chance to win the round, estimated from the position: a softmax
-    over the remaining players of (cards in hand + half the number of rules under
-    which the player would be winning now)."""
-    n = game.n
-    alive = game.alive
-    pals = game.palettes
-    feats = [float(game.hands[s].bit_count()) if alive[s] else -1e9 for s in range(n)]
-    for r in range(7):
-        w = winner_of_masks(r, pals, alive)
-        if w is not None:
-            feats[w] += 0.5
-    weights = [math.exp(f / temperature) if alive[s] else 0.0 for s, f in enumerate(feats)]
-    total = sum(weights)
-    return [w / total for w in weights]
-
-
 def rollout_values(game: Game) -> list[float]:
     """Each player's value of a position where the rollout stopped (see module doc)."""
     n = game.n
@@ -139,23 +83,25 @@ def rollout_values(game: Game) -> list[float]:
 class ISMCTSBot(Bot):
     """Information-set MCTS; see the module docstring.
 
-    options: iters=N (iterations per decision, default 1000) or seconds=S (a time
-    budget instead), c=C (UCB exploration constant, default 0.7).
+    options: one budget per decision, iters=N (iterations, default 1000), steps=N
+    (decisions simulated in the tree and the rollouts, which makes the budget scale with
+    the cost of the game at hand) or seconds=S (time; not reproducible); c=C (UCB
+    exploration constant, default 0.7).
     """
 
     name = "ismcts"
 
-    def __init__(self, iters: int | None = None, seconds: float | None = None, c: float = 0.7, rollout: int = 0,
-                 depth: int = 1000, temperature: float = 1.5) -> None:
-        if iters is not None and seconds is not None:
-            raise TypeError("give iters or seconds, not both")
-        self.iters = int(iters) if iters is not None else (None if seconds is not None else 1000)
+    def __init__(self, iters: int | None = None, steps: int | None = None, seconds: float | None = None,
+                 c: float = 0.7) -> None:
+        budgets = [b for b in (iters, steps, seconds) if b is not None]
+        if len(budgets) > 1:
+            raise TypeError("give one budget: iters, steps or seconds")
+        if any(not b > 0 for b in budgets) or not c > 0:
+            raise ValueError("budgets and c must be positive")
+        self.iters = int(iters) if iters is not None else (1000 if not budgets else None)
+        self.steps = int(steps) if steps is not None else None
         self.seconds = seconds
         self.c = c
-        self.rollout = (random_decision, rollout_decision, thrifty_decision)[int(rollout)]
-        self.depth = depth
-        self.temperature = temperature
-        self.game_advanced_dummy = False
         self.last_iterations = 0
 
     def choose(self, observation: dict[str, Any], options: Sequence[Option], rng: random.Random) -> Action:
@@ -168,12 +114,14 @@ class ISMCTSBot(Bot):
             return Action.from_id(root_moves[0])
         root = _Node()
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
-        iterations = 0
+        iterations = steps = 0
         world = first
         while True:
-            self._iterate(root, world, rng)
+            steps += self._iterate(root, world, rng)
             iterations += 1
             if self.iters is not None and iterations >= self.iters:
+                break
+            if self.steps is not None and steps >= self.steps:
                 break
             if time.perf_counter() >= deadline:
                 break
@@ -184,7 +132,8 @@ class ISMCTSBot(Bot):
         assert best in legal, f"ISMCTS chose {Action.from_id(best)} for seat {me}, not legal"
         return Action.from_id(best)
 
-    def _iterate(self, root: _Node, world: Game, rng: random.Random) -> None:
+    def _iterate(self, root: _Node, world: Game, rng: random.Random) -> int:
+        """One iteration in ``world``; returns the number of decisions it simulated."""
         node = root
         path: list[tuple[_Node, int]] = []  # (edge node, player who decided)
         round_start = world.round
@@ -217,14 +166,12 @@ class ISMCTSBot(Bot):
             world.apply_id(best_move)
             node = children[best_move]
             path.append((node, mover))
-        steps = 0
-        while not world.is_over and world.round == round_start and steps < self.depth:
-            world.apply_id(self.rollout(world, rng))
+        steps = len(path)
+        while not world.is_over and world.round == round_start:
+            world.apply_id(random_decision(world, rng))
             steps += 1
-        if world.is_over or world.round != round_start or self.game_advanced_dummy:
-            values = rollout_values(world)
-        else:
-            values = static_values(world, self.temperature)
+        values = rollout_values(world)
         for edge, mover in path:
             edge.visits += 1
             edge.total += values[mover]
+        return steps

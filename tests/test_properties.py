@@ -299,9 +299,9 @@ def test_e_illegal_decisions_raise_and_change_nothing(players: int, advanced: bo
 def test_f_clone_is_independent(players: int, advanced: bool, actions: bool,
                                 seed: int, choice_seed: int) -> None:
     """(f) clone(): applying any legal decision to a clone leaves the original's
-    fingerprint, RNG and legal decisions untouched, two clones given the same
-    decision agree (RNG included); and moving the original leaves an earlier clone
-    as it was."""
+    fingerprint (seed of the later deals included) and legal decisions untouched, two
+    clones given the same decision agree; and moving the original leaves an earlier
+    clone as it was."""
     previous: tuple[Game, tuple[Any, ...]] | None = None
     rnd = random.Random(seed ^ choice_seed)
     for game in walk(players, advanced, actions, seed, choice_seed):
@@ -312,7 +312,6 @@ def test_f_clone_is_independent(players: int, advanced: bool, actions: bool,
         if len(game.history) > 12 and rnd.random() > SAMPLE:
             continue  # clones copy the whole history: check a sample of late states
         before = game.fingerprint()
-        rng_before = game.rng.getstate()
         legal = game.legal_actions()
         for action in legal:
             a, b = game.clone(), game.clone()
@@ -320,9 +319,7 @@ def test_f_clone_is_independent(players: int, advanced: bool, actions: bool,
             a.apply(action)
             b.apply(action.id)
             assert a.fingerprint() == b.fingerprint()
-            assert a.rng.getstate() == b.rng.getstate()
             assert game.fingerprint() == before
-            assert game.rng.getstate() == rng_before
         assert game.legal_actions() == legal
         copy = game.clone()
         previous = (copy, copy.fingerprint())

@@ -127,7 +127,7 @@ class Game:
     """
 
     __slots__ = (
-        "config", "seed", "rng", "n", "advanced", "actions_on",
+        "config", "seed", "n", "advanced", "actions_on",
         "hands", "palettes", "known", "deck", "deck_known", "canvas", "rule",
         "removed", "piles", "scores", "alive", "current", "step", "pending",
         "round", "turns", "history", "round_results", "result", "_legal", "_best_other",
@@ -141,7 +141,6 @@ class Game:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise GameError(f"the seed must be an integer, not {seed!r}")
         self.seed = seed
-        self.rng = random.Random(seed)
         self._init_fields()
         self._deal(FULL_DECK)
 
@@ -207,7 +206,6 @@ class Game:
         g = cls.__new__(cls)
         g.config = Config(n, bool(advanced), bool(actions))
         g.seed = seed
-        g.rng = random.Random(seed)
         g._init_fields()
         if len(palettes) != n:
             raise GameError(f"{len(palettes)} palettes for {n} hands")
@@ -257,7 +255,7 @@ class Game:
         """Set up a round from the cards of mask ``cards`` (R2.2-R2.4, R8.4)."""
         n = self.n
         deck = [c for c in range(49) if cards >> c & 1]
-        self.rng.shuffle(deck)
+        self._round_rng().shuffle(deck)
         hands = [0] * n
         for _ in range(HAND_SIZE):
             for seat in range(n):
@@ -274,6 +272,11 @@ class Game:
         self.round += 1
         leader = max(range(n), key=lambda s: self.palettes[s])
         self._begin_turn((leader + 1) % n)
+
+    def _round_rng(self) -> random.Random:
+        """The RNG that shuffles the next round: a pure function of the seed and the
+        round number, so a game carries no RNG state and clones cheaply."""
+        return random.Random(self.seed if self.round == 0 else f"red7:{self.seed}:{self.round}")
 
     # --- reading the state --------------------------------------------------------
 
@@ -735,12 +738,10 @@ class Game:
     # --- copies and views -----------------------------------------------------------
 
     def clone(self) -> Game:
-        """An independent copy (RNG included): what happens to one never touches the other."""
+        """An independent copy: what happens to one never touches the other."""
         g = Game.__new__(Game)
         g.config = self.config
         g.seed = self.seed
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
         g.n, g.advanced, g.actions_on = self.n, self.advanced, self.actions_on
         g.hands, g.palettes, g.known = self.hands[:], self.palettes[:], self.known[:]
         g.deck, g.deck_known, g.canvas, g.rule = self.deck[:], self.deck_known, self.canvas[:], self.rule
@@ -761,7 +762,7 @@ class Game:
     def fingerprint(self) -> tuple[Any, ...]:
         """Everything that defines the position (for tests: equal states, equal prints)."""
         return (
-            self.config, tuple(self.hands), tuple(self.palettes), tuple(self.known),
+            self.config, self.seed, tuple(self.hands), tuple(self.palettes), tuple(self.known),
             tuple(self.deck), self.deck_known, tuple(self.canvas), self.rule, self.removed,
             tuple(self.piles), tuple(self.scores), tuple(self.alive), self.current, self.step,
             self.pending, self.round, self.turns, tuple(self.history), self.result,

@@ -82,8 +82,7 @@ class WorldSampler:
         rng.shuffle(pool)
         g = Game.__new__(Game)
         g.config = self.config
-        g.seed = rng.getrandbits(63)
-        g.rng = random.Random(g.seed)
+        g.seed = rng.getrandbits(63)  # deals the worlds' later rounds
         g._init_fields()
         hands = self.known[:]
         if self.viewer is not None:

@@ -204,10 +204,6 @@ def play_task(task: GameTask) -> dict[str, Any]:
     played = play_game(bots, task.seed, task.advanced, task.actions)
     game = played.game
     assert game.result is not None
-    times = getattr(played, "times", None)
-    per_decision = times is not None
-    if times is None:  # an older PlayedGame: one mean per seat stands for its decisions
-        times = [[s / d] * d if d else [] for s, d in zip(played.seconds, played.decisions, strict=True)]
     outcome: dict[str, Any] = {
         "index": task.index,
         "table": task.table,
@@ -222,8 +218,7 @@ def play_task(task: GameTask) -> dict[str, Any]:
         "turns": game.turns,
         "decisions": list(played.decisions),
         "seconds": [round(s, 6) for s in played.seconds],
-        "times": [list(t) for t in times],
-        "per_decision_times": per_decision,
+        "times": [list(t) for t in played.times],
     }
     if task.analyse:
         from .stats import analyse
@@ -378,7 +373,6 @@ def summarize(plan: Schedule, results: Sequence[dict[str, Any]]) -> dict[str, An
     decisions = dict.fromkeys(labels, 0)
     seconds = dict.fromkeys(labels, 0.0)
     times: dict[str, array[float]] = {lab: array("d") for lab in labels}
-    per_decision = all(r.get("per_decision_times", True) for r in results)
     # Head to head: a beats b in a game when a ranks better; equal ranks count half each.
     pair_games: dict[tuple[str, str], int] = {}
     pair_score: dict[tuple[str, str], float] = {}
@@ -444,7 +438,7 @@ def summarize(plan: Schedule, results: Sequence[dict[str, Any]]) -> dict[str, An
         "pairings": pairings,
         "seats": [win_rate(all_seat_wins[s], total) for s in range(n)],
         "rating_model": "openskill PlackettLuce (ranks of each game, in game-index order); ordinal = mu - 3 sigma",
-        "p99_basis": "every decision" if per_decision else "per-game mean seconds per decision",
+        "p99_basis": "every decision",
     }
 
 
@@ -453,7 +447,7 @@ def results_document(plan: Schedule, results: Sequence[dict[str, Any]], summary:
     """What ``results.json`` holds: configuration, entrants, tables, every game, summary."""
     from . import __version__
 
-    games = [{k: v for k, v in r.items() if k not in ("times", "per_decision_times", "analysis")} for r in results]
+    games = [{k: v for k, v in r.items() if k not in ("times", "analysis")} for r in results]
     return {
         "red7": __version__,
         "config": {

@@ -15,7 +15,6 @@ from typing import Any, Final
 
 from .. import actions as A
 from ..actions import Action
-from ..cards import VALUE_OF
 from ..game import Game
 from ..rules import cached_keys, rule_key
 from ..worlds import WorldSampler
@@ -197,17 +196,13 @@ class _TurnSearch:
         """(best value reachable after ``action_id`` from ``game`` (default: the world's
         position), whether an unknown card may be drawn on the way)."""
         g = (self.game if game is None else game).clone()
-        chance = self._draws_unknown(g, action_id)
+        deck, known, round_before = len(g.deck), g.deck_known, g.round
         g.apply_id(action_id)
+        # Chance entered if a card left the deck that nobody knew (a 3's or the canvas
+        # draw): seen on the deck itself, so no rule is repeated here.
+        chance = g.round == round_before and deck - len(g.deck) > known
         value, later = self._best(g)
         return value, chance or later
-
-    def _draws_unknown(self, g: Game, action_id: int) -> bool:
-        if not g.deck or g.deck_known:
-            return False
-        if action_id == A.DRAW:
-            return True
-        return g.actions_on and action_id < A.CANVAS and VALUE_OF[action_id] == 3
 
     def _best(self, g: Game) -> tuple[float, bool]:
         if g.is_over or g.turns != self.turns:

@@ -306,3 +306,18 @@ def test_bench_rejects_non_positive_seconds(capsys: pytest.CaptureFixture[str]) 
     code, _, err = run_main(["bench", "--seconds", "0", "--repeat", "1"], capsys)
     assert code == 2
     assert_one_line_error(err)
+
+
+def test_bench_times_a_bot_per_decision(capsys: pytest.CaptureFixture[str]) -> None:
+    """`red7 bench --bot` reports the bot's own decisions: count, mean, median, p99, max."""
+    assert main(["bench", "--bot", "ismcts:iters=20", "--games", "2", "--players", "3", "--seed", "4", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["bot"] == "ismcts:iters=20" and row["players"] == 3 and row["games"] == 2
+    assert row["decisions"] > 0
+    assert 0 <= row["median_ms"] <= row["p99_ms"] <= row["max_ms"]
+
+
+def test_bench_rejects_an_unknown_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--bot", "nobody"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown bot 'nobody'" in err

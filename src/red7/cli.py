@@ -100,9 +100,12 @@ def build_parser() -> argparse.ArgumentParser:
     _game_options(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
 
-    p = sub.add_parser("bench", help="measure the engine's speed with random games")
+    p = sub.add_parser("bench", help="measure the engine's speed with random games, or a bot's time per decision")
     p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
     p.add_argument("--repeat", type=_positive, default=5, help="measurements per configuration; the median is reported")
+    p.add_argument("--bot", metavar="SPEC", help="time this bot's decisions instead (seat 0, medium bots elsewhere)")
+    p.add_argument("--games", type=_positive, default=20, help="games played with --bot (default 20)")
+    _game_options(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser(
@@ -203,7 +206,38 @@ BENCH_CONFIGS = (
 )
 
 
+def cmd_bench_bot(args: argparse.Namespace) -> int:
+    """Seconds per decision of one bot (seat 0) over seeded games, one process."""
+    from .bots import BotSpecError, make_bot, play_game
+
+    try:
+        bot = make_bot(args.bot)
+        others = [make_bot("medium") for _ in range(args.players - 1)]
+    except BotSpecError as err:
+        raise UsageError(f"--bot: {err}") from None
+    times: list[float] = []
+    seed = args.seed if args.seed is not None else 0
+    for i in range(args.games):
+        times += play_game([bot, *others], seed + i, args.advanced, args.actions).times[0]
+    times.sort()
+    row = {
+        "bot": args.bot, "players": args.players, "advanced": args.advanced, "actions": args.actions,
+        "games": args.games, "decisions": len(times),
+        "mean_ms": round(1e3 * statistics.mean(times), 1),
+        "median_ms": round(1e3 * times[len(times) // 2], 1),
+        "p99_ms": round(1e3 * times[min(len(times) - 1, int(0.99 * len(times)))], 1),
+        "max_ms": round(1e3 * times[-1], 1),
+    }
+    if args.json:
+        print(json.dumps(row))
+    else:
+        print("  ".join(f"{k} {v}" for k, v in row.items()))
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.bot:
+        return cmd_bench_bot(args)
     if not 0 < args.seconds < 3600:
         raise UsageError(f"--seconds must be a number of seconds between 0 and 3600, not {args.seconds}")
     report = []

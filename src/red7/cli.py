@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from . import __version__
-from .actions import Action, ActionError
+from .actions import ActionError
+from .bots.base import Option
+from .bots.random_bot import RandomBot
 from .game import Game, IllegalActionError
 from .record import RecordError, load, replay, save
-from .sim import random_decision, simulate
+from .sim import simulate
 
 RULE_TEXT = {
     "red": "highest card",
@@ -444,6 +446,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     game = Game(args.players, args.advanced, args.actions, seed=seed)
     rng = random.Random(seed + 1)
+    opponent = RandomBot()
     human = 0
     print(f"Red7 — you are player 0 against {args.players - 1} random player(s). Seed {seed}.", file=out)
     print("Type the number or the notation of a decision ('play R7', 'canvas B3', 'end'...), 'quit' to stop.", file=out)
@@ -456,10 +459,11 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO 
             last_round = game.round
         seat = game.current
         if seat != human:
-            before = len(game.history)
-            game.apply_id(random_decision(game, rng))
-            for s, a in game.history[before:]:
-                print(f"  player {s}: {Action.from_id(a)}", file=out)
+            # The other seats see only their own observation, like every bot.
+            options = [Option(a, safe) for a, safe in game.options()]
+            action = opponent.choose(game.observation(seat), options, rng)
+            game.apply(action)
+            print(f"  player {seat}: {action}", file=out)
             continue
         print(describe(game, human), file=out)
         legal = game.legal_actions()

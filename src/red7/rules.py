@@ -7,8 +7,8 @@ its *key*::
 
 and 0 when the qualifying set is empty (R3.2). Cards are distinct, so two non-empty
 palettes never share a key, and "who is winning" (R3.1) is the player with the
-largest non-zero key. Keys are computed with a few shifts and table look-ups and
-allocate nothing, because search bots call them millions of times.
+largest non-zero key. Keys are computed with a few shifts and table look-ups, and
+:func:`rule_key` memoizes them per palette, because search bots ask millions of times.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from .cards import (
     EVEN_MASK,
     CardError,
     CardSet,
+    colours_in,
     mask_of,
     parse_colour,
 )
@@ -54,14 +55,6 @@ def _values_present(m: int) -> int:
     b = a | (a >> 2)
     c = b | (b >> 3)  # bit 7v now ORs the whole chunk of value v+1
     return ((c & _CHUNK_LOW_BITS) * _GATHER >> 42) & 127
-
-
-def _colours_present(m: int) -> int:
-    """7-bit mask of the colours present in ``m`` (bit 6 - colour)."""
-    f = m | (m >> 28)
-    f |= f >> 14
-    f |= f >> 7
-    return f & 127
 
 
 def key_red(m: int) -> int:
@@ -99,19 +92,13 @@ def key_green(m: int) -> int:
 
 
 def key_blue(m: int) -> int:
-    f = m | (m >> 28)
-    f |= f >> 14
-    f |= f >> 7
-    return (f & 127).bit_count() << 6 | m.bit_length()
+    return len(colours_in(m)) << 6 | m.bit_length()
 
 
 def key_indigo(m: int) -> int:
     if not m:
         return 0
-    a = m | (m >> 1)
-    a |= a >> 2
-    a |= a >> 3
-    length, top = _RUN[((a & _CHUNK_LOW_BITS) * _GATHER >> 42) & 127]
+    length, top = _RUN[_values_present(m)]
     return length << 6 | (7 * top + ((m >> 7 * top) & 127).bit_length())
 
 

@@ -528,11 +528,19 @@ class Game:
         """The legal decisions now, in increasing id order (empty when the game is over)."""
         return [Action._all[i] for i in self._legal_ids()[0]]
 
+    def legal_ids(self) -> list[int]:
+        """The ids of :meth:`legal_actions` (the fast path for simulation and search)."""
+        return self._legal_ids()[0][:]
+
+    def safe_ids(self) -> list[int]:
+        """The ids of :meth:`safe_actions` (the fast path for simulation and search)."""
+        ids, safe = self._legal_ids()
+        return [i for i, s in zip(ids, safe, strict=True) if s]
+
     def safe_actions(self) -> list[Action]:
         """The legal decisions that keep the mover in the game without counting on an
         unknown card (R4.7). Empty only when conceding is all that is left."""
-        ids, safe = self._legal_ids()
-        return [Action._all[i] for i, s in zip(ids, safe, strict=True) if s]
+        return [Action._all[i] for i in self.safe_ids()]
 
     def options(self) -> list[tuple[Action, bool]]:
         """Every legal decision with its safety mark (R4.7), in increasing id order."""

@@ -17,8 +17,7 @@ from .game import Game
 
 def random_decision(game: Game, rng: random.Random) -> int:
     """The id of a uniformly random safe decision, or concede when none is safe."""
-    ids, safe = game._legal_ids()
-    choices = [a for a, s in zip(ids, safe, strict=True) if s]
+    choices = game.safe_ids()
     return choices[int(rng.random() * len(choices))] if choices else CONCEDE
 
 

@@ -58,10 +58,9 @@ class _Node:
 
 def candidates(game: Game) -> list[int]:
     """The decisions the search considers for the mover of ``game`` (see module doc)."""
-    ids, safe = game._legal_ids()
-    chosen = [a for a, s in zip(ids, safe, strict=True) if s]
+    chosen = game.safe_ids()
     if not chosen:
-        return list(ids)
+        return game.legal_ids()
     if game.advanced and game.step == START:
         chosen.append(CONCEDE)
     return chosen

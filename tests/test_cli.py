@@ -16,22 +16,13 @@ from typing import Any
 
 import pytest
 
+from helpers import run_main
 from red7 import Game
 from red7.cli import main
 from red7.record import save, to_record
 
 RED7 = Path(sys.executable).with_name("red7")
 TIMING_KEYS = {"seconds", "games_per_second", "decisions_per_second"}
-
-
-def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run ``main(argv)``; argparse errors raise SystemExit, which counts as the exit code."""
-    try:
-        code = main(argv)
-    except SystemExit as exit_:
-        code = exit_.code if isinstance(exit_.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def run_script(

@@ -9,33 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import make
 from red7 import ActionError, Game, IllegalActionError
 
 # --- helpers ---------------------------------------------------------------------------
-
-
-def make(
-    hands: list[str],
-    palettes: list[str],
-    *,
-    current: int = 0,
-    canvas: str = "",
-    deck: str = "",
-    eliminated: list[int] | None = None,
-    advanced: bool = False,
-    actions: bool = False,
-) -> Game:
-    """A position from space-separated card strings (deck top first, canvas bottom first)."""
-    return Game.from_position(
-        [h.split() for h in hands],
-        [p.split() for p in palettes],
-        current=current,
-        canvas=canvas.split(),
-        deck=deck.split(),
-        eliminated=eliminated,
-        advanced=advanced,
-        actions=actions,
-    )
 
 
 def legal(g: Game) -> list[str]:

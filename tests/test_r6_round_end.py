@@ -10,25 +10,9 @@ import random
 
 import pytest
 
+from helpers import make
 from red7 import Card, Game, IllegalActionError
 from red7.cards import FULL_DECK, NUM_CARDS
-
-
-def make(
-    hands: list[str],
-    palettes: list[str],
-    *,
-    current: int = 0,
-    canvas: str = "",
-    deck: str = "",
-) -> Game:
-    return Game.from_position(
-        [h.split() for h in hands],
-        [p.split() for p in palettes],
-        current=current,
-        canvas=canvas.split(),
-        deck=deck.split(),
-    )
 
 
 def mask(cards: str) -> int:

@@ -9,24 +9,15 @@ from typing import Any
 
 import pytest
 
+from helpers import forbid_games, run_main
 from red7 import Game
 from red7.actions import CANVAS
 from red7.bots import make_bot, play_game
 from red7.cards import VALUE_OF
-from red7.cli import main
 from red7.stats import analyse, plan, summarize
 from red7.tournament import TournamentError, make_entrants, run
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as exit_:
-        code = exit_.code if isinstance(exit_.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def stats_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
@@ -180,12 +171,7 @@ def test_bad_input_exits_2(argv: list[str], needle: str, tmp_path: Path, capsys:
 
 def test_unwritable_out_fails_before_any_game(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    import red7.tournament
-
-    def no_games(*args: object, **kwargs: object) -> None:
-        raise AssertionError("a game was played")
-
-    monkeypatch.setattr(red7.tournament, "play_task", no_games)
+    forbid_games(monkeypatch)
     (tmp_path / "file").write_text("x")
     code, out, err = run_main(["stats", "--games", "3", "--out", str(tmp_path / "file" / "out")], capsys)
     assert code == 2 and err.startswith("red7: error: --out") and out == ""

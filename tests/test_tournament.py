@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from helpers import forbid_games, run_main
 from red7.bots import BotSpecError
 from red7.cli import main
 from red7.tournament import (
@@ -38,15 +39,6 @@ TIMING = ("seconds", "times")
 
 def entrants(*labels: str) -> list[Entrant]:
     return [Entrant(label, label.split("#")[0]) for label in labels]
-
-
-def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as exit_:
-        code = exit_.code if isinstance(exit_.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def untimed(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -325,12 +317,7 @@ def test_bad_input_exits_2_with_one_line(extra: list[str], needle: str, tmp_path
 
 def test_out_under_a_file_fails_before_any_game(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    import red7.tournament
-
-    def no_games(*args: object, **kwargs: object) -> None:
-        raise AssertionError("a game was played")
-
-    monkeypatch.setattr(red7.tournament, "play_task", no_games)
+    forbid_games(monkeypatch)
     (tmp_path / "file").write_text("x")
     for target in (tmp_path / "file" / "out", tmp_path / "file", tmp_path / "file" / "a" / "b"):
         code, out, err = run_main(["tournament", "--bots", "random,random", "--games", "2", "--out", str(target)],

@@ -77,12 +77,7 @@ def make_entrants(specs: Sequence[str]) -> list[Entrant]:
     for spec in specs:
         if not spec.strip():
             raise BotSpecError("an empty bot spec (two commas in a row?)")
-        try:
-            name = make_bot(spec).name
-        except BotSpecError:
-            raise
-        except (ValueError, TypeError) as err:  # a bot refusing its options in its own words
-            raise BotSpecError(f"bad bot spec {spec!r}: {err}") from None
+        name = make_bot(spec).name
         seen[name] = seen.get(name, 0) + 1
         label = name if seen[name] == 1 else f"{name}#{seen[name]}"
         entrants.append(Entrant(label, name))

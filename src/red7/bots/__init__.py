@@ -76,10 +76,14 @@ def make_bot(spec: str) -> Bot:
         options[key.strip()] = _number(key.strip(), value.strip())
     try:
         bot: Bot = factories[name](**options)
+    except BotSpecError:
+        raise
     except TypeError:
         raise BotSpecError(
             f"bot {name!r} does not take options {sorted(options)}: {factories[name].__init__.__doc__ or ''}".strip()
         ) from None
+    except ValueError as err:  # a bot refusing its options in its own words
+        raise BotSpecError(f"bad bot spec {spec!r}: {err}") from None
     bot.name = text
     return bot
 

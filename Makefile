@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench lint clean
+.PHONY: play test bench lint clean translations
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("red7 needs Python 3.11+, found " + sys.version.split()[0] + ": run make PYTHON=python3.11 ...") if sys.version_info < (3, 11) else None'
@@ -29,3 +29,10 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
+
+# Messages: extract from the code, merge into the catalogs, compile the .mo files (Babel).
+translations: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --project red7 --version 0.1.0 \
+		--msgid-bugs-address "" --copyright-holder "red7 contributors" -o src/red7/locale/red7.pot .
+	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -i src/red7/locale/red7.pot -d src/red7/locale -D red7
+	$(BIN)/pybabel compile --statistics -d src/red7/locale -D red7

@@ -20,22 +20,10 @@ from typing import Any, NoReturn, TextIO
 
 from . import __version__
 from .actions import ActionError
-from .bots.base import Option
-from .bots.random_bot import RandomBot
 from .game import Game, IllegalActionError
 from .record import RecordError, load, replay, save
 from .sim import simulate
-
-RULE_TEXT = {
-    "red": "highest card",
-    "orange": "most cards of one number",
-    "yellow": "most cards of one colour",
-    "green": "most even cards",
-    "blue": "most different colours",
-    "indigo": "most cards in a run of consecutive numbers",
-    "violet": "most cards below 4",
-}
-
+from .table import Seat, Table
 
 class UsageError(Exception):
     """A user mistake: reported in one line, exit code 2."""
@@ -77,8 +65,18 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not an integer seed") from None
 
 
+def _language(text: str) -> str:
+    from .i18n import LanguageError, parse_language
+
+    try:
+        return parse_language(text)
+    except LanguageError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def _game_options(p: argparse.ArgumentParser, players_default: int | None = 2) -> None:
-    p.add_argument("--players", type=_players, default=players_default, help="2, 3 or 4 (default 2)")
+    p.add_argument("--players", type=_players, default=players_default,
+                   help="2, 3 or 4 (default 2; for play, one more than the bots given)")
     p.add_argument("--advanced", action="store_true", help="advanced game: canvas draw and scoring over a match")
     p.add_argument("--actions", action="store_true", help="the action rules of the 1, 3, 5 and 7")
     p.add_argument("--seed", type=_seed, default=None, help="seed of the shuffle (default: random)")
@@ -89,13 +87,29 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"red7 {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("play", help="play in the terminal against random opponents")
-    _game_options(p)
+    p = sub.add_parser("play", help="play in the terminal against bots or friends (the default command)")
+    _game_options(p, players_default=None)
+    p.add_argument("--bots", metavar="LEVEL,...", default=None,
+                   help="the other seats: easy, medium, hard, expert or any bot spec; one spec for every seat, "
+                        "or one per seat (default medium)")
+    p.add_argument("--hotseat", action="store_true",
+                   help="several people at one screen: the seats without a bot are people, and the hand is "
+                        "hidden while the device passes")
+    p.add_argument("--names", metavar="NAME,...", default=None, help="the people's names, in seat order")
+    p.add_argument("--lang", type=_language, default=None,
+                   help="pt-BR or en (default: from the environment's locale, else English)")
     p.add_argument("--save", metavar="FILE", help="where to save the game record (default: the data directory)")
+    p.add_argument("--text", action="store_true",
+                   help="the plain text game on standard input/output (used when they are not a terminal)")
+    p.add_argument("--hint", metavar="SPEC", default="hard", help="the bot whose advice the hint key shows")
+    p.add_argument("--delay", type=float, default=0.5, help="least seconds per bot move, to follow it (default 0.5)")
 
-    p = sub.add_parser("replay", help="replay a game record and verify it step by step")
+    p = sub.add_parser("replay", help="step through a game record on the game screen, or verify it (--check)")
     p.add_argument("file", help="a record written by 'red7 play' or red7.record.save")
-    p.add_argument("--show", action="store_true", help="print every decision as it is replayed")
+    p.add_argument("--check", action="store_true",
+                   help="verify the record and print a summary (the default when output is not a terminal)")
+    p.add_argument("--show", action="store_true", help="with --check, print every decision as it is replayed")
+    p.add_argument("--lang", type=_language, default=None, help="pt-BR or en (default: from the locale)")
 
     p = sub.add_parser("sim", help="simulate games between random players")
     p.add_argument("--games", type=_positive, default=100)
@@ -173,13 +187,28 @@ def main(argv: Sequence[str] | None = None) -> int:
 # --- replay --------------------------------------------------------------------------
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from .i18n import _, detect_language, set_language
+
+    set_language(args.lang or detect_language())
+    if not args.check and _interactive():
+        from .tui.replay import ReplayApp, positions
+
+        try:
+            games = positions(load(args.file))
+        except RecordError as err:
+            raise UsageError(_("{file} is not a Red7 record that can be replayed ({reason})").format(
+                file=args.file, reason=err)) from None
+        ReplayApp(games, Path(args.file).name).run()
+        return 0
+
     def show(number: int, action: object, game: Game) -> None:
         print(f"{number:4d}. {action}")
 
     try:
         game = replay(load(args.file), show if args.show else None)
     except RecordError as err:
-        raise UsageError(str(err)) from None
+        raise UsageError(_("{file} is not a Red7 record that can be replayed ({reason})").format(
+            file=args.file, reason=err)) from None
     result = game.result
     if result is None:
         print(f"record replays correctly: {len(game.history)} decisions, game not finished")
@@ -187,6 +216,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         winners = " and ".join(f"player {w}" for w in result.winners)
         print(f"record replays correctly: {len(game.history)} decisions, {result.rounds} round(s), won by {winners}")
     return 0
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 # --- sim and bench --------------------------------------------------------------------
@@ -412,94 +445,71 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
-# --- a plain text game -------------------------------------------------------------
+# --- play ------------------------------------------------------------------------------
 
-def _data_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "red7" / "records"
+def records_dir() -> Path:
+    """Where finished games are saved: the user's data directory (XDG on Linux)."""
+    from platformdirs import user_data_path
 
-
-def describe(game: Game, seat: int) -> str:
-    """A text picture of what ``seat`` sees (built from its observation only)."""
-    obs = game.observation(seat)
-    rule = obs["rule"]
-    lines = [f"--- round {obs['round']} · rule: {rule.upper()} ({RULE_TEXT[rule]}) · deck {obs['deck_size']} ---"]
-    for s in range(obs["players"]):
-        name = "you" if s == seat else f"player {s}"
-        if not obs["alive"][s]:
-            lines.append(f"  {name:>9}: out of the round")
-            continue
-        score = f"  score {obs['scores'][s]}/{obs['target']}" if obs["advanced"] else ""
-        lines.append(f"  {name:>9}: {' '.join(obs['palettes'][s]) or '-':<30} hand {obs['hand_sizes'][s]}{score}")
-    leader = game.winning()
-    if leader is not None:
-        lines.append(f"  winning now: {'you' if leader == seat else f'player {leader}'}")
-    if obs["deck_known_top"]:
-        lines.append(f"  known on top of the deck: {' '.join(obs['deck_known_top'])}")
-    lines.append(f"  your hand: {' '.join(obs['hand'])}")
-    return "\n".join(lines)
+    return user_data_path("red7") / "records"
 
 
-def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
-    stdin = stdin or sys.stdin
-    out = out or sys.stdout
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
-    game = Game(args.players, args.advanced, args.actions, seed=seed)
-    rng = random.Random(seed + 1)
-    opponent = RandomBot()
-    human = 0
-    print(f"Red7 — you are player 0 against {args.players - 1} random player(s). Seed {seed}.", file=out)
-    print("Type the number or the notation of a decision ('play R7', 'canvas B3', 'end'...), 'quit' to stop.", file=out)
-    last_round = 1
-    while not game.is_over:
-        if game.round != last_round:
-            r = game.round_results[-1]
-            print(f"Round {last_round} won by {'you' if r.winner == human else f'player {r.winner}'} "
-                  f"with {r.points} points ({' '.join(r.scored) or 'nothing scored'}).", file=out)
-            last_round = game.round
-        seat = game.current
-        if seat != human:
-            # The other seats see only their own observation, like every bot.
-            options = [Option(a, safe) for a, safe in game.options()]
-            action = opponent.choose(game.observation(seat), options, rng)
-            game.apply(action)
-            print(f"  player {seat}: {action}", file=out)
-            continue
-        print(describe(game, human), file=out)
-        legal = game.legal_actions()
-        for i, action in enumerate(legal, 1):
-            mark = "" if game.is_safe(action) else "   (you would be out)"
-            print(f"  {i:2d}. {action}{mark}", file=out)
-        print("> ", end="", file=out, flush=True)
-        line = stdin.readline()
-        if not line:
-            print("\nend of input: game abandoned", file=out)
-            return 0
-        text = line.strip()
-        if text.lower() in ("quit", "q", "exit"):
-            print("game abandoned", file=out)
-            return 0
-        try:
-            choice = legal[int(text) - 1] if text.isdigit() else text
-            if text.isdigit() and not 1 <= int(text) <= len(legal):
-                raise IndexError
-            game.apply(choice)
-        except IndexError:
-            print(f"  choose a number from 1 to {len(legal)}", file=out)
-        except (ActionError, IllegalActionError) as err:
-            print(f"  {err}", file=out)
-    assert game.result is not None
-    winners = game.result.winners
-    outcome = "you win!" if human in winners else "won by " + ", ".join(f"player {w}" for w in winners)
-    print(f"Game over: {outcome}", file=out)
-    if game.advanced:
-        print(f"Scores: {list(game.result.scores)}", file=out)
-    path = Path(args.save) if args.save else _data_dir() / f"red7-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json"
+def table_maker(args: argparse.Namespace) -> Callable[[int | None], Table]:
+    """Check ``play``'s seat options and return a function dealing a new table from a seed."""
+    from .bots import BotSpecError, make_bot
+
+    specs = [s.strip() for s in args.bots.split(",")] if args.bots else []
+    if any(not s for s in specs):
+        raise UsageError("--bots: empty bot spec; write levels separated by commas, e.g. --bots easy,hard")
+    players = args.players or (len(specs) + 1 if specs and not args.hotseat else 2)
+    if not specs and not args.hotseat:
+        specs = ["medium"]
+    if len(specs) == 1 and not args.hotseat:
+        specs *= players - 1
+    people = players - len(specs)
+    if people < 1 or (not args.hotseat and people != 1):
+        wanted = f"1 to {players - 1}" if args.hotseat else f"1 or {players - 1}"
+        raise UsageError(f"--bots: {len(specs)} bot(s) for {players} players; give {wanted} specs "
+                         "(the other seats are people)")
+    names = [n.strip() for n in args.names.split(",")] if args.names else []
+    if len(names) > people:
+        raise UsageError(f"--names: {len(names)} names for {people} person(s) at the table")
     try:
-        save(game, path)
-        print(f"Record saved to {path} (replay it with: red7 replay {path})", file=out)
-    except OSError as err:
-        print(f"Could not save the record to {path}: {err}", file=out)
+        for spec in set(specs):
+            make_bot(spec)
+    except BotSpecError as err:
+        raise UsageError(f"--bots: {err}") from None
+
+    def new_table(seed: int | None) -> Table:
+        seats = [Seat(names[s] if s < len(names) else "") for s in range(people)]
+        seats += [Seat("", make_bot(spec), spec) for spec in specs]
+        return Table(seats, args.advanced, args.actions, seed)
+
+    return new_table
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .i18n import detect_language, set_language
+
+    set_language(args.lang or detect_language())
+    new_table = table_maker(args)
+    if not 0 <= args.delay <= 10:
+        raise UsageError(f"--delay must be between 0 and 10 seconds, not {args.delay}")
+    save_to = Path(args.save) if args.save else None
+    if args.text or not _interactive():
+        from .text_game import play_text
+
+        return play_text(new_table(args.seed), save_to or records_dir(), sys.stdin, sys.stdout)
+    from .bots import BotSpecError, make_bot
+    from .tui.app import PlayApp
+
+    try:
+        make_bot(args.hint)
+    except BotSpecError as err:
+        raise UsageError(f"--hint: {err}") from None
+    seeds = iter([args.seed] if args.seed is not None else [])
+    PlayApp(lambda: new_table(next(seeds, None)), hotseat=args.hotseat, bot_delay=args.delay, hint=args.hint,
+            records=records_dir(), save_to=save_to).run()
     return 0
 
 

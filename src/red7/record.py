@@ -103,6 +103,11 @@ def _game_of(record: dict[str, Any]) -> tuple[Game, list[str]]:
         raise RecordError(f"record config is invalid: {err}") from None
 
 
+def initial(record: dict[str, Any]) -> Game:
+    """The game a record starts from, before its first decision (RecordError if malformed)."""
+    return _game_of(record)[0]
+
+
 def steps(record: dict[str, Any]) -> Iterator[tuple[int, Action, Game]]:
     """Replay ``record`` one decision at a time, yielding ``(number, action, game)``
     after each (numbers from 1); raises RecordError at the first bad decision."""

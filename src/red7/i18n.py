@@ -1,0 +1,100 @@
+"""Languages of the interfaces: English and Brazilian Portuguese (gettext catalogs).
+
+Messages are written in English in the code, wrapped in :func:`_` (or
+:func:`ngettext` for counts, :func:`N_` to mark a constant for extraction), and
+translated by the catalogs in ``locale/<lang>/LC_MESSAGES/red7.mo``, which Babel
+builds from the ``.po`` files (``make translations``). Notation, records and APIs
+never go through here: they stay in English letters (R1.3).
+
+The language is process-wide, chosen once by the front end (:func:`set_language`).
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Final
+
+DOMAIN: Final = "red7"
+LOCALE_DIR: Final = Path(__file__).parent / "locale"
+LANGUAGES: Final = {"en": "English", "pt-BR": "Português (Brasil)"}
+"""Supported languages, by tag; English is the language of the source messages."""
+_GETTEXT_NAMES: Final = {"en": "en", "pt-BR": "pt_BR"}
+
+
+class LanguageError(ValueError):
+    """A language that is not one of :data:`LANGUAGES`."""
+
+
+def parse_language(text: str) -> str:
+    """The supported tag for ``text`` (``pt``, ``pt_BR``, ``pt-br``, ``en_US``... accepted).
+
+    >>> parse_language("pt_BR.UTF-8"), parse_language("en-GB")
+    ('pt-BR', 'en')
+    """
+    base = text.split(".")[0].split("@")[0].replace("_", "-").lower()
+    if base.split("-")[0] == "pt":
+        return "pt-BR"
+    if base.split("-")[0] == "en":
+        return "en"
+    raise LanguageError(f"language {text!r} is not available; choose one of: {', '.join(LANGUAGES)}")
+
+
+def detect_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the environment's locale (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``,
+    ``LANG``, as gettext reads them), falling back to English.
+
+    >>> detect_language({"LANG": "pt_BR.UTF-8"}), detect_language({"LANG": "C"}), detect_language({})
+    ('pt-BR', 'en', 'en')
+    """
+    env = os.environ if environ is None else environ
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for candidate in env.get(var, "").split(":"):
+            if candidate and candidate not in ("C", "POSIX") and not candidate.startswith("C."):
+                try:
+                    return parse_language(candidate)
+                except LanguageError:
+                    return "en"
+    return "en"
+
+
+def translations(lang: str) -> gettext.NullTranslations:
+    """The catalog of ``lang`` (English: the messages as written)."""
+    tag = parse_language(lang)
+    if tag == "en":
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[_GETTEXT_NAMES[tag]])
+
+
+_language = "en"
+_current: gettext.NullTranslations = gettext.NullTranslations()
+
+
+def set_language(lang: str) -> str:
+    """Make ``lang`` the language of every message from now on; returns its tag."""
+    global _language, _current
+    _current = translations(lang)
+    _language = parse_language(lang)
+    return _language
+
+
+def language() -> str:
+    """The tag of the language in use."""
+    return _language
+
+
+def _(message: str) -> str:
+    """``message`` in the language in use."""
+    return _current.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a message for the count ``n``, in the language in use."""
+    return _current.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for translation where it is defined; translate it with :func:`_` where shown."""
+    return message

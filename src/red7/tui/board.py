@@ -1,0 +1,141 @@
+"""The table as one seat sees it: palettes, canvas, rule, standing, hand and log.
+
+:class:`Board` renders an observation (R9) and nothing else, so what it shows is what
+that seat may see. Cards are drawn in their colour *and* as ``R7`` text, so the
+screen reads without colour too; a click on a card calls ``app.pick(card)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import Static
+
+from ..cards import COLOUR_LETTERS, COLOURS
+from ..i18n import _, ngettext
+from ..standing import standing_of
+from .text import colour_name, log_lines, rule_text, winning_line
+
+CARD_STYLE: Final = {
+    "R": "bold #ffffff on #c62828", "O": "bold #000000 on #f57c00", "Y": "bold #000000 on #fdd835",
+    "G": "bold #ffffff on #2e7d32", "B": "bold #ffffff on #1565c0", "I": "bold #ffffff on #3f1d8f",
+    "V": "bold #ffffff on #8e24aa",
+}
+LOG_LINES: Final = 6
+
+
+def card_text(card: str, selected: bool = False) -> Content:
+    """One clickable card: ``R7`` on its colour; the selected card is framed ``›R7‹``."""
+    label = f"›{card}‹" if selected else f" {card} "
+    style = CARD_STYLE[card[0]] + (" underline" if selected else "")
+    return Content.from_markup(f"[{style} @click=app.pick('{card}')]{label}[/]")
+
+
+def cards_text(cards: Sequence[str], selected: str | None = None) -> Content:
+    return Content(" ").join(card_text(card, card == selected) for card in cards)
+
+
+@dataclass
+class View:
+    """What the board shows: an observation, the players' names and the person's state."""
+
+    obs: dict[str, Any]
+    names: Sequence[str]
+    selected: str | None = None
+    prompt: str = ""
+    status: str = ""
+    title: str = ""
+    marks: dict[int, str] = field(default_factory=dict)
+    """A short label after a seat's name, e.g. the bot's level."""
+
+
+class Board(Vertical):
+    """The table for one viewer; update it with :meth:`show`."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        yield Static(id="rule")
+        yield Static(id="standing")
+        yield Static(id="seats")
+        yield Static(id="hand")
+        yield Static(id="prompt")
+        yield Static(id="status")
+        yield Static(id="log")
+
+    def show(self, view: View) -> None:
+        obs, names = view.obs, view.names
+        self.query_one("#title", Static).update(Content.styled(view.title or self._title(obs), "bold"))
+        self.query_one("#rule", Static).update(self._rule(obs))
+        self.query_one("#standing", Static).update(Content(winning_line(standing_of(obs), names)))
+        self.query_one("#seats", Static).update(self._seats(view))
+        self.query_one("#hand", Static).update(self._hand(view))
+        self.query_one("#prompt", Static).update(Content.styled(view.prompt, "bold"))
+        self.query_one("#status", Static).update(Content.styled(view.status, "italic"))
+        lines = log_lines(obs, names, LOG_LINES)
+        log = Content.assemble((_("Last moves:") + "\n", "dim"), "\n".join(lines) if lines else _("(none yet)"))
+        self.query_one("#log", Static).update(log)
+
+    @staticmethod
+    def _title(obs: dict[str, Any]) -> str:
+        parts = ["Red7", _("Round {n}").format(n=obs["round"])]
+        if obs["advanced"]:
+            parts.append(_("advanced game, {target} points to win").format(target=obs["target"]))
+        else:
+            parts.append(_("basic game"))
+        if obs["actions"]:
+            parts.append(_("action rules"))
+        return " · ".join(parts)
+
+    @staticmethod
+    def _rule(obs: dict[str, Any]) -> Content:
+        rule = obs["rule"]
+        deck = ngettext("{n} card", "{n} cards", obs["deck_size"]).format(n=obs["deck_size"])
+        parts: list[Content | str | tuple[str, str]] = [
+            _("Rule: "), (f" {colour_name(rule)} ", CARD_STYLE[COLOUR_LETTERS[COLOURS.index(rule)]]),
+            " " + rule_text(rule).split(": ", 1)[1], "   " + _("Canvas: "),
+            cards_text(obs["canvas"][-3:]) if obs["canvas"] else _("only the Red rule card"),
+            "   " + _("Deck: {cards}").format(cards=deck),
+        ]
+        if obs["deck_known_top"]:
+            parts.append(" " + _("(known on top: {cards})").format(cards=" ".join(obs["deck_known_top"])))
+        return Content.assemble(*parts)
+
+    @staticmethod
+    def _seats(view: View) -> Content:
+        obs, names = view.obs, view.names
+        leader = standing_of(obs).leader
+        parts: list[Content | str | tuple[str, str]] = []
+        width = max(len(n) + len(view.marks.get(s, "")) for s, n in enumerate(names)) + 3
+        for seat, name in enumerate(names):
+            if seat:
+                parts.append("\n")
+            turn = "▶ " if seat == obs["current_player"] else "  "
+            label = name + (f" {view.marks[seat]}" if seat in view.marks else "")
+            parts.append((turn + label.ljust(width), "bold" if seat == obs["seat"] else ""))
+            if not obs["alive"][seat]:
+                parts.append((_("out of the round"), "dim"))
+                continue
+            hand = ngettext("{n} card in hand", "{n} cards in hand", obs["hand_sizes"][seat]).format(
+                n=obs["hand_sizes"][seat])
+            parts.append(hand.ljust(18))
+            if obs["advanced"]:
+                parts.append(_("{score}/{target} pts").format(score=obs["scores"][seat], target=obs["target"]).ljust(12))
+            parts.append(("★ " if seat == leader else "  ", "bold yellow"))
+            parts.append(cards_text(obs["palettes"][seat], view.selected))
+            known = obs["known_hand_cards"][seat]
+            if known and seat != obs["seat"]:
+                parts.append(("  " + _("(drew {cards})").format(cards=" ".join(known)), "dim"))
+        return Content.assemble(*parts)
+
+    @staticmethod
+    def _hand(view: View) -> Content:
+        obs = view.obs
+        if obs["seat"] is None or "hand" not in obs:
+            return Content.styled(_("Hands are hidden."), "dim")
+        return Content.assemble((_("Your hand: "), "bold"), cards_text(obs["hand"], view.selected) if obs["hand"]
+                                else _("(empty)"))

@@ -1,0 +1,123 @@
+"""``red7 replay FILE``: step through a game record on the game's own board."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Final
+
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import Static
+
+from ..actions import Action
+from ..game import Game
+from ..i18n import LANGUAGES, _, language, set_language
+from ..record import initial, steps
+from .app import MIN_SIZE
+from .board import Board, View
+from .screens import Rules
+from .text import action_text
+
+
+def positions(record: dict[str, Any]) -> list[Game]:
+    """Every position of a record: before the first decision, then after each one.
+    Raises :class:`~red7.record.RecordError` on a bad record, before anything is shown."""
+    games = [initial(record)]
+    games += [game.clone() for _number, _action, game in steps(record)]
+    return games
+
+
+class ReplayApp(App[None]):
+    """Shows ``positions`` one at a time; ``v`` changes whose view is shown."""
+
+    CSS_PATH = "red7.tcss"
+    TITLE = "Red7"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,space", "step(1)", show=False), Binding("left", "step(-1)", show=False),
+        Binding("home", "jump(0)", show=False), Binding("end", "jump(-1)", show=False),
+        Binding("v", "view", show=False), Binding("question_mark", "rules", show=False),
+        Binding("l", "language", show=False), Binding("q,escape", "quit", show=False),
+    ]
+    KNOWN_KEYS: Final = frozenset("right space left home end v question_mark l q escape ctrl+q ctrl+c".split())
+
+    def __init__(self, games: list[Game], name: str = "") -> None:
+        super().__init__()
+        self.games, self.record_name = games, name
+        self.index = 0
+        self.viewer: int | None = None
+        self.status = ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="main"):
+            yield Board(id="board")
+            yield Static(id="keys")
+        yield Static(id="too-small")
+
+    def on_mount(self) -> None:
+        self.on_resize()
+
+    def on_resize(self, event: events.Resize | None = None) -> None:
+        width, height = self.size
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.query_one("#main").display = not small
+        message = self.query_one("#too-small", Static)
+        message.display = small
+        message.update(Content.styled(_("The terminal is too small ({width}×{height}). Please enlarge it to at least "
+                                        "{min_width}×{min_height} to play.").format(
+            width=width, height=height, min_width=MIN_SIZE[0], min_height=MIN_SIZE[1]), "bold"))
+        self.show()
+
+    def _names(self) -> list[str]:
+        return [_("Player {n}").format(n=s + 1) for s in range(self.games[0].n)]
+
+    def show(self) -> None:
+        game = self.games[self.index]
+        names = self._names()
+        obs = game.observation(self.viewer)
+        last = len(self.games) - 1
+        title = _("Replay {name} · decision {i} of {n}").format(name=self.record_name, i=self.index, n=last)
+        who = _("everyone's public view") if self.viewer is None else names[self.viewer]
+        title += " · " + _("view: {who}").format(who=who)
+        prompt = ""
+        if self.index:
+            seat, text = obs["history"][-1]
+            prompt = f"{names[seat]}: {action_text(Action.parse(text))}"
+        if game.result is not None and self.index == last:
+            prompt += "  " + _("Game over.")
+        view = View(obs, names, None, prompt, self.status, title=title)
+        self.query_one(Board).show(view)
+        keys = _("[←/→] step · [home/end] first/last · [v] change view · [?] rules · [l] {other} · [q] quit").format(
+            other=LANGUAGES["en" if language() == "pt-BR" else "pt-BR"])
+        self.query_one("#keys", Static).update(Content.styled(keys, "dim"))
+
+    def action_step(self, delta: int) -> None:
+        new = self.index + delta
+        self.status = "" if 0 <= new < len(self.games) else (
+            _("This is the first position.") if new < 0 else _("This is the last decision of the record."))
+        self.index = min(max(new, 0), len(self.games) - 1)
+        self.show()
+
+    def action_jump(self, where: int) -> None:
+        self.index = where % len(self.games)
+        self.status = ""
+        self.show()
+
+    def action_view(self) -> None:
+        n = self.games[0].n
+        self.viewer = 0 if self.viewer is None else (None if self.viewer == n - 1 else self.viewer + 1)
+        self.show()
+
+    def action_rules(self) -> None:
+        self.push_screen(Rules(id="rules"))
+
+    def action_language(self) -> None:
+        set_language("en" if language() == "pt-BR" else "pt-BR")
+        self.status = _("Language: {name}").format(name=LANGUAGES[language()])
+        self.on_resize()
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key not in self.KNOWN_KEYS and len(self.screen_stack) == 1:
+            self.status = _("The key {key} does nothing here.").format(key=event.key)
+            self.show()

@@ -1,0 +1,152 @@
+"""The dialogs of the terminal game: confirmations, rules, round and game ends, hotseat."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Markdown, Static
+
+from ..i18n import _
+
+
+class Choice(ModalScreen[str]):
+    """A question with a few answers; each answer is a (key, value, label) and the
+    dialog returns the value. Escape returns ``cancel``'s value."""
+
+    def __init__(self, title: str, body: str, answers: list[tuple[str, str, str]], cancel: str,
+                 id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.title_text, self.body, self.answers, self.cancel = title, body, answers, cancel
+        self._keys = {key: value for key, value, _label in answers}
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Content.styled(self.title_text, "bold"), classes="dialog-title")
+            yield Static(Content(self.body), classes="dialog-body")
+            with Horizontal(classes="dialog-buttons"):
+                for key, value, label in self.answers:
+                    button = Button(f"{label} [{key}]", id=f"answer-{value}", compact=True)
+                    button.can_focus = False
+                    yield button
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        assert event.button.id is not None
+        self.dismiss(event.button.id.removeprefix("answer-"))
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in self._keys:
+            event.stop()
+            self.dismiss(self._keys[event.key])
+        elif event.key == "escape":
+            event.stop()
+            self.dismiss(self.cancel)
+
+
+class Pass(ModalScreen[None]):
+    """Hotseat: hides the table until the next person says they are at the screen."""
+
+    BINDINGS = [Binding("enter", "ready", show=False)]
+
+    def __init__(self, name: str) -> None:
+        super().__init__(id="pass")
+        self.person = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Content.styled(_("Pass the device to {name}").format(name=self.person), "bold"),
+                         classes="dialog-title")
+            yield Static(Content(_("The table is hidden so nobody sees another player's hand.")), classes="dialog-body")
+            button = Button(_("I am {name}: show my hand [enter]").format(name=self.person), id="ready", compact=True)
+            button.can_focus = False
+            yield button
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+
+RULES_MD = """\
+# {title}
+
+{goal}
+
+## {turn_title}
+{turn}
+
+## {rules_title}
+| | |
+|---|---|
+{rules}
+
+{tie}
+
+## {advanced_title}
+{advanced}
+
+## {actions_title}
+{actions}
+
+## {keys_title}
+{keys}
+"""
+
+
+def rules_markdown() -> str:
+    """The rules screen's text, in the language in use."""
+    from .text import COLOUR_NAMES, RULE_TEXT
+
+    rules = "\n".join(f"| **{_(COLOUR_NAMES[c])}** ({c[0].upper()}) | {_(RULE_TEXT[c])} |" for c in RULE_TEXT)
+    return RULES_MD.format(
+        title=_("The rules of Red7"),
+        goal=_("Be the only player left in the round. At the end of each of your turns you must be winning "
+               "under the rule in force (the colour on top of the canvas); otherwise you are out."),
+        turn_title=_("Your turn"),
+        turn=_("Do one of these: play a hand card to your palette; put a hand card on the canvas to change "
+               "the rule; play a card and then put another on the canvas; or concede. A card may go on the "
+               "canvas only if you are winning right after it. Cards compare by number first, then by colour: "
+               "Red, Orange, Yellow, Green, Blue, Indigo, Violet."),
+        rules_title=_("The seven rules"),
+        rules=rules,
+        tie=_("More qualifying cards wins; on a tie, the player whose qualifying cards include the highest "
+              "card wins."),
+        advanced_title=_("Advanced game"),
+        advanced=_("When you put a card on the canvas and its number is greater than the number of cards in "
+                   "your palette, you may draw a card. The round winner scores the cards that satisfy the final "
+                   "rule; the match ends at 40 points with 2 players, 35 with 3, 30 with 4."),
+        actions_title=_("Action cards (optional)"),
+        actions=_("A card played to your palette acts: **7** move another card of your palette to the canvas "
+                  "or onto the deck; **5** play one more card to your palette; **3** draw a card; **1** take a "
+                  "card from a palette at least as large as yours and put it on the deck."),
+        keys_title=_("Keys"),
+        keys=_("Arrows or 1-9 pick a card (or click it). [p] play, [c] canvas, [e] end the turn, [x] concede, "
+               "[u] take the turn back, [k] onto the deck (7), [t] take (1), [d] draw, [n] decline, [h] hint, "
+               "[l] language, [?] rules, [q] quit."),
+    )
+
+
+class Rules(ModalScreen[None]):
+    """The rules in the language in use (key ``?``)."""
+
+    BINDINGS = [Binding("escape,question_mark,q", "close", show=False)]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog rules"):
+            yield Markdown(rules_markdown())
+            button = Button(_("Back to the game [esc]"), id="close", compact=True)
+            button.can_focus = False
+            yield button
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -54,6 +54,15 @@ class Table:
         self._checkpoint: Game | None = None
         self._staged: list[Action] = []
 
+    @classmethod
+    def around(cls, game: Game, seats: Sequence[Seat]) -> Table:
+        """A table for an existing ``game`` (a position built with Game.from_position, say)."""
+        if len(seats) != game.n:
+            raise GameError(f"{len(seats)} seats for a game of {game.n} players")
+        table = cls(seats, game.advanced, game.actions_on, game.seed)
+        table.game = game
+        return table
+
     # --- what anyone may ask --------------------------------------------------------
 
     @property

@@ -52,8 +52,8 @@ def play_text(table: Table, records: Path, stdin: TextIO, out: TextIO) -> int:
         if len(results) > rounds_seen:
             rounds_seen = len(results)
             r = results[-1]
-            print(_("{name} wins the round under {rule}.").format(name=names[r["winner"]], rule=colour_name(r["rule"])),
-                  file=out)
+            winner = _("Round winner: {name}, under the rule {rule}.")
+            print(winner.format(name=names[r["winner"]], rule=colour_name(r["rule"])), file=out)
         seat = table.current
         assert seat is not None
         if seat != human:

@@ -132,7 +132,7 @@ class PlayApp(App[None]):
             yield Board(id="board")
             with Horizontal(id="buttons"):
                 for name, key in _BUTTONS:
-                    button = Button(f"{_button_label(name)} [{key}]", id=f"b-{name}", compact=True)
+                    button = Button(Content(f"{_button_label(name)} [{key}]"), id=f"b-{name}", compact=True)
                     button.can_focus = False
                     yield button
             yield Static(id="keys")
@@ -143,10 +143,10 @@ class PlayApp(App[None]):
         self.advance()
 
     def on_resize(self, event: events.Resize) -> None:
-        self._check_size()
+        self._check_size(event.size)
 
-    def _check_size(self) -> None:
-        width, height = self.size
+    def _check_size(self, size: tuple[int, int] | None = None) -> None:
+        width, height = size or self.size
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
         self.query_one("#main").display = not small
         message = self.query_one("#too-small", Static)
@@ -194,7 +194,7 @@ class PlayApp(App[None]):
         mine = self._my_turn()
         for name, key in _BUTTONS:
             button = self.query_one(f"#b-{name}", Button)
-            button.label = f"{_button_label(name)} [{key}]"
+            button.label = Content(f"{_button_label(name)} [{key}]")
             if name in _VERBS:
                 button.display = mine and step in _VERBS[name]
             elif name == "undo":
@@ -270,7 +270,7 @@ class PlayApp(App[None]):
 
     def _round_summary(self, obs: dict[str, Any]) -> str:
         r = obs["round_results"][-1]
-        lines = [_("{name} wins the round under {rule}.").format(
+        lines = [_("Round winner: {name}, under the rule {rule}.").format(
             name=self.names[r["winner"]], rule=colour_name(r["rule"]))]
         if obs["advanced"]:
             scored = " ".join(r["scored"]) or "—"
@@ -347,7 +347,7 @@ class PlayApp(App[None]):
             self.selected = cards[n - 1]
             self.say("")
 
-    def pick(self, card: str) -> None:
+    def action_pick(self, card: str) -> None:
         """A click on a card."""
         if not self._my_turn():
             self.say(self._not_now())

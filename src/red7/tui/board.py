@@ -2,7 +2,7 @@
 
 :class:`Board` renders an observation (R9) and nothing else, so what it shows is what
 that seat may see. Cards are drawn in their colour *and* as ``R7`` text, so the
-screen reads without colour too; a click on a card calls ``app.pick(card)``.
+screen reads without colour too; a click on a card runs the app action ``pick(card)``.
 """
 
 from __future__ import annotations

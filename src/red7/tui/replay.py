@@ -59,7 +59,7 @@ class ReplayApp(App[None]):
         self.on_resize()
 
     def on_resize(self, event: events.Resize | None = None) -> None:
-        width, height = self.size
+        width, height = event.size if event is not None else self.size
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
         self.query_one("#main").display = not small
         message = self.query_one("#too-small", Static)

@@ -29,7 +29,7 @@ class Choice(ModalScreen[str]):
             yield Static(Content(self.body), classes="dialog-body")
             with Horizontal(classes="dialog-buttons"):
                 for key, value, label in self.answers:
-                    button = Button(f"{label} [{key}]", id=f"answer-{value}", compact=True)
+                    button = Button(Content(f"{label} [{key}]"), id=f"answer-{value}", compact=True)
                     button.can_focus = False
                     yield button
 
@@ -61,7 +61,8 @@ class Pass(ModalScreen[None]):
             yield Static(Content.styled(_("Pass the device to {name}").format(name=self.person), "bold"),
                          classes="dialog-title")
             yield Static(Content(_("The table is hidden so nobody sees another player's hand.")), classes="dialog-body")
-            button = Button(_("I am {name}: show my hand [enter]").format(name=self.person), id="ready", compact=True)
+            button = Button(Content(_("I am {name}: show my hand [enter]").format(name=self.person)), id="ready",
+                            compact=True)
             button.can_focus = False
             yield button
 
@@ -140,7 +141,7 @@ class Rules(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog rules"):
             yield Markdown(rules_markdown())
-            button = Button(_("Back to the game [esc]"), id="close", compact=True)
+            button = Button(Content(_("Back to the game [esc]")), id="close", compact=True)
             button.can_focus = False
             yield button
 

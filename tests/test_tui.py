@@ -1,0 +1,380 @@
+"""The terminal game (red7.tui), driven headless by key presses with Textual's pilot."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import make, run_main
+from tui_driver import SIZE, new_app, play_until, settle, texts
+
+from red7.bots import make_bot
+from red7.cards import COLOURS
+from red7.i18n import set_language
+from red7.record import load, replay, save
+from red7.standing import standing_of
+from red7.table import Seat, Table
+from red7.tui.app import PlayApp
+from red7.tui.replay import ReplayApp, positions
+from red7.tui.screens import Choice, Pass, Rules
+from red7.tui.text import RULE_TEXT, winning_line
+
+
+def run(app: Any, script: Callable[[Any], Awaitable[None]], size: tuple[int, int] = SIZE) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+def board(app: PlayApp, widget: str) -> str:
+    return str(app.query_one(f"#{widget}").render())
+
+
+async def click_card(pilot: Any, widget: str, card: str) -> None:
+    """Click on ``card`` where the widget shows it."""
+    for y, line in enumerate(str(pilot.app.query_one(f"#{widget}").render()).split("\n")):
+        x = line.find(card)
+        if x >= 0:
+            await pilot.click(f"#{widget}", offset=(x, y))
+            await pilot.pause()
+            return
+    raise AssertionError(f"{card} is not shown in #{widget}")
+
+
+# --- a whole game by keys ------------------------------------------------------------------
+
+def test_a_two_player_game_against_a_bot_played_by_keys(tmp_path: Path) -> None:
+    """Seeded 2-player basic game: the screen shows the rule in words and who is winning
+    after every move; the end shows the winner, offers another game and saves a record."""
+    app = new_app(seed=11)
+    app.records = tmp_path
+    seen: list[str] = []
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        rule = app.table.observation(0)["rule"]
+        assert board(app, "rule").startswith(f"Rule:  {rule.capitalize()}  {RULE_TEXT[rule]}   Canvas: ")
+
+        def done(a: PlayApp) -> bool:
+            obs = a.table.observation(a.viewer)
+            if not a.table.is_over:
+                line = board(a, "standing")
+                assert line == winning_line(standing_of(obs), a.names)
+                leader = a.table.game.winning()
+                assert leader is None or line.startswith(f"Winning: {a.names[leader]} — ")
+                seen.append(obs["rule"])
+            return isinstance(a.screen, Choice) and a.screen.id == "game-over"
+
+        await play_until(pilot, done, seed=1)
+        result = app.table.game.result
+        assert result is not None
+        dialog = texts(app, app.screen)
+        winner = app.names[result.winners[0]]
+        assert f"{winner} won the game!" in dialog
+        assert "Play again [enter]" in dialog
+        assert app.saved is not None and app.saved.parent == tmp_path and app.saved.name.endswith("-11.json")
+        assert replay(load(app.saved)).result == result
+        await pilot.press("enter")  # play again: a new deal, the same seats
+        await settle(pilot)
+        assert app.table.game.history == [] or app.table.current is not None
+        assert not app.table.is_over
+
+    run(app, script)
+    assert len(seen) > 3
+
+
+def test_an_advanced_round_ends_with_the_scoring_cards_and_scores() -> None:
+    app = new_app(seed=5, advanced=True)
+
+    async def script(pilot: Any) -> None:
+        await play_until(pilot, lambda a: isinstance(a.screen, Choice) and a.screen.id == "round-over", seed=2)
+        r = app.table.game.round_results[0]
+        dialog = texts(app, app.screen)
+        assert "Round 1 is over" in dialog
+        assert f"Round winner: {app.names[r.winner]}, under the rule {COLOURS[r.rule].capitalize()}." in dialog
+        assert f"Scoring cards: {' '.join(r.scored)} = {r.points} point" in dialog
+        assert "Scores (target 40): " in dialog and f"{app.names[r.winner]} {r.points}" in dialog
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Round 2" in board(app, "title")
+        assert f"{r.points}/40 pts" in board(app, "seats")
+
+    run(app, script)
+
+
+def test_the_game_in_portuguese() -> None:
+    set_language("pt-BR")
+    app = new_app(seed=11)
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        assert board(app, "title").startswith("Red7 · Rodada 1 · modo básico")
+        assert board(app, "rule").startswith("Regra: ")
+        assert "Vencendo: " in board(app, "standing")
+        assert "Sua mão: " in board(app, "hand")
+        assert "cartas na mão" in board(app, "seats")
+        assert "Bot 2 (fácil)" in board(app, "seats")
+        await play_until(pilot, lambda a: isinstance(a.screen, Choice) and a.screen.id == "game-over", seed=1)
+        assert "venceu o jogo!" in texts(app, app.screen)
+        assert "Jogar de novo [enter]" in texts(app, app.screen)
+
+    run(app, script)
+
+
+def test_three_players_with_action_cards_play_a_round() -> None:
+    """The 7, 5, 1 and draw questions are answered by keys like every other decision."""
+    app = new_app(seed=21, bots=("easy", "medium"), advanced=True, actions=True)
+
+    async def script(pilot: Any) -> None:
+        await play_until(pilot, lambda a: bool(a.table.game.round_results), seed=3)
+
+    run(app, script)
+    assert app.table.game.round_results
+
+
+# --- hotseat ---------------------------------------------------------------------------------
+
+def hand_cards(table: Table, seat: int) -> set[str]:
+    """``seat``'s hand cards that nobody else may see (cards seen drawn are public, R7.z)."""
+    obs = table.observation(seat)
+    return set(obs["hand"]) - set(obs["known_hand_cards"][seat])
+
+
+def test_the_hotseat_screen_never_shows_another_players_hand() -> None:
+    app = new_app(seed=8, bots=("easy",), people=2, hotseat=True, players=None) if False else None
+    app = PlayApp(lambda: Table([Seat("Ana"), Seat("Bia"), Seat("", make_bot("easy"), "easy")], seed=8),
+                  hotseat=True, bot_delay=0, hint="easy")
+    passes: list[str] = []
+
+    async def check_hidden(a: PlayApp) -> None:
+        assert isinstance(a.screen, Pass)
+        shown = texts(a)  # every screen on the stack: the dialog and the table behind it
+        passes.append(a.screen.person)
+        for seat in (0, 1):
+            assert not hand_cards(a.table, seat) & set(shown.replace("›", " ").replace("‹", " ").split())
+        assert "Hands are hidden." in shown
+
+    def done(a: PlayApp) -> bool:
+        if a._my_turn():
+            shown = set(texts(a).replace("›", " ").replace("‹", " ").split())
+            me = a.viewer
+            assert me == a.table.current
+            assert hand_cards(a.table, me) <= shown
+            assert not hand_cards(a.table, 1 - me) & shown
+        return a.table.is_over or len(passes) >= 6
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        assert isinstance(app.screen, Pass)
+        await play_until(pilot, done, seed=4, on_dialog=check_hidden)
+
+    run(app, script)
+    assert set(passes) == {"Ana", "Bia"}
+
+
+# --- input: staging, confirmations, hints, rules ---------------------------------------------
+
+def position_app(game: Any) -> PlayApp:
+    return PlayApp(lambda: Table.around(game, [Seat("Ana"), Seat("Bia", make_bot("easy"), "easy")]),
+                   bot_delay=0, hint="easy")
+
+
+def test_a_staged_play_is_taken_back_with_u() -> None:
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("1", "p")
+        assert app.table.game.palette(0) == ["R7", "O6"]
+        assert "[u] takes the turn back." in board(app, "prompt")
+        await pilot.press("u")
+        assert app.table.game.palette(0) == ["O6"]
+        assert board(app, "status") == "Turn taken back."
+
+    run(app, script)
+
+
+def test_the_last_decision_of_a_turn_is_confirmed_or_taken_back() -> None:
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("1", "p", "e")
+        assert isinstance(app.screen, Choice) and app.screen.id == "confirm-turn"
+        assert "You played R7, ended the turn." in texts(app, app.screen)
+        await pilot.press("escape")  # choose again: still staged
+        assert app.table.game.palette(0) == ["R7", "O6"] and app.table.current == 0
+        await pilot.press("e", "u")  # take the whole turn back from the dialog
+        assert app.table.game.palette(0) == ["O6"]
+        await pilot.press("2", "c")  # canvas B3: Blue, 1 colour each, O6 beats Y5
+        assert "put B3 on the canvas (rule: Blue)" in texts(app, app.screen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.table.game.canvas[-1:] and app.table.observation(0)["canvas"][-1] == "B3"
+
+    run(app, script)
+
+
+def test_an_unsafe_play_asks_first_and_says_why() -> None:
+    """Playing G1 under Red leaves Ana losing to R7 with nothing in hand to fix it (R4.7)."""
+    app = position_app(make(["G1", "B2"], ["O6", "R7"]))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("1", "p")
+        assert isinstance(app.screen, Choice) and app.screen.id == "confirm-unsafe"
+        dialog = texts(app, app.screen)
+        assert "This choice is not safe" in dialog
+        assert "Afterwards you would not be winning" in dialog and "Winning: Bia — Red: R7 against O6 (Ana)" in dialog
+        await pilot.press("escape")
+        assert app.table.game.palette(0) == ["O6"]
+        await pilot.press("p", "enter")
+        assert app.table.game.palette(0) == ["O6", "G1"]
+
+    run(app, script)
+
+
+def test_a_hint_shows_what_the_bot_would_play() -> None:
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("h")
+        await settle(pilot)
+        status = board(app, "status")
+        assert status.startswith("Hint: the easy bot would ")
+        assert app.table.game.palette(0) == ["O6"]  # a hint plays nothing
+
+    run(app, script)
+
+
+def test_the_rules_screen_in_both_languages() -> None:
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, Rules)
+        text = app.screen.query_one("Markdown")._markdown  # type: ignore[attr-defined]
+        assert "The seven rules" in text and "| **Indigo** (I) | most cards in a run" in text
+        await pilot.press("escape", "l", "question_mark")
+        text = app.screen.query_one("Markdown")._markdown  # type: ignore[attr-defined]
+        assert "As sete regras" in text and "| **Anil** (I) | mais números em sequência |" in text
+        assert "Cartas de ação" in text
+
+    run(app, script)
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+def test_keys_that_mean_nothing_now_get_a_message_and_change_nothing() -> None:
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        before = app.table.game.fingerprint()
+        await pilot.press("z")
+        assert board(app, "status").startswith("The key z does nothing here. Your turn:")
+        await pilot.press("p")
+        assert board(app, "status") == "Pick a card first: arrows, 1-9 or a click."
+        await pilot.press("e")
+        assert board(app, "status").startswith("That is not possible at this point of the turn.")
+        await pilot.press("9")
+        assert board(app, "status") == "There are 2 cards to pick: press 1 to 2."
+        await pilot.press("k", "t", "d")
+        assert app.table.game.fingerprint() == before
+
+    run(app, script)
+
+
+def test_an_illegal_canvas_is_refused_with_the_rule_that_forbids_it() -> None:
+    app = position_app(make(["G1 B3", "V1"], ["O6", "Y5 R6"]))
+
+    async def script(pilot: Any) -> None:
+        before = app.table.game.fingerprint()
+        await pilot.press("1", "c")  # B3 (the hand is shown highest first): Blue, 1 colour against 2
+        assert board(app, "status") == "B3 on the canvas would make the rule Blue, and you would not be winning (R4.4)."
+        await pilot.press("2", "c")  # G1: Green, R6 beats O6
+        assert "G1 on the canvas would make the rule Green" in board(app, "status")
+        assert app.table.game.fingerprint() == before
+
+    run(app, script)
+
+
+def test_clicking_cards_picks_yours_and_refuses_an_opponents() -> None:
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        await click_card(pilot, "hand", "B3")
+        assert app.selected == "B3" and "›B3‹" in board(app, "hand")
+        await click_card(pilot, "seats", "Y5")
+        assert board(app, "status") == "Y5 is in Bia's palette: only a 1's action takes a card from another palette."
+        await click_card(pilot, "seats", "O6")
+        assert board(app, "status") == "O6 is in your palette: only a 7's action moves a palette card."
+        assert app.selected == "B3"
+
+    run(app, script)
+
+
+def test_a_terminal_too_small_asks_to_be_enlarged_in_the_chosen_language() -> None:
+    set_language("pt-BR")
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        message = app.query_one("#too-small")
+        assert message.display and not app.query_one("#main").display
+        assert str(message.render()).startswith("O terminal é pequeno demais (60×20). Aumente-o para pelo menos 80×24")
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert not message.display and app.query_one("#main").display
+
+    run(app, script, size=(60, 20))
+
+
+# --- replay ----------------------------------------------------------------------------------
+
+def finished_record(tmp_path: Path) -> Path:
+    table = Table([Seat("", make_bot("easy"), "easy"), Seat("", make_bot("easy"), "easy")], seed=3)
+    while not table.is_over:
+        table.play_bot()
+    return save(table.game, tmp_path / "game.json")
+
+
+def test_replay_steps_through_a_record_on_the_same_board(tmp_path: Path) -> None:
+    games = positions(load(finished_record(tmp_path)))
+    app = ReplayApp(games, "game.json")
+
+    async def script(pilot: Any) -> None:
+        title = str(app.query_one("#title").render())
+        assert f"decision 0 of {len(games) - 1}" in title and "view: everyone's public view" in title
+        assert str(app.query_one("#hand").render()) == "Hands are hidden."
+        await pilot.press("right", "right", "left")
+        assert f"decision 1 of {len(games) - 1}" in str(app.query_one("#title").render())
+        seat, text = games[1].observation(None)["history"][0]
+        assert str(app.query_one("#prompt").render()).startswith(f"Player {seat + 1}: ")
+        await pilot.press("v")
+        assert "view: Player 1" in str(app.query_one("#title").render())
+        assert str(app.query_one("#hand").render()).startswith("Your hand: ")
+        await pilot.press("end")
+        assert "Game over." in str(app.query_one("#prompt").render())
+        await pilot.press("right")
+        assert str(app.query_one("#status").render()) == "This is the last decision of the record."
+
+    run(app, script)
+
+
+def test_a_corrupt_record_is_refused_in_the_chosen_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "broken.json"
+    record = json.loads(finished_record(tmp_path).read_text(encoding="utf-8"))
+    record["decisions"][2] = "fly away"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    import red7.cli
+
+    for interactive in (True, False):  # the screen replayer and the --check path
+        monkeypatch.setattr(red7.cli, "_interactive", lambda interactive=interactive: interactive)
+        code, out, err = run_main(["replay", "--lang", "pt-BR", str(path)], capsys)
+        assert code == 2 and out == ""
+        assert err.startswith(f"red7: error: {path} não é um registro do Red7 que possa ser reproduzido (decision 3")
+        assert err.count("\n") == 1 and "Traceback" not in err

@@ -1,0 +1,93 @@
+"""Drive the terminal game headless (Textual's pilot) the way a person would: keys only.
+
+The driver reads the screen to know what is asked, and the app's table only to pick
+which of the offered decisions to make (a test strategy, standing in for a person).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.pilot import Pilot
+
+from red7.bots import make_bot
+from red7.table import Seat, Table
+from red7.tui.app import PlayApp
+from red7.tui.screens import Choice, Pass
+
+KEY_OF = {"play": "p", "canvas": "c", "take": "t", "end": "e", "concede": "x", "draw": "d", "decline": "n"}
+SIZE = (100, 34)
+
+
+def new_app(seed: int = 3, bots: tuple[str, ...] = ("easy",), people: int = 1, hotseat: bool = False,
+            **config: Any) -> PlayApp:
+    def table() -> Table:
+        seats = [Seat() for _ in range(people)] + [Seat("", make_bot(b), b) for b in bots]
+        return Table(seats, seed=seed, **config)
+
+    return PlayApp(table, hotseat=hotseat, bot_delay=0, hint="easy")
+
+
+def texts(app: PlayApp, screen: Any = None) -> str:
+    """The text of every visible Static of ``screen`` (default: every screen on the stack)."""
+    screens = [screen] if screen is not None else list(app.screen_stack)
+    return "\n".join(str(w.render()) for s in screens for w in s.query("Static, Button") if w.display)
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Wait until no bot or hint is thinking."""
+    app = pilot.app
+    for _ in range(2000):
+        await pilot.pause()
+        if not app.workers._workers and not getattr(app, "thinking", False):  # type: ignore[attr-defined]
+            return
+        await asyncio.sleep(0.002)
+    raise AssertionError("the bots never finished")
+
+
+def key_for(action: Any) -> str:
+    if action.kind == "move":
+        return "c" if action.destination == "canvas" else "k"
+    return KEY_OF[action.kind]
+
+
+async def take_turn(pilot: Pilot[None], rng: random.Random) -> None:
+    """One decision of the person to move, by keys: pick the card, press the verb,
+    confirm what the game asks to confirm."""
+    app: PlayApp = pilot.app  # type: ignore[assignment]
+    options = app.table.options()
+    safe = [o for o in options if o.safe and o.action.kind != "concede"]
+    action = rng.choice(safe).action if safe else next(o.action for o in options if o.action.kind == "concede")
+    if action.card is not None:
+        cards = app._selectable()
+        await pilot.press(str(cards.index(str(action.card)) + 1))
+    await pilot.press(key_for(action))
+    await pilot.pause()
+    if isinstance(app.screen, Choice):  # confirm the turn, the concession or an unsafe choice
+        await pilot.press("enter")
+    await settle(pilot)
+
+
+async def play_until(pilot: Pilot[None], done: Callable[[PlayApp], bool], seed: int = 0,
+                     on_dialog: Callable[[PlayApp], Awaitable[None]] | None = None) -> None:
+    """Play by keys until ``done(app)``; round-end dialogs are acknowledged with Enter."""
+    app: PlayApp = pilot.app  # type: ignore[assignment]
+    rng = random.Random(seed)
+    await settle(pilot)
+    for _ in range(3000):
+        if done(app):
+            return
+        screen = app.screen
+        if isinstance(screen, Pass) or (isinstance(screen, Choice) and screen.id == "round-over"):
+            if on_dialog:
+                await on_dialog(app)
+            await pilot.press("enter")
+            await settle(pilot)
+        elif app._my_turn():
+            await take_turn(pilot, rng)
+        else:
+            await settle(pilot)
+    raise AssertionError("the game did not reach the expected point")

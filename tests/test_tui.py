@@ -147,7 +147,6 @@ def hand_cards(table: Table, seat: int) -> set[str]:
 
 
 def test_the_hotseat_screen_never_shows_another_players_hand() -> None:
-    app = new_app(seed=8, bots=("easy",), people=2, hotseat=True, players=None) if False else None
     app = PlayApp(lambda: Table([Seat("Ana"), Seat("Bia"), Seat("", make_bot("easy"), "easy")], seed=8),
                   hotseat=True, bot_delay=0, hint="easy")
     passes: list[str] = []

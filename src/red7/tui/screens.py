@@ -29,7 +29,8 @@ class Choice(ModalScreen[str]):
             yield Static(Content(self.body), classes="dialog-body")
             with Horizontal(classes="dialog-buttons"):
                 for key, value, label in self.answers:
-                    button = Button(Content(f"{label} [{key}]"), id=f"answer-{value}", compact=True)
+                    shown = "esc" if key == "escape" else key
+                    button = Button(Content(f"{label} [{shown}]"), id=f"answer-{value}", compact=True)
                     button.can_focus = False
                     yield button
 

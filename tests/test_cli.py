@@ -275,7 +275,7 @@ def test_play_in_process_rejects_bad_input_then_continues(
     code, out, err = run_main(["play", "--seed", "7", "--save", str(tmp_path / "g.json")], capsys)
     assert code == 0 and err == ""
     assert "bad decision 'fly'" in out
-    assert out.count("choose a number from 1 to") == 2
+    assert out.count("Choose a number from 1 to") == 2
     assert not (tmp_path / "g.json").exists()
 
 
@@ -312,3 +312,47 @@ def test_bench_rejects_an_unknown_bot(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["bench", "--bot", "nobody"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown bot 'nobody'" in err
+
+
+# --- play: seats and languages ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--bots", "easy,hard", "--players", "4"], "--bots: 2 bot(s) for 4 players; give 1 or 3 specs"),
+    (["--bots", "easy,,hard"], "--bots: empty bot spec"),
+    (["--bots", "wizard"], "--bots: "),
+    (["--hotseat", "--players", "2", "--bots", "easy,easy"], "--bots: 2 bot(s) for 2 players; give 1 to 1 specs"),
+    (["--hotseat", "--names", "Ana,Bia,Caio"], "--names: 3 names for 2 person(s)"),
+    (["--delay", "-1"], "--delay must be between 0 and 10 seconds"),
+])
+def test_play_refuses_bad_seats_in_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(["play", *argv], capsys)
+    assert code == 2 and out == ""
+    assert_one_line_error(err)
+    assert message in err
+
+
+def test_play_refuses_an_unknown_language(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_main(["play", "--lang", "fr"], capsys)
+    assert code == 2
+    assert "language 'fr' is not available; choose one of: en, pt-BR" in err
+
+
+def test_play_seats_people_first_then_the_bots() -> None:
+    from red7.cli import build_parser, table_maker
+
+    args = build_parser().parse_args(["play", "--hotseat", "--players", "4", "--bots", "hard", "--names", "Ana"])
+    table = table_maker(args)(7)
+    assert [s.name for s in table.seats] == ["Ana", "", "", ""]
+    assert [s.spec for s in table.seats] == [None, None, None, "hard"]
+    assert table.people == [0, 1, 2] and table.seed == 7
+    args = build_parser().parse_args(["play", "--bots", "easy,medium,hard"])
+    table = table_maker(args)(None)
+    assert table.game.n == 4 and [s.spec for s in table.seats] == [None, "easy", "medium", "hard"]
+
+
+def test_the_text_game_speaks_portuguese(tmp_path: Path) -> None:
+    proc = run_script(["play", "--lang", "pt-BR", "--seed", "7", "--save", str(tmp_path / "g.json")], tmp_path,
+                      stdin="1\n" * 500)
+    assert proc.returncode == 0, proc.stderr
+    assert "Sua mão: " in proc.stdout and "Vencendo: " in proc.stdout

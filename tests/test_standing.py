@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import make
 
+from helpers import make
 from red7 import Game
 from red7.cards import mask_of
 from red7.i18n import set_language

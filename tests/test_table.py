@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import make
 
+from helpers import make
 from red7 import Game
 from red7.actions import Action
 from red7.bots import Bot, Option, make_bot

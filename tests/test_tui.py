@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import make, run_main
-from tui_driver import SIZE, new_app, play_until, settle, texts
 
+from helpers import make, run_main
 from red7.bots import make_bot
 from red7.cards import COLOURS
 from red7.i18n import set_language
@@ -22,6 +21,7 @@ from red7.tui.app import PlayApp
 from red7.tui.replay import ReplayApp, positions
 from red7.tui.screens import Choice, Pass, Rules
 from red7.tui.text import RULE_TEXT, winning_line
+from tui_driver import SIZE, new_app, play_until, settle, texts
 
 
 def run(app: Any, script: Callable[[Any], Awaitable[None]], size: tuple[int, int] = SIZE) -> None:
@@ -377,3 +377,52 @@ def test_a_corrupt_record_is_refused_in_the_chosen_language(
         assert code == 2 and out == ""
         assert err.startswith(f"red7: error: {path} não é um registro do Red7 que possa ser reproduzido (decision 3")
         assert err.count("\n") == 1 and "Traceback" not in err
+
+
+# --- the action cards' questions, by keys ------------------------------------------------------
+
+def test_the_sevens_card_and_destination_by_keys_R7_7() -> None:
+    app = position_app(make(["R7 B2", "G1 O3"], ["O5 Y4", "V6"], actions=True))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("1", "p")  # R7: now pick another card of the palette
+        assert app.table.game.step_name == "seven"
+        assert board(app, "prompt").startswith("The 7: pick another card of your palette")
+        assert app._selectable() == ["O5", "Y4"]
+        await pilot.press("2", "k")  # Y4 face down onto the deck: public (R7.z)
+        assert app.table.game.step_name == "after"
+        assert "Deck: " in board(app, "rule") and "(known on top: Y4)" in board(app, "rule")
+        assert "put Y4 from the palette on top of the deck" in board(app, "log")
+
+    run(app, script)
+
+
+def test_the_ones_victim_card_by_click_and_key_R7_1() -> None:
+    app = position_app(make(["I1 B2", "G1 O3"], ["O5", "V6 Y2"], actions=True))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("2", "p")  # I1 (the hand shows B2 first)
+        assert app.table.game.step_name == "one"
+        await click_card(pilot, "seats", "V6")  # now a card of Bia's palette is a valid pick
+        assert app.selected == "V6"
+        await pilot.press("t")
+        assert app.table.game.palette(1) == ["Y2"]
+        assert "took V6 and put it on the deck" in board(app, "log")
+
+    run(app, script)
+
+
+def test_the_advanced_draw_is_answered_by_a_key_R5_1() -> None:
+    app = position_app(make(["B3 G1", "V2"], ["O6", "Y5"], deck="R7 V1", advanced=True))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("1", "c")  # B3 to the canvas: 3 > 1 card in the palette, a draw is offered
+        assert app.table.game.step_name == "draw"
+        assert board(app, "prompt") == "You may draw the top card of the deck [d] or decline [n]."
+        await pilot.press("d")
+        assert isinstance(app.screen, Choice) and app.screen.id == "confirm-turn"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "R7" in app.table.game.hand(0)
+
+    run(app, script)

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tui_driver import SIZE, new_app, settle
 
 from red7.i18n import set_language
+from tui_driver import SIZE, new_app, settle
 
 
 @pytest.mark.parametrize("lang", ["en", "pt-BR"])

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import sys
@@ -16,14 +15,14 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn
 
 from . import __version__
-from .actions import ActionError
-from .game import Game, IllegalActionError
-from .record import RecordError, load, replay, save
+from .game import Game
+from .record import RecordError, load, replay
 from .sim import simulate
 from .table import Seat, Table
+
 
 class UsageError(Exception):
     """A user mistake: reported in one line, exit code 2."""
@@ -499,7 +498,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.text or not _interactive():
         from .text_game import play_text
 
-        return play_text(new_table(args.seed), save_to or records_dir(), sys.stdin, sys.stdout)
+        return play_text(new_table(args.seed), records_dir(), save_to, sys.stdin, sys.stdout)
     from .bots import BotSpecError, make_bot
     from .tui.app import PlayApp
 

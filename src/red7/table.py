@@ -14,6 +14,7 @@ it, or a player could peek at the deck and change their mind.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -173,6 +174,10 @@ class Table:
         return action
 
     # --- the record -----------------------------------------------------------------
+
+    def record_name(self) -> str:
+        """A file name for this game's record: when it was saved, and its seed."""
+        return f"red7-{time.strftime('%Y%m%d-%H%M%S')}-{self.seed}.json"
 
     def save(self, path: str | Path) -> Path:
         """Write the game's record (red7.record) atomically to ``path``."""

@@ -7,7 +7,6 @@ the other seats are bots, which get their observation only. It uses the same
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import TextIO
 
@@ -39,12 +38,13 @@ def describe(table: Table, seat: int, names: list[str]) -> str:
     return "\n".join(lines)
 
 
-def play_text(table: Table, records: Path, stdin: TextIO, out: TextIO) -> int:
-    """Play ``table`` (its first seat is the person) until it ends or input ends."""
+def play_text(table: Table, records: Path, save_to: Path | None, stdin: TextIO, out: TextIO) -> int:
+    """Play ``table`` (its first seat is the person) until it ends or input ends; the
+    record goes to ``save_to``, else into the directory ``records``."""
     human = table.people[0]
     names = [_("You") if s == human else _("Bot {n}").format(n=s + 1) for s in range(len(table.seats))]
     print(f"Red7 — {', '.join(names)}. Seed {table.seed}.", file=out)
-    print("Type the number or the notation of a decision ('play R7', 'canvas B3', 'end'...), 'quit' to stop.",
+    print(_("Type the number or the notation of a decision ('play R7', 'canvas B3', 'end'...), 'quit' to stop."),
           file=out)
     rounds_seen = 0
     while not table.is_over:
@@ -63,23 +63,23 @@ def play_text(table: Table, records: Path, stdin: TextIO, out: TextIO) -> int:
         print(describe(table, human, names), file=out)
         options = table.options()
         for i, option in enumerate(options, 1):
-            mark = "" if option.safe else "   (you would be out)"
+            mark = "" if option.safe else "   " + _("(you would be out)")
             print(f"  {i:2d}. {option.action}{mark}", file=out)
         print("> ", end="", file=out, flush=True)
         line = stdin.readline()
         if not line:
-            print("\nend of input: game abandoned", file=out)
+            print("\n" + _("End of input: game abandoned."), file=out)
             return 0
         text = line.strip()
         if text.lower() in ("quit", "q", "exit"):
-            print("game abandoned", file=out)
+            print(_("Game abandoned."), file=out)
             return 0
         try:
             if text.isdigit() and not 1 <= int(text) <= len(options):
                 raise IndexError
             table.decide(options[int(text) - 1].action if text.isdigit() else Action.parse(text))
         except IndexError:
-            print(f"  choose a number from 1 to {len(options)}", file=out)
+            print("  " + _("Choose a number from 1 to {n}.").format(n=len(options)), file=out)
         except (ActionError, IllegalActionError) as err:
             print(f"  {err}", file=out)
     assert table.game.result is not None
@@ -87,11 +87,13 @@ def play_text(table: Table, records: Path, stdin: TextIO, out: TextIO) -> int:
     print(ngettext("{names} won the game!", "{names} share the victory!", len(winners)).format(
         names=" & ".join(names[w] for w in winners)), file=out)
     if table.game.advanced:
-        print(f"Scores: {list(table.game.result.scores)}", file=out)
-    path = records if records.suffix == ".json" else records / f"red7-{time.strftime('%Y%m%d-%H%M%S')}-{table.seed}.json"
+        scores = ", ".join(f"{n} {s}" for n, s in zip(names, table.game.result.scores, strict=True))
+        print(_("Scores (target {target}): {scores}").format(target=table.observation(None)["target"], scores=scores),
+              file=out)
+    path = save_to or records / table.record_name()
     try:
         table.save(path)
-        print(f"Record saved to {path} (replay it with: red7 replay {path})", file=out)
+        print(_("Record saved to {path} (red7 replay {path}).").format(path=path), file=out)
     except OSError as err:
-        print(f"Could not save the record to {path}: {err}", file=out)
+        print(_("Could not save the record to {path}: {error}").format(path=path, error=err.strerror), file=out)
     return 0

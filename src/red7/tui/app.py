@@ -178,8 +178,7 @@ class PlayApp(App[None]):
             self.selected = selectable[0] if len(selectable) == 1 else None
         prompt = ""
         if self._my_turn():
-            can_end = any(o.action.kind == "end" for o in self._options())
-            prompt = step_prompt(obs, can_end, bool(self.table.staged))
+            prompt = self._prompt(obs)
         elif self.thinking and self.table.current is not None:
             prompt = _("{name} is thinking…").format(name=self.names[self.table.current])
         view = View(obs, self.names, self.selected, prompt, self.status, marks=self.marks)
@@ -274,8 +273,9 @@ class PlayApp(App[None]):
             name=self.names[r["winner"]], rule=colour_name(r["rule"]))]
         if obs["advanced"]:
             scored = " ".join(r["scored"]) or "—"
-            lines.append(ngettext("Scoring cards: {cards} = {points} point.", "Scoring cards: {cards} = {points} points.",
-                                  r["points"]).format(cards=scored, points=r["points"]))
+            scoring = ngettext("Scoring cards: {cards} = {points} point.", "Scoring cards: {cards} = {points} points.",
+                               r["points"])
+            lines.append(scoring.format(cards=scored, points=r["points"]))
             lines.append(_("Scores (target {target}): {scores}").format(
                 target=obs["target"],
                 scores=", ".join(f"{n} {s}" for n, s in zip(self.names, obs["scores"], strict=True))))
@@ -298,7 +298,7 @@ class PlayApp(App[None]):
         if self.save_to is not None:
             path = self.save_to
         elif self.records is not None:
-            path = self.records / f"red7-{time.strftime('%Y%m%d-%H%M%S')}-{self.table.seed}.json"
+            path = self.records / self.table.record_name()
         else:
             return
         try:
@@ -323,9 +323,12 @@ class PlayApp(App[None]):
 
     def _hint_keys(self) -> str:
         if self._my_turn():
-            return step_prompt(self.table.observation(self.viewer), any(o.action.kind == "end" for o in self._options()),
-                               bool(self.table.staged))
+            return self._prompt(self.table.observation(self.viewer))
         return _("Press [?] for the rules and the keys.")
+
+    def _prompt(self, obs: dict[str, Any]) -> str:
+        can_end = any(o.action.kind == "end" for o in self._options())
+        return step_prompt(obs, can_end, bool(self.table.staged))
 
     def action_move(self, delta: int) -> None:
         cards = self._selectable()

@@ -124,7 +124,8 @@ class Board(Vertical):
                 n=obs["hand_sizes"][seat])
             parts.append(hand.ljust(18))
             if obs["advanced"]:
-                parts.append(_("{score}/{target} pts").format(score=obs["scores"][seat], target=obs["target"]).ljust(12))
+                points = _("{score}/{target} pts").format(score=obs["scores"][seat], target=obs["target"])
+                parts.append(points.ljust(12))
             parts.append(("★ " if seat == leader else "  ", "bold yellow"))
             parts.append(cards_text(obs["palettes"][seat], view.selected))
             known = obs["known_hand_cards"][seat]

@@ -43,7 +43,8 @@ from .text import (
 MIN_SIZE: Final = (80, 24)
 """The smallest terminal the table fits in (columns, lines)."""
 
-# verb -> (decision notation, with {card} for the selected card, per step); None: the step's default
+# verb (a key or a button) -> the decision it means at each step where it means one;
+# {card} is the selected card
 _VERBS: Final[dict[str, dict[str, str]]] = {
     "play": {"start": "play {card}", "five": "play {card}"},
     "canvas": {"start": "canvas {card}", "after": "canvas {card}", "seven": "move {card} canvas"},
@@ -95,12 +96,12 @@ class PlayApp(App[None]):
         self.new_table, self.hotseat, self.bot_delay, self.hint_spec = new_table, hotseat, bot_delay, hint
         self.records, self.save_to = records, save_to
         self.saved: Path | None = None
+        self.generation = 0  # bumped for each game: bots' answers from an older game are dropped
         self._start(new_table())
 
     def _start(self, table: Table) -> None:
         self.table = table
-        self.names = self._names()
-        self.marks = {s: f"({bot_level(seat.spec or '')})" for s, seat in enumerate(table.seats) if seat.bot}
+        self._name_seats()
         people = table.people
         self.passing = self.hotseat and len(people) > 1
         self.viewer: int | None = None if self.passing else (people[0] if people else None)
@@ -110,20 +111,21 @@ class PlayApp(App[None]):
         self.thinking = False
         self.hinting = False
         self.waiting = False  # a dialog is open: the table waits for its answer
-        self.generation = getattr(self, "generation", 0) + 1  # bots' answers from an older game are dropped
+        self.generation += 1
 
-    def _names(self) -> list[str]:
-        """Each seat's name: the one given, else "You" / "Player 2" / "Bot 2" in the language in use."""
+    def _name_seats(self) -> None:
+        """Each seat's name (the one given, else "You" / "Player 2" / "Bot 2") and each bot's
+        level, in the language in use."""
         solo = len(self.table.people) == 1
-        names = []
+        self.names = []
         for s, seat in enumerate(self.table.seats):
             if seat.name:
-                names.append(seat.name)
+                self.names.append(seat.name)
             elif seat.bot is not None:
-                names.append(_("Bot {n}").format(n=s + 1))
+                self.names.append(_("Bot {n}").format(n=s + 1))
             else:
-                names.append(_("You") if solo else _("Player {n}").format(n=s + 1))
-        return names
+                self.names.append(_("You") if solo else _("Player {n}").format(n=s + 1))
+        self.marks = {s: f"({bot_level(seat.spec or '')})" for s, seat in enumerate(self.table.seats) if seat.bot}
 
     # --- layout -----------------------------------------------------------------------
 
@@ -256,9 +258,16 @@ class PlayApp(App[None]):
             started = time.perf_counter()
             action = bot.choose(obs, options, rng)
             time.sleep(max(0.0, self.bot_delay - (time.perf_counter() - started)))
-            self.call_from_thread(self._bot_chose, action, generation)
+            self._from_thread(self._bot_chose, action, generation)
 
         self.run_worker(work, thread=True, group="bots", exit_on_error=True)
+
+    def _from_thread(self, callback: Callable[..., None], *args: Any) -> None:
+        """Hand a worker's answer to the app, unless the app has closed meanwhile (quit)."""
+        try:
+            self.call_from_thread(callback, *args)
+        except RuntimeError:
+            pass
 
     def _bot_chose(self, action: Action, generation: int) -> None:
         if generation != self.generation:
@@ -481,7 +490,7 @@ class PlayApp(App[None]):
 
         def work() -> None:
             action = bot.choose(obs, options, random.Random(obs["turns"]))
-            self.call_from_thread(self._hinted, action, generation)
+            self._from_thread(self._hinted, action, generation)
 
         self.run_worker(work, thread=True, group="hint", exit_on_error=True)
 
@@ -499,7 +508,7 @@ class PlayApp(App[None]):
 
     def action_language(self) -> None:
         set_language("en" if language() == "pt-BR" else "pt-BR")
-        self.names = self._names()
+        self._name_seats()
         self._check_size()
         self.say(_("Language: {name}").format(name=LANGUAGES[language()]))
 

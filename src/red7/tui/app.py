@@ -14,8 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
-from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
@@ -24,11 +23,12 @@ from textual.widgets import Button, Static
 from ..actions import Action
 from ..bots import make_bot
 from ..bots.base import Option
-from ..i18n import LANGUAGES, _, language, ngettext, set_language
+from ..i18n import LANGUAGES, _, ngettext, set_language
 from ..standing import standing_of
 from ..table import Table
+from .base import BoardApp, other_language
 from .board import Board, View
-from .screens import Choice, Pass, Rules
+from .screens import Choice, Pass
 from .text import (
     LETTER_COLOUR,
     action_text,
@@ -39,9 +39,6 @@ from .text import (
     unsafe_reason,
     winning_line,
 )
-
-MIN_SIZE: Final = (80, 24)
-"""The smallest terminal the table fits in (columns, lines)."""
 
 # verb (a key or a button) -> the decision it means at each step where it means one;
 # {card} is the selected card
@@ -69,11 +66,9 @@ def _button_label(name: str) -> str:
     }[name]
 
 
-class PlayApp(App[None]):
+class PlayApp(BoardApp):
     """A game of Red7 at one screen. ``new_table`` deals the next game for "play again"."""
 
-    CSS_PATH = "red7.tcss"
-    TITLE = "Red7"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", show=False), Binding("right", "move(1)", show=False),
         *(Binding(str(n), f"select({n})", show=False) for n in range(1, 10)),
@@ -85,10 +80,6 @@ class PlayApp(App[None]):
         Binding("question_mark", "rules", show=False), Binding("l", "language", show=False),
         Binding("q", "quit_game", show=False),
     ]
-    KNOWN_KEYS: Final = frozenset(
-        "left right 1 2 3 4 5 6 7 8 9 p c k t e x d n u backspace h question_mark l q".split()
-        + ["ctrl+q", "ctrl+c", "escape", "enter", "tab", "shift+tab"]
-    )
 
     def __init__(self, new_table: Callable[[], Table], hotseat: bool = False, bot_delay: float = 0.5,
                  hint: str = "hard", records: Path | None = None, save_to: Path | None = None) -> None:
@@ -141,21 +132,11 @@ class PlayApp(App[None]):
         yield Static(id="too-small")
 
     def on_mount(self) -> None:
-        self._check_size()
+        self.fit()
         self.advance()
 
-    def on_resize(self, event: events.Resize) -> None:
-        self._check_size(event.size)
-
-    def _check_size(self, size: tuple[int, int] | None = None) -> None:
-        width, height = size or self.size
-        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
-        self.query_one("#main").display = not small
-        message = self.query_one("#too-small", Static)
-        message.display = small
-        message.update(Content.styled(_("The terminal is too small ({width}×{height}). Please enlarge it to at least "
-                              "{min_width}×{min_height} to play.").format(
-            width=width, height=height, min_width=MIN_SIZE[0], min_height=MIN_SIZE[1]), "bold"))
+    def redraw(self) -> None:
+        self.refresh_view()
 
     # --- what the screen shows ----------------------------------------------------------
 
@@ -187,7 +168,7 @@ class PlayApp(App[None]):
         self.query_one(Board).show(view)
         self._show_buttons(obs)
         keys = _("[←/→] or [1-9] pick a card · [h] hint · [?] rules · [l] {other} · [q] quit").format(
-            other=LANGUAGES["en" if language() == "pt-BR" else "pt-BR"])
+            other=LANGUAGES[other_language()])
         self.query_one("#keys", Static).update(Content.styled(keys, "dim"))
 
     def _show_buttons(self, obs: dict[str, Any]) -> None:
@@ -326,9 +307,8 @@ class PlayApp(App[None]):
 
     # --- a person's decisions ---------------------------------------------------------------
 
-    def on_key(self, event: events.Key) -> None:
-        if event.key not in self.KNOWN_KEYS and len(self.screen_stack) == 1:
-            self.say(_("The key {key} does nothing here. {keys}").format(key=event.key, keys=self._hint_keys()))
+    def unknown_key(self, key: str) -> None:
+        self.say(_("The key {key} does nothing here. {keys}").format(key=key, keys=self._hint_keys()))
 
     def _hint_keys(self) -> str:
         if self._my_turn():
@@ -503,14 +483,11 @@ class PlayApp(App[None]):
         self.say(_("Hint: the {level} bot would {decision}.").format(
             level=bot_level(self.hint_spec), decision=decision_text(action)))
 
-    def action_rules(self) -> None:
-        self.push_screen(Rules(id="rules"))
-
     def action_language(self) -> None:
-        set_language("en" if language() == "pt-BR" else "pt-BR")
+        set_language(other_language())
         self._name_seats()
-        self._check_size()
-        self.say(_("Language: {name}").format(name=LANGUAGES[language()]))
+        self.fit()
+        self.say(self.language_message())
 
     def action_quit_game(self) -> None:
         if self.table.is_over:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar
 
-from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
@@ -13,11 +12,10 @@ from textual.widgets import Static
 
 from ..actions import Action
 from ..game import Game
-from ..i18n import LANGUAGES, _, language, set_language
+from ..i18n import LANGUAGES, _
 from ..record import initial, steps
-from .app import MIN_SIZE
+from .base import BoardApp, other_language
 from .board import Board, View
-from .screens import Rules
 from .text import action_text
 
 
@@ -29,18 +27,15 @@ def positions(record: dict[str, Any]) -> list[Game]:
     return games
 
 
-class ReplayApp(App[None]):
+class ReplayApp(BoardApp):
     """Shows ``positions`` one at a time; ``v`` changes whose view is shown."""
 
-    CSS_PATH = "red7.tcss"
-    TITLE = "Red7"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,space", "step(1)", show=False), Binding("left", "step(-1)", show=False),
         Binding("home", "jump(0)", show=False), Binding("end", "jump(-1)", show=False),
         Binding("v", "view", show=False), Binding("question_mark", "rules", show=False),
         Binding("l", "language", show=False), Binding("q,escape", "quit", show=False),
     ]
-    KNOWN_KEYS: Final = frozenset("right space left home end v question_mark l q escape ctrl+q ctrl+c".split())
 
     def __init__(self, games: list[Game], name: str = "") -> None:
         super().__init__()
@@ -56,17 +51,9 @@ class ReplayApp(App[None]):
         yield Static(id="too-small")
 
     def on_mount(self) -> None:
-        self.on_resize()
+        self.fit()
 
-    def on_resize(self, event: events.Resize | None = None) -> None:
-        width, height = event.size if event is not None else self.size
-        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
-        self.query_one("#main").display = not small
-        message = self.query_one("#too-small", Static)
-        message.display = small
-        message.update(Content.styled(_("The terminal is too small ({width}×{height}). Please enlarge it to at least "
-                                        "{min_width}×{min_height} to play.").format(
-            width=width, height=height, min_width=MIN_SIZE[0], min_height=MIN_SIZE[1]), "bold"))
+    def redraw(self) -> None:
         self.show()
 
     def _names(self) -> list[str]:
@@ -89,7 +76,7 @@ class ReplayApp(App[None]):
         view = View(obs, names, None, prompt, self.status, title=title)
         self.query_one(Board).show(view)
         keys = _("[←/→] step · [home/end] first/last · [v] change view · [?] rules · [l] {other} · [q] quit").format(
-            other=LANGUAGES["en" if language() == "pt-BR" else "pt-BR"])
+            other=LANGUAGES[other_language()])
         self.query_one("#keys", Static).update(Content.styled(keys, "dim"))
 
     def action_step(self, delta: int) -> None:
@@ -109,15 +96,10 @@ class ReplayApp(App[None]):
         self.viewer = 0 if self.viewer is None else (None if self.viewer == n - 1 else self.viewer + 1)
         self.show()
 
-    def action_rules(self) -> None:
-        self.push_screen(Rules(id="rules"))
+    def notify_language(self) -> None:
+        self.status = self.language_message()
+        self.show()
 
-    def action_language(self) -> None:
-        set_language("en" if language() == "pt-BR" else "pt-BR")
-        self.status = _("Language: {name}").format(name=LANGUAGES[language()])
-        self.on_resize()
-
-    def on_key(self, event: events.Key) -> None:
-        if event.key not in self.KNOWN_KEYS and len(self.screen_stack) == 1:
-            self.status = _("The key {key} does nothing here.").format(key=event.key)
-            self.show()
+    def unknown_key(self, key: str) -> None:
+        self.status = _("The key {key} does nothing here.").format(key=key)
+        self.show()

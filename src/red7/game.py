@@ -26,8 +26,9 @@ ends with its player winning.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from . import actions as A
 from .actions import Action, to_action
@@ -35,6 +36,7 @@ from .cards import (
     COLOUR_OF,
     COLOURS,
     FULL_DECK,
+    NAME_OF,
     VALUE_OF,
     CardError,
     cards_of,
@@ -45,6 +47,9 @@ from .cards import (
 )
 from .rules import cached_keys, qualifying_mask, winner_of_masks
 from .rules import rule_key as _key
+
+if TYPE_CHECKING:
+    from .observation import View
 
 START, AFTER, FIVE, SEVEN, ONE, DRAW_STEP, OVER = range(7)
 STEP_NAMES: Final = ("start", "after", "five", "seven", "one", "draw", "over")
@@ -130,7 +135,7 @@ class Game:
         "config", "seed", "n", "advanced", "actions_on",
         "hands", "palettes", "known", "deck", "deck_known", "canvas", "rule",
         "removed", "piles", "scores", "alive", "current", "step", "pending",
-        "round", "turns", "history", "round_results", "result", "_legal", "_best_other",
+        "round", "turns", "history", "round_results", "result", "_legal", "_best_other", "_dealt_at",
     )
 
     def __init__(self, players: int = 2, advanced: bool = False, actions: bool = False,
@@ -172,6 +177,7 @@ class Game:
         # (a 1's take gets a fresh memo), so the other players' best key per rule is
         # computed once per decision point: -1 = not yet known; None = no memo.
         self._best_other: list[int] | None = None
+        self._dealt_at = 0            # len(history) when this round was dealt (see redeal)
 
     # --- construction of arbitrary positions ---------------------------------------
 
@@ -251,11 +257,16 @@ class Game:
 
     # --- setup (R2) ---------------------------------------------------------------
 
-    def _deal(self, cards: int) -> None:
-        """Set up a round from the cards of mask ``cards`` (R2.2-R2.4, R8.4)."""
+    def _deal(self, cards: int, order: Sequence[int] | None = None) -> None:
+        """Set up a round from the cards of mask ``cards`` (R2.2-R2.4, R8.4), shuffled,
+        or dealt in ``order`` (see :meth:`redeal`)."""
         n = self.n
-        deck = [c for c in range(49) if cards >> c & 1]
-        self._round_rng().shuffle(deck)
+        if order is None:
+            deck = [c for c in range(49) if cards >> c & 1]
+            self._round_rng().shuffle(deck)
+        else:
+            chosen = set(order)
+            deck = [c for c in range(49) if cards >> c & 1 and c not in chosen] + list(reversed(order))
         hands = [0] * n
         for _ in range(HAND_SIZE):
             for seat in range(n):
@@ -270,8 +281,43 @@ class Game:
         self.removed = 0
         self.alive = [True] * n
         self.round += 1
+        self._dealt_at = len(self.history)
+        self._legal = None
         leader = max(range(n), key=lambda s: self.palettes[s])
         self._begin_turn((leader + 1) % n)
+
+    def redeal(self, order: Sequence[int]) -> None:
+        """Deal the current round again, choosing who gets which card.
+
+        ``order`` lists card indices in dealing order: seven passes of one card per seat
+        (seat 0 first), then one palette card per seat. The round's other cards form the
+        deck, in no meaningful order: an adapter that calls this (OpenSpiel, whose chance
+        events choose the deal) lets chance pick each unknown draw too, with
+        :meth:`put_on_top`. Allowed only before the round's first decision.
+        """
+        if self.step == OVER or len(self.history) != self._dealt_at or self.canvas:
+            raise GameError("a round can be dealt again only before its first decision")
+        cards = sum(self.hands) + sum(self.palettes) + sum(1 << c for c in self.deck)
+        wanted = (HAND_SIZE + 1) * self.n
+        if len(order) != wanted or len(set(order)) != wanted or any(not cards >> c & 1 for c in order):
+            raise GameError(f"a deal is {wanted} distinct cards of this round, not {list(order)!r}")
+        self.round -= 1
+        self.turns -= 1
+        self._deal(cards, order)
+
+    def put_on_top(self, card: int) -> None:
+        """Move ``card``, one of the deck's unknown cards, to the top of the deck.
+
+        For adapters whose chance events choose each draw (OpenSpiel): the order of the
+        unknown cards is hidden, so this changes no observation. Refused while the top
+        of the deck is public (R7.z): the next draw is then no chance event.
+        """
+        if self.deck_known:
+            raise GameError("the top of the deck is known: the next draw is not a chance event")
+        if card not in self.deck:
+            raise GameError(f"{NAME_OF[card] if 0 <= card < 49 else card} is not in the deck")
+        self.deck.remove(card)
+        self.deck.append(card)
 
     def _round_rng(self) -> random.Random:
         """The RNG that shuffles the next round: a pure function of the seed and the
@@ -757,7 +803,7 @@ class Game:
         g.current, g.step, g.pending = self.current, self.step, self.pending
         g.round, g.turns, g.history = self.round, self.turns, self.history[:]
         g.round_results, g.result = self.round_results[:], self.result
-        g._legal = self._legal
+        g._legal, g._dealt_at = self._legal, self._dealt_at
         g._best_other = None
         return g
 
@@ -766,6 +812,12 @@ class Game:
         from .observation import observe
 
         return observe(self, seat)
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may see (R9) as masks and numbers: :class:`red7.observation.View`."""
+        from .observation import view
+
+        return view(self, seat)
 
     def fingerprint(self) -> tuple[Any, ...]:
         """Everything that defines the position (for tests: equal states, equal prints)."""

@@ -28,7 +28,7 @@ Fields (cards in ``R7`` notation, card lists highest first unless said otherwise
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action
 from .cards import COLOURS, NAME_OF, names_of
@@ -37,35 +37,86 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def observe(game: Game, seat: int | None) -> dict[str, Any]:
-    """The view of ``game`` for ``seat`` (R9); raises ValueError for a seat not in play."""
-    from .game import OVER, SEVEN, STEP_NAMES, TARGETS, GameError
+class View(NamedTuple):
+    """What one seat may see (R9) as card masks and numbers: the compact form of
+    :func:`observe` for code that encodes observations many times a second (learning
+    environments). Cards are indices and sets are masks (:mod:`red7.cards`); ``step``
+    indexes ``STEP_NAMES`` and ``rule`` indexes ``COLOURS``. It omits only the history
+    and the round results, which :func:`observe` adds."""
+
+    seat: int | None
+    players: int
+    advanced: bool
+    actions: bool
+    round: int
+    turns: int
+    current: int | None
+    step: int
+    rule: int
+    canvas: tuple[int, ...]
+    """bottom first"""
+    palettes: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    alive: tuple[bool, ...]
+    known: tuple[int, ...]
+    """per seat, hand cards everyone saw their owner draw (R7.z)"""
+    deck_size: int
+    deck_known_top: tuple[int, ...]
+    """the public cards on top of the deck, top first"""
+    out_of_round: int
+    scores: tuple[int, ...]
+    piles: tuple[int, ...]
+    target: int | None
+    pending: int | None
+    """the 7 whose action is being chosen"""
+    hand: int | None
+    """the viewer's hand (None for a spectator)"""
+
+
+def view(game: Game, seat: int | None) -> View:
+    """The compact view of ``game`` for ``seat`` (R9); raises GameError for a seat not in play."""
+    from .game import OVER, SEVEN, TARGETS, GameError
 
     if seat is not None and (not isinstance(seat, int) or not 0 <= seat < game.n):
         raise GameError(f"seat {seat!r} is not one of 0..{game.n - 1}")
     known_top = game.deck[len(game.deck) - game.deck_known:] if game.deck_known else []
+    return View(
+        seat, game.n, game.advanced, game.actions_on, game.round, game.turns,
+        None if game.step == OVER else game.current, game.step, game.rule, tuple(game.canvas),
+        tuple(game.palettes), tuple(h.bit_count() for h in game.hands), tuple(game.alive), tuple(game.known),
+        len(game.deck), tuple(reversed(known_top)), game.removed.bit_count(), tuple(game.scores),
+        tuple(game.piles), TARGETS[game.n] if game.advanced else None,
+        game.pending if game.step == SEVEN else None, None if seat is None else game.hands[seat],
+    )
+
+
+def observe(game: Game, seat: int | None) -> dict[str, Any]:
+    """The view of ``game`` for ``seat`` (R9); raises GameError for a seat not in play."""
+    from .game import STEP_NAMES
+
+    v = view(game, seat)
     obs: dict[str, Any] = {
         "seat": seat,
-        "players": game.n,
-        "advanced": game.advanced,
-        "actions": game.actions_on,
-        "round": game.round,
-        "turns": game.turns,
-        "current_player": None if game.step == OVER else game.current,
-        "step": STEP_NAMES[game.step],
-        "rule": COLOURS[game.rule],
-        "canvas": [NAME_OF[c] for c in game.canvas],
-        "palettes": [names_of(p) for p in game.palettes],
-        "hand_sizes": [h.bit_count() for h in game.hands],
-        "alive": list(game.alive),
-        "known_hand_cards": [names_of(k) for k in game.known],
-        "deck_size": len(game.deck),
-        "deck_known_top": [NAME_OF[c] for c in reversed(known_top)],
-        "out_of_round": game.removed.bit_count(),
-        "scores": list(game.scores),
-        "score_piles": [names_of(p) for p in game.piles],
-        "target": TARGETS[game.n] if game.advanced else None,
-        "pending": NAME_OF[game.pending] if game.step == SEVEN else None,
+        "players": v.players,
+        "advanced": v.advanced,
+        "actions": v.actions,
+        "round": v.round,
+        "turns": v.turns,
+        "current_player": v.current,
+        "step": STEP_NAMES[v.step],
+        "rule": COLOURS[v.rule],
+        "canvas": [NAME_OF[c] for c in v.canvas],
+        "palettes": [names_of(p) for p in v.palettes],
+        "hand_sizes": list(v.hand_sizes),
+        "alive": list(v.alive),
+        "known_hand_cards": [names_of(k) for k in v.known],
+        "deck_size": v.deck_size,
+        "deck_known_top": [NAME_OF[c] for c in v.deck_known_top],
+        "out_of_round": v.out_of_round,
+        "scores": list(v.scores),
+        "score_piles": [names_of(p) for p in v.piles],
+        "target": v.target,
+        "pending": NAME_OF[v.pending] if v.pending is not None else None,
         "history": [[s, str(Action._all[a])] for s, a in game.history],
         "round_results": [
             {"winner": r.winner, "rule": COLOURS[r.rule], "scored": list(r.scored), "points": r.points}
@@ -73,7 +124,6 @@ def observe(game: Game, seat: int | None) -> dict[str, Any]:
         ],
         "result": game.result.as_dict() if game.result else None,
     }
-    if seat is not None:
-        obs["hand"] = names_of(game.hands[seat])
+    if v.hand is not None:
+        obs["hand"] = names_of(v.hand)
     return obs
-

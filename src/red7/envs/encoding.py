@@ -1,0 +1,92 @@
+"""Observations as fixed-size int8 vectors, for learning agents (all environments).
+
+:func:`encode` turns a seat's :class:`~red7.observation.View` (R9: what that seat may
+see, nothing else) into one ``int8`` vector of :data:`OBS_SIZE` numbers. Seats are
+*rotated* so that the observer comes first, then the seats to their left, and padded
+to 4, so one network plays any seat of any table size. Cards are indexed as in
+:mod:`red7.cards` (0 = V1 ... 48 = R7, card order). The layout, field by field
+(:data:`FIELDS` holds it as data; offsets in :data:`OFFSETS`):
+
+=====================  =====  =====================================================
+field                  size   meaning
+=====================  =====  =====================================================
+hand                   49     1 for each card in the observer's hand
+palettes               4×49   per seat (observer first), 1 for each palette card
+known_hand_cards       4×49   per seat, hand cards everyone saw drawn (R7.z)
+score_piles            4×49   per seat, the cards in their score pile (R8.2)
+canvas                 49     1 for each card on the canvas (the rule cards)
+deck_known_top         49     public cards on top of the deck (put there by a 7 or 1)
+pending                49     the 7 whose action is being chosen (step seven)
+rule                   7      one-hot rule in force: Red, Orange, ... Violet
+step                   7      one-hot: start, after, five, seven, one, draw, over
+current                4      one-hot, relative: whose decision it is
+alive                  4      1 for each seat still in the round
+seats                  4      1 for each seat at the table (the rest is padding)
+hand_sizes             4      cards in each hand
+scores                 4      points of each seat (advanced game)
+deck_size              1      cards in the deck
+out_of_round           1      cards turned face down by eliminated players
+round                  1      round number, from 1
+target                 1      points that win the match (advanced game; else 0)
+advanced, actions      1, 1   the configuration
+=====================  =====  =====================================================
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from ..observation import View
+
+MAX_SEATS: Final = 4
+CARDS: Final = 49
+FIELDS: Final[tuple[tuple[str, int], ...]] = (
+    ("hand", CARDS), ("palettes", MAX_SEATS * CARDS), ("known_hand_cards", MAX_SEATS * CARDS),
+    ("score_piles", MAX_SEATS * CARDS), ("canvas", CARDS), ("deck_known_top", CARDS), ("pending", CARDS),
+    ("rule", 7), ("step", 7), ("current", MAX_SEATS), ("alive", MAX_SEATS), ("seats", MAX_SEATS),
+    ("hand_sizes", MAX_SEATS), ("scores", MAX_SEATS), ("deck_size", 1), ("out_of_round", 1), ("round", 1),
+    ("target", 1), ("advanced", 1), ("actions", 1),
+)
+OFFSETS: Final = {name: sum(size for _, size in FIELDS[:i]) for i, (name, _size) in enumerate(FIELDS)}
+OBS_SIZE: Final = sum(size for _, size in FIELDS)
+_MASK_ROWS: Final = 1 + 3 * MAX_SEATS + 3  # hand, 3 per-seat mask fields, canvas, known top, pending
+_BITS: Final = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.int8)
+_SMALL: Final = OFFSETS["rule"]
+
+
+def rotate(values: tuple[int, ...] | tuple[bool, ...], seat: int, fill: int = 0) -> list[int]:
+    """``values`` per seat, observer first, padded to 4 seats."""
+    n = len(values)
+    return [int(values[(seat + i) % n]) for i in range(n)] + [fill] * (MAX_SEATS - n)
+
+
+def encode(v: View) -> npt.NDArray[np.int8]:
+    """The vector of the view ``v`` of one seat (a spectator is seen from seat 0)."""
+    seat = v.seat or 0
+    n = v.players
+    masks = [v.hand or 0, *rotate(v.palettes, seat), *rotate(v.known, seat), *rotate(v.piles, seat),
+             sum(1 << c for c in v.canvas), sum(1 << c for c in v.deck_known_top),
+             0 if v.pending is None else 1 << v.pending]
+    raw = np.frombuffer(b"".join(m.to_bytes(7, "little") for m in masks), dtype=np.uint8)
+    out = np.zeros(OBS_SIZE, dtype=np.int8)
+    out[:_SMALL] = _BITS[raw].reshape(_MASK_ROWS, 56)[:, :CARDS].ravel()
+    small = [0] * (OBS_SIZE - _SMALL)
+    small[v.rule] = 1
+    small[7 + v.step] = 1
+    if v.current is not None:
+        small[14 + (v.current - seat) % n] = 1
+    small[18:22] = rotate(v.alive, seat)
+    small[22:26] = [1] * n + [0] * (MAX_SEATS - n)
+    small[26:30] = rotate(v.hand_sizes, seat)
+    small[30:34] = rotate(v.scores, seat)
+    small[34:] = [v.deck_size, v.out_of_round, v.round, v.target or 0, int(v.advanced), int(v.actions)]
+    out[_SMALL:] = small
+    return out
+
+
+def describe(vector: npt.NDArray[np.int8]) -> dict[str, list[int]]:
+    """The vector cut into its named fields (for debugging and documentation)."""
+    return {name: vector[OFFSETS[name]:OFFSETS[name] + size].tolist() for name, size in FIELDS}

@@ -53,36 +53,41 @@ FIELDS: Final[tuple[tuple[str, int], ...]] = (
 OFFSETS: Final = {name: sum(size for _, size in FIELDS[:i]) for i, (name, _size) in enumerate(FIELDS)}
 OBS_SIZE: Final = sum(size for _, size in FIELDS)
 _MASK_ROWS: Final = 1 + 3 * MAX_SEATS + 3  # hand, 3 per-seat mask fields, canvas, known top, pending
-_BITS: Final = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.int8)
 _SMALL: Final = OFFSETS["rule"]
-
-
-def rotate(values: tuple[int, ...] | tuple[bool, ...], seat: int, fill: int = 0) -> list[int]:
-    """``values`` per seat, observer first, padded to 4 seats."""
-    n = len(values)
-    return [int(values[(seat + i) % n]) for i in range(n)] + [fill] * (MAX_SEATS - n)
+# _ORDER[n][seat]: the seats in observer-first order (an observer-relative index -> seat)
+_ORDER: Final = {n: [[(seat + i) % n for i in range(n)] for seat in range(n)] for n in range(2, MAX_SEATS + 1)}
+_PAD: Final = {n: [0] * (MAX_SEATS - n) for n in range(2, MAX_SEATS + 1)}
 
 
 def encode(v: View) -> npt.NDArray[np.int8]:
     """The vector of the view ``v`` of one seat (a spectator is seen from seat 0)."""
     seat = v.seat or 0
     n = v.players
-    masks = [v.hand or 0, *rotate(v.palettes, seat), *rotate(v.known, seat), *rotate(v.piles, seat),
-             sum(1 << c for c in v.canvas), sum(1 << c for c in v.deck_known_top),
-             0 if v.pending is None else 1 << v.pending]
-    raw = np.frombuffer(b"".join(m.to_bytes(7, "little") for m in masks), dtype=np.uint8)
-    out = np.zeros(OBS_SIZE, dtype=np.int8)
-    out[:_SMALL] = _BITS[raw].reshape(_MASK_ROWS, 56)[:, :CARDS].ravel()
+    order = _ORDER[n][seat]
+    pad = _PAD[n]
+    canvas = known_top = 0
+    for c in v.canvas:
+        canvas |= 1 << c
+    for c in v.deck_known_top:
+        known_top |= 1 << c
+    palettes, known, piles = v.palettes, v.known, v.piles
+    masks = [v.hand or 0, *[palettes[s] for s in order], *pad, *[known[s] for s in order], *pad,
+             *[piles[s] for s in order], *pad, canvas, known_top, 0 if v.pending is None else 1 << v.pending]
+    # Masks fit in 64 bits: unpack their little-endian bytes, keep the 49 card bits of each.
+    bits = np.unpackbits(np.array(masks, dtype="<u8").view(np.uint8), bitorder="little")
+    out = np.empty(OBS_SIZE, dtype=np.int8)
+    out[:_SMALL] = bits.reshape(_MASK_ROWS, 64)[:, :CARDS].ravel()
+    alive, sizes, scores = v.alive, v.hand_sizes, v.scores
     small = [0] * (OBS_SIZE - _SMALL)
     small[v.rule] = 1
     small[7 + v.step] = 1
     if v.current is not None:
         small[14 + (v.current - seat) % n] = 1
-    small[18:22] = rotate(v.alive, seat)
-    small[22:26] = [1] * n + [0] * (MAX_SEATS - n)
-    small[26:30] = rotate(v.hand_sizes, seat)
-    small[30:34] = rotate(v.scores, seat)
-    small[34:] = [v.deck_size, v.out_of_round, v.round, v.target or 0, int(v.advanced), int(v.actions)]
+    small[18:18 + n] = [alive[s] for s in order]
+    small[22:22 + n] = [1] * n
+    small[26:26 + n] = [sizes[s] for s in order]
+    small[30:30 + n] = [scores[s] for s in order]
+    small[34:] = [v.deck_size, v.out_of_round, v.round, v.target or 0, v.advanced, v.actions]
     out[_SMALL:] = small
     return out
 

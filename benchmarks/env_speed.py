@@ -1,0 +1,83 @@
+"""Environment steps per second: PettingZoo red7_v0 against the bare engine.
+
+Both loops make the same kind of decision, uniformly random among the legal ones, in
+2-player basic games, one process; the PettingZoo loop also builds every observation
+(vector and mask) through ``env.last()``, as an agent would. Each figure is the median
+of ``--repeat`` runs of ``--seconds``; the ratio is taken within the same run.
+
+    python benchmarks/env_speed.py [--seconds 2] [--repeat 5] [--players 2] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from red7 import Game
+from red7.envs import red7_v0
+
+
+def engine_steps(seconds: float, players: int) -> float:
+    rng = random.Random(1)
+    steps, seed = 0, 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        game = Game(players, seed=seed)
+        seed += 1
+        while not game.is_over:
+            game.apply_id(rng.choice(game.legal_ids()))
+            steps += 1
+    return steps / (time.perf_counter() - started)
+
+
+def env_steps(make: Callable[[], object], seconds: float) -> float:
+    env = make()
+    rng = np.random.default_rng(1)
+    steps, seed = 0, 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        env.reset(seed=seed)  # type: ignore[attr-defined]
+        seed += 1
+        for agent in env.agent_iter():  # type: ignore[attr-defined]
+            obs, _reward, terminated, truncated, _info = env.last()  # type: ignore[attr-defined]
+            if terminated or truncated:
+                action = None
+            else:
+                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                steps += 1
+            env.step(action)  # type: ignore[attr-defined]
+    return steps / (time.perf_counter() - started)
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seconds", type=float, default=2.0)
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    runs: dict[str, list[float]] = {"engine": [], "pettingzoo_raw": [], "pettingzoo_wrapped": []}
+    for _ in range(args.repeat):
+        runs["engine"].append(engine_steps(args.seconds, args.players))
+        runs["pettingzoo_raw"].append(env_steps(lambda: red7_v0.raw_env(players=args.players), args.seconds))
+        runs["pettingzoo_wrapped"].append(env_steps(lambda: red7_v0.env(players=args.players), args.seconds))
+    report = {k: round(statistics.median(v)) for k, v in runs.items()}
+    report["env_over_engine"] = round(statistics.median(
+        w / e for w, e in zip(runs["pettingzoo_wrapped"], runs["engine"], strict=True)), 3)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(f"steps per second, {args.players} players, basic game, median of {args.repeat} × {args.seconds} s:")
+        for k, v in report.items():
+            print(f"  {k:<20} {v:>10,}")
+    return report
+
+
+if __name__ == "__main__":
+    main()

@@ -10,6 +10,9 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("red7 needs Python 3.11+, found " + sys.version.split()[0] + ": run make PYTHON=python3.11 ...") if sys.version_info < (3, 11) else None'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	# PyTorch for the training example's test: 2.13.0 is the CPU build machines of this
+	# project keep on disk (any torch>=2.3 works; a bare "torch" may pull a GPU build of GBs).
+	$(BIN)/pip install --quiet 'torch==2.13.0'
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 

@@ -16,6 +16,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -36,22 +37,22 @@ def engine_steps(seconds: float, players: int) -> float:
     return steps / (time.perf_counter() - started)
 
 
-def env_steps(make: Callable[[], object], seconds: float) -> float:
+def env_steps(make: Callable[[], Any], seconds: float) -> float:
     env = make()
     rng = np.random.default_rng(1)
     steps, seed = 0, 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
-        env.reset(seed=seed)  # type: ignore[attr-defined]
+        env.reset(seed=seed)
         seed += 1
-        for agent in env.agent_iter():  # type: ignore[attr-defined]
-            obs, _reward, terminated, truncated, _info = env.last()  # type: ignore[attr-defined]
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
             if terminated or truncated:
                 action = None
             else:
                 action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
                 steps += 1
-            env.step(action)  # type: ignore[attr-defined]
+            env.step(action)
     return steps / (time.perf_counter() - started)
 
 

@@ -27,7 +27,11 @@ def _quiet() -> Any:
         yield
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c['players']}p-adv{int(c['advanced'])}-act{int(c['actions'])}")
+def _name(c: dict[str, Any]) -> str:
+    return f"{c['players']}p-adv{int(c['advanced'])}-act{int(c['actions'])}"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_name)
 def test_pettingzoo_api_seed_and_render_tests(config: dict[str, Any]) -> None:
     api_test(red7_v0.env(**config), num_cycles=200)
     seed_test(lambda **kw: red7_v0.env(**config, **kw), num_cycles=200)

@@ -12,8 +12,10 @@ when it is itself imported.
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
+_gym: ModuleType | None
 try:
     import gymnasium as _gym
 except ImportError:  # gymnasium is optional: the other environments work without it

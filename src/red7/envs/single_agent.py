@@ -41,7 +41,7 @@ from ..game import Game, GameError
 from .encoding import OBS_SIZE, encode
 
 
-class SingleAgentRed7(gym.Env[npt.NDArray[np.int8], int]):
+class SingleAgentRed7(gym.Env[npt.NDArray[np.int8], np.int64]):
     """One agent against ``opponents`` (bot specs, one per other seat)."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
@@ -86,7 +86,7 @@ class SingleAgentRed7(gym.Env[npt.NDArray[np.int8], int]):
         self._play_bots()
         return self._obs(), self._info()
 
-    def step(self, action: int) -> tuple[npt.NDArray[np.int8], float, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.integer[Any]) -> tuple[npt.NDArray[np.int8], float, bool, bool, dict[str, Any]]:
         game = self.game
         if game is None:
             raise RuntimeError("call reset() before step()")

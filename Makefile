@@ -24,6 +24,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/red7 bench
+	$(BIN)/python benchmarks/env_speed.py
 
 lint: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev]'

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import helpers
 from red7 import Card, Game, GameError
 
 LETTERS = "ROYGBIV"
@@ -166,3 +167,48 @@ def test_r2_4_turns_pass_to_the_left_in_seat_order() -> None:
         assert g.current_player == (first + 1) % 4
         g.apply("concede")
         assert g.current_player == (first + 2) % 4
+
+
+# --- dealing chosen by an adapter (OpenSpiel's chance events): Game.redeal, put_on_top ---
+
+
+def test_redeal_gives_the_cards_in_dealing_order_R2_2() -> None:
+    game = Game(2, seed=1)
+    order = list(range(16))  # V1, I1, B1, ...: seat 0 gets the even positions
+    game.redeal(order)
+    assert game.hands[0] == sum(1 << c for c in order[0:14:2])
+    assert game.hands[1] == sum(1 << c for c in order[1:14:2])
+    assert (game.palettes[0], game.palettes[1]) == (1 << 14, 1 << 15)
+    assert len(game.deck) == 33 and not set(game.deck) & set(order)
+    assert game.current == 0  # R2.4: seat 1's palette card (I3) beats V3, so seat 0 starts
+    assert (game.round, game.turns) == (1, 1)
+
+
+def test_redeal_only_before_the_rounds_first_decision_and_only_this_rounds_cards() -> None:
+    game = Game(3, seed=2)
+    with pytest.raises(GameError, match="24 distinct cards"):
+        game.redeal(list(range(23)))
+    with pytest.raises(GameError, match="24 distinct cards"):
+        game.redeal([0] * 24)
+    game.apply("concede")
+    with pytest.raises(GameError, match="before its first decision"):
+        game.redeal(list(range(24)))
+
+
+def test_put_on_top_changes_the_next_draw_but_no_observation_R9() -> None:
+    game = Game(2, actions=True, seed=3)
+    card = game.deck[0]  # the bottom card
+    before = [game.observation(s) for s in (None, 0, 1)]
+    game.put_on_top(card)
+    assert game.deck[-1] == card
+    assert [game.observation(s) for s in (None, 0, 1)] == before
+    with pytest.raises(GameError, match="not in the deck"):
+        game.put_on_top(game.palettes[0].bit_length() - 1)
+
+
+def test_put_on_top_is_refused_while_the_top_is_public_R7_z() -> None:
+    game = helpers.make(["R7 B2", "G1 O3"], ["O5 Y4", "V6"], deck="I1 I2", actions=True)
+    game.apply("play R7")
+    game.apply("move Y4 deck")
+    with pytest.raises(GameError, match="the top of the deck is known"):
+        game.put_on_top(game.deck[0])

@@ -7,8 +7,8 @@ import random
 
 import numpy as np
 import pytest
-from helpers import make
 
+from helpers import make
 from red7 import Game
 from red7.cards import COLOURS, mask_of, names_of, parse_index
 from red7.envs.encoding import FIELDS, OBS_SIZE, OFFSETS, describe, encode
@@ -30,7 +30,7 @@ def random_states(players: int, advanced: bool, actions: bool, seeds: range, rng
 
 
 def test_the_layout_adds_up() -> None:
-    assert OBS_SIZE == sum(size for _, size in FIELDS) == 824
+    assert OBS_SIZE == sum(size for _, size in FIELDS) == 873
     assert OFFSETS["hand"] == 0 and OFFSETS["palettes"] == 49 and OFFSETS["actions"] == OBS_SIZE - 1
 
 

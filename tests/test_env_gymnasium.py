@@ -29,7 +29,7 @@ def test_gymnasiums_env_checker_passes(opponents: list[str], advanced: bool, act
 def test_registered_as_red7_v0() -> None:
     env = gym.make("Red7-v0", opponents=["easy", "easy"])
     obs, info = env.reset(seed=3)
-    assert obs.shape == (824,) and obs.dtype == np.int8 and env.unwrapped.n == 3
+    assert obs.shape == (873,) and obs.dtype == np.int8 and env.unwrapped.n == 3
     check_env(env.unwrapped)
 
 

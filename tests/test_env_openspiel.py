@@ -490,9 +490,9 @@ def test_cards_seen_going_face_down_stay_out_of_the_resampled_worlds() -> None:
     """An eliminated player's palette went face down in front of everyone: no world deals
     those cards to a hand or the deck (the observation alone would not tell)."""
     def eliminated_with_palette(state: Any) -> bool:
-        return state.engine.removed != 0 and state.out_known != 0
+        return state.engine.removed != 0 and state.engine.out_public != 0
     state = find(4, False, False, eliminated_with_palette, range(60), concede=True)
-    out = state.out_known
+    out = state.engine.out_public
     sampler = random.Random(1).random
     for seat in range(4):
         for _ in range(20):

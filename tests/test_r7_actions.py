@@ -556,3 +556,26 @@ def test_r5_1_canvas_draw_needs_a_non_empty_deck(deck: list[str]) -> None:
     else:
         assert g.current_player == 1 and g.step_name == "start"
         assert g.hand(0) == ["I1"]
+
+
+def test_draws_unknown_names_the_decisions_whose_card_chance_picks() -> None:
+    """R7.3 / R5.1 / R7.z: Game.draws_unknown agrees with what apply does to the deck,
+    over every legal decision of many random positions."""
+    import random
+
+    rng = random.Random(3)
+    checked = {True: 0, False: 0}
+    for seed in range(60):
+        game = Game(3, advanced=seed % 2 == 0, actions=True, seed=seed)
+        while not game.is_over:
+            for a in game.legal_ids():
+                trial = game.clone()
+                before, known_before = len(trial.deck), trial.deck_known
+                trial.apply_id(a)
+                if trial.round != game.round:
+                    continue  # the turn ended the round and a new deck was dealt
+                drew_unknown = len(trial.deck) < before and known_before == 0
+                assert game.draws_unknown(a) == drew_unknown, (game, a)
+                checked[drew_unknown] += 1
+            game.apply_id(rng.choice(game.safe_ids() or game.legal_ids()))
+    assert checked[True] > 50 and checked[False] > 1000

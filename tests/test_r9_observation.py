@@ -110,18 +110,23 @@ def test_r9_view_ignores_hidden_differences() -> None:
 
 
 def test_r9_eliminated_hand_is_private() -> None:
-    """R9/R6.1: an eliminated player's hand and palette are face down: only their
-    count is public, not the cards."""
+    """R9/R6.1: an eliminated player's hand leaves the round face down and stays private;
+    the palette, which everyone saw, is remembered as public ``out_of_round_known``."""
     a = Game.from_position([["R7"], ["Y6"], ["B3", "B4"]], [["O7"], ["G6"], ["I2"]],
                            current=0, eliminated=[2])
-    b = Game.from_position([["R7"], ["Y6"], ["V3", "V4"]], [["O7"], ["G6"], ["I3"]],
+    b = Game.from_position([["R7"], ["Y6"], ["V3", "V4"]], [["O7"], ["G6"], ["I2"]],
                            current=0, eliminated=[2])
     for seat in (0, 1, None):
         oa, ob = a.observation(seat), b.observation(seat)
         assert dump(oa) == dump(ob)
         assert oa["alive"] == [True, True, False]
         assert oa["hand_sizes"][2] == 0 and oa["palettes"][2] == []
-        assert not mentioned(oa) & {"B3", "B4", "I2"}
+        assert oa["out_of_round_known"] == ["I2"]  # (out_of_round also counts the 42 cards dealt nowhere)
+        assert not mentioned(oa) & {"B3", "B4"}
+    assert a.observation(2)["out_of_round_own"] == ["B4", "B3"]  # the eliminated seat knows its hand
+    c = Game.from_position([["R7"], ["Y6"], ["B3", "B4"]], [["O7"], ["G6"], ["I3"]],
+                           current=0, eliminated=[2])
+    assert c.observation(0)["out_of_round_known"] == ["I3"]
 
 
 # --- documented fields ---------------------------------------------------------------
@@ -147,7 +152,8 @@ def rich_position() -> Game:
 
 def test_r9_documented_fields_of_a_position() -> None:
     """R9 public/private, field by field (observation.py's list): 18 cards are
-    placed, so 31 are out of the round, plus seat 2's two cards: 33 face down."""
+    placed, so 31 are out of the round, plus seat 2's two cards: 33 face down, of which
+    everyone saw seat 2's palette card I5."""
     game = rich_position()
     expected: dict[str, Any] = {
         "seat": 1,
@@ -167,6 +173,7 @@ def test_r9_documented_fields_of_a_position() -> None:
         "deck_size": 3,
         "deck_known_top": ["R5"],
         "out_of_round": 33,
+        "out_of_round_known": ["I5"],
         "scores": [1, 3, 0],
         "score_piles": [["V1"], ["G2", "G1"], []],
         "target": 35,
@@ -175,9 +182,10 @@ def test_r9_documented_fields_of_a_position() -> None:
         "round_results": [],
         "result": None,
         "hand": ["Y6", "G5", "B1"],
+        "out_of_round_own": [],
     }
     assert game.observation(1) == expected
-    spectator = {k: v for k, v in expected.items() if k != "hand"}
+    spectator = {k: v for k, v in expected.items() if k not in ("hand", "out_of_round_own")}
     assert game.observation(None) == {**spectator, "seat": None}
 
 

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from red7 import Card, Game, GameError
+from red7.cards import mask_of, parse_index
 from red7.sim import random_decision
 from red7.worlds import WorldSampler, sample_world
 
@@ -85,3 +86,19 @@ def test_inconsistent_observation_is_refused() -> None:
     obs["deck_size"] += 1
     with pytest.raises(GameError, match="inconsistent observation"):
         WorldSampler(obs)
+
+
+def test_worlds_keep_the_face_down_cards_everyone_saw_out_of_the_round_R9() -> None:
+    """An eliminated player's palette went face down in front of everyone; the player's
+    hand did too, in front of that player only. No world deals those cards elsewhere."""
+    game = Game.from_position([["R7"], ["Y6"], ["B3", "B4"], ["O1"]], [["O7"], ["G6"], ["I2"], ["V7"]],
+                              deck=["G1", "G2", "G3", "G4"], current=0, eliminated=[2])
+    rng = random.Random(5)
+    for seat in (0, 2, None):
+        obs = game.observation(seat)
+        for _ in range(30):
+            world = sample_world(obs, rng)
+            assert world.observation(seat) == obs
+            assert world.removed >> parse_index("I2") & 1
+            if seat == 2:
+                assert world.removed & mask_of(["B3", "B4"]) == mask_of(["B3", "B4"])

@@ -134,7 +134,7 @@ class Game:
     __slots__ = (
         "config", "seed", "n", "advanced", "actions_on",
         "hands", "palettes", "known", "deck", "deck_known", "canvas", "rule",
-        "removed", "piles", "scores", "alive", "current", "step", "pending",
+        "removed", "out_public", "out_own", "piles", "scores", "alive", "current", "step", "pending",
         "round", "turns", "history", "round_results", "result", "_legal", "_best_other", "_dealt_at",
     )
 
@@ -161,6 +161,8 @@ class Game:
         self.canvas: list[int] = []   # cards on the canvas above the "Red" card, top last
         self.rule = 0
         self.removed = 0              # cards of eliminated players, face down (R6.1)
+        self.out_public = 0           # ...of which everyone saw which: palettes, cards seen drawn (R9)
+        self.out_own = [0] * n        # ...and each seat's own hand, known to that seat
         self.piles = [0] * n          # score piles (R8.2)
         self.scores = [0] * n
         self.alive = [True] * n
@@ -245,9 +247,7 @@ class Game:
                 raise GameError(f"known cards {' '.join(names_of(m & ~g.hands[seat]))} are not in hand {seat}")
             g.known[seat] = m
         for seat in eliminated or []:
-            g.alive[seat] = False
-            g.removed |= g.hands[seat] | g.palettes[seat]
-            g.hands[seat] = g.palettes[seat] = g.known[seat] = 0
+            g._eliminate(seat)
         if not 0 <= current < n or not g.alive[current]:
             raise GameError(f"seat {current} cannot take the turn")
         g.current = current
@@ -278,7 +278,8 @@ class Game:
         self.known = [0] * n
         self.canvas = []
         self.rule = 0
-        self.removed = 0
+        self.removed = self.out_public = 0
+        self.out_own = [0] * n
         self.alive = [True] * n
         self.round += 1
         self._dealt_at = len(self.history)
@@ -717,6 +718,17 @@ class Game:
             if self._victims(me):
                 self.step = ONE
 
+    def draws_unknown(self, action_id: int) -> bool:
+        """Would the legal decision ``action_id`` draw a card nobody knows (a 3 played to
+        the palette with actions on, R7.3; the advanced draw, R5.1), rather than nothing
+        or a public deck-top card (R7.z)? Adapters that let chance pick each drawn card
+        ask this before :meth:`put_on_top`."""
+        if not self.deck or self.deck_known:
+            return False
+        if action_id == A.DRAW:
+            return True
+        return action_id < A.CANVAS and self.actions_on and VALUE_OF[action_id] == 3
+
     def _tuck(self, card: int) -> None:
         """A face-up card goes face down on top of the deck: everyone knows it (R7.z)."""
         self.deck.append(card)
@@ -733,6 +745,8 @@ class Game:
 
     def _eliminate(self, seat: int) -> None:
         self.removed |= self.hands[seat] | self.palettes[seat]
+        self.out_public |= self.palettes[seat] | self.known[seat]
+        self.out_own[seat] = self.hands[seat] & ~self.known[seat]
         self.hands[seat] = self.palettes[seat] = self.known[seat] = 0
         self.alive[seat] = False
 
@@ -800,6 +814,7 @@ class Game:
         g.hands, g.palettes, g.known = self.hands[:], self.palettes[:], self.known[:]
         g.deck, g.deck_known, g.canvas, g.rule = self.deck[:], self.deck_known, self.canvas[:], self.rule
         g.removed, g.piles, g.scores, g.alive = self.removed, self.piles[:], self.scores[:], self.alive[:]
+        g.out_public, g.out_own = self.out_public, self.out_own[:]
         g.current, g.step, g.pending = self.current, self.step, self.pending
         g.round, g.turns, g.history = self.round, self.turns, self.history[:]
         g.round_results, g.result = self.round_results[:], self.result
@@ -823,7 +838,8 @@ class Game:
         """Everything that defines the position (for tests: equal states, equal prints)."""
         return (
             self.config, self.seed, tuple(self.hands), tuple(self.palettes), tuple(self.known),
-            tuple(self.deck), self.deck_known, tuple(self.canvas), self.rule, self.removed,
+            tuple(self.deck), self.deck_known, tuple(self.canvas), self.rule, self.removed, self.out_public,
+            tuple(self.out_own),
             tuple(self.piles), tuple(self.scores), tuple(self.alive), self.current, self.step,
             self.pending, self.round, self.turns, tuple(self.history), self.result,
         )

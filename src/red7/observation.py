@@ -19,6 +19,8 @@ Fields (cards in ``R7`` notation, card lists highest first unless said otherwise
 ``known_hand_cards`` per seat, hand cards everyone saw their owner draw (R7.z)
 ``deck_size``; ``deck_known_top`` the public cards on top of the deck, top first
 ``out_of_round``    how many cards eliminated players turned face down
+``out_of_round_known`` which of them everyone saw (the palettes, cards seen drawn)
+``out_of_round_own`` the viewer's own hand, if the viewer was eliminated (absent for a spectator)
 ``scores``, ``score_piles``, ``target`` (advanced game)
 ``pending``         the 7 whose action is being chosen, if any
 ``history``         every decision of the match so far, as ``[seat, notation]``
@@ -64,6 +66,10 @@ class View(NamedTuple):
     deck_known_top: tuple[int, ...]
     """the public cards on top of the deck, top first"""
     out_of_round: int
+    out_public: int
+    """the face-down cards of eliminated players that everyone saw (palettes, cards seen drawn)"""
+    out_own: int | None
+    """the viewer's own hand turned face down when eliminated (None for a spectator)"""
     scores: tuple[int, ...]
     piles: tuple[int, ...]
     target: int | None
@@ -84,7 +90,8 @@ def view(game: Game, seat: int | None) -> View:
         seat, game.n, game.advanced, game.actions_on, game.round, game.turns,
         None if game.step == OVER else game.current, game.step, game.rule, tuple(game.canvas),
         tuple(game.palettes), tuple(h.bit_count() for h in game.hands), tuple(game.alive), tuple(game.known),
-        len(game.deck), tuple(reversed(known_top)), game.removed.bit_count(), tuple(game.scores),
+        len(game.deck), tuple(reversed(known_top)), game.removed.bit_count(), game.out_public,
+        None if seat is None else game.out_own[seat], tuple(game.scores),
         tuple(game.piles), TARGETS[game.n] if game.advanced else None,
         game.pending if game.step == SEVEN else None, None if seat is None else game.hands[seat],
     )
@@ -113,6 +120,7 @@ def observe(game: Game, seat: int | None) -> dict[str, Any]:
         "deck_size": v.deck_size,
         "deck_known_top": [NAME_OF[c] for c in v.deck_known_top],
         "out_of_round": v.out_of_round,
+        "out_of_round_known": names_of(v.out_public),
         "scores": list(v.scores),
         "score_piles": [names_of(p) for p in v.piles],
         "target": v.target,
@@ -126,4 +134,5 @@ def observe(game: Game, seat: int | None) -> dict[str, Any]:
     }
     if v.hand is not None:
         obs["hand"] = names_of(v.hand)
+        obs["out_of_round_own"] = names_of(v.out_own or 0)
     return obs

@@ -41,7 +41,9 @@ class WorldSampler:
         self.own_hand = mask_of(obs["hand"]) if self.viewer is not None else 0
         self.hand_sizes: list[int] = list(obs["hand_sizes"])
         self.deck_size: int = obs["deck_size"]
-        self.removed_count: int = obs["out_of_round"]
+        self.out_public = mask_of(obs["out_of_round_known"])
+        self.out_own = mask_of(obs.get("out_of_round_own", []))
+        self.removed_count: int = obs["out_of_round"] - (self.out_public | self.out_own).bit_count()
         self.alive: list[bool] = list(obs["alive"])
         self.scores: list[int] = list(obs["scores"])
         self.step = STEP_NAMES.index(obs["step"])
@@ -58,7 +60,7 @@ class WorldSampler:
         res = obs["result"]
         self.result = Result(tuple(res["winners"]), tuple(res["scores"]), res["rounds"]) if res else None
 
-        seen = self.own_hand
+        seen = self.own_hand | self.out_public | self.out_own
         for m in (*self.palettes, *self.piles, *self.known):
             seen |= m
         for c in (*self.canvas, *self.known_top):
@@ -95,10 +97,13 @@ class WorldSampler:
         g.hands = hands
         g.deck = pool[i:i + self.deck_need] + self.known_top
         i += self.deck_need
-        removed = 0
+        removed = self.out_public | self.out_own
         for c in pool[i:]:
             removed |= 1 << c
         g.removed = removed
+        g.out_public = self.out_public
+        if self.viewer is not None:
+            g.out_own[self.viewer] = self.out_own
         g.palettes = self.palettes[:]
         g.known = self.known[:]
         g.deck_known = len(self.known_top)

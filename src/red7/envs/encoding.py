@@ -17,6 +17,8 @@ score_piles            4×49   per seat, the cards in their score pile (R8.2)
 canvas                 49     1 for each card on the canvas (the rule cards)
 deck_known_top         49     public cards on top of the deck (put there by a 7 or 1)
 pending                49     the 7 whose action is being chosen (step seven)
+out_of_round_known     49     face-down cards of eliminated players the observer knows
+                              (their palettes, cards seen drawn, its own former hand)
 rule                   7      one-hot rule in force: Red, Orange, ... Violet
 step                   7      one-hot: start, after, five, seven, one, draw, over
 current                4      one-hot, relative: whose decision it is
@@ -46,13 +48,14 @@ CARDS: Final = 49
 FIELDS: Final[tuple[tuple[str, int], ...]] = (
     ("hand", CARDS), ("palettes", MAX_SEATS * CARDS), ("known_hand_cards", MAX_SEATS * CARDS),
     ("score_piles", MAX_SEATS * CARDS), ("canvas", CARDS), ("deck_known_top", CARDS), ("pending", CARDS),
+    ("out_of_round_known", CARDS),
     ("rule", 7), ("step", 7), ("current", MAX_SEATS), ("alive", MAX_SEATS), ("seats", MAX_SEATS),
     ("hand_sizes", MAX_SEATS), ("scores", MAX_SEATS), ("deck_size", 1), ("out_of_round", 1), ("round", 1),
     ("target", 1), ("advanced", 1), ("actions", 1),
 )
 OFFSETS: Final = {name: sum(size for _, size in FIELDS[:i]) for i, (name, _size) in enumerate(FIELDS)}
 OBS_SIZE: Final = sum(size for _, size in FIELDS)
-_MASK_ROWS: Final = 1 + 3 * MAX_SEATS + 3  # hand, 3 per-seat mask fields, canvas, known top, pending
+_MASK_ROWS: Final = 1 + 3 * MAX_SEATS + 4  # hand, 3 per-seat mask fields, canvas, known top, pending, out
 _SMALL: Final = OFFSETS["rule"]
 # _ORDER[n][seat]: the seats in observer-first order (an observer-relative index -> seat)
 _ORDER: Final = {n: [[(seat + i) % n for i in range(n)] for seat in range(n)] for n in range(2, MAX_SEATS + 1)}
@@ -72,7 +75,8 @@ def encode(v: View) -> npt.NDArray[np.int8]:
         known_top |= 1 << c
     palettes, known, piles = v.palettes, v.known, v.piles
     masks = [v.hand or 0, *[palettes[s] for s in order], *pad, *[known[s] for s in order], *pad,
-             *[piles[s] for s in order], *pad, canvas, known_top, 0 if v.pending is None else 1 << v.pending]
+             *[piles[s] for s in order], *pad, canvas, known_top, 0 if v.pending is None else 1 << v.pending,
+             v.out_public | (v.out_own or 0)]
     # Masks fit in 64 bits: unpack their little-endian bytes, keep the 49 card bits of each.
     bits = np.unpackbits(np.array(masks, dtype="<u8").view(np.uint8), bitorder="little")
     out = np.empty(OBS_SIZE, dtype=np.int8)

@@ -51,7 +51,7 @@ equal highest share). About 1 % of random rounds score 0 and a match has at most
 
 **Observations** (``make_py_observer``), for a seat ``p``:
 
-- observation tensor: :func:`red7.envs.encoding.encode` of ``p``'s view (R9), 824 numbers,
+- observation tensor: :func:`red7.envs.encoding.encode` of ``p``'s view (R9), 873 numbers,
   observer first; the named pieces are :data:`red7.envs.encoding.FIELDS`.
 - observation string: the same view as text (every field of
   :class:`red7.observation.View`).
@@ -88,8 +88,8 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel  # no type hints: Any to mypy (see pyproject's overrides)
 
-from ..actions import CANVAS, DRAW, MOVE_CANVAS, NUM_ACTIONS, Action
-from ..cards import COLOURS, FULL_DECK, NAME_OF, NUM_CARDS, VALUE_OF, names_of
+from ..actions import MOVE_CANVAS, NUM_ACTIONS, Action
+from ..cards import COLOURS, FULL_DECK, NAME_OF, NUM_CARDS, names_of
 from ..game import HAND_SIZE, OVER, START, STEP_NAMES, Game, GameError
 from ..observation import View
 from ..worlds import WorldSampler
@@ -223,33 +223,25 @@ class _Core:
     made for this (its lists of ints and tuples are copied, everything else is immutable).
     """
 
-    __slots__ = ("game", "order", "pending", "log", "out_known", "truncated")
+    __slots__ = ("game", "order", "pending", "log", "truncated")
 
     def __init__(self, game: Game, order: list[int] | None, pending: int | None, log: list[Event],
-                 out_known: int, truncated: bool) -> None:
+                 truncated: bool) -> None:
         self.game = game
         self.order = order          # the deal being chosen (card per position), None when not dealing
         self.pending = pending      # a decision waiting for the chance node of its draw
         self.log = log              # every event, see EV_ROUND..EV_KNOWN
-        self.out_known = out_known  # cards of this round everyone saw go face down (eliminations)
         self.truncated = truncated  # the advanced match was ended by MAX_ROUNDS
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         order = None if self.order is None else self.order[:]
-        return _Core(self.game.clone(), order, self.pending, self.log[:], self.out_known, self.truncated)
+        return _Core(self.game.clone(), order, self.pending, self.log[:], self.truncated)
 
     def __getstate__(self) -> tuple[Any, ...]:  # pickling (OpenSpiel's serialization)
-        return (self.game, self.order, self.pending, self.log, self.out_known, self.truncated)
+        return (self.game, self.order, self.pending, self.log, self.truncated)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        self.game, self.order, self.pending, self.log, self.out_known, self.truncated = state
-
-
-def _draws(game: Game, action: int) -> bool:
-    """Does the legal decision ``action`` draw a card from the deck? (R7.3, R5.1)"""
-    if not game.deck:
-        return False
-    return action == DRAW or (action < CANVAS and game.actions_on and VALUE_OF[action] == 3)
+        self.game, self.order, self.pending, self.log, self.truncated = state
 
 
 def _card_placed(action: int) -> int | None:
@@ -264,7 +256,7 @@ class Red7State(pyspiel.State):
     def __init__(self, game: Red7Game) -> None:
         super().__init__(game)
         # The round's cards and the first deal, chosen by the next 8n chance nodes.
-        self._core = _Core(game.start.clone(), [], None, [(EV_ROUND, 1, FULL_DECK)], 0, False)
+        self._core = _Core(game.start.clone(), [], None, [(EV_ROUND, 1, FULL_DECK)], False)
 
     # --- reading the state ---------------------------------------------------------------
 
@@ -294,13 +286,6 @@ class Red7State(pyspiel.State):
     def truncated(self) -> bool:
         """Did the :data:`MAX_ROUNDS` cap end the advanced match?"""
         return self._core.truncated
-
-    @property
-    def out_known(self) -> int:
-        """Mask of this round's cards everyone saw go face down (eliminated players'
-        palettes and publicly drawn hand cards): public, unlike the rest of the face-down
-        cards, though the R9 observation only counts them."""
-        return self._core.out_known
 
     def current_player(self) -> int:
         """The seat to decide, ``PlayerId.CHANCE`` during deals and draws, or ``TERMINAL``."""
@@ -405,7 +390,7 @@ class Red7State(pyspiel.State):
         if not g.is_legal(action):
             g.apply(action)  # raises IllegalActionError, which says why and what is legal
         core.log.append((EV_ACT, g.current, action))
-        if g.deck_known == 0 and _draws(g, action):
+        if g.draws_unknown(action):
             core.pending = action  # chance picks the card first (put_on_top), then the decision applies
         else:
             self._carry_out(action)
@@ -414,12 +399,10 @@ class Red7State(pyspiel.State):
         """Apply a legal decision to the engine and log what it made public."""
         core = self._core
         g = core.game
-        me, round_before = g.current, g.round
-        alive, palettes, known = g.alive[:], g.palettes[:], g.known[:]
-        known_top = g.deck[-1] if g.deck_known and _draws(g, action) else None
+        me, round_before, known_before = g.current, g.round, g.known[g.current]
         g.apply_id(action)
-        if known_top is not None:
-            core.log.append((EV_KNOWN, me, known_top))
+        if g.round == round_before and g.known[me] & ~known_before:  # drew the public deck-top card
+            core.log.append((EV_KNOWN, me, (g.known[me] & ~known_before).bit_length() - 1))
         if g.round != round_before and not g.is_over:  # a round ended and the engine dealt the next
             if g.round > MAX_ROUNDS:
                 core.truncated = True
@@ -427,11 +410,6 @@ class Red7State(pyspiel.State):
             cards = sum(g.hands) | sum(g.palettes) | sum(1 << c for c in g.deck)
             core.log.append((EV_ROUND, g.round, cards))
             core.order = []
-            core.out_known = 0
-            return
-        for seat in range(g.n):  # eliminated now: their palette and public hand cards go face down
-            if alive[seat] and not g.alive[seat]:
-                core.out_known |= palettes[seat] | known[seat]
 
     # --- what a seat sees --------------------------------------------------------------------
 
@@ -539,11 +517,9 @@ class Red7State(pyspiel.State):
 
         ``probability_sampler`` is any callable returning floats in [0, 1) (OpenSpiel's
         ``UniformProbabilitySampler``, or ``random.Random(seed).random``); one call seeds
-        the draw. The world is :class:`~red7.worlds.WorldSampler`'s, with one correction:
-        cards ``player_id`` saw go face down this round (an eliminated player's palette and
-        public hand cards, and its own hand if it was eliminated) stay out of the round,
-        where the sampler, which reads only the current observation, could deal them
-        elsewhere. The log keeps every public event and ``player_id``'s own cards; the
+        the draw. The world is :class:`~red7.worlds.WorldSampler`'s (which keeps the
+        face-down cards ``player_id`` can name, R9, out of the round). The log keeps every
+        public event and ``player_id``'s own cards; the
         other seats' hidden cards are rebuilt to agree with the new world (see
         :meth:`_rebuild_log`). Same information state string and tensor and same current
         player for ``player_id``; the new state's OpenSpiel ``history()`` is empty (only
@@ -560,28 +536,10 @@ class Red7State(pyspiel.State):
             raise GameError("resample_from_infostate works at decision nodes only")
         rng = random.Random(int(probability_sampler() * (1 << 53)))
         world = WorldSampler(core.game.observation(player_id)).sample(rng)
-        out = core.out_known
-        if not core.game.alive[player_id]:  # its own hand went face down too: it knows those cards
-            out |= self._hand_in_log(player_id)
-        _keep_out(world, out, rng)
+        out = core.game.out_public | core.game.out_own[player_id]  # face-down cards it can name
         new: Red7State = self.get_game().new_initial_state()
-        new._core = _Core(world, None, None, self._rebuild_log(player_id, world, out, rng), core.out_known, False)
+        new._core = _Core(world, None, None, self._rebuild_log(player_id, world, out, rng), False)
         return new
-
-    def _hand_in_log(self, seat: int) -> int:
-        """The cards ``seat`` got in this round (dealt, drawn) and did not place, per the
-        log: its hand, or the hand it turned face down when eliminated."""
-        log = self._core.log
-        start = max(i for i, e in enumerate(log) if e[0] == EV_ROUND)
-        hand = 0
-        for kind, who, value in log[start + 1:]:
-            if who != seat:
-                continue
-            if kind in (EV_HAND, EV_DRAW, EV_KNOWN):
-                hand |= 1 << value
-            elif kind == EV_ACT and (card := _card_placed(value)) is not None:
-                hand &= ~(1 << card)
-        return hand
 
     def _rebuild_log(self, player: int, world: Game, out: int, rng: random.Random) -> list[Event]:
         """The log with every card ``player`` did not see (other seats' dealt and drawn hand
@@ -647,30 +605,6 @@ class Red7State(pyspiel.State):
                 for i, card in zip(slots[q], cards + hidden, strict=True):
                     log[i] = (log[i][0], q, card)
         return log
-
-
-def _keep_out(world: Game, out: int, rng: random.Random) -> None:
-    """Move the cards of mask ``out`` into ``world``'s face-down cards, each swapped with
-    a random face-down card not in ``out`` (from a hidden hand or the hidden deck).
-
-    The sampler deals its unseen cards uniformly; the swaps keep the deal uniform among
-    those with ``out`` face down (they treat every other card alike) and change nothing a
-    seat sees."""
-    missing = out & ~world.removed
-    if not missing:
-        return
-    spare = _bits(world.removed & ~out)
-    rng.shuffle(spare)
-    for card in _bits(missing):
-        other = spare.pop()
-        swap = 1 << card | 1 << other
-        for seat in range(world.n):
-            if world.hands[seat] >> card & 1:
-                world.hands[seat] ^= swap
-                break
-        else:
-            world.deck[world.deck.index(card)] = other
-        world.removed ^= swap
 
 
 def _bits(mask: int) -> list[int]:

@@ -9,7 +9,7 @@ advanced draw).
   (:mod:`red7.actions`): 0-48 play card c, 49-97 canvas card c, 98-146 / 147-195 the
   7's card to the canvas / onto the deck, 196-244 the 1's card to take, 245 end the
   turn, 246 concede, 247 draw, 248 decline. An id never changes meaning by phase.
-- **Observations**: ``{"observation": int8 Box(824), "action_mask": int8 Box(249)}``;
+- **Observations**: ``{"observation": int8 Box(873), "action_mask": int8 Box(249)}``;
   the vector is :func:`red7.envs.encoding.encode` of the agent's own view (R9; the
   observer comes first; layout in that module). The mask marks the legal decisions
   (``mask="safe"``: only the safe ones, R4.7, or the concession when none is).

@@ -6,7 +6,7 @@ seats; registered as ``Red7-v0`` (``gymnasium.make("Red7-v0", opponents=[...])``
 The bots choose from their own seat's observation (R9), like everywhere else.
 
 - Observation: the agent's view encoded by :func:`red7.envs.encoding.encode`
-  (``int8`` Box of 824), also when it is not the agent's turn (the final one).
+  (``int8`` Box of 873), also when it is not the agent's turn (the final one).
 - Action: ``Discrete(249)``, the engine's decision ids (see :mod:`red7.envs.red7_v0`).
   The legal ones are in ``info["action_mask"]`` and ``env.action_masks()`` (the
   interface of sb3-contrib's ``MaskablePPO``); ``mask="safe"`` keeps the safe ones.

@@ -20,8 +20,9 @@ advanced draw).
   players' points that round.
 - **Termination**: in the basic game a player is terminated when eliminated (with its
   final reward); in the advanced game elimination ends only the round, and every
-  player is terminated when the match ends. Never truncated: every game ends (a basic
-  round within 49 placed cards).
+  player is terminated when the match ends. Never truncated: a basic game ends within
+  a few dozen decisions; an advanced match ends with probability 1 (a round may score
+  nothing, about 1 % of random rounds, and then the same cards are dealt again).
 - ``env()`` wraps the raw environment in PettingZoo's standard classic-game wrappers:
   an illegal or masked-out action ends the game with reward -1 for the offender
   (``TerminateIllegalWrapper``), an action outside the space raises

@@ -98,3 +98,16 @@ def test_the_pending_seven_and_the_public_deck_top_are_encoded_R7_7() -> None:
     fields = describe(encode(game.view(1)))
     assert np.flatnonzero(fields["deck_known_top"]).tolist() == [parse_index("Y4")]
     assert mask_of(["Y4"]) == 1 << parse_index("Y4")
+
+
+def test_the_core_imports_no_learning_framework() -> None:
+    """red7[rl] is optional: the engine, bots and records import none of it (nor the
+    terminal game's Textual)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, red7, red7.bots, red7.record, red7.worlds, red7.tournament; "
+            "print(sorted(m for m in ('numpy', 'gymnasium', 'pettingzoo', 'pyspiel', 'torch', 'textual') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

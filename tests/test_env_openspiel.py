@@ -20,9 +20,10 @@ from open_spiel.python.observation import make_observation
 
 import red7.envs.openspiel as ro
 from red7 import Game
-from red7.actions import CANVAS, CONCEDE, DRAW, NUM_ACTIONS, Action
+from red7.actions import CANVAS, CONCEDE, DRAW, NUM_ACTIONS, Action, ActionError
 from red7.cards import NAME_OF, VALUE_OF
 from red7.envs.encoding import OBS_SIZE, encode
+from red7.game import GameError, IllegalActionError
 
 CONFIGS = [(p, a, x) for p in (2, 3, 4) for a in (False, True) for x in (False, True)]
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "openspiel_ismcts_vs_hard.py"
@@ -611,3 +612,29 @@ def test_the_ismcts_versus_hard_example_runs(capsys: pytest.CaptureFixture[str])
     assert out.startswith("1 games of python_red7 (2 players)")
     assert "OpenSpiel ISMCTS, seat 0 (5 simulations, random rollouts): " in out and "red7 hard, seat 1: " in out
     assert result["games"] == 1 and sum(result["wins"].values()) == 1  # one winner in a basic game
+
+
+# --- bad input: OpenSpiel's exceptions ---------------------------------------------------------
+
+
+def test_bad_actions_raise_and_change_nothing() -> None:
+    """An illegal decision, an id outside the space, a card that cannot be dealt, or a
+    decision after the end raise (the engine's ValueErrors, or pyspiel's SpielError for
+    OpenSpiel's invalid id -1); the state is unchanged."""
+    state = load().new_initial_state()
+    with pytest.raises(GameError, match="cannot be dealt now"):
+        state.apply_action(60)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    history, text = state.history(), str(state)
+    with pytest.raises(IllegalActionError, match="'end' decision does not belong to the 'start' step"):
+        state.apply_action(245)
+    with pytest.raises(ActionError, match="outside 0..248"):
+        state.apply_action(300)
+    with pytest.raises(pyspiel.SpielError):
+        state.apply_action(-1)
+    assert state.history() == history and str(state) == text
+    while not state.is_terminal():
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else 246)
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        state.apply_action(246)

@@ -1,41 +1,47 @@
 # Set-up is part of every target: a fresh clone needs only Python 3.11+ and make.
+# `make play` installs the game alone; the other targets add the test and research tools.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+CORE := $(VENV)/.core-installed
+FULL := $(VENV)/.test-installed
 
 .PHONY: play test bench lint clean translations
 
-$(STAMP): pyproject.toml
+$(CORE): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("red7 needs Python 3.11+, found " + sys.version.split()[0] + ": run make PYTHON=python3.11 ...") if sys.version_info < (3, 11) else None'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(CORE)
+
+$(FULL): $(CORE)
 	# PyTorch for the training example's test: 2.13.0 is the CPU build machines of this
 	# project keep on disk (any torch>=2.3 works; a bare "torch" may pull a GPU build of GBs).
 	$(BIN)/pip install --quiet 'torch==2.13.0'
 	$(BIN)/pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	touch $(FULL)
 
-play: $(STAMP)
+play: $(CORE)
 	$(BIN)/red7 play
 
-test: $(STAMP)
+test: $(FULL)
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
+bench: $(FULL)
 	$(BIN)/red7 bench
 	$(BIN)/python benchmarks/env_speed.py
 
-lint: $(STAMP)
+lint: $(FULL)
 	$(BIN)/pip install --quiet -e '.[dev]'
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
 
 # Messages: extract from the code, merge into the catalogs, compile the .mo files (Babel).
-translations: $(STAMP)
+translations: $(FULL)
 	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --project red7 --version 0.1.0 \
 		--msgid-bugs-address "" --copyright-holder "red7 contributors" -o src/red7/locale/red7.pot .
 	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -i src/red7/locale/red7.pot -d src/red7/locale -D red7

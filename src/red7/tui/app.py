@@ -23,7 +23,7 @@ from textual.widgets import Button, Static
 from ..actions import Action
 from ..bots import make_bot
 from ..bots.base import Option
-from ..i18n import LANGUAGES, _, ngettext, set_language
+from ..i18n import LANGUAGES, _, ngettext
 from ..standing import standing_of
 from ..table import Table
 from .base import BoardApp, other_language
@@ -483,10 +483,8 @@ class PlayApp(BoardApp):
         self.say(_("Hint: the {level} bot would {decision}.").format(
             level=bot_level(self.hint_spec), decision=decision_text(action)))
 
-    def action_language(self) -> None:
-        set_language(other_language())
+    def notify_language(self) -> None:
         self._name_seats()
-        self.fit()
         self.say(self.language_message())
 
     def action_quit_game(self) -> None:

@@ -40,11 +40,6 @@ def rule_text(rule: str) -> str:
     return _("{colour}: {rule}").format(colour=colour_name(rule), rule=_(RULE_TEXT[rule]))
 
 
-def card_words(card: str) -> str:
-    """A card in words, e.g. "Red 7" (the screen shows ``R7`` and its colour)."""
-    return f"{colour_name(LETTER_COLOUR[card[0]])} {card[1:]}"
-
-
 def bot_level(spec: str) -> str:
     return _(BOT_LEVELS[spec]) if spec in BOT_LEVELS else spec
 

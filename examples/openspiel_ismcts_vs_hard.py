@@ -28,7 +28,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import red7.envs.openspiel as red7_openspiel
 from red7.actions import CONCEDE
-from red7.bots import Option, make_bot
+from red7.bots import make_bot
 from red7.bots.play import bot_rng
 
 
@@ -69,7 +69,7 @@ def play_one(game: Any, bot: Any, opponents: dict[int, Any], seed: int) -> tuple
         else:
             seat = state.current_player()
             engine = state.engine  # the red7 game inside the state: the bot gets only its seat's view
-            options = [Option(a, safe) for a, safe in engine.options()]
+            options = engine.options()
             action = opponents[seat].choose(engine.observation(seat), options, rngs[seat])
             state.apply_action(action.id)
     winners: tuple[int, ...] = state.winners()

@@ -23,6 +23,7 @@ from red7 import Game
 from red7.actions import CANVAS, CONCEDE, DRAW, NUM_ACTIONS, Action, ActionError
 from red7.cards import NAME_OF, VALUE_OF
 from red7.envs.encoding import OBS_SIZE, encode
+from red7.envs.returns import zero_sum_returns
 from red7.game import GameError, IllegalActionError
 
 CONFIGS = [(p, a, x) for p in (2, 3, 4) for a in (False, True) for x in (False, True)]
@@ -254,7 +255,7 @@ def test_the_deal_reproduces_an_engine_game() -> None:
             state.apply_action(action)
             assert not state.is_chance_node()
         assert state.is_terminal() and state.winners() == game.result.winners
-        assert state.returns() == ro.returns_for(game.result.winners, players)
+        assert state.returns() == zero_sum_returns(game.result.winners, players)
 
 
 def bin_cards(mask: int) -> list[int]:
@@ -519,13 +520,13 @@ def test_resampling_is_refused_at_chance_nodes_and_follows_the_sampler() -> None
 
 
 def test_returns_are_zero_sum_shares_of_the_victory() -> None:
-    assert ro.returns_for((1,), 2) == [-1.0, 1.0]
-    assert ro.returns_for((0,), 4) == pytest.approx([1.0, -1 / 3, -1 / 3, -1 / 3])
-    assert ro.returns_for((0, 2), 3) == pytest.approx([0.25, -0.5, 0.25])
-    assert ro.returns_for((0, 1, 2), 3) == [0.0, 0.0, 0.0]
+    assert zero_sum_returns((1,), 2) == [-1.0, 1.0]
+    assert zero_sum_returns((0,), 4) == pytest.approx([1.0, -1 / 3, -1 / 3, -1 / 3])
+    assert zero_sum_returns((0, 2), 3) == pytest.approx([0.25, -0.5, 0.25])
+    assert zero_sum_returns((0, 1, 2), 3) == [0.0, 0.0, 0.0]
     for n in (2, 3, 4):
         for k in range(1, n + 1):
-            r = ro.returns_for(tuple(range(k)), n)
+            r = zero_sum_returns(tuple(range(k)), n)
             assert sum(r) == pytest.approx(0.0) and max(r) <= 1.0 and min(r) >= -1 / (n - 1)
 
 
@@ -541,7 +542,7 @@ def test_an_advanced_match_is_cut_after_max_rounds(monkeypatch: pytest.MonkeyPat
     assert g.round == 2 and not g.is_over and state.truncated
     top = max(g.scores)
     assert state.winners() == tuple(s for s in range(3) if g.scores[s] == top)
-    assert state.returns() == ro.returns_for(state.winners(), 3)
+    assert state.returns() == zero_sum_returns(state.winners(), 3)
     assert state.current_player() == pyspiel.PlayerId.TERMINAL
     view = state.view(0)  # the finished match, no provisional deal of a round not played
     assert view.hand == 0 and view.palettes == (0, 0, 0) and view.step == 6 and view.current is None

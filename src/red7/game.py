@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from . import actions as A
 from .actions import Action, to_action
@@ -76,6 +76,13 @@ class IllegalActionError(ValueError):
         self.legal = legal
         allowed = ", ".join(str(a) for a in legal)
         super().__init__(f"illegal decision {str(action)!r}: {reason}. Legal now: {allowed}")
+
+
+class Option(NamedTuple):
+    """A legal decision and whether it is safe (R4.7)."""
+
+    action: Action
+    safe: bool
 
 
 @dataclass(frozen=True)
@@ -589,10 +596,11 @@ class Game:
         unknown card (R4.7). Empty only when conceding is all that is left."""
         return [Action._all[i] for i in self.safe_ids()]
 
-    def options(self) -> list[tuple[Action, bool]]:
-        """Every legal decision with its safety mark (R4.7), in increasing id order."""
+    def options(self) -> list[Option]:
+        """Every legal decision with its safety mark (R4.7), in increasing id order: the
+        options a bot or a person chooses from."""
         ids, safe = self._legal_ids()
-        return [(Action._all[i], s) for i, s in zip(ids, safe, strict=True)]
+        return [Option(Action._all[i], s) for i, s in zip(ids, safe, strict=True)]
 
     def is_safe(self, action: Action | str | int) -> bool:
         """Whether a legal decision is safe (R4.7); raises IllegalActionError otherwise."""

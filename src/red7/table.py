@@ -91,7 +91,7 @@ class Table:
 
     def options(self) -> list[Option]:
         """The legal decisions of the seat to move, with their safety marks (R4.7)."""
-        return [Option(a, safe) for a, safe in self.game.options()]
+        return self.game.options()
 
     def ends_turn(self, action: Action | str | int) -> bool:
         """Whether the mover's legal ``action`` would end their turn (their last decision of it)."""

@@ -12,16 +12,10 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..actions import Action
-
-
-class Option(NamedTuple):
-    """A legal decision and whether it is safe (R4.7)."""
-
-    action: Action
-    safe: bool
+from ..game import Option as Option  # the engine owns it; bots take it from here too
 
 
 class Bot(ABC):

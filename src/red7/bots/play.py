@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..game import Game
-from .base import Bot, Option
+from .base import Bot
 
 
 @dataclass
@@ -52,7 +52,7 @@ def play_game(bots: Sequence[Bot], seed: int, advanced: bool = False, actions: b
     out_order: list[int] = []  # seats in the order they left the last round
     while not game.is_over:
         seat = game.current
-        options = [Option(a, s) for a, s in game.options()]
+        options = game.options()
         started = time.perf_counter()
         action = bots[seat].choose(game.observation(seat), options, rngs[seat])
         times[seat].append(time.perf_counter() - started)

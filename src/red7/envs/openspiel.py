@@ -88,12 +88,13 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel  # no type hints: Any to mypy (see pyproject's overrides)
 
-from ..actions import MOVE_CANVAS, NUM_ACTIONS, Action
+from ..actions import NUM_ACTIONS, Action
 from ..cards import COLOURS, FULL_DECK, NAME_OF, NUM_CARDS, names_of
 from ..game import HAND_SIZE, OVER, START, STEP_NAMES, Game, GameError
 from ..observation import View
 from ..worlds import WorldSampler
 from .encoding import FIELDS, MAX_SEATS, OBS_SIZE, encode
+from .returns import zero_sum_returns
 
 SHORT_NAME: Final = "python_red7"
 MAX_ROUNDS: Final = 64
@@ -134,14 +135,6 @@ def max_decisions_per_round(players: int) -> int:
 def max_game_length(players: int, advanced: bool) -> int:
     """The declared ``max_game_length``: decisions of a whole game (chance excluded)."""
     return max_decisions_per_round(players) * (MAX_ROUNDS if advanced else 1)
-
-
-def returns_for(winners: tuple[int, ...], players: int) -> list[float]:
-    """The zero-sum returns of a finished game won by ``winners`` (module docstring)."""
-    k = len(winners)
-    win = (players - k) / (k * (players - 1))
-    lose = -1.0 / (players - 1)
-    return [win if s in winners else lose for s in range(players)]
 
 
 def _config(params: dict[str, Any] | None) -> tuple[int, bool, bool]:
@@ -244,11 +237,6 @@ class _Core:
         self.game, self.order, self.pending, self.log, self.truncated = state
 
 
-def _card_placed(action: int) -> int | None:
-    """The hand card a play or canvas decision places, else None."""
-    return action % NUM_CARDS if action < MOVE_CANVAS else None
-
-
 class Red7State(pyspiel.State):
     """A state of ``python_red7``: an engine :class:`~red7.game.Game` plus the chance in
     progress (a deal being chosen, a decision waiting for its draw) and the event log."""
@@ -312,7 +300,7 @@ class Red7State(pyspiel.State):
     def returns(self) -> list[float]:
         """Zero-sum returns (module docstring); zeros before the end."""
         n = self._core.game.n
-        return returns_for(self.winners(), n) if self.is_terminal() else [0.0] * n
+        return zero_sum_returns(self.winners(), n) if self.is_terminal() else [0.0] * n
 
     def _legal_actions(self, player: int) -> list[int]:
         """The engine's legal ids, increasing (OpenSpiel asks only for the player to move)."""
@@ -579,8 +567,9 @@ class Red7State(pyspiel.State):
                     if kind == EV_KNOWN:
                         held_public[seat].add(value)
                 elif kind == EV_ACT:
-                    card = _card_placed(value)
-                    if card is not None:
+                    a = Action.from_id(value)
+                    if a.kind in ("play", "canvas"):  # a hand card placed
+                        card = int(a.card)  # type: ignore[arg-type]
                         seen |= 1 << card
                         if card in held_public[seat]:
                             held_public[seat].remove(card)

@@ -45,10 +45,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..actions import NUM_ACTIONS, Action
-from ..bots.base import Option, safe_or_concede
+from ..actions import CONCEDE, NUM_ACTIONS, Action
 from ..game import Game, GameError
 from .encoding import OBS_SIZE, encode
+from .returns import zero_sum_returns
 
 RENDER_MODES = ["human", "ansi"]
 
@@ -126,7 +126,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def _allowed(self, game: Game) -> list[int]:
         if self.mask == "legal":
             return game.legal_ids()
-        return [a.id for a in safe_or_concede([Option(a, s) for a, s in game.options()])]
+        return game.safe_ids() or [CONCEDE]  # safe decisions, else only the concession
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -144,15 +144,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                     self.rewards[a] += (r.points if self.agent_name_mapping[a] == r.winner else 0) - mean
         self._rounds_rewarded = len(game.round_results)
         if game.result is not None:
-            winners = game.result.winners
+            returns = zero_sum_returns(game.result.winners, self.n)
             for a in self.agents:
-                share = 1 / len(winners) if self.agent_name_mapping[a] in winners else 0.0
-                self.rewards[a] += (share - 1 / self.n) * self.n / (self.n - 1)
+                self.rewards[a] += returns[self.agent_name_mapping[a]]
                 self.terminations[a] = True
         elif not self.advanced:
+            loss = zero_sum_returns((), self.n)[0]
             for a in self.agents:
                 if not game.alive[self.agent_name_mapping[a]] and not self.terminations[a]:
-                    self.rewards[a] += -1 / (self.n - 1)  # out of the only round: a loss
+                    self.rewards[a] += loss  # out of the only round: a loss
                     self.terminations[a] = True
         self._accumulate_rewards()
         self._select()

@@ -34,11 +34,11 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ..actions import NUM_ACTIONS, Action
+from ..actions import CONCEDE, NUM_ACTIONS, Action
 from ..bots import Bot, make_bot
-from ..bots.base import Option, safe_or_concede
 from ..game import Game, GameError
 from .encoding import OBS_SIZE, encode
+from .returns import zero_sum_returns
 
 
 class SingleAgentRed7(gym.Env[npt.NDArray[np.int8], np.int64]):
@@ -130,15 +130,14 @@ class SingleAgentRed7(gym.Env[npt.NDArray[np.int8], np.int64]):
             return []
         if self.mask == "legal":
             return game.legal_ids()
-        return [a.id for a in safe_or_concede([Option(a, s) for a, s in game.options()])]
+        return game.safe_ids() or [CONCEDE]  # safe decisions, else only the concession
 
     def _play_bots(self) -> None:
         game = self.game
         assert game is not None
         while not self._done() and game.current_player != self.seat:
             seat = game.current
-            options = [Option(a, s) for a, s in game.options()]
-            game.apply(self._bot_of[seat].choose(game.observation(seat), options, self._rng))
+            game.apply(self._bot_of[seat].choose(game.observation(seat), game.options(), self._rng))
 
     def _done(self) -> bool:
         game = self.game
@@ -148,9 +147,8 @@ class SingleAgentRed7(gym.Env[npt.NDArray[np.int8], np.int64]):
     def _reward(self) -> float:
         game = self.game
         assert game is not None
-        winners = game.result.winners if game.result is not None else ()
-        share = 1 / len(winners) if self.seat in winners else 0.0
-        return (share - 1 / self.n) * self.n / (self.n - 1)
+        winners = game.result.winners if game.result is not None else ()  # basic game: out means lost
+        return zero_sum_returns(winners, self.n)[self.seat]
 
     def _obs(self) -> npt.NDArray[np.int8]:
         if self.game is None:

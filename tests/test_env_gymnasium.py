@@ -11,7 +11,6 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import red7.envs  # noqa: F401 - registers Red7-v0
-from red7 import Game
 from red7.envs import SingleAgentRed7
 from red7.envs.encoding import encode
 
@@ -133,4 +132,3 @@ def test_bots_play_from_their_own_observation() -> None:
     env.bots = [Spy()]
     run(env, 5, np.random.default_rng(2))
     assert seen and all(o["seat"] == 1 - env.seat for o in seen)
-    assert isinstance(env.game, Game)

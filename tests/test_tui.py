@@ -80,10 +80,11 @@ def test_a_two_player_game_against_a_bot_played_by_keys(tmp_path: Path) -> None:
         assert "Play again [enter]" in dialog
         assert app.saved is not None and app.saved.parent == tmp_path and app.saved.name.endswith("-11.json")
         assert replay(load(app.saved)).result == result
+        finished = app.table
         await pilot.press("enter")  # play again: a new deal, the same seats
         await settle(pilot)
-        assert app.table.game.history == [] or app.table.current is not None
-        assert not app.table.is_over
+        assert app.table is not finished and app.table.game.round == 1 and app.saved is None
+        assert not app.table.is_over and not isinstance(app.screen, Choice)
 
     run(app, script)
     assert len(seen) > 3

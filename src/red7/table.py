@@ -27,6 +27,11 @@ from .game import Game, GameError
 from .record import save
 
 
+def _turn_over(game: Game, seat: int) -> bool:
+    """Has ``seat``'s turn ended (someone else to move, a new turn, or the game over)?"""
+    return game.is_over or game.current != seat or game.step_name == "start"
+
+
 @dataclass
 class Seat:
     """Who sits in a seat: a person (``bot`` None) or a bot made from ``spec``; an empty
@@ -95,13 +100,10 @@ class Table:
 
     def ends_turn(self, action: Action | str | int) -> bool:
         """Whether the mover's legal ``action`` would end their turn (their last decision of it)."""
-        a = to_action(action)
-        if a.kind in ("end", "concede", "draw", "decline"):
-            return True
         trial = self.game.clone()
         seat = trial.current
-        trial.apply(a)
-        return trial.is_over or trial.current != seat or trial.step_name == "start"
+        trial.apply(to_action(action))
+        return _turn_over(trial, seat)
 
     def preview(self, action: Action | str | int) -> dict[str, Any] | None:
         """The mover's observation right after their legal ``action``, or None when that
@@ -124,7 +126,7 @@ class Table:
             self._checkpoint = self.game.clone()
         deck_before = len(self.game.deck)
         self.game.apply(a)
-        if self.game.current != seat or self.game.is_over or self.game.step_name == "start":
+        if _turn_over(self.game, seat):
             self._checkpoint, self._staged = None, []  # the turn is over: nothing to take back
         elif len(self.game.deck) < deck_before:
             self._checkpoint, self._staged = self.game.clone(), []  # a card was drawn: no peeking

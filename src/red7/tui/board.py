@@ -19,7 +19,7 @@ from textual.widgets import Static
 from ..cards import COLOUR_LETTERS, COLOURS
 from ..i18n import _, ngettext
 from ..standing import standing_of
-from .text import colour_name, log_lines, rule_text, winning_line
+from .text import RULE_TEXT, colour_name, log_lines, winning_line
 
 CARD_STYLE: Final = {
     "R": "bold #ffffff on #c62828", "O": "bold #000000 on #f57c00", "Y": "bold #000000 on #fdd835",
@@ -97,7 +97,7 @@ class Board(Vertical):
         deck = ngettext("{n} card", "{n} cards", obs["deck_size"]).format(n=obs["deck_size"])
         parts: list[Content | str | tuple[str, str]] = [
             _("Rule: "), (f" {colour_name(rule)} ", CARD_STYLE[COLOUR_LETTERS[COLOURS.index(rule)]]),
-            " " + rule_text(rule).split(": ", 1)[1], "   " + _("Canvas: "),
+            " " + _(RULE_TEXT[rule]), "   " + _("Canvas: "),
             cards_text(obs["canvas"][-3:]) if obs["canvas"] else _("only the Red rule card"),
             "   " + _("Deck: {cards}").format(cards=deck),
         ]

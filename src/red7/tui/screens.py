@@ -10,6 +10,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Markdown, Static
 
+from ..cards import COLOUR_LETTERS, COLOURS
 from ..i18n import _
 
 
@@ -105,7 +106,8 @@ def rules_markdown() -> str:
     """The rules screen's text, in the language in use."""
     from .text import COLOUR_NAMES, RULE_TEXT
 
-    rules = "\n".join(f"| **{_(COLOUR_NAMES[c])}** ({c[0].upper()}) | {_(RULE_TEXT[c])} |" for c in RULE_TEXT)
+    rules = "\n".join(f"| **{_(COLOUR_NAMES[c])}** ({letter}) | {_(RULE_TEXT[c])} |"
+                      for c, letter in zip(COLOURS, COLOUR_LETTERS, strict=True))
     return RULES_MD.format(
         title=_("The rules of Red7"),
         goal=_("Be the only player left in the round. At the end of each of your turns you must be winning "

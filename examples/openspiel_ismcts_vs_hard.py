@@ -6,7 +6,7 @@
 Seat 0 is ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` searching the OpenSpiel game
 (worlds from ``Red7State.resample_from_infostate``); every other seat is a bot of the
 project (:func:`red7.bots.make_bot`), which sees only its seat's observation and options,
-exactly as at a :class:`red7.table.Table`. Chance (the deals, the draws) is sampled
+exactly as at a :class:`red7.play.table.Table`. Chance (the deals, the draws) is sampled
 from the OpenSpiel chance outcomes. Everything follows ``--seed``.
 
 ``--rollouts random`` evaluates leaves with OpenSpiel's ``RandomRolloutEvaluator`` (uniform
@@ -27,9 +27,9 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import red7.envs.openspiel as red7_openspiel
-from red7.actions import CONCEDE
 from red7.bots import make_bot
-from red7.bots.play import bot_rng
+from red7.core.actions import CONCEDE
+from red7.play.match import bot_rng
 
 
 class SafeRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]

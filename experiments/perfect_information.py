@@ -19,7 +19,7 @@ from red7 import Game
 from red7.bots import make_bot
 from red7.bots.base import Option
 from red7.bots.ismcts import ISMCTSBot
-from red7.bots.play import bot_rng
+from red7.play.match import bot_rng
 
 
 class _TrueWorld:

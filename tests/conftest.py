@@ -8,7 +8,7 @@ settings.load_profile("default")
 
 import pytest  # noqa: E402
 
-from red7.i18n import set_language  # noqa: E402
+from red7.ui.i18n import set_language  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

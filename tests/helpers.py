@@ -45,9 +45,9 @@ def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
 
 def forbid_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make any tournament or stats game fail the test (for checks that must come first)."""
-    import red7.tournament
+    import red7.analysis.tournament
 
     def no_games(*args: object, **kwargs: object) -> None:
         raise AssertionError("a game was played")
 
-    monkeypatch.setattr(red7.tournament, "play_task", no_games)
+    monkeypatch.setattr(red7.analysis.tournament, "play_task", no_games)

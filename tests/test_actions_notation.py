@@ -12,7 +12,7 @@ import random
 import pytest
 
 from red7 import NUM_ACTIONS, Action, ActionError, Game
-from red7.actions import to_action
+from red7.core.actions import to_action
 
 COLOUR_LETTERS = "ROYGBIV"
 ALL_CARD_NAMES = [c + str(v) for v in range(1, 8) for c in COLOUR_LETTERS]

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from red7 import Game
-from red7.actions import Action
 from red7.bots import Bot, BotSpecError, Option, make_bot, play_game
 from red7.bots.greedy import GreedyBot
-from red7.bots.play import bot_rng
+from red7.core.actions import Action
+from red7.play.match import bot_rng
 
 BOTS = ["random", "greedy", "ismcts:iters=30"]
 CONFIGS = [(p, adv, act) for p in (2, 3, 4) for adv in (False, True) for act in (False, True)]

@@ -1,7 +1,7 @@
 """The ``red7`` command (src/red7/cli.py): sim, replay, play and bench.
 
 Every user mistake must end with exit code 2 and a short message, never a traceback.
-In-process calls go through ``red7.cli.main(argv)``; a few calls run the installed
+In-process calls go through ``red7.cli.commands(argv)``; a few calls run the installed
 console script ``.venv/bin/red7`` to check what a user really sees.
 """
 
@@ -19,7 +19,7 @@ import pytest
 from helpers import run_main
 from red7 import Game
 from red7.cli import main
-from red7.record import save, to_record
+from red7.core.record import save, to_record
 
 RED7 = Path(sys.executable).with_name("red7")
 TIMING_KEYS = {"seconds", "games_per_second", "decisions_per_second"}
@@ -339,7 +339,7 @@ def test_play_refuses_an_unknown_language(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_play_seats_people_first_then_the_bots() -> None:
-    from red7.cli import build_parser, table_maker
+    from red7.cli.commands import build_parser, table_maker
 
     args = build_parser().parse_args(["play", "--hotseat", "--players", "4", "--bots", "hard", "--names", "Ana"])
     table = table_maker(args)(7)

@@ -10,10 +10,10 @@ import pytest
 
 from helpers import make
 from red7 import Game
-from red7.cards import COLOURS, mask_of, names_of, parse_index
+from red7.core.cards import COLOURS, mask_of, names_of, parse_index
+from red7.core.game import STEP_NAMES
+from red7.core.worlds import sample_world
 from red7.envs.encoding import FIELDS, OBS_SIZE, OFFSETS, describe, encode
-from red7.game import STEP_NAMES
-from red7.worlds import sample_world
 
 CONFIGS = [(p, a, x) for p in (2, 3, 4) for a in (False, True) for x in (False, True)]
 
@@ -106,7 +106,7 @@ def test_the_core_imports_no_learning_framework() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, red7, red7.bots, red7.record, red7.worlds, red7.tournament; "
+    code = ("import sys, red7, red7.bots, red7.core.record, red7.core.worlds, red7.analysis.tournament; "
             "print(sorted(m for m in ('numpy', 'gymnasium', 'pettingzoo', 'pyspiel', 'torch', 'textual') "
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

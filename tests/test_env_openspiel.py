@@ -20,11 +20,11 @@ from open_spiel.python.observation import make_observation
 
 import red7.envs.openspiel as ro
 from red7 import Game
-from red7.actions import CANVAS, CONCEDE, DRAW, NUM_ACTIONS, Action, ActionError
-from red7.cards import NAME_OF, VALUE_OF
+from red7.core.actions import CANVAS, CONCEDE, DRAW, NUM_ACTIONS, Action, ActionError
+from red7.core.cards import NAME_OF, VALUE_OF
+from red7.core.game import GameError, IllegalActionError
 from red7.envs.encoding import OBS_SIZE, encode
 from red7.envs.returns import zero_sum_returns
-from red7.game import GameError, IllegalActionError
 
 CONFIGS = [(p, a, x) for p in (2, 3, 4) for a in (False, True) for x in (False, True)]
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "openspiel_ismcts_vs_hard.py"

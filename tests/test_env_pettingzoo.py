@@ -11,9 +11,9 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 from red7 import Game
+from red7.core.game import GameError, IllegalActionError
 from red7.envs import red7_v0
 from red7.envs.encoding import encode
-from red7.game import GameError, IllegalActionError
 
 CONFIGS = [dict(players=p, advanced=a, actions=x) for p in (2, 3, 4) for a in (False, True) for x in (False, True)]
 

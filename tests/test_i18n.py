@@ -1,4 +1,4 @@
-"""Languages (red7.i18n): the catalogs are complete, current and consistent.
+"""Languages (red7.ui.i18n): the catalogs are complete, current and consistent.
 
 English is the language of the messages in the code; every message must have a
 Brazilian Portuguese translation, and the compiled catalog must match its source.
@@ -17,7 +17,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from red7.i18n import (
+from red7.ui.i18n import (
     LOCALE_DIR,
     LanguageError,
     _,

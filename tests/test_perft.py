@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from red7 import Game
-from red7.cards import NAME_OF
+from red7.core.cards import NAME_OF
 
 OutcomeKey = tuple[Any, ...]
 

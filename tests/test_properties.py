@@ -29,9 +29,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from red7 import COLOURS, Action, Game, winner
-from red7.actions import NUM_ACTIONS
-from red7.cards import FULL_DECK, cards_of, names_of
-from red7.record import replay, steps, to_record
+from red7.core.actions import NUM_ACTIONS
+from red7.core.cards import FULL_DECK, cards_of, names_of
+from red7.core.record import replay, steps, to_record
 
 CONFIGS = [
     pytest.param(p, adv, act, id=f"{p}p-{'advanced' if adv else 'basic'}-{'actions' if act else 'plain'}")

@@ -12,7 +12,7 @@ import pytest
 
 from helpers import make
 from red7 import Card, Game, IllegalActionError
-from red7.cards import FULL_DECK, NUM_CARDS
+from red7.core.cards import FULL_DECK, NUM_CARDS
 
 
 def mask(cards: str) -> int:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from red7.game import Game, IllegalActionError
+from red7.core.game import Game, IllegalActionError
 
 Seat = int | None
 

@@ -19,7 +19,7 @@ import random
 import pytest
 
 from red7 import Game
-from red7.cards import names_of
+from red7.core.cards import names_of
 
 LETTERS = "ROYGBIV"
 RULE_NAMES = ("red", "orange", "yellow", "green", "blue", "indigo", "violet")

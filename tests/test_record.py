@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from red7 import Action, Game
-from red7 import record as rec
-from red7.record import RecordError, load, replay, save, to_record
+from red7.core import record as rec
+from red7.core.record import RecordError, load, replay, save, to_record
 
 CONFIGS = [
     (2, False, False),

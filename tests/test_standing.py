@@ -1,4 +1,4 @@
-"""Who is winning and why (red7.standing, R3.1, R3.2), and its words (red7.tui.text)."""
+"""Who is winning and why (red7.core.standing, R3.1, R3.2), and its words (red7.ui.words)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pytest
 
 from helpers import make
 from red7 import Game
-from red7.cards import mask_of
-from red7.i18n import set_language
-from red7.standing import standing, standing_of
-from red7.tui.text import standing_text, winning_line
+from red7.core.cards import mask_of
+from red7.core.standing import standing, standing_of
+from red7.ui.i18n import set_language
+from red7.ui.words import standing_text, winning_line
 
 NAMES = ["Ana", "Bia", "Caio"]
 

@@ -11,11 +11,11 @@ import pytest
 
 from helpers import forbid_games, run_main
 from red7 import Game
-from red7.actions import CANVAS
+from red7.analysis.stats import analyse, plan, summarize
+from red7.analysis.tournament import TournamentError, make_entrants, run
 from red7.bots import make_bot, play_game
-from red7.cards import VALUE_OF
-from red7.stats import analyse, plan, summarize
-from red7.tournament import TournamentError, make_entrants, run
+from red7.core.actions import CANVAS
+from red7.core.cards import VALUE_OF
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

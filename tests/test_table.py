@@ -1,4 +1,4 @@
-"""A table (red7.table): people's staged turns, bots from observations, records."""
+"""A table (red7.play.table): people's staged turns, bots from observations, records."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pytest
 
 from helpers import make
 from red7 import Game
-from red7.actions import Action
 from red7.bots import Bot, Option, make_bot
-from red7.game import GameError, IllegalActionError
-from red7.record import load, replay
-from red7.table import Seat, Table
+from red7.core.actions import Action
+from red7.core.game import GameError, IllegalActionError
+from red7.core.record import load, replay
+from red7.play.table import Seat, Table
 
 
 def person_vs(spec: str = "easy", seed: int = 1, **config: Any) -> Table:

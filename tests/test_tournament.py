@@ -17,9 +17,7 @@ from typing import Any
 import pytest
 
 from helpers import forbid_games, run_main
-from red7.bots import BotSpecError
-from red7.cli import main
-from red7.tournament import (
+from red7.analysis.tournament import (
     Entrant,
     Schedule,
     TournamentError,
@@ -31,6 +29,8 @@ from red7.tournament import (
     summarize,
     wilson,
 )
+from red7.bots import BotSpecError
+from red7.cli import main
 
 RED7 = Path(sys.executable).with_name("red7")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -330,13 +330,13 @@ def test_out_under_a_file_fails_before_any_game(tmp_path: Path, capsys: pytest.C
 
 def test_a_failure_while_writing_leaves_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    import red7.plots
+    import red7.cli.plots
 
     def broken(summary: object, directory: Path) -> list[str]:
         (directory / "ratings.png").write_bytes(b"half")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(red7.plots, "tournament_plots", broken)
+    monkeypatch.setattr(red7.cli.plots, "tournament_plots", broken)
     existing = tmp_path / "existing"
     existing.mkdir()
     (existing / "results.json").write_text("old")
@@ -352,12 +352,12 @@ def test_a_failure_while_writing_leaves_nothing(tmp_path: Path, capsys: pytest.C
 
 def test_interrupted_tournament_leaves_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    import red7.tournament
+    import red7.analysis.tournament
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(red7.tournament, "play_task", interrupted)
+    monkeypatch.setattr(red7.analysis.tournament, "play_task", interrupted)
     deep = tmp_path / "deep" / "er" / "out"  # missing parents are made, then removed again
     code = main(["tournament", "--bots", "random,random", "--games", "2", "--out", str(deep)])
     capsys.readouterr()

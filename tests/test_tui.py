@@ -1,4 +1,4 @@
-"""The terminal game (red7.tui), driven headless by key presses with Textual's pilot."""
+"""The terminal game (red7.ui.tui), driven headless by key presses with Textual's pilot."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ import pytest
 
 from helpers import make, run_main
 from red7.bots import make_bot
-from red7.cards import COLOURS
-from red7.i18n import set_language
-from red7.record import load, replay, save
-from red7.standing import standing_of
-from red7.table import Seat, Table
-from red7.tui.app import PlayApp
-from red7.tui.replay import ReplayApp, positions
-from red7.tui.screens import Choice, Pass, Rules
-from red7.tui.text import RULE_TEXT, winning_line
+from red7.core.cards import COLOURS
+from red7.core.record import load, replay, save
+from red7.core.standing import standing_of
+from red7.play.table import Seat, Table
+from red7.ui.i18n import set_language
+from red7.ui.tui.app import PlayApp
+from red7.ui.tui.replay import ReplayApp, positions
+from red7.ui.tui.screens import Choice, Pass, Rules
+from red7.ui.words import RULE_TEXT, winning_line
 from tui_driver import SIZE, new_app, play_until, settle, texts
 
 
@@ -370,10 +370,10 @@ def test_a_corrupt_record_is_refused_in_the_chosen_language(
     record = json.loads(finished_record(tmp_path).read_text(encoding="utf-8"))
     record["decisions"][2] = "fly away"
     path.write_text(json.dumps(record), encoding="utf-8")
-    import red7.cli
+    import red7.cli.commands
 
     for interactive in (True, False):  # the screen replayer and the --check path
-        monkeypatch.setattr(red7.cli, "_interactive", lambda interactive=interactive: interactive)
+        monkeypatch.setattr(red7.cli.commands, "_interactive", lambda interactive=interactive: interactive)
         code, out, err = run_main(["replay", "--lang", "pt-BR", str(path)], capsys)
         assert code == 2 and out == ""
         assert err.startswith(f"red7: error: {path} não é um registro do Red7 que possa ser reproduzido (decision 3")

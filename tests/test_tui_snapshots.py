@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from red7.i18n import set_language
+from red7.ui.i18n import set_language
 from tui_driver import SIZE, new_app, settle
 
 

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from red7 import Card, Game, GameError
-from red7.cards import mask_of, parse_index
-from red7.sim import random_decision
-from red7.worlds import WorldSampler, sample_world
+from red7.analysis.sim import random_decision
+from red7.core.cards import mask_of, parse_index
+from red7.core.worlds import WorldSampler, sample_world
 
 CONFIGS = [(p, adv, act) for p in (2, 3, 4) for adv in (False, True) for act in (False, True)]
 

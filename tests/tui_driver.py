@@ -14,9 +14,9 @@ from typing import Any
 from textual.pilot import Pilot
 
 from red7.bots import make_bot
-from red7.table import Seat, Table
-from red7.tui.app import PlayApp
-from red7.tui.screens import Choice, Pass
+from red7.play.table import Seat, Table
+from red7.ui.tui.app import PlayApp
+from red7.ui.tui.screens import Choice, Pass
 
 KEY_OF = {"play": "p", "canvas": "c", "take": "t", "end": "e", "concede": "x", "draw": "d", "decline": "n"}
 SIZE = (100, 34)

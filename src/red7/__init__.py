@@ -7,10 +7,10 @@
 >>> game.apply(game.safe_actions()[0])
 """
 
-from .actions import NUM_ACTIONS, Action, ActionError
-from .cards import COLOURS, Card, CardError, CardSet
-from .game import TARGETS, Config, Game, GameError, IllegalActionError, Result, RoundResult
-from .rules import qualifying, winner
+from .core.actions import NUM_ACTIONS, Action, ActionError
+from .core.cards import COLOURS, Card, CardError, CardSet
+from .core.game import TARGETS, Config, Game, GameError, IllegalActionError, Result, RoundResult
+from .core.rules import qualifying, winner
 
 __all__ = [
     "Action",

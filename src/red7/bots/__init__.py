@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..play.match import PlayedGame, play_game
 from .base import Bot, Option, safe_or_concede
-from .play import PlayedGame, play_game
 
 LEVELS: dict[str, str] = {
     "easy": "random",

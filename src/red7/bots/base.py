@@ -1,10 +1,10 @@
 """The interface every bot implements, and the options a bot is offered.
 
 A bot sees exactly what its seat may see: the seat's observation (R9,
-:meth:`red7.game.Game.observation`) and the legal decisions with their safety marks
+:meth:`red7.core.game.Game.observation`) and the legal decisions with their safety marks
 (R4.7, which depend only on the mover's own cards and public facts). It never gets
-the :class:`~red7.game.Game`, so it cannot read hidden cards; search bots rebuild
-complete games from the observation with :mod:`red7.worlds`.
+the :class:`~red7.core.game.Game`, so it cannot read hidden cards; search bots rebuild
+complete games from the observation with :mod:`red7.core.worlds`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
-from ..actions import Action
-from ..game import Option as Option  # the engine owns it; bots take it from here too
+from ..core.actions import Action
+from ..core.game import Option as Option  # the engine owns it; bots take it from here too
 
 
 class Bot(ABC):

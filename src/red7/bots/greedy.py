@@ -2,7 +2,7 @@
 
 A one-turn lookahead. For the decision in front of it the bot tries every sequence of
 its own decisions until its turn ends, in a few worlds sampled from its observation
-(:mod:`red7.worlds`), scores where each sequence leaves it, and keeps the first
+(:mod:`red7.core.worlds`), scores where each sequence leaves it, and keeps the first
 decision whose best continuation scores highest on average over the worlds. It never
 looks at what the other players will do, and it sees nothing its seat cannot see.
 """
@@ -13,11 +13,11 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .. import actions as A
-from ..actions import Action
-from ..game import Game
-from ..rules import cached_keys, rule_key
-from ..worlds import WorldSampler
+from ..core import actions as A
+from ..core.actions import Action
+from ..core.game import Game
+from ..core.rules import cached_keys, rule_key
+from ..core.worlds import WorldSampler
 from .base import Bot, Option
 
 GAME_WON: Final = 100_000.0

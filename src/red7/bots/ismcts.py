@@ -4,7 +4,7 @@ Single-observer ISMCTS (Cowling, Powley & Whitehouse, 2012, "Information Set Mon
 Carlo Tree Search"), max-n for 2-4 players:
 
 1. Each iteration samples a *determinization*: a full game consistent with the bot's
-   observation (:class:`red7.worlds.WorldSampler`; known deck-top cards and cards seen
+   observation (:class:`red7.core.worlds.WorldSampler`; known deck-top cards and cards seen
    drawn stay where everyone knows they are, the other hidden cards are dealt at random).
 2. It descends one tree whose edges are decisions. Every decision in Red7 is public
    and chance (shuffles, draws) is hidden, so a path of decisions from the root is an
@@ -37,10 +37,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..actions import CONCEDE, Action
-from ..game import START, TARGETS, Game
-from ..sim import random_decision
-from ..worlds import WorldSampler
+from ..analysis.sim import random_decision
+from ..core.actions import CONCEDE, Action
+from ..core.game import START, TARGETS, Game
+from ..core.worlds import WorldSampler
 from .base import Bot, Option
 
 

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..actions import Action
+from ..core.actions import Action
 from .base import Bot, Option, safe_or_concede
 
 

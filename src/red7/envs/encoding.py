@@ -1,10 +1,10 @@
 """Observations as fixed-size int8 vectors, for learning agents (all environments).
 
-:func:`encode` turns a seat's :class:`~red7.observation.View` (R9: what that seat may
+:func:`encode` turns a seat's :class:`~red7.core.observation.View` (R9: what that seat may
 see, nothing else) into one ``int8`` vector of :data:`OBS_SIZE` numbers. Seats are
 *rotated* so that the observer comes first, then the seats to their left, and padded
 to 4, so one network plays any seat of any table size. Cards are indexed as in
-:mod:`red7.cards` (0 = V1 ... 48 = R7, card order). The layout, field by field
+:mod:`red7.core.cards` (0 = V1 ... 48 = R7, card order). The layout, field by field
 (:data:`FIELDS` holds it as data; offsets in :data:`OFFSETS`):
 
 =====================  =====  =====================================================
@@ -41,7 +41,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..observation import View
+from ..core.observation import View
 
 MAX_SEATS: Final = 4
 CARDS: Final = 49

@@ -5,11 +5,11 @@
     game = pyspiel.load_game("python_red7", {"players": 3, "advanced": True, "actions": True})
 
 Parameters: ``players`` (2..4, default 2), ``advanced`` and ``actions`` (default false),
-as in :class:`red7.game.Game`. The game is sequential, imperfect-information, with
+as in :class:`red7.core.game.Game`. The game is sequential, imperfect-information, with
 explicit stochastic chance, terminal rewards only.
 
 **Decisions** are the engine's fixed ids (``num_distinct_actions`` = 249, see
-:mod:`red7.actions`): 0-48 play, 49-97 canvas, 98-146 / 147-195 the 7's move to the
+:mod:`red7.core.actions`): 0-48 play, 49-97 canvas, 98-146 / 147-195 the 7's move to the
 canvas / the deck, 196-244 the 1's take, 245 end, 246 concede, 247 draw, 248 decline.
 Legal actions are the engine's, in increasing order; action strings are the engine's
 notation (``play R7``).
@@ -20,11 +20,11 @@ index 0..48 (``max_chance_outcomes`` = 49) with uniform probabilities:
 - *the deal*: at the start of each round (the first one, and in the advanced game
   each round after a round-ending decision), ``8 * players`` chance nodes in a row; the
   i-th picks, among the round's cards not dealt yet, the card dealt at position i of
-  :meth:`red7.game.Game.redeal` (seven passes of one hand card per seat, seat 0 first,
+  :meth:`red7.core.game.Game.redeal` (seven passes of one hand card per seat, seat 0 first,
   then one palette card per seat). String: ``deal R7``.
 - *the draws*: a decision that draws an unknown card (a 3 played with actions on, the
   advanced ``draw``) is held back while one chance node picks the drawn card among the
-  unknown cards of the deck (:meth:`red7.game.Game.put_on_top`); then the decision is
+  unknown cards of the deck (:meth:`red7.core.game.Game.put_on_top`); then the decision is
   carried out. A draw of a public deck-top card (put there by a 7 or a 1) is no chance
   event. String: ``draw R7``. While the draw is pending, observations show the position
   before the decision (the observation *string* names the pending decision).
@@ -54,7 +54,7 @@ equal highest share). About 1 % of random rounds score 0 and a match has at most
 - observation tensor: :func:`red7.envs.encoding.encode` of ``p``'s view (R9), 873 numbers,
   observer first; the named pieces are :data:`red7.envs.encoding.FIELDS`.
 - observation string: the same view as text (every field of
-  :class:`red7.observation.View`).
+  :class:`red7.core.observation.View`).
 - information state string: perfect recall. The whole event log (deals, draws, every
   decision), ``p``'s own cards named and the other seats' hidden cards as ``?``.
 - information state tensor: the observation tensor again. It is **not** perfect
@@ -68,7 +68,7 @@ While a deal is being chosen the view shows the cards dealt so far (no one to mo
 after the :data:`MAX_ROUNDS` cap it shows the finished match with no cards dealt.
 
 **Determinization.** :meth:`Red7State.resample_from_infostate` returns a state consistent
-with a player's information: the world comes from :class:`red7.worlds.WorldSampler`
+with a player's information: the world comes from :class:`red7.core.worlds.WorldSampler`
 (the hidden cards dealt at random) and the other seats' hidden log entries are rebuilt
 to agree with it, so every seat's information state in the new state is one a real
 game could produce, and the given player's is unchanged. OpenSpiel's *Python*
@@ -88,11 +88,11 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel  # no type hints: Any to mypy (see pyproject's overrides)
 
-from ..actions import NUM_ACTIONS, Action
-from ..cards import COLOURS, FULL_DECK, NAME_OF, NUM_CARDS, names_of
-from ..game import HAND_SIZE, OVER, START, STEP_NAMES, Game, GameError
-from ..observation import View
-from ..worlds import WorldSampler
+from ..core.actions import NUM_ACTIONS, Action
+from ..core.cards import COLOURS, FULL_DECK, NAME_OF, NUM_CARDS, names_of
+from ..core.game import HAND_SIZE, OVER, START, STEP_NAMES, Game, GameError
+from ..core.observation import View
+from ..core.worlds import WorldSampler
 from .encoding import FIELDS, MAX_SEATS, OBS_SIZE, encode
 from .returns import zero_sum_returns
 
@@ -238,7 +238,7 @@ class _Core:
 
 
 class Red7State(pyspiel.State):
-    """A state of ``python_red7``: an engine :class:`~red7.game.Game` plus the chance in
+    """A state of ``python_red7``: an engine :class:`~red7.core.game.Game` plus the chance in
     progress (a deal being chosen, a decision waiting for its draw) and the event log."""
 
     def __init__(self, game: Red7Game) -> None:
@@ -402,7 +402,7 @@ class Red7State(pyspiel.State):
     # --- what a seat sees --------------------------------------------------------------------
 
     def view(self, player: int, private: bool = True) -> View:
-        """What ``player`` sees now (R9) as a :class:`~red7.observation.View`; with
+        """What ``player`` sees now (R9) as a :class:`~red7.core.observation.View`; with
         ``private=False`` the public part only (the hand hidden)."""
         core = self._core
         g = core.game
@@ -505,7 +505,7 @@ class Red7State(pyspiel.State):
 
         ``probability_sampler`` is any callable returning floats in [0, 1) (OpenSpiel's
         ``UniformProbabilitySampler``, or ``random.Random(seed).random``); one call seeds
-        the draw. The world is :class:`~red7.worlds.WorldSampler`'s (which keeps the
+        the draw. The world is :class:`~red7.core.worlds.WorldSampler`'s (which keeps the
         face-down cards ``player_id`` can name, R9, out of the round). The log keeps every
         public event and ``player_id``'s own cards; the
         other seats' hidden cards are rebuilt to agree with the new world (see

@@ -6,7 +6,7 @@ turn (play, then the canvas or the end of the turn; the 7's, 5's and 1's choices
 advanced draw).
 
 - **Actions**: ``Discrete(249)``, the engine's fixed decision ids
-  (:mod:`red7.actions`): 0-48 play card c, 49-97 canvas card c, 98-146 / 147-195 the
+  (:mod:`red7.core.actions`): 0-48 play card c, 49-97 canvas card c, 98-146 / 147-195 the
   7's card to the canvas / onto the deck, 196-244 the 1's card to take, 245 end the
   turn, 246 concede, 247 draw, 248 decline. An id never changes meaning by phase.
 - **Observations**: ``{"observation": int8 Box(873), "action_mask": int8 Box(249)}``;
@@ -45,8 +45,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..actions import CONCEDE, NUM_ACTIONS, Action
-from ..game import Game, GameError
+from ..core.actions import CONCEDE, NUM_ACTIONS, Action
+from ..core.game import Game, GameError
 from .encoding import OBS_SIZE, encode
 from .returns import zero_sum_returns
 

@@ -34,9 +34,9 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ..actions import CONCEDE, NUM_ACTIONS, Action
 from ..bots import Bot, make_bot
-from ..game import Game, GameError
+from ..core.actions import CONCEDE, NUM_ACTIONS, Action
+from ..core.game import Game, GameError
 from .encoding import OBS_SIZE, encode
 from .returns import zero_sum_returns
 

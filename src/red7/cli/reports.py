@@ -1,6 +1,6 @@
 """Terminal output of ``red7 tournament`` and ``red7 stats``: a progress bar with ETA
-and tables (rich). Only presentation: the numbers come from :mod:`red7.tournament`
-and :mod:`red7.stats`."""
+and tables (rich). Only presentation: the numbers come from :mod:`red7.analysis.tournament`
+and :mod:`red7.analysis.stats`."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from .tournament import Schedule
+from ..analysis.tournament import Schedule
 
 
 def make_console(stderr: bool = False) -> Console:

@@ -2,7 +2,7 @@
 
 One person (the first seat) answers on standard input, by number or by notation;
 the other seats are bots, which get their observation only. It uses the same
-:class:`~red7.table.Table` and words (:mod:`red7.tui.text`) as the screen game.
+:class:`~red7.play.table.Table` and words (:mod:`red7.ui.words`) as the screen game.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
-from .actions import Action, ActionError
-from .game import IllegalActionError
+from ..core.actions import Action, ActionError
+from ..core.game import IllegalActionError
+from ..core.standing import standing_of
+from ..play.table import Table
 from .i18n import _, ngettext
-from .standing import standing_of
-from .table import Table
-from .tui.text import action_text, colour_name, rule_text, winning_line
+from .words import action_text, colour_name, rule_text, winning_line
 
 
 def describe(table: Table, seat: int, names: list[str]) -> str:

@@ -47,7 +47,7 @@ class Standing:
 def standing(rule: int | str, palettes: Sequence[int], alive: Sequence[bool]) -> Standing:
     """The standing under ``rule`` (index or English colour name) of palette masks.
 
-    >>> from red7.cards import mask_of
+    >>> from red7.core.cards import mask_of
     >>> s = standing("blue", [mask_of("R1 O2 Y3".split()), mask_of("G7 B6".split())], [True, True])
     >>> s.leader, s.reason, s.challenger, s.count(0), s.count(1)
     (0, 'more', 1, 3, 2)

@@ -1,4 +1,4 @@
-"""The terminal game (``red7 play``): people and bots around one :class:`~red7.table.Table`.
+"""The terminal game (``red7 play``): people and bots around one :class:`~red7.play.table.Table`.
 
 The app holds layout and input only. It asks the table for the options of the seat
 to move and shows ``observation(seat)`` of the person at the screen (a spectator's
@@ -20,16 +20,13 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Static
 
-from ..actions import Action
-from ..bots import make_bot
-from ..bots.base import Option
+from ...bots import make_bot
+from ...bots.base import Option
+from ...core.actions import Action
+from ...core.standing import standing_of
+from ...play.table import Table
 from ..i18n import LANGUAGES, _, ngettext
-from ..standing import standing_of
-from ..table import Table
-from .base import BoardApp, other_language
-from .board import Board, View
-from .screens import Choice, Pass
-from .text import (
+from ..words import (
     LETTER_COLOUR,
     action_text,
     bot_level,
@@ -39,6 +36,9 @@ from .text import (
     unsafe_reason,
     winning_line,
 )
+from .base import BoardApp, other_language
+from .board import Board, View
+from .screens import Choice, Pass
 
 # verb (a key or a button) -> the decision it means at each step where it means one;
 # {card} is the selected card

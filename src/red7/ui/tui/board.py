@@ -16,10 +16,10 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
-from ..cards import COLOUR_LETTERS, COLOURS
+from ...core.cards import COLOUR_LETTERS, COLOURS
+from ...core.standing import standing_of
 from ..i18n import _, ngettext
-from ..standing import standing_of
-from .text import RULE_TEXT, colour_name, log_lines, winning_line
+from ..words import RULE_TEXT, colour_name, log_lines, winning_line
 
 CARD_STYLE: Final = {
     "R": "bold #ffffff on #c62828", "O": "bold #000000 on #f57c00", "Y": "bold #000000 on #fdd835",

@@ -1,6 +1,6 @@
 """The seven rules: qualifying sets, scores and who is winning (R3).
 
-Each rule maps a palette (a card mask, see :mod:`red7.cards`) to one comparable int,
+Each rule maps a palette (a card mask, see :mod:`red7.core.cards`) to one comparable int,
 its *key*::
 
     key = size_of_qualifying_set << 6 | (highest_card_of_that_set + 1)
@@ -184,8 +184,8 @@ def winner(rule: str | int, palettes: Sequence[PaletteLike]) -> int | None:
     """The index of the palette winning under ``rule``, or None if nobody qualifies.
 
     ``rule`` is an English colour name (any case) or a colour index; each palette is
-    a list of cards (``"R7"`` notation or :class:`~red7.cards.Card`), a
-    space-separated string, or a :class:`~red7.cards.CardSet`. A card appearing twice
+    a list of cards (``"R7"`` notation or :class:`~red7.core.cards.Card`), a
+    space-separated string, or a :class:`~red7.core.cards.CardSet`. A card appearing twice
     anywhere is an error.
 
     >>> winner("indigo", [["R4", "B5", "G7", "Y6"], ["I2", "I3", "O4", "V5"]])

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import BotSpecError, make_bot, play_game
+from ..bots import BotSpecError, make_bot, play_game
 
 BACKENDS = ("local", "ray")
 Z95 = 1.959963984540054
@@ -109,7 +109,7 @@ class GameTask:
     advanced: bool = False
     actions: bool = False
     analyse: bool = False
-    """Also return the game designer's figures of :func:`red7.stats.analyse`."""
+    """Also return the game designer's figures of :func:`red7.analysis.stats.analyse`."""
 
 
 @dataclass
@@ -278,7 +278,7 @@ def run(
     """Play every game, ``jobs`` at a time, and return their records in game-index order.
 
     ``backend`` is ``local`` (``jobs`` processes; none with ``jobs=1``) or ``ray``
-    (:mod:`red7.ray_backend`). ``progress`` is called with the number of games each
+    (:mod:`red7.analysis.ray_backend`). ``progress`` is called with the number of games each
     time some finish.
     """
     if jobs < 1:
@@ -440,7 +440,7 @@ def summarize(plan: Schedule, results: Sequence[dict[str, Any]]) -> dict[str, An
 def results_document(plan: Schedule, results: Sequence[dict[str, Any]], summary: dict[str, Any],
                      config: dict[str, Any]) -> dict[str, Any]:
     """What ``results.json`` holds: configuration, entrants, tables, every game, summary."""
-    from . import __version__
+    from .. import __version__
 
     games = [{k: v for k, v in r.items() if k not in ("times", "analysis")} for r in results]
     return {

@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Markdown, Static
 
-from ..cards import COLOUR_LETTERS, COLOURS
+from ...core.cards import COLOUR_LETTERS, COLOURS
 from ..i18n import _
 
 
@@ -104,7 +104,7 @@ RULES_MD = """\
 
 def rules_markdown() -> str:
     """The rules screen's text, in the language in use."""
-    from .text import COLOUR_NAMES, RULE_TEXT
+    from ..words import COLOUR_NAMES, RULE_TEXT
 
     rules = "\n".join(f"| **{_(COLOUR_NAMES[c])}** ({letter}) | {_(RULE_TEXT[c])} |"
                       for c, letter in zip(COLOURS, COLOUR_LETTERS, strict=True))

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from .actions import CANVAS
-from .cards import COLOURS, VALUE_OF
-from .game import START, Game
+from ..core.actions import CANVAS
+from ..core.cards import COLOURS, VALUE_OF
+from ..core.game import START, Game
 from .tournament import Entrant, GameTask, Schedule, TournamentError, deal_seed, schedule, win_rate
 
 ACTION_VALUES = (1, 3, 5, 7)
@@ -106,7 +106,7 @@ def _histogram(counts: dict[int, int]) -> dict[str, Any]:
 
 def summarize(results: Sequence[dict[str, Any]], players: int, advanced: bool = False,
               actions: bool = False) -> dict[str, Any]:
-    """Add up the games of :func:`red7.tournament.run` played with ``analyse`` on.
+    """Add up the games of :func:`red7.analysis.tournament.run` played with ``analyse`` on.
 
     Seat win rates count a victory shared by ``k`` winners as ``1/k`` to each, so they
     sum to 1. The first player of a round is the one R2.4 names (it makes the round's

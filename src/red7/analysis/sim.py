@@ -11,8 +11,8 @@ import random
 import time
 from typing import Any
 
-from .actions import CONCEDE
-from .game import Game
+from ..core.actions import CONCEDE
+from ..core.game import Game
 
 
 def random_decision(game: Game, rng: random.Random) -> int:

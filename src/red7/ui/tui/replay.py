@@ -10,18 +10,18 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
-from ..actions import Action
-from ..game import Game
+from ...core.actions import Action
+from ...core.game import Game
+from ...core.record import initial, steps
 from ..i18n import LANGUAGES, _
-from ..record import initial, steps
+from ..words import action_text
 from .base import BoardApp, other_language
 from .board import Board, View
-from .text import action_text
 
 
 def positions(record: dict[str, Any]) -> list[Game]:
     """Every position of a record: before the first decision, then after each one.
-    Raises :class:`~red7.record.RecordError` on a bad record, before anything is shown."""
+    Raises :class:`~red7.core.record.RecordError` on a bad record, before anything is shown."""
     games = [initial(record)]
     games += [game.clone() for _number, _action, game in steps(record)]
     return games

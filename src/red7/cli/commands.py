@@ -17,11 +17,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import __version__
-from .game import Game
-from .record import RecordError, load, replay
-from .sim import simulate
-from .table import Seat, Table
+from .. import __version__
+from ..analysis.sim import simulate
+from ..core.game import Game
+from ..core.record import RecordError, load, replay
+from ..play.table import Seat, Table
 
 
 class UsageError(Exception):
@@ -65,7 +65,7 @@ def _seed(text: str) -> int:
 
 
 def _language(text: str) -> str:
-    from .i18n import LanguageError, parse_language
+    from ..ui.i18n import LanguageError, parse_language
 
     try:
         return parse_language(text)
@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--delay", type=float, default=0.5, help="least seconds per bot move, to follow it (default 0.5)")
 
     p = sub.add_parser("replay", help="step through a game record on the game screen, or verify it (--check)")
-    p.add_argument("file", help="a record written by 'red7 play' or red7.record.save")
+    p.add_argument("file", help="a record written by 'red7 play' or red7.core.record.save")
     p.add_argument("--check", action="store_true",
                    help="verify the record and print a summary (the default when output is not a terminal)")
     p.add_argument("--show", action="store_true", help="with --check, print every decision as it is replayed")
@@ -186,11 +186,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 # --- replay --------------------------------------------------------------------------
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from .i18n import _, detect_language, set_language
+    from ..ui.i18n import _, detect_language, set_language
 
     set_language(args.lang or detect_language())
     if not args.check and _interactive():
-        from .tui.replay import ReplayApp, positions
+        from ..ui.tui.replay import ReplayApp, positions
 
         try:
             games = positions(load(args.file))
@@ -242,7 +242,7 @@ BENCH_CONFIGS = (
 
 def cmd_bench_bot(args: argparse.Namespace) -> int:
     """Seconds per decision of one bot (seat 0) over seeded games, one process."""
-    from .bots import BotSpecError, make_bot, play_game
+    from ..bots import BotSpecError, make_bot, play_game
 
     try:
         bot = make_bot(args.bot)
@@ -308,8 +308,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _entrants(text: str) -> list[Any]:
-    from .bots import BotSpecError
-    from .tournament import make_entrants, split_specs
+    from ..analysis.tournament import make_entrants, split_specs
+    from ..bots import BotSpecError
 
     try:
         return make_entrants(split_specs(text))
@@ -359,8 +359,8 @@ def _commit(out: Any, write: Callable[[], None]) -> list[Path]:
 
 
 def _play(plan: Any, jobs: int, backend: str = "local", ray_address: str | None = None) -> list[dict[str, Any]]:
+    from ..analysis.tournament import run
     from .reports import progress_bar
-    from .tournament import run
 
     with progress_bar(len(plan.tasks), "playing") as advance:
         return run(plan.tasks, jobs, backend, advance, ray_address)
@@ -371,8 +371,8 @@ def _seed_of(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    from ..analysis.tournament import TournamentError, results_document, schedule, summarize
     from .reports import make_console, render_tournament, tournament_header
-    from .tournament import TournamentError, results_document, schedule, summarize
 
     entrants = _entrants(args.bots)
     try:
@@ -380,7 +380,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     except TournamentError as err:
         raise UsageError(str(err)) from None
     if args.backend == "ray":
-        from .ray_backend import RayUnavailable, require_ray
+        from ..analysis.ray_backend import RayUnavailable, require_ray
 
         try:
             require_ray()
@@ -407,10 +407,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    from ..analysis.stats import plan as stats_plan
+    from ..analysis.stats import summarize
+    from ..analysis.tournament import TournamentError
     from .reports import make_console, render_stats, stats_header
-    from .stats import plan as stats_plan
-    from .stats import summarize
-    from .tournament import TournamentError
 
     entrants = _entrants(args.bots)
     seed = _seed_of(args)
@@ -455,7 +455,7 @@ def records_dir() -> Path:
 
 def table_maker(args: argparse.Namespace) -> Callable[[int | None], Table]:
     """Check ``play``'s seat options and return a function dealing a new table from a seed."""
-    from .bots import BotSpecError, make_bot
+    from ..bots import BotSpecError, make_bot
 
     specs = [s.strip() for s in args.bots.split(",")] if args.bots else []
     if any(not s for s in specs):
@@ -488,7 +488,7 @@ def table_maker(args: argparse.Namespace) -> Callable[[int | None], Table]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from .i18n import detect_language, set_language
+    from ..ui.i18n import detect_language, set_language
 
     set_language(args.lang or detect_language())
     new_table = table_maker(args)
@@ -496,11 +496,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UsageError(f"--delay must be between 0 and 10 seconds, not {args.delay}")
     save_to = Path(args.save) if args.save else None
     if args.text or not _interactive():
-        from .text_game import play_text
+        from ..ui.text_game import play_text
 
         return play_text(new_table(args.seed), records_dir(), save_to, sys.stdin, sys.stdout)
-    from .bots import BotSpecError, make_bot
-    from .tui.app import PlayApp
+    from ..bots import BotSpecError, make_bot
+    from ..ui.tui.app import PlayApp
 
     try:
         make_bot(args.hint)

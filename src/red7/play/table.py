@@ -1,7 +1,7 @@
 """A table: one game, the people and bots in its seats, and a person's staged turn.
 
 Front ends (the terminal game, later the web) drive a :class:`Table`; it owns the
-:class:`~red7.game.Game` and hands out only ``observation(seat)``: bots choose from
+:class:`~red7.core.game.Game` and hands out only ``observation(seat)``: bots choose from
 their seat's observation and options, and a screen shows a seat's observation.
 
 A person's turn is *staged*: their decisions apply at once (so the screen shows
@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .actions import Action, to_action
-from .bots.base import Bot, Option
-from .bots.play import bot_rng
-from .game import Game, GameError
-from .record import save
+from ..bots.base import Bot, Option
+from ..core.actions import Action, to_action
+from ..core.game import Game, GameError
+from ..core.record import save
+from .match import bot_rng
 
 
 def _turn_over(game: Game, seat: int) -> bool:
@@ -182,5 +182,5 @@ class Table:
         return f"red7-{time.strftime('%Y%m%d-%H%M%S')}-{self.seed}.json"
 
     def save(self, path: str | Path) -> Path:
-        """Write the game's record (red7.record) atomically to ``path``."""
+        """Write the game's record (red7.core.record) atomically to ``path``."""
         return save(self.game, path)

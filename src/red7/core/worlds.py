@@ -1,7 +1,7 @@
 """Determinization: whole games consistent with what one seat sees (R9).
 
 Search bots reason over the cards they cannot see by sampling *worlds*: complete
-:class:`~red7.game.Game` states whose observation, for the same viewer, is exactly the
+:class:`~red7.core.game.Game` states whose observation, for the same viewer, is exactly the
 observation they were sampled from. The unseen cards (other hands minus the cards
 everyone saw drawn, the unknown part of the deck, the cards of eliminated players) are
 dealt uniformly at random into the places that hold them, each place keeping its size.
@@ -23,7 +23,7 @@ from .game import STEP_NAMES, Config, Game, GameError, Result, RoundResult
 class WorldSampler:
     """Samples games consistent with ``observation`` (a dict from ``Game.observation``).
 
-    Raises :class:`~red7.game.GameError` if the observation is not self-consistent
+    Raises :class:`~red7.core.game.GameError` if the observation is not self-consistent
     (for instance, if its card counts do not add up to the 49 cards).
     """
 

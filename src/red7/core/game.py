@@ -6,7 +6,7 @@ decision it is and what it may decide are always known (:attr:`Game.current_play
 :meth:`Game.legal_actions`); everything automatic (dealing, the 3's draw, the empty-hand
 elimination of R4.1, scoring and the next round) happens inside :meth:`Game.apply`.
 
-Internally cards are ints and card sets are masks (see :mod:`red7.cards`).
+Internally cards are ints and card sets are masks (see :mod:`red7.core.cards`).
 
 A turn moves through *steps*:
 
@@ -837,7 +837,7 @@ class Game:
         return observe(self, seat)
 
     def view(self, seat: int | None) -> View:
-        """What ``seat`` may see (R9) as masks and numbers: :class:`red7.observation.View`."""
+        """What ``seat`` may see (R9) as masks and numbers: :class:`red7.core.observation.View`."""
         from .observation import view
 
         return view(self, seat)

@@ -7,8 +7,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..game import Game
-from .base import Bot
+from ..bots.base import Bot
+from ..core.game import Game
 
 
 @dataclass

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 class View(NamedTuple):
     """What one seat may see (R9) as card masks and numbers: the compact form of
     :func:`observe` for code that encodes observations many times a second (learning
-    environments). Cards are indices and sets are masks (:mod:`red7.cards`); ``step``
+    environments). Cards are indices and sets are masks (:mod:`red7.core.cards`); ``step``
     indexes ``STEP_NAMES`` and ``rule`` indexes ``COLOURS``. It omits only the history
     and the round results, which :func:`observe` adds."""
 

@@ -1,4 +1,4 @@
-"""The game's words, in the language in use (:mod:`red7.i18n`).
+"""The game's words, in the language in use (:mod:`red7.ui.i18n`).
 
 Every sentence the terminal game shows is built here from engine facts, so the
 screens hold layout only and each message exists once, in both catalogs.
@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..actions import Action
-from ..i18n import N_, _, ngettext
-from ..standing import Standing
+from ..core.actions import Action
+from ..core.standing import Standing
+from .i18n import N_, _, ngettext
 
 COLOUR_NAMES: Final = {
     "red": N_("Red"), "orange": N_("Orange"), "yellow": N_("Yellow"), "green": N_("Green"),

@@ -5,7 +5,7 @@ For tournaments that outgrow one machine. Needs the optional extra: ``pip instal
 environment variable) the games run on that cluster, whose nodes must have red7
 installed; otherwise a local Ray instance with ``jobs`` CPUs is started for the
 tournament and shut down after it. Each unit of work is one call of
-:func:`red7.tournament.play_chunk`, so results are the same as with local processes.
+:func:`red7.analysis.tournament.play_chunk`, so results are the same as with local processes.
 """
 
 from __future__ import annotations

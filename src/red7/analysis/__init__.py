@@ -1,0 +1,1 @@
+"""Measuring games: simulation and speed, tournaments between bots, design statistics."""

@@ -1,0 +1,2 @@
+"""Playing games: whole games between bots, a table with people and bots, and the
+session that every interface drives. No user interface and no analysis here."""

@@ -1,1 +1,0 @@
-"""The terminal game, built with Textual: :class:`~red7.tui.app.PlayApp` and the replayer."""

@@ -1,0 +1,1 @@
+"""The interfaces people use: languages, words, the plain text game and the terminal game."""

@@ -1,0 +1,1 @@
+"""The terminal game, built with Textual: :class:`~red7.ui.tui.app.PlayApp` and the replayer."""

@@ -69,8 +69,9 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         runs["pettingzoo_raw"].append(env_steps(lambda: red7_v0.raw_env(players=args.players), args.seconds))
         runs["pettingzoo_wrapped"].append(env_steps(lambda: red7_v0.env(players=args.players), args.seconds))
     report = {k: round(statistics.median(v)) for k, v in runs.items()}
-    report["env_over_engine"] = round(statistics.median(
-        w / e for w, e in zip(runs["pettingzoo_wrapped"], runs["engine"], strict=True)), 3)
+    report["env_over_engine"] = round(
+        statistics.median(w / e for w, e in zip(runs["pettingzoo_wrapped"], runs["engine"], strict=True)), 3
+    )
     if args.json:
         print(json.dumps(report))
     else:

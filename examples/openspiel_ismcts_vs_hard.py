@@ -89,13 +89,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--opponent", default="hard", help="red7 bot spec for the other seats (default: hard)")
     args = p.parse_args(argv)
 
-    game = pyspiel.load_game(red7_openspiel.SHORT_NAME,
-                             {"players": args.players, "advanced": args.advanced, "actions": args.actions})
+    game = pyspiel.load_game(
+        red7_openspiel.SHORT_NAME, {"players": args.players, "advanced": args.advanced, "actions": args.actions}
+    )
     evaluator_rng = np.random.RandomState(args.seed + 1)
-    evaluator = (mcts.RandomRolloutEvaluator(1, evaluator_rng) if args.rollouts == "random"
-                 else SafeRolloutEvaluator(evaluator_rng))
-    bot = ismcts.ISMCTSBot(game, evaluator, args.uct_c, args.simulations,
-                           random_state=np.random.RandomState(args.seed + 2))
+    evaluator = (
+        mcts.RandomRolloutEvaluator(1, evaluator_rng)
+        if args.rollouts == "random"
+        else SafeRolloutEvaluator(evaluator_rng)
+    )
+    bot = ismcts.ISMCTSBot(
+        game, evaluator, args.uct_c, args.simulations, random_state=np.random.RandomState(args.seed + 2)
+    )
     bot.set_resampler(red7_openspiel.seeded_resampler(args.seed + 3))  # reproducible worlds
     opponents = {seat: make_bot(args.opponent) for seat in range(1, args.players)}
 
@@ -107,10 +112,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         wins["ismcts"] += 0 in winners
         wins[args.opponent] += any(w != 0 for w in winners)  # a shared victory counts for both sides
     seconds = time.perf_counter() - started
-    print(f"{args.games} games of python_red7 ({args.players} players{', advanced' if args.advanced else ''}"
-          f"{', actions' if args.actions else ''}), {seconds:.1f}s")
-    print(f"  OpenSpiel ISMCTS, seat 0 ({args.simulations} simulations, {args.rollouts} rollouts): "
-          f"{wins['ismcts']} wins")
+    print(
+        f"{args.games} games of python_red7 ({args.players} players{', advanced' if args.advanced else ''}"
+        f"{', actions' if args.actions else ''}), {seconds:.1f}s"
+    )
+    print(
+        f"  OpenSpiel ISMCTS, seat 0 ({args.simulations} simulations, {args.rollouts} rollouts): {wins['ismcts']} wins"
+    )
     seats = "seat 1" if args.players == 2 else f"seats 1-{args.players - 1}"
     print(f"  red7 {args.opponent}, {seats}: {wins[args.opponent]} wins")
     return {"games": args.games, "wins": wins, "seconds": seconds}

@@ -1,6 +1,6 @@
 """A PettingZoo loop: every agent picks uniformly among its legal actions (the mask).
 
-    python examples/pettingzoo_random.py [--players 3] [--advanced] [--actions] [--games 10] [--seed 0]
+python examples/pettingzoo_random.py [--players 3] [--advanced] [--actions] [--games 10] [--seed 0]
 """
 
 from __future__ import annotations
@@ -36,8 +36,10 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                 steps += 1
             env.step(action)
     env.close()
-    print(f"{args.games} games, {steps} decisions; total reward per agent:",
-          ", ".join(f"{a} {r:+.2f}" for a, r in totals.items()))
+    print(
+        f"{args.games} games, {steps} decisions; total reward per agent:",
+        ", ".join(f"{a} {r:+.2f}" for a, r in totals.items()),
+    )
     return {**totals, "steps": steps}
 
 

@@ -46,8 +46,18 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     baseline = win_rate(lambda obs, mask: int(rng.choice(np.flatnonzero(mask))), args.games, 10_000)
 
     env = SingleAgentRed7(opponents=["easy"])
-    model = MaskablePPO("MlpPolicy", env, n_steps=512, batch_size=128, learning_rate=1e-3, gamma=1.0,
-                        policy_kwargs={"net_arch": [64, 64]}, seed=args.seed, device="cpu", verbose=0)
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=512,
+        batch_size=128,
+        learning_rate=1e-3,
+        gamma=1.0,
+        policy_kwargs={"net_arch": [64, 64]},
+        seed=args.seed,
+        device="cpu",
+        verbose=0,
+    )
     model.learn(total_timesteps=args.steps)
 
     def trained(obs: Any, mask: Any) -> int:
@@ -55,8 +65,10 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         return int(action)
 
     result = {"random_legal": baseline, "trained": win_rate(trained, args.games, 10_000), "steps": args.steps}
-    print(f"win rate against easy over {args.games} games: random legal agent {result['random_legal']:.1%}, "
-          f"masked PPO after {args.steps} steps {result['trained']:.1%}")
+    print(
+        f"win rate against easy over {args.games} games: random legal agent {result['random_legal']:.1%}, "
+        f"masked PPO after {args.steps} steps {result['trained']:.1%}"
+    )
     return result
 
 

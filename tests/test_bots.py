@@ -65,8 +65,9 @@ def test_bots_only_make_legal_decisions(spec: str, config: tuple[int, bool, bool
     players, advanced, actions = config
     for k in range(2):
         seed = 1000 * players + 100 * advanced + 10 * actions + k
-        checked = [Checked(make_bot(spec if seat == k else "random"), spec != "ismcts:iters=30")
-                   for seat in range(players)]
+        checked = [
+            Checked(make_bot(spec if seat == k else "random"), spec != "ismcts:iters=30") for seat in range(players)
+        ]
         played = play_game(checked, seed, advanced, actions)
         assert played.game.is_over
         assert sum(c.answers for c in checked) == len(played.game.history)
@@ -130,12 +131,12 @@ def hidden_fingerprint(game: Game) -> tuple[Any, ...]:
     return tuple(h for s, h in enumerate(game.hands) if s != me), tuple(game.deck), game.removed
 
 
-
 def swapped_positions() -> tuple[Game, Game]:
     """Two positions that differ only in which cards are in player 1's hand and which
     in the deck (so also in what a 3 would draw); player 0 is to move."""
-    common: dict[str, Any] = dict(palettes=[["O4", "G2"], ["B6"]], canvas=["I1"], current=0, actions=True,
-                                  advanced=True)
+    common: dict[str, Any] = dict(
+        palettes=[["O4", "G2"], ["B6"]], canvas=["I1"], current=0, actions=True, advanced=True
+    )
     mine = ["Y3", "B5", "V6", "R2", "I7"]
     a = Game.from_position([mine, ["R7", "I5", "V2"]], deck=["O7", "Y7", "G7", "B7", "O1"], **common)
     b = Game.from_position([mine, ["O7", "Y7", "G7"]], deck=["R7", "I5", "V2", "O1", "B7"], **common)
@@ -221,8 +222,9 @@ def test_greedy_gambles_on_a_three_rather_than_concede() -> None:
     """R7.3 with nothing safe: playing Y3 draws a card, and any Violet, Indigo, Green or
     Blue card then lets the canvas save the turn (R4.7 counts no unknown card, so the
     play is unsafe). Greedy plays it; random only concedes."""
-    game = Game.from_position([["Y3"], ["O5", "O6"]], [["V1", "I2"], ["R7"]],
-                              deck=["B1", "O2", "R3", "G4", "Y5"], actions=True)
+    game = Game.from_position(
+        [["Y3"], ["O5", "O6"]], [["V1", "I2"], ["R7"]], deck=["B1", "O2", "R3", "G4", "Y5"], actions=True
+    )
     options = [Option(x, s) for x, s in game.options()]
     assert [(str(o.action), o.safe) for o in options] == [("play Y3", False), ("concede", False)]
     for seed in range(3):

@@ -100,6 +100,7 @@ def test_sim_same_seed_same_numbers(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["sim", "--games", "5", "--players", "3", "--advanced", "--actions", "--seed", "42", "--json"]
     first = sim_json(argv, capsys)
     second = sim_json(argv, capsys)
+
     def strip(d: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in d.items() if k not in TIMING_KEYS}
 
@@ -239,9 +240,7 @@ def test_replay_good_record_through_the_console_script(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("seed", "flags"), [(7, ["--players", "2"]), (8, ["--players", "3", "--advanced", "--actions"])]
 )
-def test_play_through_stdin_finishes_and_saves_a_replayable_record(
-    seed: int, flags: list[str], tmp_path: Path
-) -> None:
+def test_play_through_stdin_finishes_and_saves_a_replayable_record(seed: int, flags: list[str], tmp_path: Path) -> None:
     """Always answering '1' (the first legal decision, which always exists because
     concede is always legal, R4.2.4) must finish the game and save its record."""
     target = tmp_path / "out" / "game.json"
@@ -317,14 +316,17 @@ def test_bench_rejects_an_unknown_bot(capsys: pytest.CaptureFixture[str]) -> Non
 # --- play: seats and languages ------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--bots", "easy,hard", "--players", "4"], "--bots: 2 bot(s) for 4 players; give 1 or 3 specs"),
-    (["--bots", "easy,,hard"], "--bots: empty bot spec"),
-    (["--bots", "wizard"], "--bots: "),
-    (["--hotseat", "--players", "2", "--bots", "easy,easy"], "--bots: 2 bot(s) for 2 players; give 1 to 1 specs"),
-    (["--hotseat", "--names", "Ana,Bia,Caio"], "--names: 3 names for 2 person(s)"),
-    (["--delay", "-1"], "--delay must be between 0 and 10 seconds"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--bots", "easy,hard", "--players", "4"], "--bots: 2 bot(s) for 4 players; give 1 or 3 specs"),
+        (["--bots", "easy,,hard"], "--bots: empty bot spec"),
+        (["--bots", "wizard"], "--bots: "),
+        (["--hotseat", "--players", "2", "--bots", "easy,easy"], "--bots: 2 bot(s) for 2 players; give 1 to 1 specs"),
+        (["--hotseat", "--names", "Ana,Bia,Caio"], "--names: 3 names for 2 person(s)"),
+        (["--delay", "-1"], "--delay must be between 0 and 10 seconds"),
+    ],
+)
 def test_play_refuses_bad_seats_in_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_main(["play", *argv], capsys)
     assert code == 2 and out == ""
@@ -352,7 +354,8 @@ def test_play_seats_people_first_then_the_bots() -> None:
 
 
 def test_the_text_game_speaks_portuguese(tmp_path: Path) -> None:
-    proc = run_script(["play", "--lang", "pt-BR", "--seed", "7", "--save", str(tmp_path / "g.json")], tmp_path,
-                      stdin="1\n" * 500)
+    proc = run_script(
+        ["play", "--lang", "pt-BR", "--seed", "7", "--save", str(tmp_path / "g.json")], tmp_path, stdin="1\n" * 500
+    )
     assert proc.returncode == 0, proc.stderr
     assert "Sua mão: " in proc.stdout and "Vencendo: " in proc.stdout

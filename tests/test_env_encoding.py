@@ -106,8 +106,10 @@ def test_the_core_imports_no_learning_framework() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, red7, red7.bots, red7.core.record, red7.core.worlds, red7.analysis.tournament; "
-            "print(sorted(m for m in ('numpy', 'gymnasium', 'pettingzoo', 'pyspiel', 'torch', 'textual') "
-            "if m in sys.modules))")
+    code = (
+        "import sys, red7, red7.bots, red7.core.record, red7.core.worlds, red7.analysis.tournament; "
+        "print(sorted(m for m in ('numpy', 'gymnasium', 'pettingzoo', 'pyspiel', 'torch', 'textual') "
+        "if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

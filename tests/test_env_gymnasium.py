@@ -15,9 +15,14 @@ from red7.envs import SingleAgentRed7
 from red7.envs.encoding import encode
 
 
-@pytest.mark.parametrize(("opponents", "advanced", "actions"), [
-    (["easy"], False, False), (["medium", "easy"], False, True), (["easy"] * 3, True, True),
-])
+@pytest.mark.parametrize(
+    ("opponents", "advanced", "actions"),
+    [
+        (["easy"], False, False),
+        (["medium", "easy"], False, True),
+        (["easy"] * 3, True, True),
+    ],
+)
 def test_gymnasiums_env_checker_passes(opponents: list[str], advanced: bool, actions: bool) -> None:
     env = gym.make("Red7-v0", opponents=opponents, advanced=advanced, actions=actions, render_mode="ansi")
     with warnings.catch_warnings():
@@ -107,11 +112,18 @@ def test_step_before_reset_raises() -> None:
         SingleAgentRed7(opponents=["easy"]).step(0)
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    (dict(opponents=[]), "give 1 to 3 opponents"), (dict(opponents=["easy"] * 4), "give 1 to 3 opponents"),
-    (dict(seat=2), "seat must be 0..1"), (dict(mask="all"), "mask"), (dict(illegal="ignore"), "illegal"),
-    (dict(render_mode="human"), "render_mode"), (dict(opponents=["wizard"]), "wizard"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (dict(opponents=[]), "give 1 to 3 opponents"),
+        (dict(opponents=["easy"] * 4), "give 1 to 3 opponents"),
+        (dict(seat=2), "seat must be 0..1"),
+        (dict(mask="all"), "mask"),
+        (dict(illegal="ignore"), "illegal"),
+        (dict(render_mode="human"), "render_mode"),
+        (dict(opponents=["wizard"]), "wizard"),
+    ],
+)
 def test_unsupported_parameters_are_refused(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         SingleAgentRed7(**kwargs)

@@ -53,8 +53,9 @@ def random_step(state: Any, rng: np.random.RandomState, concede: bool = True) ->
     state.apply_action(int(rng.choice(legal)))
 
 
-def decision_states(players: int, advanced: bool, actions: bool, seed: int, every: int = 1,
-                    concede: bool = False) -> Iterator[Any]:
+def decision_states(
+    players: int, advanced: bool, actions: bool, seed: int, every: int = 1, concede: bool = False
+) -> Iterator[Any]:
     """Every ``every``-th decision node of one random game (the state itself: do not change it)."""
     rng = np.random.RandomState(seed)
     state = load(players, advanced, actions).new_initial_state()
@@ -106,8 +107,9 @@ def test_registration_parameters_and_game_info() -> None:
             pyspiel.load_game(ro.SHORT_NAME, bad)
 
 
-@pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS,
-                         ids=[f"{p}p-adv{int(a)}-act{int(x)}" for p, a, x in CONFIGS])
+@pytest.mark.parametrize(
+    ("players", "advanced", "actions"), CONFIGS, ids=[f"{p}p-adv{int(a)}-act{int(x)}" for p, a, x in CONFIGS]
+)
 def test_openspiel_random_sim_test(players: int, advanced: bool, actions: bool) -> None:
     """OpenSpiel's C++ checks: clones, legal actions sorted and masked, chance outcomes,
     observation and information state sizes, returns within bounds and zero-sum,
@@ -265,8 +267,9 @@ def bin_cards(mask: int) -> list[int]:
 # --- chance: the draws ------------------------------------------------------------------------
 
 
-def find(players: int, advanced: bool, actions: bool, test: Any, seeds: range = range(200),
-         concede: bool = False) -> Any:
+def find(
+    players: int, advanced: bool, actions: bool, test: Any, seeds: range = range(200), concede: bool = False
+) -> Any:
     """The first decision node of random games where ``test(state)`` holds."""
     for seed in seeds:
         for state in decision_states(players, advanced, actions, seed, concede=concede):
@@ -310,8 +313,12 @@ def test_a_three_played_with_actions_is_a_chance_node_over_the_unknown_deck_card
 def test_drawing_a_public_deck_top_card_is_no_chance_event() -> None:
     """After a 7 or a 1 put a card face down on the deck, everyone knows the top card: a
     3 then draws it with no chance node, and the log says so in public."""
-    state = find(2, False, True, lambda s: s.engine.deck_known > 0
-                 and any(a < CANVAS and VALUE_OF[a] == 3 for a in s.engine.legal_ids()))
+    state = find(
+        2,
+        False,
+        True,
+        lambda s: s.engine.deck_known > 0 and any(a < CANVAS and VALUE_OF[a] == 3 for a in s.engine.legal_ids()),
+    )
     g = state.engine
     me, top = g.current, g.deck[-1]
     three = next(a for a in g.legal_ids() if a < CANVAS and VALUE_OF[a] == 3)
@@ -340,8 +347,10 @@ def test_a_decision_is_a_chance_node_exactly_when_it_draws_an_unknown_card(playe
                 if action == DRAW and g.deck_known == 0:
                     draws = True  # the draw may end the round: it drew before the next deal
                 child = state.child(action)
-                assert (child.pending_decision == action) == (draws and unknown_before > 0), \
-                    (str(state), Action.from_id(action))
+                assert (child.pending_decision == action) == (draws and unknown_before > 0), (
+                    str(state),
+                    Action.from_id(action),
+                )
                 assert child.is_chance_node() == (child.pending_decision is not None or child.dealing)
                 assert child.dealing == (trial.round != g.round and not trial.is_over)
                 seen_draws += draws
@@ -410,24 +419,28 @@ def test_observation_tensor_and_string_are_the_seats_view() -> None:
 def test_the_public_observer_hides_the_hand_and_all_players_is_refused() -> None:
     state = next(iter(decision_states(2, False, False, seed=1)))
     game = load()
-    public = game.make_py_observer(pyspiel.IIGObservationType(private_info=pyspiel.PrivateInfoType.NONE,
-                                                              perfect_recall=False))
+    public = game.make_py_observer(
+        pyspiel.IIGObservationType(private_info=pyspiel.PrivateInfoType.NONE, perfect_recall=False)
+    )
     public.set_from(state, 0)
     assert not public.dict["hand"].any() and public.dict["palettes"].any()
     assert ", hand ?, " in public.string_from(state, 0)
     assert public.string_from(state, 0) == state.observation_string(0).replace(
-        "hand " + " ".join(state.engine.hand(0)), "hand ?")
+        "hand " + " ".join(state.engine.hand(0)), "hand ?"
+    )
     private = game.make_py_observer()
     private.set_from(state, 0)
     differs = np.flatnonzero(private.tensor != public.tensor)
     assert differs.size == state.engine.hands[0].bit_count() and differs.max() < 49  # the hand piece only
-    recall = game.make_py_observer(pyspiel.IIGObservationType(private_info=pyspiel.PrivateInfoType.NONE,
-                                                              perfect_recall=True))
+    recall = game.make_py_observer(
+        pyspiel.IIGObservationType(private_info=pyspiel.PrivateInfoType.NONE, perfect_recall=True)
+    )
     assert recall.string_from(state, 0) == recall.string_from(state, 1) == state.information_text(None)
     assert "dealt ?" in recall.string_from(state, 0) and " dealt V" not in recall.string_from(state, 0)
     with pytest.raises(ValueError, match="every player"):
-        game.make_py_observer(pyspiel.IIGObservationType(private_info=pyspiel.PrivateInfoType.ALL_PLAYERS,
-                                                         perfect_recall=False))
+        game.make_py_observer(
+            pyspiel.IIGObservationType(private_info=pyspiel.PrivateInfoType.ALL_PLAYERS, perfect_recall=False)
+        )
 
 
 # --- determinization ------------------------------------------------------------------------
@@ -438,7 +451,7 @@ def test_resample_from_infostate_keeps_the_information_state(players: int, advan
     sampler = random.Random(11).random
     changed = checked = 0
     states = [s.clone() for seed in range(3) for s in decision_states(players, advanced, actions, seed, every=7)]
-    for state in states[::max(1, len(states) // 12)]:
+    for state in states[:: max(1, len(states) // 12)]:
         for seat in range(players):
             info = state.information_state_string(seat)
             for _ in range(3):
@@ -481,18 +494,32 @@ def test_a_resampled_state_is_a_real_history(players: int, advanced: bool) -> No
                 if kind in (ro.EV_HAND, ro.EV_PALETTE, ro.EV_DRAW, ro.EV_ACT):
                     replay.apply_action(value)
             a, b = replay.engine, world.engine
-            assert (a.hands, a.palettes, a.canvas, a.known, a.alive, a.current, a.step) == \
-                   (b.hands, b.palettes, b.canvas, b.known, b.alive, b.current, b.step)
-            assert (a.piles, a.scores, a.removed, sorted(a.deck), a.round) == \
-                   (b.piles, b.scores, b.removed, sorted(b.deck), b.round)
+            assert (a.hands, a.palettes, a.canvas, a.known, a.alive, a.current, a.step) == (
+                b.hands,
+                b.palettes,
+                b.canvas,
+                b.known,
+                b.alive,
+                b.current,
+                b.step,
+            )
+            assert (a.piles, a.scores, a.removed, sorted(a.deck), a.round) == (
+                b.piles,
+                b.scores,
+                b.removed,
+                sorted(b.deck),
+                b.round,
+            )
             assert replay.information_state_string(seat) == world.information_state_string(seat)
 
 
 def test_cards_seen_going_face_down_stay_out_of_the_resampled_worlds() -> None:
     """An eliminated player's palette went face down in front of everyone: no world deals
     those cards to a hand or the deck (the observation alone would not tell)."""
+
     def eliminated_with_palette(state: Any) -> bool:
         return state.engine.removed != 0 and state.engine.out_public != 0
+
     state = find(4, False, False, eliminated_with_palette, range(60), concede=True)
     out = state.engine.out_public
     sampler = random.Random(1).random
@@ -512,8 +539,10 @@ def test_resampling_is_refused_at_chance_nodes_and_follows_the_sampler() -> None
     one = decision.resample_from_infostate(0, random.Random(8).random)
     two = decision.resample_from_infostate(0, random.Random(8).random)
     assert str(one) == str(two)
-    assert decision.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0)).current_player() \
+    assert (
+        decision.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0)).current_player()
         == decision.current_player()
+    )
 
 
 # --- returns -------------------------------------------------------------------------------------
@@ -554,12 +583,18 @@ def test_an_advanced_match_is_cut_after_max_rounds(monkeypatch: pytest.MonkeyPat
 # --- OpenSpiel's Python ISMCTS ----------------------------------------------------------------
 
 
-def play_ismcts(players: int, seed: int, advanced: bool = False,
-                simulations: int = 20) -> tuple[list[float], list[int]]:
+def play_ismcts(
+    players: int, seed: int, advanced: bool = False, simulations: int = 20
+) -> tuple[list[float], list[int]]:
     """OpenSpiel's Python ISMCTSBot (seat 0, small budget) against uniform random bots."""
     game = load(players, advanced, True)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)), 2.0,
-                           max_simulations=simulations, random_state=np.random.RandomState(seed + 1))
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)),
+        2.0,
+        max_simulations=simulations,
+        random_state=np.random.RandomState(seed + 1),
+    )
     bot.set_resampler(ro.seeded_resampler(seed + 2))
     others = {s: UniformRandomBot(s, np.random.RandomState(seed + 3 + s)) for s in range(1, players)}
     chance = np.random.RandomState(seed + 9)

@@ -168,10 +168,16 @@ def test_stepping_before_reset_or_after_the_end(caplog: pytest.LogCaptureFixture
     assert env.unwrapped.game.fingerprint() == before
 
 
-@pytest.mark.parametrize(("kwargs", "error"), [
-    (dict(players=5), GameError), (dict(players=1), GameError), (dict(render_mode="rgb_array"), ValueError),
-    (dict(mask="all"), ValueError), (dict(rewards="points"), ValueError),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        (dict(players=5), GameError),
+        (dict(players=1), GameError),
+        (dict(render_mode="rgb_array"), ValueError),
+        (dict(mask="all"), ValueError),
+        (dict(rewards="points"), ValueError),
+    ],
+)
 def test_unsupported_parameters_are_refused(kwargs: dict[str, Any], error: type[Exception]) -> None:
     with pytest.raises(error):
         red7_v0.raw_env(**kwargs)

@@ -100,14 +100,17 @@ def test_set_language_switches_every_message() -> None:
     assert _("Red") == "Red"
 
 
-@pytest.mark.parametrize(("env", "expected"), [
-    ({"LANG": "pt_BR.UTF-8"}, "pt-BR"),
-    ({"LANGUAGE": "pt_BR:en", "LANG": "en_US.UTF-8"}, "pt-BR"),
-    ({"LC_ALL": "en_GB.UTF-8", "LANG": "pt_BR.UTF-8"}, "en"),
-    ({"LANG": "de_DE.UTF-8"}, "en"),
-    ({"LANG": "C.UTF-8"}, "en"),
-    ({}, "en"),
-])
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"LANG": "pt_BR.UTF-8"}, "pt-BR"),
+        ({"LANGUAGE": "pt_BR:en", "LANG": "en_US.UTF-8"}, "pt-BR"),
+        ({"LC_ALL": "en_GB.UTF-8", "LANG": "pt_BR.UTF-8"}, "en"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({}, "en"),
+    ],
+)
 def test_the_default_language_comes_from_the_locale(env: dict[str, str], expected: str) -> None:
     assert detect_language(env) == expected
 

@@ -33,9 +33,21 @@ def outcome_key(game: Game) -> OutcomeKey:
     """The fields of Game.fingerprint() that describe a position, minus the history,
     the turn counter (and the stale ``pending`` 7 and the constant config)."""
     return (
-        tuple(game.hands), tuple(game.palettes), tuple(game.known), tuple(game.deck), game.deck_known,
-        tuple(game.canvas), game.rule, game.removed, tuple(game.piles), tuple(game.scores),
-        tuple(game.alive), game.current, game.step, game.round, game.result,
+        tuple(game.hands),
+        tuple(game.palettes),
+        tuple(game.known),
+        tuple(game.deck),
+        game.deck_known,
+        tuple(game.canvas),
+        game.rule,
+        game.removed,
+        tuple(game.piles),
+        tuple(game.scores),
+        tuple(game.alive),
+        game.current,
+        game.step,
+        game.round,
+        game.result,
     )
 
 
@@ -243,17 +255,41 @@ SEED_3_4P_ACTIONS = (8, 76, 64)
 @pytest.mark.parametrize(
     ("players", "advanced", "actions", "seed", "deck_top", "deal", "expected"),
     [
-        (2, False, False, 1, "V7",
-         {1: (["I7", "O6", "I6", "G5", "B5", "B3", "R2"], ["V1"]),
-          0: (["V5", "G4", "I2", "V2", "R1", "Y1", "I1"], ["R4"])},
-         SEED_1_2P_BASIC),
-        (3, True, True, 2, "V3",
-         {0: (["B7", "R6", "Y5", "B4", "O3", "R2", "G1"], ["I1"]), 1: (None, ["V1"]), 2: (None, ["Y2"])},
-         SEED_2_3P_ADVANCED_ACTIONS),
-        (4, False, True, 3, "B2",
-         {3: (["R6", "O6", "I5", "R3", "O2", "I2", "V1"], ["I1"]), 0: (None, ["B1"]), 1: (None, ["O1"]),
-          2: (None, ["Y3"])},
-         SEED_3_4P_ACTIONS),
+        (
+            2,
+            False,
+            False,
+            1,
+            "V7",
+            {
+                1: (["I7", "O6", "I6", "G5", "B5", "B3", "R2"], ["V1"]),
+                0: (["V5", "G4", "I2", "V2", "R1", "Y1", "I1"], ["R4"]),
+            },
+            SEED_1_2P_BASIC,
+        ),
+        (
+            3,
+            True,
+            True,
+            2,
+            "V3",
+            {0: (["B7", "R6", "Y5", "B4", "O3", "R2", "G1"], ["I1"]), 1: (None, ["V1"]), 2: (None, ["Y2"])},
+            SEED_2_3P_ADVANCED_ACTIONS,
+        ),
+        (
+            4,
+            False,
+            True,
+            3,
+            "B2",
+            {
+                3: (["R6", "O6", "I5", "R3", "O2", "I2", "V1"], ["I1"]),
+                0: (None, ["B1"]),
+                1: (None, ["O1"]),
+                2: (None, ["Y3"]),
+            },
+            SEED_3_4P_ACTIONS,
+        ),
     ],
 )
 def test_perft_seeded_deals(

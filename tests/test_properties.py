@@ -46,9 +46,26 @@ SAMPLE = 0.25
 """Share of the states after the 12th decision that the costlier checks (d), (f) examine."""
 
 GARBAGE = [
-    "", "   ", "play", "play R8", "play Z3", "play R7 R6", "canvas", "canvas 7R",
-    "move R7", "move R7 hand", "take", "take R0", "end turn", "pass", "concede!",
-    "draw R1", "hello world", "R7", "249", "-1",
+    "",
+    "   ",
+    "play",
+    "play R8",
+    "play Z3",
+    "play R7 R6",
+    "canvas",
+    "canvas 7R",
+    "move R7",
+    "move R7 hand",
+    "take",
+    "take R0",
+    "end turn",
+    "pass",
+    "concede!",
+    "draw R1",
+    "hello world",
+    "R7",
+    "249",
+    "-1",
 ]
 
 
@@ -110,8 +127,9 @@ def assert_cards_conserved(game: Game) -> None:
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
 @settings(max_examples=25)
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)
-def test_a_every_card_in_exactly_one_place(players: int, advanced: bool, actions: bool,
-                                           seed: int, choice_seed: int) -> None:
+def test_a_every_card_in_exactly_one_place(
+    players: int, advanced: bool, actions: bool, seed: int, choice_seed: int
+) -> None:
     """(a) R1.1/R2.2/R6.1/R8.2/R8.4: hands, palettes, canvas, deck, face-down cards
     and score piles hold the 49 cards, each exactly once, after every decision."""
     for game in walk(players, advanced, actions, seed, choice_seed):
@@ -124,8 +142,9 @@ def test_a_every_card_in_exactly_one_place(players: int, advanced: bool, actions
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
 @settings(max_examples=25)
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)
-def test_b_completed_turn_leaves_its_player_winning(players: int, advanced: bool, actions: bool,
-                                                     seed: int, choice_seed: int) -> None:
+def test_b_completed_turn_leaves_its_player_winning(
+    players: int, advanced: bool, actions: bool, seed: int, choice_seed: int
+) -> None:
     """(b) R4.3/R4.4/R4.6/R3.1: when a turn ends and its player is still in the round,
     that player alone is winning under the rule in force (checked also with
     red7.winner); a turn still running belongs to the same player."""
@@ -134,7 +153,7 @@ def test_b_completed_turn_leaves_its_player_winning(players: int, advanced: bool
         if before is not None:
             mover, turns, rounds_done = before
             assert game.history[-1][0] == mover
-            if len(game.round_results) == rounds_done:          # the round goes on
+            if len(game.round_results) == rounds_done:  # the round goes on
                 turn_over = game.turns != turns
                 if not turn_over:
                     assert game.current == mover and game.alive[mover]
@@ -156,8 +175,7 @@ def test_b_completed_turn_leaves_its_player_winning(players: int, advanced: bool
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
 @settings(max_examples=15)
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)
-def test_c_record_replays_every_state(players: int, advanced: bool, actions: bool,
-                                      seed: int, choice_seed: int) -> None:
+def test_c_record_replays_every_state(players: int, advanced: bool, actions: bool, seed: int, choice_seed: int) -> None:
     """(c) a record (config, seed, decisions; JSON) replayed decision by decision
     reproduces the fingerprint after every decision, and so does re-applying the
     history to a new Game with the same seed."""
@@ -238,8 +256,9 @@ def swap_own_card(game: Game, seat: int, rnd: random.Random) -> Game | None:
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
 @settings(max_examples=10)
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)
-def test_d_observation_ignores_hidden_cards(players: int, advanced: bool, actions: bool,
-                                            seed: int, choice_seed: int) -> None:
+def test_d_observation_ignores_hidden_cards(
+    players: int, advanced: bool, actions: bool, seed: int, choice_seed: int
+) -> None:
     """(d) R9: for every viewer (each seat, and the spectator), re-dealing the cards it
     cannot see leaves its observation byte-for-byte the same; changing the viewer's
     own hand does change it."""
@@ -265,8 +284,9 @@ def test_d_observation_ignores_hidden_cards(players: int, advanced: bool, action
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
 @settings(max_examples=15)
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)
-def test_e_illegal_decisions_raise_and_change_nothing(players: int, advanced: bool, actions: bool,
-                                                      seed: int, choice_seed: int) -> None:
+def test_e_illegal_decisions_raise_and_change_nothing(
+    players: int, advanced: bool, actions: bool, seed: int, choice_seed: int
+) -> None:
     """(e) R4.2-R7: an id in 0..248 that is not legal (as id and as notation), an id
     outside the range, or garbage text is refused with ValueError and leaves the
     game's fingerprint and legal decisions unchanged; after the end everything is
@@ -296,8 +316,7 @@ def test_e_illegal_decisions_raise_and_change_nothing(players: int, advanced: bo
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
 @settings(max_examples=12)
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)
-def test_f_clone_is_independent(players: int, advanced: bool, actions: bool,
-                                seed: int, choice_seed: int) -> None:
+def test_f_clone_is_independent(players: int, advanced: bool, actions: bool, seed: int, choice_seed: int) -> None:
     """(f) clone(): applying any legal decision to a clone leaves the original's
     fingerprint (seed of the later deals included) and legal decisions untouched, two
     clones given the same decision agree; and moving the original leaves an earlier
@@ -331,8 +350,9 @@ def test_f_clone_is_independent(players: int, advanced: bool, actions: bool,
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
 @settings(max_examples=25)
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)
-def test_g_safe_subset_of_legal_and_concede_always_legal(players: int, advanced: bool, actions: bool,
-                                                         seed: int, choice_seed: int) -> None:
+def test_g_safe_subset_of_legal_and_concede_always_legal(
+    players: int, advanced: bool, actions: bool, seed: int, choice_seed: int
+) -> None:
     """(g) R4.7: safe decisions are legal decisions (is_safe agrees); R4.2.4: concede
     is legal at every step until the game is over; then nothing is legal."""
     for game in walk(players, advanced, actions, seed, choice_seed):

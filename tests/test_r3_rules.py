@@ -43,6 +43,7 @@ def colour(name: str) -> str:
 def best_group(groups: list[list[str]]) -> set[str]:
     """R3 table tie-break: the largest group; on equal size the one holding the highest
     card (R1.2). Empty groups are never candidates."""
+
     def rank(group: list[str]) -> tuple[int, tuple[int, int]]:
         return len(group), max(strength(c) for c in group)
 
@@ -78,9 +79,7 @@ def ref_qualifying(rule: str, palette: Sequence[str]) -> set[str]:
             for hi in range(lo, 8):
                 if all(v in present for v in range(lo, hi + 1)):
                     # one card per value: the highest card of that value
-                    runs.append(
-                        [max((c for c in cards if value(c) == v), key=strength) for v in range(lo, hi + 1)]
-                    )
+                    runs.append([max((c for c in cards if value(c) == v), key=strength) for v in range(lo, hi + 1)])
         return best_group(runs)
     if rule == "violet":
         return {c for c in cards if value(c) in (1, 2, 3)}
@@ -382,7 +381,7 @@ def colour_palettes(rng: random.Random, left: list[int], right: list[int]) -> tu
     while True:
         cards = [rng.choice(LETTERS) + str(v) for v in left + right]
         if len(set(cards)) == len(cards):
-            return cards[: len(left)], cards[len(left):]
+            return cards[: len(left)], cards[len(left) :]
 
 
 @pytest.mark.parametrize("rule, left, right", R33_EXAMPLES)
@@ -487,7 +486,7 @@ def disjoint_palettes(draw: st.DrawFn) -> list[list[str]]:
     out: list[list[str]] = []
     at = 0
     for size in sizes:
-        out.append(list(deck[at: at + size]))
+        out.append(list(deck[at : at + size]))
         at += size
     return out
 

@@ -74,8 +74,9 @@ def seven_position(advanced: bool = False, deck: list[str] | None = None) -> Gam
       move R2/G2/Y2 deck -> Orange: a pair of 2s loses to the pair of 6s, and G3
                         (Green: two 2s vs O6 V6) cannot fix it: unsafe.
     """
-    return position([["I7", "G3"], ["V3"]], [["R2", "G2", "Y2", "B5"], ["O6", "V6"]],
-                    canvas=["O1"], advanced=advanced, deck=deck)
+    return position(
+        [["I7", "G3"], ["V3"]], [["R2", "G2", "Y2", "B5"], ["O6", "V6"]], canvas=["O1"], advanced=advanced, deck=deck
+    )
 
 
 def test_r7_7_seven_step_offers_moves_of_every_other_palette_card() -> None:
@@ -85,15 +86,19 @@ def test_r7_7_seven_step_offers_moves_of_every_other_palette_card() -> None:
     assert g.step_name == "seven"
     assert_public(g, "pending", "I7")
     assert legal(g) == {
-        "move R2 canvas", "move Y2 canvas", "move B5 canvas",
-        "move R2 deck", "move G2 deck", "move Y2 deck", "move B5 deck",
+        "move R2 canvas",
+        "move Y2 canvas",
+        "move B5 canvas",
+        "move R2 deck",
+        "move G2 deck",
+        "move Y2 deck",
+        "move B5 deck",
         "concede",
     }
     assert safe(g) == {"move R2 canvas", "move Y2 canvas", "move B5 canvas", "move B5 deck"}
 
 
-@pytest.mark.parametrize("action", ["move I7 deck", "move I7 canvas", "move G2 canvas", "canvas G3", "end",
-                                    "play G3"])
+@pytest.mark.parametrize("action", ["move I7 deck", "move I7 canvas", "move G2 canvas", "canvas G3", "end", "play G3"])
 def test_r7_7_seven_step_refuses_moving_the_seven_losing_canvas_and_other_steps(action: str) -> None:
     """R7.7: never the 7 itself; R4.4: G2 to the canvas (Green) loses; the 7's action
     comes before anything else in the turn, so no hand canvas, end or play yet."""

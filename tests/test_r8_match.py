@@ -76,19 +76,19 @@ def assert_fresh_round(game: Game, piles: set[str]) -> None:
     n = game.n
     assert not game.is_over
     assert pile_cards(game) == piles
-    assert all(len(game.hand(s)) == 7 for s in range(n))            # R2.2
-    assert all(len(game.palette(s)) == 1 for s in range(n))         # R2.2
-    assert game.alive == [True] * n                                  # every player back
-    assert game.rule == 0 and game.canvas == []                     # R2.3: rule Red
+    assert all(len(game.hand(s)) == 7 for s in range(n))  # R2.2
+    assert all(len(game.palette(s)) == 1 for s in range(n))  # R2.2
+    assert game.alive == [True] * n  # every player back
+    assert game.rule == 0 and game.canvas == []  # R2.3: rule Red
     assert game.removed == 0 and game.known == [0] * n and game.deck_known == 0
     dealt: list[str] = []
     for s in range(n):
         dealt += game.hand(s) + game.palette(s)
     dealt += [names_of(1 << c)[0] for c in game.deck]
-    assert len(dealt) == len(set(dealt))                              # each card once
-    assert set(dealt) == all_names() - piles                          # the complement
+    assert len(dealt) == len(set(dealt))  # each card once
+    assert set(dealt) == all_names() - piles  # the complement
     assert len(game.deck) == 49 - len(piles) - 8 * n
-    assert game.current_player == expected_first_player(game)         # R2.4 / R8.5
+    assert game.current_player == expected_first_player(game)  # R2.4 / R8.5
     assert game.step_name == "start"
 
 
@@ -252,7 +252,9 @@ def test_r8_3_reaching_target_ends_match(players: int, piles: dict[int, list[str
     assert game.result.scores == (before + 7,) + (0,) * (players - 1)
     assert game.result.rounds == game.round  # the match ended in its first round
     assert game.observation(None)["result"] == {
-        "winners": [0], "scores": [before + 7] + [0] * (players - 1), "rounds": game.round,
+        "winners": [0],
+        "scores": [before + 7] + [0] * (players - 1),
+        "rounds": game.round,
     }
 
 
@@ -290,10 +292,9 @@ def test_r8_4_exactly_8_per_player_left_deals_again() -> None:
     fewer than 8 x players, so a round is dealt (deck empty) and eliminated seat 2
     is back in."""
     piles = [
-        ["R3", "O3", "Y3", "G3", "B3", "I3", "V3"],                    # 21
-        ["R1", "O1", "Y1", "G1", "B1", "I1", "V1",
-         "R2", "O2", "Y2", "G2", "B2", "I2", "V2", "Y4"],               # 25
-        ["O4", "G4"],                                                   # 8
+        ["R3", "O3", "Y3", "G3", "B3", "I3", "V3"],  # 21
+        ["R1", "O1", "Y1", "G1", "B1", "I1", "V1", "R2", "O2", "Y2", "G2", "B2", "I2", "V2", "Y4"],  # 25
+        ["O4", "G4"],  # 8
     ]
     game = concede_position(3, ["R4"], piles=piles)
     assert game.alive == [True, True, False]
@@ -308,10 +309,9 @@ def test_r8_4_fewer_than_8_per_player_ends_with_shared_victory() -> None:
     """R8.4 + Decision: 3 players, 26 cards in piles after the round, 23 < 24 remain:
     the match ends; seats 0 and 1 share the highest score (25) and both win."""
     piles = [
-        ["R3", "O3", "Y3", "G3", "B3", "I3", "V3"],                    # 21
-        ["R1", "O1", "Y1", "G1", "B1", "I1", "V1",
-         "R2", "O2", "Y2", "G2", "B2", "I2", "V2", "Y4"],               # 25
-        ["O4", "G4", "B4"],                                             # 12
+        ["R3", "O3", "Y3", "G3", "B3", "I3", "V3"],  # 21
+        ["R1", "O1", "Y1", "G1", "B1", "I1", "V1", "R2", "O2", "Y2", "G2", "B2", "I2", "V2", "Y4"],  # 25
+        ["O4", "G4", "B4"],  # 12
     ]
     game = concede_position(3, ["R4"], piles=piles)
     game.apply("concede")
@@ -326,9 +326,9 @@ def test_r8_4_fewer_cards_highest_score_wins_not_round_winner() -> None:
     """R8.4: 4 players, 19 pile cards after the round leave 30 < 32: the match ends
     and the highest score (seat 1, 14) wins although seat 0 won the last round (13)."""
     piles = [
-        ["R1", "O1", "Y1", "G1", "B1", "I1", "V1"],   # 7
-        ["R2", "O2", "Y2", "G2", "B2", "I2", "V2"],   # 14
-        ["R3", "O3", "Y3", "G3"],                     # 12
+        ["R1", "O1", "Y1", "G1", "B1", "I1", "V1"],  # 7
+        ["R2", "O2", "Y2", "G2", "B2", "I2", "V2"],  # 14
+        ["R3", "O3", "Y3", "G3"],  # 12
         [],
     ]
     game = concede_position(4, ["R6"], piles=piles)

@@ -100,10 +100,8 @@ def test_r9_view_ignores_hidden_differences() -> None:
     """R9: two positions that differ only in other hands, the order and content of
     the unknown deck and the face-down cards look byte-for-byte the same to seat 0
     and to a spectator, and differ for seat 1 (whose hand differs)."""
-    a = Game.from_position([["R7", "O3"], ["Y6", "G5"]], [["O7"], ["G6"]],
-                           deck=["I7", "V7", "B3"], current=0)
-    b = Game.from_position([["R7", "O3"], ["B3", "V7"]], [["O7"], ["G6"]],
-                           deck=["Y6", "I1", "G5"], current=0)
+    a = Game.from_position([["R7", "O3"], ["Y6", "G5"]], [["O7"], ["G6"]], deck=["I7", "V7", "B3"], current=0)
+    b = Game.from_position([["R7", "O3"], ["B3", "V7"]], [["O7"], ["G6"]], deck=["Y6", "I1", "G5"], current=0)
     for seat in (0, None):
         assert dump(a.observation(seat)) == dump(b.observation(seat))
     assert dump(a.observation(1)) != dump(b.observation(1))
@@ -112,10 +110,8 @@ def test_r9_view_ignores_hidden_differences() -> None:
 def test_r9_eliminated_hand_is_private() -> None:
     """R9/R6.1: an eliminated player's hand leaves the round face down and stays private;
     the palette, which everyone saw, is remembered as public ``out_of_round_known``."""
-    a = Game.from_position([["R7"], ["Y6"], ["B3", "B4"]], [["O7"], ["G6"], ["I2"]],
-                           current=0, eliminated=[2])
-    b = Game.from_position([["R7"], ["Y6"], ["V3", "V4"]], [["O7"], ["G6"], ["I2"]],
-                           current=0, eliminated=[2])
+    a = Game.from_position([["R7"], ["Y6"], ["B3", "B4"]], [["O7"], ["G6"], ["I2"]], current=0, eliminated=[2])
+    b = Game.from_position([["R7"], ["Y6"], ["V3", "V4"]], [["O7"], ["G6"], ["I2"]], current=0, eliminated=[2])
     for seat in (0, 1, None):
         oa, ob = a.observation(seat), b.observation(seat)
         assert dump(oa) == dump(ob)
@@ -124,8 +120,7 @@ def test_r9_eliminated_hand_is_private() -> None:
         assert oa["out_of_round_known"] == ["I2"]  # (out_of_round also counts the 42 cards dealt nowhere)
         assert not mentioned(oa) & {"B3", "B4"}
     assert a.observation(2)["out_of_round_own"] == ["B4", "B3"]  # the eliminated seat knows its hand
-    c = Game.from_position([["R7"], ["Y6"], ["B3", "B4"]], [["O7"], ["G6"], ["I3"]],
-                           current=0, eliminated=[2])
+    c = Game.from_position([["R7"], ["Y6"], ["B3", "B4"]], [["O7"], ["G6"], ["I3"]], current=0, eliminated=[2])
     assert c.observation(0)["out_of_round_known"] == ["I3"]
 
 
@@ -208,12 +203,10 @@ def test_r9_history_and_round_results_are_public() -> None:
     for seat in viewers(game):
         obs = game.observation(seat)
         assert obs["history"] == [[1, "concede"]]
-        assert obs["round_results"] == [
-            {"winner": 0, "rule": "blue", "scored": ["O7", "V2"], "points": 9}
-        ]
+        assert obs["round_results"] == [{"winner": 0, "rule": "blue", "scored": ["O7", "V2"], "points": 9}]
         assert obs["scores"] == [10, 3, 0]
         assert obs["score_piles"] == [["O7", "V2", "V1"], ["G2", "G1"], []]
-        assert obs["rule"] == "red" and obs["canvas"] == []   # next round (R8.4)
+        assert obs["rule"] == "red" and obs["canvas"] == []  # next round (R8.4)
         assert obs["alive"] == [True, True, True]
         assert obs["deck_known_top"] == [] and obs["out_of_round"] == 0
 
@@ -237,7 +230,11 @@ def test_r9_seven_tuck_is_public_and_drawn_card_known() -> None:
     the deck: every viewer sees O2 on top. Seat 1 then plays G3 and draws it (R7.3):
     everyone sees O2 among seat 1's known hand cards and the known top is gone."""
     game = Game.from_position(
-        [["R7", "B2"], ["G3", "I4"]], [["O2"], ["Y6"]], deck=["V5"], current=0, actions=True,
+        [["R7", "B2"], ["G3", "I4"]],
+        [["O2"], ["Y6"]],
+        deck=["V5"],
+        current=0,
+        actions=True,
     )
     game.apply("play R7")
     for seat in viewers(game):
@@ -264,7 +261,11 @@ def test_r9_one_tuck_is_public_and_drawn_card_known() -> None:
     """R7.1/R7.z/R9: seat 0 plays B1 and takes Y7 from seat 1's palette onto the deck;
     everyone sees Y7 on top; seat 1's 3 draws it, and everyone sees that."""
     game = Game.from_position(
-        [["B1", "G5"], ["G3"]], [["R6"], ["Y7", "V2"]], deck=["I4"], current=0, actions=True,
+        [["B1", "G5"], ["G3"]],
+        [["R6"], ["Y7", "V2"]],
+        deck=["I4"],
+        current=0,
+        actions=True,
     )
     game.apply("play B1")
     assert game.observation(None)["step"] == "one"
@@ -285,8 +286,7 @@ def test_r9_one_tuck_is_public_and_drawn_card_known() -> None:
 def test_r9_two_known_cards_listed_top_first() -> None:
     """R7.z: with two public cards on top (deck_known=2), both are listed, top
     first, and the unknown card under them is not."""
-    game = Game.from_position([["R7"], ["Y6"]], [["O7"], ["G6"]],
-                              deck=["B4", "I2", "V6"], deck_known=2, current=0)
+    game = Game.from_position([["R7"], ["Y6"]], [["O7"], ["G6"]], deck=["B4", "I2", "V6"], deck_known=2, current=0)
     for seat in viewers(game):
         obs = game.observation(seat)
         assert obs["deck_known_top"] == ["B4", "I2"]

@@ -32,7 +32,8 @@ def test_equal_counts_are_decided_by_the_highest_card_R3_1() -> None:
     st = standing("indigo", masks("O4 R5 G7 Y6", "I2 I3 O4 V5".replace("O4", "B4")), [True, True])
     assert (st.leader, st.reason, st.top(0), st.top(1)) == (0, "higher", "G7", "V5")
     assert standing_text(st, NAMES) == (
-        "Indigo: a run of 4 cards each, and the highest card decides: G7 against V5 (Bia)")
+        "Indigo: a run of 4 cards each, and the highest card decides: G7 against V5 (Bia)"
+    )
 
 
 def test_red_names_both_cards() -> None:
@@ -77,8 +78,9 @@ def test_the_leader_is_the_engine_winner_in_random_games(config: tuple[int, bool
             obs = game.observation(None)
             for rule in ("red", "orange", "yellow", "green", "blue", "indigo", "violet"):
                 st = standing_of(obs, rule)
-                assert st.leader == game.winning(["red", "orange", "yellow", "green", "blue", "indigo",
-                                                  "violet"].index(rule))
+                assert st.leader == game.winning(
+                    ["red", "orange", "yellow", "green", "blue", "indigo", "violet"].index(rule)
+                )
                 if st.challenger is not None:
                     assert st.count(st.challenger) <= st.count(st.leader)
                     assert (st.reason == "more") == (st.count(st.challenger) < st.count(st.leader))

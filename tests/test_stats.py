@@ -119,14 +119,21 @@ def test_one_bot_per_seat_rotates_over_each_deal() -> None:
 
 def test_stats_writes_table_json_and_plots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out_dir = tmp_path / "stats"
-    code, out, err = run_main(["stats", "--games", "10", "--players", "2", "--actions", "--seed", "2",
-                               "--out", str(out_dir)], capsys)
+    code, out, err = run_main(
+        ["stats", "--games", "10", "--players", "2", "--actions", "--seed", "2", "--out", str(out_dir)], capsys
+    )
     assert code == 0, err
     for heading in ("Who wins", "Branching factor", "Rules", "Action cards", "first player"):
         assert heading in out
     names = sorted(p.name for p in out_dir.iterdir())
-    assert names == ["action_cards.png", "branching.png", "game_length.png", "rules.png", "seat_win_rate.png",
-                     "stats.json"]
+    assert names == [
+        "action_cards.png",
+        "branching.png",
+        "game_length.png",
+        "rules.png",
+        "seat_win_rate.png",
+        "stats.json",
+    ]
     for name in names[:-1]:
         assert (out_dir / name).read_bytes()[:8] == PNG_MAGIC
     data = json.loads((out_dir / "stats.json").read_text())
@@ -169,8 +176,9 @@ def test_bad_input_exits_2(argv: list[str], needle: str, tmp_path: Path, capsys:
     assert list(tmp_path.iterdir()) == []
 
 
-def test_unwritable_out_fails_before_any_game(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unwritable_out_fails_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     forbid_games(monkeypatch)
     (tmp_path / "file").write_text("x")
     code, out, err = run_main(["stats", "--games", "3", "--out", str(tmp_path / "file" / "out")], capsys)

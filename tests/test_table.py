@@ -124,8 +124,12 @@ def test_the_same_seed_gives_the_same_bot_game() -> None:
 
 
 def test_the_record_of_a_table_replays(tmp_path: Path) -> None:
-    table = Table([Seat("", make_bot("easy"), "easy"), Seat("", make_bot("easy"), "easy"),
-                   Seat("", make_bot("easy"), "easy")], advanced=True, actions=True, seed=3)
+    table = Table(
+        [Seat("", make_bot("easy"), "easy"), Seat("", make_bot("easy"), "easy"), Seat("", make_bot("easy"), "easy")],
+        advanced=True,
+        actions=True,
+        seed=3,
+    )
     while not table.is_over:
         table.play_bot()
     path = table.save(tmp_path / "deep" / "game.json")

@@ -51,7 +51,9 @@ def untimed(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def test_split_specs_keeps_bot_options_together() -> None:
     assert split_specs("hard,medium,easy") == ["hard", "medium", "easy"]
     assert split_specs("ismcts:iters=20,c=1.5, random,ismcts:seconds=1") == [
-        "ismcts:iters=20,c=1.5", "random", "ismcts:seconds=1"
+        "ismcts:iters=20,c=1.5",
+        "random",
+        "ismcts:seconds=1",
     ]
 
 
@@ -73,7 +75,9 @@ def test_bad_specs_raise_bot_spec_error(spec: str) -> None:
 def test_more_entrants_than_seats_play_every_combination() -> None:
     plan = schedule(entrants("hard", "medium", "easy"), players=2, games=4, seed=1)
     assert [tuple(e.label for e in t) for t in plan.tables] == [
-        ("hard", "medium"), ("hard", "easy"), ("medium", "easy")
+        ("hard", "medium"),
+        ("hard", "easy"),
+        ("medium", "easy"),
     ]
     assert len(plan.tasks) == 3 * 4
     assert [t.index for t in plan.tasks] == list(range(12))
@@ -138,8 +142,9 @@ def test_fewer_entrants_than_players_is_refused() -> None:
 
 
 def test_results_identical_for_one_and_two_jobs() -> None:
-    plan = schedule(make_entrants(["random", "random", "random"]), players=3, games=6, seed=11,
-                    advanced=True, actions=True)
+    plan = schedule(
+        make_entrants(["random", "random", "random"]), players=3, games=6, seed=11, advanced=True, actions=True
+    )
     calls: list[int] = []
     one = run(plan.tasks, jobs=1, progress=calls.append)
     two = run(plan.tasks, jobs=2)
@@ -184,8 +189,13 @@ def test_ray_backend_gives_the_local_results(tmp_path: Path, capsys: pytest.Capt
 def fake_game(index: int, seating: list[str], winners: list[int], ranks: list[int]) -> dict[str, Any]:
     n = len(seating)
     return {
-        "index": index, "seating": seating, "winners": winners, "ranks": ranks,
-        "decisions": [2] * n, "seconds": [0.2] * n, "times": [[0.05, 0.15]] * n,
+        "index": index,
+        "seating": seating,
+        "winners": winners,
+        "ranks": ranks,
+        "decisions": [2] * n,
+        "seconds": [0.2] * n,
+        "times": [[0.05, 0.15]] * n,
     }
 
 
@@ -233,8 +243,21 @@ def test_wilson_interval() -> None:
 
 def test_tournament_writes_results_and_plots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out_dir = tmp_path / "results" / "run1"
-    argv = ["tournament", "--bots", "random,ismcts:iters=20,random", "--players", "2", "--games", "5",
-            "--seed", "7", "--jobs", "1", "--out", str(out_dir)]
+    argv = [
+        "tournament",
+        "--bots",
+        "random,ismcts:iters=20,random",
+        "--players",
+        "2",
+        "--games",
+        "5",
+        "--seed",
+        "7",
+        "--jobs",
+        "1",
+        "--out",
+        str(out_dir),
+    ]
     code, out, err = run_main(argv, capsys)
     assert code == 0, err
     assert "Traceback" not in err
@@ -260,15 +283,19 @@ def test_tournament_writes_results_and_plots(tmp_path: Path, capsys: pytest.Capt
     assert sum(e["wins"] for e in summary["entrants"]) == pytest.approx(12)
     assert all(e["games"] == 8 for e in summary["entrants"])
     assert {(p["a"], p["b"]) for p in summary["pairings"]} == {
-        ("random", "ismcts:iters=20"), ("random", "random#2"), ("ismcts:iters=20", "random#2")
+        ("random", "ismcts:iters=20"),
+        ("random", "random#2"),
+        ("ismcts:iters=20", "random#2"),
     }
 
 
-def test_tournament_into_an_existing_directory_keeps_other_files(tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_tournament_into_an_existing_directory_keeps_other_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "notes.txt").write_text("mine")
-    code, _, err = run_main(["tournament", "--bots", "random,random", "--games", "2", "--seed", "1",
-                             "--out", str(tmp_path)], capsys)
+    code, _, err = run_main(
+        ["tournament", "--bots", "random,random", "--games", "2", "--seed", "1", "--out", str(tmp_path)], capsys
+    )
     assert code == 0, err
     assert (tmp_path / "notes.txt").read_text() == "mine"
     assert (tmp_path / "results.json").exists()
@@ -305,8 +332,9 @@ def assert_one_line_error(err: str, *needles: str) -> None:
         (["--games", "4"], "--bots"),
     ],
 )
-def test_bad_input_exits_2_with_one_line(extra: list[str], needle: str, tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_input_exits_2_with_one_line(
+    extra: list[str], needle: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out_dir = tmp_path / "out"
     code, out, err = run_main(["tournament", *extra, "--out", str(out_dir)], capsys)
     assert code == 2
@@ -315,21 +343,24 @@ def test_bad_input_exits_2_with_one_line(extra: list[str], needle: str, tmp_path
     assert list(tmp_path.iterdir()) == []  # nothing written
 
 
-def test_out_under_a_file_fails_before_any_game(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_out_under_a_file_fails_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     forbid_games(monkeypatch)
     (tmp_path / "file").write_text("x")
     for target in (tmp_path / "file" / "out", tmp_path / "file", tmp_path / "file" / "a" / "b"):
-        code, out, err = run_main(["tournament", "--bots", "random,random", "--games", "2", "--out", str(target)],
-                                  capsys)
+        code, out, err = run_main(
+            ["tournament", "--bots", "random,random", "--games", "2", "--out", str(target)], capsys
+        )
         assert code == 2
         assert_one_line_error(err, "--out", str(tmp_path / "file"))
         assert out == ""
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 
-def test_a_failure_while_writing_leaves_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failure_while_writing_leaves_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import red7.cli.plots
 
     def broken(summary: object, directory: Path) -> list[str]:
@@ -341,8 +372,9 @@ def test_a_failure_while_writing_leaves_nothing(tmp_path: Path, capsys: pytest.C
     existing.mkdir()
     (existing / "results.json").write_text("old")
     for target in (tmp_path / "new", existing):
-        code, _, err = run_main(["tournament", "--bots", "random,random", "--games", "2", "--seed", "1",
-                                 "--out", str(target)], capsys)
+        code, _, err = run_main(
+            ["tournament", "--bots", "random,random", "--games", "2", "--seed", "1", "--out", str(target)], capsys
+        )
         assert code == 2  # the games were played (their progress bar shown), then the error in one line
         assert_one_line_error(err.strip().splitlines()[-1], "No space left on device")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["existing"]
@@ -350,8 +382,9 @@ def test_a_failure_while_writing_leaves_nothing(tmp_path: Path, capsys: pytest.C
     assert (existing / "results.json").read_text() == "old"
 
 
-def test_interrupted_tournament_leaves_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_interrupted_tournament_leaves_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import red7.analysis.tournament
 
     def interrupted(*args: object, **kwargs: object) -> None:
@@ -365,11 +398,13 @@ def test_interrupted_tournament_leaves_nothing(tmp_path: Path, capsys: pytest.Ca
     assert list(tmp_path.iterdir()) == []
 
 
-def test_missing_plots_extra_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_plots_extra_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
-    code, _, err = run_main(["tournament", "--bots", "random,random", "--games", "2", "--out", str(tmp_path / "o")],
-                            capsys)
+    code, _, err = run_main(
+        ["tournament", "--bots", "random,random", "--games", "2", "--out", str(tmp_path / "o")], capsys
+    )
     assert code == 2
     assert_one_line_error(err, "pip install 'red7[plots]'")
     assert list(tmp_path.iterdir()) == []
@@ -390,8 +425,9 @@ def test_bad_input_through_the_console_script(tmp_path: Path) -> None:
         (["tournament", "--bots", "random,random", "--games", "1", "--out", "out"], "seat rotations"),
         (["stats", "--bots", "ismcts:iters=0", "--out", "out"], "positive"),
     ):
-        proc = subprocess.run([str(RED7), *args], capture_output=True, text=True, timeout=60, cwd=tmp_path,
-                              stdin=subprocess.DEVNULL)
+        proc = subprocess.run(
+            [str(RED7), *args], capture_output=True, text=True, timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL
+        )
         assert proc.returncode == 2
         assert_one_line_error(proc.stderr, needle)
         assert proc.stdout == ""

@@ -49,6 +49,7 @@ async def click_card(pilot: Any, widget: str, card: str) -> None:
 
 # --- a whole game by keys ------------------------------------------------------------------
 
+
 def test_a_two_player_game_against_a_bot_played_by_keys(tmp_path: Path) -> None:
     """Seeded 2-player basic game: the screen shows the rule in words and who is winning
     after every move; the end shows the winner, offers another game and saves a record."""
@@ -141,6 +142,7 @@ def test_three_players_with_action_cards_play_a_round() -> None:
 
 # --- hotseat ---------------------------------------------------------------------------------
 
+
 def hand_cards(table: Table, seat: int) -> set[str]:
     """``seat``'s hand cards that nobody else may see (cards seen drawn are public, R7.z)."""
     obs = table.observation(seat)
@@ -148,8 +150,12 @@ def hand_cards(table: Table, seat: int) -> set[str]:
 
 
 def test_the_hotseat_screen_never_shows_another_players_hand() -> None:
-    app = PlayApp(lambda: Table([Seat("Ana"), Seat("Bia"), Seat("", make_bot("easy"), "easy")], seed=8),
-                  hotseat=True, bot_delay=0, hint="easy")
+    app = PlayApp(
+        lambda: Table([Seat("Ana"), Seat("Bia"), Seat("", make_bot("easy"), "easy")], seed=8),
+        hotseat=True,
+        bot_delay=0,
+        hint="easy",
+    )
     passes: list[str] = []
 
     async def check_hidden(a: PlayApp) -> None:
@@ -180,9 +186,11 @@ def test_the_hotseat_screen_never_shows_another_players_hand() -> None:
 
 # --- input: staging, confirmations, hints, rules ---------------------------------------------
 
+
 def position_app(game: Any) -> PlayApp:
-    return PlayApp(lambda: Table.around(game, [Seat("Ana"), Seat("Bia", make_bot("easy"), "easy")]),
-                   bot_delay=0, hint="easy")
+    return PlayApp(
+        lambda: Table.around(game, [Seat("Ana"), Seat("Bia", make_bot("easy"), "easy")]), bot_delay=0, hint="easy"
+    )
 
 
 def test_a_staged_play_is_taken_back_with_u() -> None:
@@ -268,6 +276,7 @@ def test_the_rules_screen_in_both_languages() -> None:
 
 # --- bad input -------------------------------------------------------------------------------
 
+
 def test_keys_that_mean_nothing_now_get_a_message_and_change_nothing() -> None:
     app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
 
@@ -333,6 +342,7 @@ def test_a_terminal_too_small_asks_to_be_enlarged_in_the_chosen_language() -> No
 
 # --- replay ----------------------------------------------------------------------------------
 
+
 def finished_record(tmp_path: Path) -> Path:
     table = Table([Seat("", make_bot("easy"), "easy"), Seat("", make_bot("easy"), "easy")], seed=3)
     while not table.is_over:
@@ -381,6 +391,7 @@ def test_a_corrupt_record_is_refused_in_the_chosen_language(
 
 
 # --- the action cards' questions, by keys ------------------------------------------------------
+
 
 def test_the_sevens_card_and_destination_by_keys_R7_7() -> None:
     app = position_app(make(["R7 B2", "G1 O3"], ["O5 Y4", "V6"], actions=True))

@@ -71,9 +71,7 @@ def test_sampled_worlds_vary_the_hidden_cards_only() -> None:
 
 def test_known_drawn_cards_stay_in_their_hand() -> None:
     """R7.z/R9: a card everyone saw drawn stays in its drawer's hand in every world."""
-    game = Game.from_position(
-        [["R1"], ["G4", "B5"]], [["R7"], ["O7"]], deck=["G1", "B1"], known=[[], ["B5"]]
-    )
+    game = Game.from_position([["R1"], ["G4", "B5"]], [["R7"], ["O7"]], deck=["G1", "B1"], known=[[], ["B5"]])
     sampler = WorldSampler(game.observation(0))
     rng = random.Random(1)
     b5 = 1 << Card.parse("B5")
@@ -91,8 +89,13 @@ def test_inconsistent_observation_is_refused() -> None:
 def test_worlds_keep_the_face_down_cards_everyone_saw_out_of_the_round_R9() -> None:
     """An eliminated player's palette went face down in front of everyone; the player's
     hand did too, in front of that player only. No world deals those cards elsewhere."""
-    game = Game.from_position([["R7"], ["Y6"], ["B3", "B4"], ["O1"]], [["O7"], ["G6"], ["I2"], ["V7"]],
-                              deck=["G1", "G2", "G3", "G4"], current=0, eliminated=[2])
+    game = Game.from_position(
+        [["R7"], ["Y6"], ["B3", "B4"], ["O1"]],
+        [["O7"], ["G6"], ["I2"], ["V7"]],
+        deck=["G1", "G2", "G3", "G4"],
+        current=0,
+        eliminated=[2],
+    )
     rng = random.Random(5)
     for seat in (0, 2, None):
         obs = game.observation(seat)

@@ -22,8 +22,9 @@ KEY_OF = {"play": "p", "canvas": "c", "take": "t", "end": "e", "concede": "x", "
 SIZE = (100, 34)
 
 
-def new_app(seed: int = 3, bots: tuple[str, ...] = ("easy",), people: int = 1, hotseat: bool = False,
-            **config: Any) -> PlayApp:
+def new_app(
+    seed: int = 3, bots: tuple[str, ...] = ("easy",), people: int = 1, hotseat: bool = False, **config: Any
+) -> PlayApp:
     def table() -> Table:
         seats = [Seat() for _ in range(people)] + [Seat("", make_bot(b), b) for b in bots]
         return Table(seats, seed=seed, **config)
@@ -71,8 +72,12 @@ async def take_turn(pilot: Pilot[None], rng: random.Random) -> None:
     await settle(pilot)
 
 
-async def play_until(pilot: Pilot[None], done: Callable[[PlayApp], bool], seed: int = 0,
-                     on_dialog: Callable[[PlayApp], Awaitable[None]] | None = None) -> None:
+async def play_until(
+    pilot: Pilot[None],
+    done: Callable[[PlayApp], bool],
+    seed: int = 0,
+    on_dialog: Callable[[PlayApp], Awaitable[None]] | None = None,
+) -> None:
     """Play by keys until ``done(app)``; round-end dialogs are acknowledged with Enter."""
     app: PlayApp = pilot.app  # type: ignore[assignment]
     rng = random.Random(seed)

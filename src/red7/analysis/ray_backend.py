@@ -33,8 +33,11 @@ def require_ray() -> None:
         raise RayUnavailable(f"the Ray backend needs Ray: {INSTALL_HINT}") from None
 
 
-def run_ray(chunks: Sequence[Sequence[GameTask]], jobs: int, address: str | None = None,
-            ) -> Iterator[list[dict[str, Any]]]:
+def run_ray(
+    chunks: Sequence[Sequence[GameTask]],
+    jobs: int,
+    address: str | None = None,
+) -> Iterator[list[dict[str, Any]]]:
     """Yield the records of each chunk of games as its Ray task finishes."""
     require_ray()
     import ray
@@ -47,8 +50,13 @@ def run_ray(chunks: Sequence[Sequence[GameTask]], jobs: int, address: str | None
         if address:
             ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
         else:
-            ray.init(address="local", num_cpus=jobs, include_dashboard=False,
-                     logging_level=logging.WARNING, log_to_driver=False)
+            ray.init(
+                address="local",
+                num_cpus=jobs,
+                include_dashboard=False,
+                logging_level=logging.WARNING,
+                log_to_driver=False,
+            )
         started = True
     pending: list[Any] = []
     try:

@@ -31,8 +31,9 @@ def play_random_game(players: int, advanced: bool, actions: bool, seed: int) -> 
     return game
 
 
-def simulate(games: int, players: int = 2, advanced: bool = False, actions: bool = False,
-             seed: int = 0) -> dict[str, Any]:
+def simulate(
+    games: int, players: int = 2, advanced: bool = False, actions: bool = False, seed: int = 0
+) -> dict[str, Any]:
     """Play ``games`` random games with seeds ``seed, seed+1, ...`` and summarize them.
 
     ``wins_by_seat`` counts a shared victory (R8.4) once for each sharing seat;

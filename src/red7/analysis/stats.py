@@ -59,8 +59,9 @@ def analyse(game: Game) -> dict[str, Any]:
     }
 
 
-def plan(entrants: Sequence[Entrant], players: int, games: int, seed: int, advanced: bool = False,
-         actions: bool = False) -> Schedule:
+def plan(
+    entrants: Sequence[Entrant], players: int, games: int, seed: int, advanced: bool = False, actions: bool = False
+) -> Schedule:
     """The games to analyse: with one bot, it takes every seat and each game is a new
     deal; with one bot per seat, each deal is played once per seat rotation as in a
     tournament (``games`` rounded down to whole deals)."""
@@ -70,8 +71,7 @@ def plan(entrants: Sequence[Entrant], players: int, games: int, seed: int, advan
         return sched
     if len(entrants) != 1:
         raise TournamentError(
-            f"--bots: give one bot (it takes every seat) or {players} bots (one per seat, rotated), "
-            f"not {len(entrants)}"
+            f"--bots: give one bot (it takes every seat) or {players} bots (one per seat, rotated), not {len(entrants)}"
         )
     e = entrants[0]
     sched = Schedule([e], players, [(e,) * players], 1, games, games, seed, advanced, actions)
@@ -104,8 +104,9 @@ def _histogram(counts: dict[int, int]) -> dict[str, Any]:
     }
 
 
-def summarize(results: Sequence[dict[str, Any]], players: int, advanced: bool = False,
-              actions: bool = False) -> dict[str, Any]:
+def summarize(
+    results: Sequence[dict[str, Any]], players: int, advanced: bool = False, actions: bool = False
+) -> dict[str, Any]:
     """Add up the games of :func:`red7.analysis.tournament.run` played with ``analyse`` on.
 
     Seat win rates count a victory shared by ``k`` winners as ``1/k`` to each, so they

@@ -181,11 +181,19 @@ def schedule(
         seatings = rotations_of(table)
         for d in range(deals):
             for r, seating in enumerate(seatings):
-                plan.tasks.append(GameTask(
-                    index, t, d, r,
-                    tuple(e.label for e in seating), tuple(e.spec for e in seating),
-                    seeds[d], advanced, actions,
-                ))
+                plan.tasks.append(
+                    GameTask(
+                        index,
+                        t,
+                        d,
+                        r,
+                        tuple(e.label for e in seating),
+                        tuple(e.spec for e in seating),
+                        seeds[d],
+                        advanced,
+                        actions,
+                    )
+                )
                 index += 1
     return plan
 
@@ -235,7 +243,7 @@ def chunked(tasks: Sequence[GameTask], jobs: int) -> list[list[GameTask]]:
     """Split the games into units of work of a fixed size (for Ray): small enough for a
     live progress bar and to share the load, large enough that sending them costs little."""
     size = max(1, min(MAX_CHUNK, len(tasks) // (jobs * 16)))
-    return [list(tasks[i:i + size]) for i in range(0, len(tasks), size)]
+    return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
 
 
 def _run_local(tasks: Sequence[GameTask], jobs: int) -> Iterator[list[dict[str, Any]]]:
@@ -405,23 +413,25 @@ def summarize(plan: Schedule, results: Sequence[dict[str, Any]]) -> dict[str, An
         lab = e.label
         rating = ratings[lab]
         p99 = percentile(times[lab], 99)
-        entrants.append({
-            "label": lab,
-            "spec": e.spec,
-            **win_rate(wins[lab], games[lab]),
-            "rating": {
-                "mu": round(rating.mu, 4),
-                "sigma": round(rating.sigma, 4),
-                "ordinal": round(rating.ordinal(), 4),
-            },
-            "seats": [win_rate(seat_wins[lab][s], seat_games[lab][s]) for s in range(n)],
-            "decisions": decisions[lab],
-            "seconds": round(seconds[lab], 6),
-            "seconds_per_decision": {
-                "mean": seconds[lab] / decisions[lab] if decisions[lab] else None,
-                "p99": p99,
-            },
-        })
+        entrants.append(
+            {
+                "label": lab,
+                "spec": e.spec,
+                **win_rate(wins[lab], games[lab]),
+                "rating": {
+                    "mu": round(rating.mu, 4),
+                    "sigma": round(rating.sigma, 4),
+                    "ordinal": round(rating.ordinal(), 4),
+                },
+                "seats": [win_rate(seat_wins[lab][s], seat_games[lab][s]) for s in range(n)],
+                "decisions": decisions[lab],
+                "seconds": round(seconds[lab], 6),
+                "seconds_per_decision": {
+                    "mean": seconds[lab] / decisions[lab] if decisions[lab] else None,
+                    "p99": p99,
+                },
+            }
+        )
     pairings = []
     for (a, b), count in pair_games.items():
         score = pair_score[(a, b)]
@@ -437,8 +447,9 @@ def summarize(plan: Schedule, results: Sequence[dict[str, Any]]) -> dict[str, An
     }
 
 
-def results_document(plan: Schedule, results: Sequence[dict[str, Any]], summary: dict[str, Any],
-                     config: dict[str, Any]) -> dict[str, Any]:
+def results_document(
+    plan: Schedule, results: Sequence[dict[str, Any]], summary: dict[str, Any], config: dict[str, Any]
+) -> dict[str, Any]:
     """What ``results.json`` holds: configuration, entrants, tables, every game, summary."""
     from .. import __version__
 
@@ -461,4 +472,3 @@ def results_document(plan: Schedule, results: Sequence[dict[str, Any]], summary:
         "games": games,
         "summary": summary,
     }
-

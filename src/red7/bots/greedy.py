@@ -90,12 +90,7 @@ def evaluate(game: Game, me: int, rounds_before: int) -> float:
                 flex += 1
             elif best_seat == nxt:
                 nxt_flex += 1
-    value = (
-        W_HAND * game.hands[me].bit_count()
-        + W_MARGIN * (mine - other)
-        + W_FLEX * flex
-        - W_NEXT * nxt_flex
-    )
+    value = W_HAND * game.hands[me].bit_count() + W_MARGIN * (mine - other) + W_FLEX * flex - W_NEXT * nxt_flex
     return value
 
 
@@ -206,14 +201,20 @@ class _TurnSearch:
 
     def _best(self, g: Game) -> tuple[float, bool]:
         if g.is_over or g.turns != self.turns:
-            leaf = (g.rule, tuple(g.palettes), tuple(g.alive), g.current, g.hands[self.me].bit_count(),
-                    len(g.round_results), g.result)
+            leaf = (
+                g.rule,
+                tuple(g.palettes),
+                tuple(g.alive),
+                g.current,
+                g.hands[self.me].bit_count(),
+                len(g.round_results),
+                g.result,
+            )
             value = self.leaves.get(leaf)
             if value is None:
                 value = self.leaves[leaf] = evaluate(g, self.me, self.rounds)
             return value, False
-        key = (g.step, g.rule, g.pending, tuple(g.hands), tuple(g.palettes), len(g.deck), g.deck_known,
-               tuple(g.alive))
+        key = (g.step, g.rule, g.pending, tuple(g.hands), tuple(g.palettes), len(g.deck), g.deck_known, tuple(g.alive))
         hit = self.memo.get(key)
         if hit is not None:
             return hit

@@ -90,8 +90,9 @@ class ISMCTSBot(Bot):
 
     name = "ismcts"
 
-    def __init__(self, iters: int | None = None, steps: int | None = None, seconds: float | None = None,
-                 c: float = 0.7) -> None:
+    def __init__(
+        self, iters: int | None = None, steps: int | None = None, seconds: float | None = None, c: float = 0.7
+    ) -> None:
         budgets = [b for b in (iters, steps, seconds) if b is not None]
         if len(budgets) > 1:
             raise TypeError("give one budget: iters, steps or seconds")

@@ -74,8 +74,12 @@ def _language(text: str) -> str:
 
 
 def _game_options(p: argparse.ArgumentParser, players_default: int | None = 2) -> None:
-    p.add_argument("--players", type=_players, default=players_default,
-                   help="2, 3 or 4 (default 2; for play, one more than the bots given)")
+    p.add_argument(
+        "--players",
+        type=_players,
+        default=players_default,
+        help="2, 3 or 4 (default 2; for play, one more than the bots given)",
+    )
     p.add_argument("--advanced", action="store_true", help="advanced game: canvas draw and scoring over a match")
     p.add_argument("--actions", action="store_true", help="the action rules of the 1, 3, 5 and 7")
     p.add_argument("--seed", type=_seed, default=None, help="seed of the shuffle (default: random)")
@@ -88,25 +92,42 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play in the terminal against bots or friends (the default command)")
     _game_options(p, players_default=None)
-    p.add_argument("--bots", metavar="LEVEL,...", default=None,
-                   help="the other seats: easy, medium, hard, expert or any bot spec; one spec for every seat, "
-                        "or one per seat (default medium)")
-    p.add_argument("--hotseat", action="store_true",
-                   help="several people at one screen: the seats without a bot are people, and the hand is "
-                        "hidden while the device passes")
+    p.add_argument(
+        "--bots",
+        metavar="LEVEL,...",
+        default=None,
+        help="the other seats: easy, medium, hard, expert or any bot spec; one spec for every seat, "
+        "or one per seat (default medium)",
+    )
+    p.add_argument(
+        "--hotseat",
+        action="store_true",
+        help="several people at one screen: the seats without a bot are people, and the hand is "
+        "hidden while the device passes",
+    )
     p.add_argument("--names", metavar="NAME,...", default=None, help="the people's names, in seat order")
-    p.add_argument("--lang", type=_language, default=None,
-                   help="pt-BR or en (default: from the environment's locale, else English)")
+    p.add_argument(
+        "--lang",
+        type=_language,
+        default=None,
+        help="pt-BR or en (default: from the environment's locale, else English)",
+    )
     p.add_argument("--save", metavar="FILE", help="where to save the game record (default: the data directory)")
-    p.add_argument("--text", action="store_true",
-                   help="the plain text game on standard input/output (used when they are not a terminal)")
+    p.add_argument(
+        "--text",
+        action="store_true",
+        help="the plain text game on standard input/output (used when they are not a terminal)",
+    )
     p.add_argument("--hint", metavar="SPEC", default="hard", help="the bot whose advice the hint key shows")
     p.add_argument("--delay", type=float, default=0.5, help="least seconds per bot move, to follow it (default 0.5)")
 
     p = sub.add_parser("replay", help="step through a game record on the game screen, or verify it (--check)")
     p.add_argument("file", help="a record written by 'red7 play' or red7.core.record.save")
-    p.add_argument("--check", action="store_true",
-                   help="verify the record and print a summary (the default when output is not a terminal)")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="verify the record and print a summary (the default when output is not a terminal)",
+    )
     p.add_argument("--show", action="store_true", help="with --check, print every decision as it is replayed")
     p.add_argument("--lang", type=_language, default=None, help="pt-BR or en (default: from the locale)")
 
@@ -124,23 +145,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser(
-        "tournament", help="play bots against each other: win rates, ratings, plots",
+        "tournament",
+        help="play bots against each other: win rates, ratings, plots",
         description="Every combination of --players entrants forms a table (one table when there are just "
-                    "enough); each deal is replayed once per seat rotation. Results depend only on --seed.",
+        "enough); each deal is replayed once per seat rotation. Results depend only on --seed.",
     )
-    p.add_argument("--bots", required=True, metavar="SPEC,...",
-                   help="bot specs, e.g. hard,medium,easy or ismcts:iters=400,greedy (repeats allowed)")
-    p.add_argument("--games", type=_positive, default=100,
-                   help="games per table, rounded down to whole deals (default 100)")
+    p.add_argument(
+        "--bots",
+        required=True,
+        metavar="SPEC,...",
+        help="bot specs, e.g. hard,medium,easy or ismcts:iters=400,greedy (repeats allowed)",
+    )
+    p.add_argument(
+        "--games", type=_positive, default=100, help="games per table, rounded down to whole deals (default 100)"
+    )
     _game_options(p)
     _run_options(p)
-    p.add_argument("--backend", choices=("local", "ray"), default="local",
-                   help="local processes (default) or Ray (pip install 'red7[ray]')")
-    p.add_argument("--ray-address", metavar="ADDR", default=None,
-                   help="a Ray cluster to use (default: $RAY_ADDRESS, else a local Ray instance)")
+    p.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local processes (default) or Ray (pip install 'red7[ray]')",
+    )
+    p.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        default=None,
+        help="a Ray cluster to use (default: $RAY_ADDRESS, else a local Ray instance)",
+    )
 
     p = sub.add_parser(
-        "stats", help="game-design statistics over bot games: seats, length, branching, rules, actions",
+        "stats",
+        help="game-design statistics over bot games: seats, length, branching, rules, actions",
         description="With one bot it takes every seat; with one bot per seat, seats rotate over each deal.",
     )
     p.add_argument("--games", type=_positive, default=1000, help="games to play (default 1000)")
@@ -153,8 +189,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=_positive, default=1, help="games played at once, in processes (default 1)")
-    p.add_argument("--out", metavar="DIR", default=None,
-                   help="write the results as JSON and PNG charts (pip install 'red7[plots]') into DIR")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        default=None,
+        help="write the results as JSON and PNG charts (pip install 'red7[plots]') into DIR",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -185,6 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # --- replay --------------------------------------------------------------------------
 
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from ..ui.i18n import _, detect_language, set_language
 
@@ -195,8 +236,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         try:
             games = positions(load(args.file))
         except RecordError as err:
-            raise UsageError(_("{file} is not a Red7 record that can be replayed ({reason})").format(
-                file=args.file, reason=err)) from None
+            raise UsageError(
+                _("{file} is not a Red7 record that can be replayed ({reason})").format(file=args.file, reason=err)
+            ) from None
         ReplayApp(games, Path(args.file).name).run()
         return 0
 
@@ -206,8 +248,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         game = replay(load(args.file), show if args.show else None)
     except RecordError as err:
-        raise UsageError(_("{file} is not a Red7 record that can be replayed ({reason})").format(
-            file=args.file, reason=err)) from None
+        raise UsageError(
+            _("{file} is not a Red7 record that can be replayed ({reason})").format(file=args.file, reason=err)
+        ) from None
     result = game.result
     if result is None:
         print(f"record replays correctly: {len(game.history)} decisions, game not finished")
@@ -222,6 +265,7 @@ def _interactive() -> bool:
 
 
 # --- sim and bench --------------------------------------------------------------------
+
 
 def cmd_sim(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else 0
@@ -255,8 +299,12 @@ def cmd_bench_bot(args: argparse.Namespace) -> int:
         times += play_game([bot, *others], seed + i, args.advanced, args.actions).times[0]
     times.sort()
     row = {
-        "bot": args.bot, "players": args.players, "advanced": args.advanced, "actions": args.actions,
-        "games": args.games, "decisions": len(times),
+        "bot": args.bot,
+        "players": args.players,
+        "advanced": args.advanced,
+        "actions": args.actions,
+        "games": args.games,
+        "decisions": len(times),
         "mean_ms": round(1e3 * statistics.mean(times), 1),
         "median_ms": round(1e3 * times[len(times) // 2], 1),
         "p99_ms": round(1e3 * times[min(len(times) - 1, int(0.99 * len(times)))], 1),
@@ -289,12 +337,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
             elapsed = time.perf_counter() - started
             games_rates.append(games / elapsed)
             decision_rates.append(decisions / elapsed)
-        report.append({
-            "config": name,
-            "games_per_second": round(statistics.median(games_rates), 1),
-            "decisions_per_second": round(statistics.median(decision_rates)),
-            "repeats": args.repeat,
-        })
+        report.append(
+            {
+                "config": name,
+                "games_per_second": round(statistics.median(games_rates), 1),
+                "decisions_per_second": round(statistics.median(decision_rates)),
+                "repeats": args.repeat,
+            }
+        )
     if args.json:
         print(json.dumps(report))
     else:
@@ -422,8 +472,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
     with _staged_out(args.out) as out:
         console.print(stats_header(plan), highlight=False)
         if plan.rounded:
-            console.print(f"note: --games {args.games} is not a multiple of the {plan.rotations} seat rotations; "
-                          f"playing {len(plan.tasks)} games", highlight=False)
+            console.print(
+                f"note: --games {args.games} is not a multiple of the {plan.rotations} seat rotations; "
+                f"playing {len(plan.tasks)} games",
+                highlight=False,
+            )
         results = _play(plan, args.jobs)
         summary = summarize(results, args.players, args.advanced, args.actions)
         summary["bots"] = [e.spec for e in entrants]
@@ -445,6 +498,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 # --- play ------------------------------------------------------------------------------
+
 
 def records_dir() -> Path:
     """Where finished games are saved: the user's data directory (XDG on Linux)."""
@@ -468,8 +522,9 @@ def table_maker(args: argparse.Namespace) -> Callable[[int | None], Table]:
     people = players - len(specs)
     if people < 1 or (not args.hotseat and people != 1):
         wanted = f"1 to {players - 1}" if args.hotseat else f"1 or {players - 1}"
-        raise UsageError(f"--bots: {len(specs)} bot(s) for {players} players; give {wanted} specs "
-                         "(the other seats are people)")
+        raise UsageError(
+            f"--bots: {len(specs)} bot(s) for {players} players; give {wanted} specs (the other seats are people)"
+        )
     names = [n.strip() for n in args.names.split(",")] if args.names else []
     if len(names) > people:
         raise UsageError(f"--names: {len(names)} names for {people} person(s) at the table")
@@ -507,8 +562,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     except BotSpecError as err:
         raise UsageError(f"--hint: {err}") from None
     seeds = iter([args.seed] if args.seed is not None else [])
-    PlayApp(lambda: new_table(next(seeds, None)), hotseat=args.hotseat, bot_delay=args.delay, hint=args.hint,
-            records=records_dir(), save_to=save_to).run()
+    PlayApp(
+        lambda: new_table(next(seeds, None)),
+        hotseat=args.hotseat,
+        bot_delay=args.delay,
+        hint=args.hint,
+        records=records_dir(),
+        save_to=save_to,
+    ).run()
     return 0
 
 

@@ -13,8 +13,13 @@ from typing import Any
 
 INSTALL_HINT = "pip install 'red7[plots]'"
 RULE_COLOURS = {
-    "red": "#d62728", "orange": "#ff7f0e", "yellow": "#e6c300", "green": "#2ca02c",
-    "blue": "#1f77b4", "indigo": "#4b0082", "violet": "#9467bd",
+    "red": "#d62728",
+    "orange": "#ff7f0e",
+    "yellow": "#e6c300",
+    "green": "#2ca02c",
+    "blue": "#1f77b4",
+    "indigo": "#4b0082",
+    "violet": "#9467bd",
 }
 
 
@@ -80,8 +85,7 @@ def win_rate_by_seat_png(summary: dict[str, Any], path: Path) -> None:
     for seat in range(players):
         cells = [e["seats"][seat] for e in rows]
         xs = [i - 0.4 + width * (seat + 0.5) for i in range(len(rows))]
-        ax.bar(xs, [c["win_rate"] or 0 for c in cells], width, yerr=_errors(cells), capsize=3,
-               label=f"seat {seat}")
+        ax.bar(xs, [c["win_rate"] or 0 for c in cells], width, yerr=_errors(cells), capsize=3, label=f"seat {seat}")
     ax.axhline(1 / players, color="grey", linestyle="--", linewidth=1, label=f"1/{players}")
     ax.set_xticks(range(len(rows)), [e["label"] for e in rows])
     ax.set_ylim(0, 1)
@@ -140,10 +144,23 @@ def rules_png(summary: dict[str, Any], path: Path) -> None:
     names = list(rules)
     colours = [RULE_COLOURS[n] for n in names]
     xs = range(len(names))
-    ax.bar([x - 0.2 for x in xs], [rules[n]["in_force_share"] or 0 for n in names], 0.4, color=colours,
-           alpha=0.45, label="in force at turn starts")
-    ax.bar([x + 0.2 for x in xs], [rules[n]["won_rounds_share"] or 0 for n in names], 0.4, color=colours,
-           edgecolor="black", hatch="//", label="final rule of won rounds")
+    ax.bar(
+        [x - 0.2 for x in xs],
+        [rules[n]["in_force_share"] or 0 for n in names],
+        0.4,
+        color=colours,
+        alpha=0.45,
+        label="in force at turn starts",
+    )
+    ax.bar(
+        [x + 0.2 for x in xs],
+        [rules[n]["won_rounds_share"] or 0 for n in names],
+        0.4,
+        color=colours,
+        edgecolor="black",
+        hatch="//",
+        label="final rule of won rounds",
+    )
     ax.set_xticks(list(xs), names)
     ax.set_ylabel("share")
     ax.set_title("How often each rule is in force, and wins")

@@ -83,8 +83,7 @@ def _bar(share: float, width: int = 20) -> str:
 
 def tournament_header(plan: Schedule, jobs: int, backend: str) -> str:
     n_tables = len(plan.tables)
-    tables = (f"{n_tables} tables (every {plan.players} of {len(plan.entrants)} entrants)" if n_tables > 1
-              else "1 table")
+    tables = f"{n_tables} tables (every {plan.players} of {len(plan.entrants)} entrants)" if n_tables > 1 else "1 table"
     lines = [
         f"Tournament: {', '.join(e.label for e in plan.entrants)} · {plan.players} players"
         f"{' · advanced' if plan.advanced else ''}{' · actions' if plan.actions else ''} · seed {plan.seed}",
@@ -104,8 +103,10 @@ def render_tournament(summary: dict[str, Any], console: Console) -> None:
     basis = summary["p99_basis"]
     table = Table(
         title=f"Results of {summary['games']} games",
-        caption=(f"Win: a victory shared by k players counts 1/k. 95% CI: Wilson. Rating: {summary['rating_model']}. "
-                 f"ms/decision: mean and 99th percentile over {basis}."),
+        caption=(
+            f"Win: a victory shared by k players counts 1/k. 95% CI: Wilson. Rating: {summary['rating_model']}. "
+            f"ms/decision: mean and 99th percentile over {basis}."
+        ),
     )
     table.add_column("entrant", no_wrap=True)
     table.add_column("games", justify="right")
@@ -120,8 +121,12 @@ def render_tournament(summary: dict[str, Any], console: Console) -> None:
         r = e["rating"]
         spd = e["seconds_per_decision"]
         table.add_row(
-            e["label"], str(e["games"]), f"{e['wins']:g}", f"{_pct(e['win_rate'])} ({_ci(e)})",
-            f"{r['mu']:.2f} ± {r['sigma']:.2f}", f"{r['ordinal']:.2f}",
+            e["label"],
+            str(e["games"]),
+            f"{e['wins']:g}",
+            f"{_pct(e['win_rate'])} ({_ci(e)})",
+            f"{r['mu']:.2f} ± {r['sigma']:.2f}",
+            f"{r['ordinal']:.2f}",
             *(_pct(seat["win_rate"]) for seat in e["seats"]),
             f"{_ms(spd['mean'])} · {_ms(spd['p99'])}",
         )
@@ -137,8 +142,9 @@ def render_tournament(summary: dict[str, Any], console: Console) -> None:
         for name in ("games", "a wins" if two else "a score", "b wins" if two else "b score", "a rate", "95% CI"):
             h2h.add_column(name, justify="right")
         for p in summary["pairings"]:
-            h2h.add_row(p["a"], p["b"], str(p["games"]), f"{p['wins']:g}", f"{p['b_wins']:g}",
-                        _pct(p["win_rate"]), _ci(p))
+            h2h.add_row(
+                p["a"], p["b"], str(p["games"]), f"{p['wins']:g}", f"{p['b_wins']:g}", _pct(p["win_rate"]), _ci(p)
+            )
         console.print(h2h)
     seats = " · ".join(f"seat {s} {_pct(row['win_rate'])}" for s, row in enumerate(summary["seats"]))
     console.print(f"Win rate by seat, all entrants: {seats}")
@@ -162,8 +168,7 @@ def render_stats(summary: dict[str, Any], console: Console) -> None:
     length.add_column("per game", no_wrap=True)
     for name in ("mean", "min", "median", "max"):
         length.add_column(name, justify="right")
-    for key, label in (("rounds_per_game", "rounds"), ("turns_per_game", "turns"),
-                       ("decisions_per_game", "decisions")):
+    for key, label in (("rounds_per_game", "rounds"), ("turns_per_game", "turns"), ("decisions_per_game", "decisions")):
         row = summary[key]
         length.add_row(label, f"{row['mean']:.2f}", str(row["min"]), f"{row['median']:g}", str(row["max"]))
     console.print(length)
@@ -173,8 +178,10 @@ def render_stats(summary: dict[str, Any], console: Console) -> None:
     for name in ("games", "wins", "win rate", "95% CI"):
         seats.add_column(name, justify="right")
     rows = [(f"seat {s}", row) for s, row in enumerate(summary["seats"])]
-    rows += [("first player (games)", summary["first_player"]["game"]),
-             ("first player (rounds)", summary["first_player"]["round"])]
+    rows += [
+        ("first player (games)", summary["first_player"]["game"]),
+        ("first player (rounds)", summary["first_player"]["round"]),
+    ]
     for label, row in rows:
         seats.add_row(label, str(row["games"]), f"{row['wins']:g}", _pct(row["win_rate"]), _ci(row))
     console.print(seats)
@@ -196,8 +203,9 @@ def render_stats(summary: dict[str, Any], console: Console) -> None:
     for k in keys:
         lc = legal["counts"].get(str(k), 0)
         sc = safe["counts"].get(str(k), 0)
-        branching.add_row(str(k), _pct(lc / total) if lc else "", _bar(lc / top), _pct(sc / total) if sc else "",
-                          _bar(sc / top))
+        branching.add_row(
+            str(k), _pct(lc / total) if lc else "", _bar(lc / top), _pct(sc / total) if sc else "", _bar(sc / top)
+        )
     console.print(branching)
 
     rules = Table(title="Rules", caption=f"{summary['turn_starts']} turn starts, {summary['rounds']} won rounds")

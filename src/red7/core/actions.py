@@ -42,8 +42,7 @@ NUM_ACTIONS: Final = DECLINE + 1
 _CARD_KINDS: Final = (("play", PLAY), ("canvas", CANVAS), ("move", MOVE_CANVAS), ("move", MOVE_DECK), ("take", TAKE))
 _WORDS: Final = {"end": END, "concede": CONCEDE, "draw": DRAW, "decline": DECLINE}
 _SYNTAX: Final = (
-    "'play R7', 'canvas B3', 'move G2 canvas', 'move G2 deck', 'take O4', "
-    "'end', 'concede', 'draw' or 'decline'"
+    "'play R7', 'canvas B3', 'move G2 canvas', 'move G2 deck', 'take O4', 'end', 'concede', 'draw' or 'decline'"
 )
 
 

@@ -50,9 +50,7 @@ VALUE_OF: Final = tuple(value_of(i) for i in range(NUM_CARDS))
 NAME_OF: Final = tuple(COLOUR_LETTERS[COLOUR_OF[i]] + str(VALUE_OF[i]) for i in range(NUM_CARDS))
 _INDEX_OF_NAME: Final = {name: i for i, name in enumerate(NAME_OF)}
 
-COLOUR_MASK: Final = tuple(
-    sum(1 << index_of(c, v) for v in range(1, 8)) for c in range(7)
-)
+COLOUR_MASK: Final = tuple(sum(1 << index_of(c, v) for v in range(1, 8)) for c in range(7))
 """Bit mask of the seven cards of each colour."""
 VALUE_MASK: Final = (0,) + tuple(sum(1 << index_of(c, v) for c in range(7)) for v in range(1, 8))
 """Bit mask of the seven cards of each value (index 0 unused and empty)."""
@@ -75,9 +73,7 @@ def parse_index(text: str) -> int:
     """The index of a card written ``R7`` (colour letter, value; case-insensitive)."""
     index = _INDEX_OF_NAME.get(text.strip().upper()) if isinstance(text, str) else None
     if index is None:
-        raise CardError(
-            f"unknown card {text!r}: write a colour letter (R O Y G B I V) and a value 1-7, e.g. 'R7'"
-        )
+        raise CardError(f"unknown card {text!r}: write a colour letter (R O Y G B I V) and a value 1-7, e.g. 'R7'")
     return index
 
 

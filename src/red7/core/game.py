@@ -139,14 +139,40 @@ class Game:
     """
 
     __slots__ = (
-        "config", "seed", "n", "advanced", "actions_on",
-        "hands", "palettes", "known", "deck", "deck_known", "canvas", "rule",
-        "removed", "out_public", "out_own", "piles", "scores", "alive", "current", "step", "pending",
-        "round", "turns", "history", "round_results", "result", "_legal", "_best_other", "_dealt_at",
+        "config",
+        "seed",
+        "n",
+        "advanced",
+        "actions_on",
+        "hands",
+        "palettes",
+        "known",
+        "deck",
+        "deck_known",
+        "canvas",
+        "rule",
+        "removed",
+        "out_public",
+        "out_own",
+        "piles",
+        "scores",
+        "alive",
+        "current",
+        "step",
+        "pending",
+        "round",
+        "turns",
+        "history",
+        "round_results",
+        "result",
+        "_legal",
+        "_best_other",
+        "_dealt_at",
     )
 
-    def __init__(self, players: int = 2, advanced: bool = False, actions: bool = False,
-                 seed: int | None = None) -> None:
+    def __init__(
+        self, players: int = 2, advanced: bool = False, actions: bool = False, seed: int | None = None
+    ) -> None:
         self.config = Config(players, bool(advanced), bool(actions))
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 63)
@@ -162,20 +188,20 @@ class Game:
         self.actions_on = self.config.actions
         self.hands = [0] * n
         self.palettes = [0] * n
-        self.known = [0] * n          # hand cards everyone saw their owner draw (R9)
-        self.deck: list[int] = []     # top of the deck is the end of the list
-        self.deck_known = 0           # how many cards on top of the deck are public (R7.z)
-        self.canvas: list[int] = []   # cards on the canvas above the "Red" card, top last
+        self.known = [0] * n  # hand cards everyone saw their owner draw (R9)
+        self.deck: list[int] = []  # top of the deck is the end of the list
+        self.deck_known = 0  # how many cards on top of the deck are public (R7.z)
+        self.canvas: list[int] = []  # cards on the canvas above the "Red" card, top last
         self.rule = 0
-        self.removed = 0              # cards of eliminated players, face down (R6.1)
-        self.out_public = 0           # ...of which everyone saw which: palettes, cards seen drawn (R9)
-        self.out_own = [0] * n        # ...and each seat's own hand, known to that seat
-        self.piles = [0] * n          # score piles (R8.2)
+        self.removed = 0  # cards of eliminated players, face down (R6.1)
+        self.out_public = 0  # ...of which everyone saw which: palettes, cards seen drawn (R9)
+        self.out_own = [0] * n  # ...and each seat's own hand, known to that seat
+        self.piles = [0] * n  # score piles (R8.2)
         self.scores = [0] * n
         self.alive = [True] * n
         self.current = 0
         self.step = START
-        self.pending = -1             # the 7 being resolved (step seven)
+        self.pending = -1  # the 7 being resolved (step seven)
         self.round = 0
         self.turns = 0
         self.history: list[tuple[int, int]] = []  # (seat, action id) of every decision of the match
@@ -186,7 +212,7 @@ class Game:
         # (a 1's take gets a fresh memo), so the other players' best key per rule is
         # computed once per decision point: -1 = not yet known; None = no memo.
         self._best_other: list[int] | None = None
-        self._dealt_at = 0            # len(history) when this round was dealt (see redeal)
+        self._dealt_at = 0  # len(history) when this round was dealt (see redeal)
 
     # --- construction of arbitrary positions ---------------------------------------
 
@@ -845,15 +871,33 @@ class Game:
     def fingerprint(self) -> tuple[Any, ...]:
         """Everything that defines the position (for tests: equal states, equal prints)."""
         return (
-            self.config, self.seed, tuple(self.hands), tuple(self.palettes), tuple(self.known),
-            tuple(self.deck), self.deck_known, tuple(self.canvas), self.rule, self.removed, self.out_public,
+            self.config,
+            self.seed,
+            tuple(self.hands),
+            tuple(self.palettes),
+            tuple(self.known),
+            tuple(self.deck),
+            self.deck_known,
+            tuple(self.canvas),
+            self.rule,
+            self.removed,
+            self.out_public,
             tuple(self.out_own),
-            tuple(self.piles), tuple(self.scores), tuple(self.alive), self.current, self.step,
-            self.pending, self.round, self.turns, tuple(self.history), self.result,
+            tuple(self.piles),
+            tuple(self.scores),
+            tuple(self.alive),
+            self.current,
+            self.step,
+            self.pending,
+            self.round,
+            self.turns,
+            tuple(self.history),
+            self.result,
         )
 
     def __repr__(self) -> str:
         state = "over" if self.step == OVER else f"player {self.current} to {STEP_NAMES[self.step]}"
-        return (f"<Game {self.n}p{' advanced' if self.advanced else ''}{' actions' if self.actions_on else ''}"
-                f" seed={self.seed} round {self.round}, rule {COLOURS[self.rule]}, {state}>")
-
+        return (
+            f"<Game {self.n}p{' advanced' if self.advanced else ''}{' actions' if self.actions_on else ''}"
+            f" seed={self.seed} round {self.round}, rule {COLOURS[self.rule]}, {state}>"
+        )

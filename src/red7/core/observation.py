@@ -85,15 +85,32 @@ def view(game: Game, seat: int | None) -> View:
 
     if seat is not None and (not isinstance(seat, int) or not 0 <= seat < game.n):
         raise GameError(f"seat {seat!r} is not one of 0..{game.n - 1}")
-    known_top = game.deck[len(game.deck) - game.deck_known:] if game.deck_known else []
+    known_top = game.deck[len(game.deck) - game.deck_known :] if game.deck_known else []
     return View(
-        seat, game.n, game.advanced, game.actions_on, game.round, game.turns,
-        None if game.step == OVER else game.current, game.step, game.rule, tuple(game.canvas),
-        tuple(game.palettes), tuple(h.bit_count() for h in game.hands), tuple(game.alive), tuple(game.known),
-        len(game.deck), tuple(reversed(known_top)), game.removed.bit_count(), game.out_public,
-        None if seat is None else game.out_own[seat], tuple(game.scores),
-        tuple(game.piles), TARGETS[game.n] if game.advanced else None,
-        game.pending if game.step == SEVEN else None, None if seat is None else game.hands[seat],
+        seat,
+        game.n,
+        game.advanced,
+        game.actions_on,
+        game.round,
+        game.turns,
+        None if game.step == OVER else game.current,
+        game.step,
+        game.rule,
+        tuple(game.canvas),
+        tuple(game.palettes),
+        tuple(h.bit_count() for h in game.hands),
+        tuple(game.alive),
+        tuple(game.known),
+        len(game.deck),
+        tuple(reversed(known_top)),
+        game.removed.bit_count(),
+        game.out_public,
+        None if seat is None else game.out_own[seat],
+        tuple(game.scores),
+        tuple(game.piles),
+        TARGETS[game.n] if game.advanced else None,
+        game.pending if game.step == SEVEN else None,
+        None if seat is None else game.hands[seat],
     )
 
 

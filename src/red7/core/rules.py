@@ -217,8 +217,6 @@ def _check_rule(rule: int) -> int:
     return rule
 
 
-
-
 _CACHE_LIMIT: Final = 1 << 18
 _CACHES: Final[tuple[dict[int, int], ...]] = tuple({} for _ in range(7))
 

@@ -70,4 +70,3 @@ def standing_of(observation: dict[str, Any], rule: str | None = None) -> Standin
     """The standing of an observation's palettes, under its rule or ``rule``."""
     palettes = [mask_of(p) for p in observation["palettes"]]
     return standing(rule or observation["rule"], palettes, observation["alive"])
-

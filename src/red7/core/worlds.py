@@ -68,15 +68,12 @@ class WorldSampler:
         self.unseen = [c for c in range(49) if not seen >> c & 1]
         # How many unseen cards each place holds: other hands, the deck, the removed.
         self.hand_needs = [
-            0 if seat == self.viewer else self.hand_sizes[seat] - self.known[seat].bit_count()
-            for seat in range(n)
+            0 if seat == self.viewer else self.hand_sizes[seat] - self.known[seat].bit_count() for seat in range(n)
         ]
         self.deck_need = self.deck_size - len(self.known_top)
         needed = sum(self.hand_needs) + self.deck_need + self.removed_count
         if needed != len(self.unseen) or min(self.hand_needs, default=0) < 0 or self.deck_need < 0:
-            raise GameError(
-                f"inconsistent observation: {len(self.unseen)} unseen cards for {needed} hidden places"
-            )
+            raise GameError(f"inconsistent observation: {len(self.unseen)} unseen cards for {needed} hidden places")
 
     def sample(self, rng: random.Random) -> Game:
         """A game whose ``observation(viewer)`` equals the sampled observation."""
@@ -91,11 +88,11 @@ class WorldSampler:
             hands[self.viewer] = self.own_hand
         i = 0
         for seat, need in enumerate(self.hand_needs):
-            for c in pool[i:i + need]:
+            for c in pool[i : i + need]:
                 hands[seat] |= 1 << c
             i += need
         g.hands = hands
-        g.deck = pool[i:i + self.deck_need] + self.known_top
+        g.deck = pool[i : i + self.deck_need] + self.known_top
         i += self.deck_need
         removed = self.out_public | self.out_own
         for c in pool[i:]:

@@ -46,12 +46,27 @@ from ..core.observation import View
 MAX_SEATS: Final = 4
 CARDS: Final = 49
 FIELDS: Final[tuple[tuple[str, int], ...]] = (
-    ("hand", CARDS), ("palettes", MAX_SEATS * CARDS), ("known_hand_cards", MAX_SEATS * CARDS),
-    ("score_piles", MAX_SEATS * CARDS), ("canvas", CARDS), ("deck_known_top", CARDS), ("pending", CARDS),
+    ("hand", CARDS),
+    ("palettes", MAX_SEATS * CARDS),
+    ("known_hand_cards", MAX_SEATS * CARDS),
+    ("score_piles", MAX_SEATS * CARDS),
+    ("canvas", CARDS),
+    ("deck_known_top", CARDS),
+    ("pending", CARDS),
     ("out_of_round_known", CARDS),
-    ("rule", 7), ("step", 7), ("current", MAX_SEATS), ("alive", MAX_SEATS), ("seats", MAX_SEATS),
-    ("hand_sizes", MAX_SEATS), ("scores", MAX_SEATS), ("deck_size", 1), ("out_of_round", 1), ("round", 1),
-    ("target", 1), ("advanced", 1), ("actions", 1),
+    ("rule", 7),
+    ("step", 7),
+    ("current", MAX_SEATS),
+    ("alive", MAX_SEATS),
+    ("seats", MAX_SEATS),
+    ("hand_sizes", MAX_SEATS),
+    ("scores", MAX_SEATS),
+    ("deck_size", 1),
+    ("out_of_round", 1),
+    ("round", 1),
+    ("target", 1),
+    ("advanced", 1),
+    ("actions", 1),
 )
 OFFSETS: Final = {name: sum(size for _, size in FIELDS[:i]) for i, (name, _size) in enumerate(FIELDS)}
 OBS_SIZE: Final = sum(size for _, size in FIELDS)
@@ -74,9 +89,19 @@ def encode(v: View) -> npt.NDArray[np.int8]:
     for c in v.deck_known_top:
         known_top |= 1 << c
     palettes, known, piles = v.palettes, v.known, v.piles
-    masks = [v.hand or 0, *[palettes[s] for s in order], *pad, *[known[s] for s in order], *pad,
-             *[piles[s] for s in order], *pad, canvas, known_top, 0 if v.pending is None else 1 << v.pending,
-             v.out_public | (v.out_own or 0)]
+    masks = [
+        v.hand or 0,
+        *[palettes[s] for s in order],
+        *pad,
+        *[known[s] for s in order],
+        *pad,
+        *[piles[s] for s in order],
+        *pad,
+        canvas,
+        known_top,
+        0 if v.pending is None else 1 << v.pending,
+        v.out_public | (v.out_own or 0),
+    ]
     # Masks fit in 64 bits: unpack their little-endian bytes, keep the 49 card bits of each.
     bits = np.unpackbits(np.array(masks, dtype="<u8").view(np.uint8), bitorder="little")
     out = np.empty(OBS_SIZE, dtype=np.int8)
@@ -87,10 +112,10 @@ def encode(v: View) -> npt.NDArray[np.int8]:
     small[7 + v.step] = 1
     if v.current is not None:
         small[14 + (v.current - seat) % n] = 1
-    small[18:18 + n] = [alive[s] for s in order]
-    small[22:22 + n] = [1] * n
-    small[26:26 + n] = [sizes[s] for s in order]
-    small[30:30 + n] = [scores[s] for s in order]
+    small[18 : 18 + n] = [alive[s] for s in order]
+    small[22 : 22 + n] = [1] * n
+    small[26 : 26 + n] = [sizes[s] for s in order]
+    small[30 : 30 + n] = [scores[s] for s in order]
     small[34:] = [v.deck_size, v.out_of_round, v.round, v.target or 0, v.advanced, v.actions]
     out[_SMALL:] = small
     return out
@@ -98,4 +123,4 @@ def encode(v: View) -> npt.NDArray[np.int8]:
 
 def describe(vector: npt.NDArray[np.int8]) -> dict[str, list[int]]:
     """The vector cut into its named fields (for debugging and documentation)."""
-    return {name: vector[OFFSETS[name]:OFFSETS[name] + size].tolist() for name, size in FIELDS}
+    return {name: vector[OFFSETS[name] : OFFSETS[name] + size].tolist() for name, size in FIELDS}

@@ -103,12 +103,12 @@ DEFAULTS: Final[dict[str, Any]] = {"players": 2, "advanced": False, "actions": F
 
 # The event log (Red7State.log), one (kind, seat, value) per event, in history order.
 # Who sees what:
-EV_ROUND: Final = 0    # a round begins: seat = round number, value = mask of its cards; public
-EV_HAND: Final = 1     # hand card `value` dealt to `seat`: seen by `seat` only
+EV_ROUND: Final = 0  # a round begins: seat = round number, value = mask of its cards; public
+EV_HAND: Final = 1  # hand card `value` dealt to `seat`: seen by `seat` only
 EV_PALETTE: Final = 2  # palette card `value` dealt to `seat`: public
-EV_ACT: Final = 3      # `seat` decided action id `value`: public
-EV_DRAW: Final = 4     # `seat` drew the unknown card `value` (a chance event): seen by `seat` only
-EV_KNOWN: Final = 5    # `seat` drew the public deck-top card `value` (no chance event): public
+EV_ACT: Final = 3  # `seat` decided action id `value`: public
+EV_DRAW: Final = 4  # `seat` drew the unknown card `value` (a chance event): seen by `seat` only
+EV_KNOWN: Final = 5  # `seat` drew the public deck-top card `value` (no chance event): public
 Event = tuple[int, int, int]
 
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
@@ -218,12 +218,13 @@ class _Core:
 
     __slots__ = ("game", "order", "pending", "log", "truncated")
 
-    def __init__(self, game: Game, order: list[int] | None, pending: int | None, log: list[Event],
-                 truncated: bool) -> None:
+    def __init__(
+        self, game: Game, order: list[int] | None, pending: int | None, log: list[Event], truncated: bool
+    ) -> None:
         self.game = game
-        self.order = order          # the deal being chosen (card per position), None when not dealing
-        self.pending = pending      # a decision waiting for the chance node of its draw
-        self.log = log              # every event, see EV_ROUND..EV_KNOWN
+        self.order = order  # the deal being chosen (card per position), None when not dealing
+        self.pending = pending  # a decision waiting for the chance node of its draw
+        self.log = log  # every event, see EV_ROUND..EV_KNOWN
         self.truncated = truncated  # the advanced match was ended by MAX_ROUNDS
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
@@ -322,7 +323,7 @@ class Red7State(pyspiel.State):
             cards = _bits(undealt)
         elif core.pending is not None:
             g = core.game
-            cards = sorted(g.deck[:len(g.deck) - g.deck_known])
+            cards = sorted(g.deck[: len(g.deck) - g.deck_known])
         else:
             raise GameError("not a chance node")
         p = 1.0 / len(cards)
@@ -421,9 +422,13 @@ class Red7State(pyspiel.State):
                 else:
                     palettes[i - HAND_SIZE * n] |= 1 << card
             v = v._replace(
-                current=None, step=OVER if core.truncated else START, palettes=tuple(palettes),
-                hand_sizes=tuple(h.bit_count() for h in hands), known=(0,) * n,
-                deck_size=left.bit_count() - len(order), hand=hands[player],
+                current=None,
+                step=OVER if core.truncated else START,
+                palettes=tuple(palettes),
+                hand_sizes=tuple(h.bit_count() for h in hands),
+                known=(0,) * n,
+                deck_size=left.bit_count() - len(order),
+                hand=hands[player],
             )
             if core.truncated:
                 v = v._replace(round=g.round - 1)
@@ -443,7 +448,11 @@ class Red7State(pyspiel.State):
             who += f", drawing for {Action.from_id(self._core.pending)}"
         seats = range(n)
         parts = [
-            f"p{player}", f"round {v.round}", f"turns {v.turns}", who, f"rule {COLOURS[v.rule]}",
+            f"p{player}",
+            f"round {v.round}",
+            f"turns {v.turns}",
+            who,
+            f"rule {COLOURS[v.rule]}",
             "canvas " + (" ".join(NAME_OF[c] for c in v.canvas) or "-"),
             "hand " + ("?" if v.hand is None else _names(v.hand)),
             "palettes " + " | ".join(_names(v.palettes[s]) for s in seats),
@@ -483,14 +492,17 @@ class Red7State(pyspiel.State):
         core = self._core
         g = core.game
         if core.order is not None:
-            return (f"round {g.round} dealing; scores {list(g.scores)}; dealt so far (order): "
-                    + (" ".join(NAME_OF[c] for c in core.order) or "-"))
+            return f"round {g.round} dealing; scores {list(g.scores)}; dealt so far (order): " + (
+                " ".join(NAME_OF[c] for c in core.order) or "-"
+            )
         if core.truncated:
             return f"match ended after {MAX_ROUNDS} rounds; scores {list(g.scores)}; winners {self.winners()}"
         lines = [repr(g)]
         for s in range(g.n):
-            lines.append(f"seat {s}: hand {_names(g.hands[s])}; palette {_names(g.palettes[s])}; "
-                         f"known {_names(g.known[s])}; alive {g.alive[s]}; score {g.scores[s]}")
+            lines.append(
+                f"seat {s}: hand {_names(g.hands[s])}; palette {_names(g.palettes[s])}; "
+                f"known {_names(g.known[s])}; alive {g.alive[s]}; score {g.scores[s]}"
+            )
         lines.append("canvas " + (" ".join(NAME_OF[c] for c in g.canvas) or "-"))
         lines.append(f"deck (top last, {g.deck_known} known) " + (" ".join(NAME_OF[c] for c in g.deck) or "-"))
         lines.append(f"out of round {_names(g.removed)}")
@@ -648,7 +660,7 @@ class Red7Observer:
         offset = 0
         for name, size in FIELDS:
             shape = (MAX_SEATS, NUM_CARDS) if size == MAX_SEATS * NUM_CARDS else (size,)
-            self.dict[name] = self.tensor[offset:offset + size].reshape(shape)
+            self.dict[name] = self.tensor[offset : offset + size].reshape(shape)
             offset += size
 
     def set_from(self, state: Red7State, player: int) -> None:

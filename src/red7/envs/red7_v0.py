@@ -66,8 +66,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     metadata = {"render_modes": RENDER_MODES, "name": "red7_v0", "is_parallelizable": False, "render_fps": 4}
 
-    def __init__(self, players: int = 2, advanced: bool = False, actions: bool = False,
-                 render_mode: str | None = None, mask: str = "legal", rewards: str = "win") -> None:
+    def __init__(
+        self,
+        players: int = 2,
+        advanced: bool = False,
+        actions: bool = False,
+        render_mode: str | None = None,
+        mask: str = "legal",
+        rewards: str = "win",
+    ) -> None:
         super().__init__()
         if not isinstance(players, int) or not 2 <= players <= 4:
             raise GameError(f"Red7 is played by 2 to 4 players, not {players!r}")
@@ -81,10 +88,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.render_mode, self.mask, self.reward_mode = render_mode, mask, rewards
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self._obs_space = spaces.Dict({
-            "observation": spaces.Box(low=-128, high=127, shape=(OBS_SIZE,), dtype=np.int8),
-            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
-        })
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=-128, high=127, shape=(OBS_SIZE,), dtype=np.int8),
+                "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+            }
+        )
         self._act_space = spaces.Discrete(NUM_ACTIONS)
         self._seeds: random.Random | None = None
         self.game: Game | None = None
@@ -138,7 +147,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         if self.reward_mode == "points":
-            for r in game.round_results[self._rounds_rewarded:]:
+            for r in game.round_results[self._rounds_rewarded :]:
                 mean = r.points / self.n
                 for a in self.agents:
                     self.rewards[a] += (r.points if self.agent_name_mapping[a] == r.winner else 0) - mean
@@ -181,8 +190,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             return None
         game = self._game()
         obs = game.observation(game.current_player)
-        lines = [f"round {obs['round']} · rule {obs['rule']} · deck {obs['deck_size']}"
-                 + (f" · scores {obs['scores']} / {obs['target']}" if obs["advanced"] else "")]
+        lines = [
+            f"round {obs['round']} · rule {obs['rule']} · deck {obs['deck_size']}"
+            + (f" · scores {obs['scores']} / {obs['target']}" if obs["advanced"] else "")
+        ]
         for s in range(self.n):
             state = " ".join(obs["palettes"][s]) if obs["alive"][s] else "(out)"
             mark = ">" if s == obs["current_player"] else " "

@@ -46,9 +46,16 @@ class SingleAgentRed7(gym.Env[npt.NDArray[np.int8], np.int64]):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, opponents: Sequence[str] = ("easy",), advanced: bool = False, actions: bool = False,
-                 seat: int | str = 0, mask: str = "legal", illegal: str = "lose",
-                 render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        opponents: Sequence[str] = ("easy",),
+        advanced: bool = False,
+        actions: bool = False,
+        seat: int | str = 0,
+        mask: str = "legal",
+        illegal: str = "lose",
+        render_mode: str | None = None,
+    ) -> None:
         if isinstance(opponents, str):
             opponents = [opponents]
         if not 1 <= len(opponents) <= 3:
@@ -73,8 +80,9 @@ class SingleAgentRed7(gym.Env[npt.NDArray[np.int8], np.int64]):
         self._bot_of: dict[int, Bot] = {}
         self._rng = random.Random()
 
-    def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[npt.NDArray[np.int8], dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.int8], dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(1 << 62))
         self._rng = random.Random(game_seed)

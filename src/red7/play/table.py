@@ -49,8 +49,9 @@ class Seat:
 class Table:
     """One game between ``seats``; ``seed`` fixes the deal and the bots' choices."""
 
-    def __init__(self, seats: Sequence[Seat], advanced: bool = False, actions: bool = False,
-                 seed: int | None = None) -> None:
+    def __init__(
+        self, seats: Sequence[Seat], advanced: bool = False, actions: bool = False, seed: int | None = None
+    ) -> None:
         if not 2 <= len(seats) <= 4:
             raise GameError(f"Red7 is played by 2 to 4 players, not {len(seats)}")
         self.seats = list(seats)

@@ -21,8 +21,10 @@ from .words import action_text, colour_name, rule_text, winning_line
 def describe(table: Table, seat: int, names: list[str]) -> str:
     """A text picture of what ``seat`` sees (built from its observation only)."""
     obs = table.observation(seat)
-    lines = [f"--- {_('Round {n}').format(n=obs['round'])} · {rule_text(obs['rule'])} · "
-             f"{_('Deck: {cards}').format(cards=obs['deck_size'])} ---"]
+    lines = [
+        f"--- {_('Round {n}').format(n=obs['round'])} · {rule_text(obs['rule'])} · "
+        f"{_('Deck: {cards}').format(cards=obs['deck_size'])} ---"
+    ]
     for s, name in enumerate(names):
         if not obs["alive"][s]:
             lines.append(f"  {name:>12}: {_('out of the round')}")
@@ -44,8 +46,9 @@ def play_text(table: Table, records: Path, save_to: Path | None, stdin: TextIO, 
     human = table.people[0]
     names = [_("You") if s == human else _("Bot {n}").format(n=s + 1) for s in range(len(table.seats))]
     print(f"Red7 — {', '.join(names)}. Seed {table.seed}.", file=out)
-    print(_("Type the number or the notation of a decision ('play R7', 'canvas B3', 'end'...), 'quit' to stop."),
-          file=out)
+    print(
+        _("Type the number or the notation of a decision ('play R7', 'canvas B3', 'end'...), 'quit' to stop."), file=out
+    )
     rounds_seen = 0
     while not table.is_over:
         results = table.observation(None)["round_results"]
@@ -84,12 +87,18 @@ def play_text(table: Table, records: Path, save_to: Path | None, stdin: TextIO, 
             print(f"  {err}", file=out)
     assert table.game.result is not None
     winners = table.game.result.winners
-    print(ngettext("{names} won the game!", "{names} share the victory!", len(winners)).format(
-        names=" & ".join(names[w] for w in winners)), file=out)
+    print(
+        ngettext("{names} won the game!", "{names} share the victory!", len(winners)).format(
+            names=" & ".join(names[w] for w in winners)
+        ),
+        file=out,
+    )
     if table.game.advanced:
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, table.game.result.scores, strict=True))
-        print(_("Scores (target {target}): {scores}").format(target=table.observation(None)["target"], scores=scores),
-              file=out)
+        print(
+            _("Scores (target {target}): {scores}").format(target=table.observation(None)["target"], scores=scores),
+            file=out,
+        )
     path = save_to or records / table.record_name()
     try:
         table.save(path)

@@ -14,8 +14,13 @@ from ..core.standing import Standing
 from .i18n import N_, _, ngettext
 
 COLOUR_NAMES: Final = {
-    "red": N_("Red"), "orange": N_("Orange"), "yellow": N_("Yellow"), "green": N_("Green"),
-    "blue": N_("Blue"), "indigo": N_("Indigo"), "violet": N_("Violet"),
+    "red": N_("Red"),
+    "orange": N_("Orange"),
+    "yellow": N_("Yellow"),
+    "green": N_("Green"),
+    "blue": N_("Blue"),
+    "indigo": N_("Indigo"),
+    "violet": N_("Violet"),
 }
 RULE_TEXT: Final = {
     "red": N_("highest card"),
@@ -68,16 +73,22 @@ def standing_text(st: Standing, names: Sequence[str]) -> str:
         if st.challenger is None:
             return _("{colour}: {card}, nobody else has a card").format(colour=colour, card=st.top(st.leader))
         return _("{colour}: {card} against {other_card} ({challenger})").format(
-            colour=colour, card=st.top(st.leader), other_card=st.top(st.challenger), challenger=names[st.challenger])
+            colour=colour, card=st.top(st.leader), other_card=st.top(st.challenger), challenger=names[st.challenger]
+        )
     what = qualifying_words(st.rule, st.count(st.leader))
     if st.challenger is None:
         return _("{colour}: {what}, nobody else qualifies").format(colour=colour, what=what)
     if st.reason == "more":
         return _("{colour}: {what} against {other} ({challenger})").format(
-            colour=colour, what=what, other=st.count(st.challenger), challenger=names[st.challenger])
+            colour=colour, what=what, other=st.count(st.challenger), challenger=names[st.challenger]
+        )
     return _("{colour}: {what} each, and the highest card decides: {card} against {other_card} ({challenger})").format(
-        colour=colour, what=what, card=st.top(st.leader), other_card=st.top(st.challenger),
-        challenger=names[st.challenger])
+        colour=colour,
+        what=what,
+        card=st.top(st.leader),
+        other_card=st.top(st.challenger),
+        challenger=names[st.challenger],
+    )
 
 
 def winning_line(st: Standing, names: Sequence[str]) -> str:
@@ -122,8 +133,11 @@ def step_prompt(obs: dict[str, Any], can_end: bool, staged: bool) -> str:
     if step == "start":
         return _("Your turn: pick a hand card, then [p] play it to your palette or [c] put it on the canvas.")
     if step == "after":
-        text = (_("Put a card on the canvas [c], or end your turn [e].") if can_end else
-                _("You are not winning: put a card on the canvas [c] that makes you win, or concede [x]."))
+        text = (
+            _("Put a card on the canvas [c], or end your turn [e].")
+            if can_end
+            else _("You are not winning: put a card on the canvas [c] that makes you win, or concede [x].")
+        )
         return text + (" " + _("[u] takes the turn back.") if staged else "")
     if step == "five":
         return _("The 5: pick another hand card and play it to your palette [p].")
@@ -142,7 +156,8 @@ def unsafe_reason(after: Standing | None, names: Sequence[str]) -> str:
     if after is None:
         return _("You would stay in the round only if the card you draw lets you win.")
     return _("Afterwards you would not be winning, and no choice left this turn fixes it. {standing}").format(
-        standing=winning_line(after, names))
+        standing=winning_line(after, names)
+    )
 
 
 def decision_text(action: Action) -> str:

@@ -53,16 +53,33 @@ _VERBS: Final[dict[str, dict[str, str]]] = {
     "decline": {"draw": "decline"},
 }
 _BUTTONS: Final = (
-    ("play", "p"), ("canvas", "c"), ("deck", "k"), ("take", "t"), ("end", "e"), ("draw", "d"),
-    ("decline", "n"), ("concede", "x"), ("undo", "u"), ("hint", "h"), ("rules", "?"),
+    ("play", "p"),
+    ("canvas", "c"),
+    ("deck", "k"),
+    ("take", "t"),
+    ("end", "e"),
+    ("draw", "d"),
+    ("decline", "n"),
+    ("concede", "x"),
+    ("undo", "u"),
+    ("hint", "h"),
+    ("rules", "?"),
 )
 
 
 def _button_label(name: str) -> str:
     return {
-        "play": _("Play"), "canvas": _("Canvas"), "deck": _("Onto the deck"), "take": _("Take"),
-        "end": _("End turn"), "draw": _("Draw"), "decline": _("Decline"), "concede": _("Concede"),
-        "undo": _("Take back"), "hint": _("Hint"), "rules": _("Rules"),
+        "play": _("Play"),
+        "canvas": _("Canvas"),
+        "deck": _("Onto the deck"),
+        "take": _("Take"),
+        "end": _("End turn"),
+        "draw": _("Draw"),
+        "decline": _("Decline"),
+        "concede": _("Concede"),
+        "undo": _("Take back"),
+        "hint": _("Hint"),
+        "rules": _("Rules"),
     }[name]
 
 
@@ -70,19 +87,33 @@ class PlayApp(BoardApp):
     """A game of Red7 at one screen. ``new_table`` deals the next game for "play again"."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", show=False), Binding("right", "move(1)", show=False),
+        Binding("left", "move(-1)", show=False),
+        Binding("right", "move(1)", show=False),
         *(Binding(str(n), f"select({n})", show=False) for n in range(1, 10)),
-        Binding("p", "verb('play')", show=False), Binding("c", "verb('canvas')", show=False),
-        Binding("k", "verb('deck')", show=False), Binding("t", "verb('take')", show=False),
-        Binding("e", "verb('end')", show=False), Binding("x", "verb('concede')", show=False),
-        Binding("d", "verb('draw')", show=False), Binding("n", "verb('decline')", show=False),
-        Binding("u,backspace", "undo", show=False), Binding("h", "hint", show=False),
-        Binding("question_mark", "rules", show=False), Binding("l", "language", show=False),
+        Binding("p", "verb('play')", show=False),
+        Binding("c", "verb('canvas')", show=False),
+        Binding("k", "verb('deck')", show=False),
+        Binding("t", "verb('take')", show=False),
+        Binding("e", "verb('end')", show=False),
+        Binding("x", "verb('concede')", show=False),
+        Binding("d", "verb('draw')", show=False),
+        Binding("n", "verb('decline')", show=False),
+        Binding("u,backspace", "undo", show=False),
+        Binding("h", "hint", show=False),
+        Binding("question_mark", "rules", show=False),
+        Binding("l", "language", show=False),
         Binding("q", "quit_game", show=False),
     ]
 
-    def __init__(self, new_table: Callable[[], Table], hotseat: bool = False, bot_delay: float = 0.5,
-                 hint: str = "hard", records: Path | None = None, save_to: Path | None = None) -> None:
+    def __init__(
+        self,
+        new_table: Callable[[], Table],
+        hotseat: bool = False,
+        bot_delay: float = 0.5,
+        hint: str = "hard",
+        records: Path | None = None,
+        save_to: Path | None = None,
+    ) -> None:
         super().__init__()
         self.new_table, self.hotseat, self.bot_delay, self.hint_spec = new_table, hotseat, bot_delay, hint
         self.records, self.save_to = records, save_to
@@ -141,8 +172,13 @@ class PlayApp(BoardApp):
     # --- what the screen shows ----------------------------------------------------------
 
     def _my_turn(self) -> bool:
-        return (not self.thinking and not self.hinting and not self.waiting and self.table.person_to_move
-                and self.viewer == self.table.current)
+        return (
+            not self.thinking
+            and not self.hinting
+            and not self.waiting
+            and self.table.person_to_move
+            and self.viewer == self.table.current
+        )
 
     def _options(self) -> list[Option]:
         return self.table.options() if self._my_turn() else []
@@ -168,7 +204,8 @@ class PlayApp(BoardApp):
         self.query_one(Board).show(view)
         self._show_buttons(obs)
         keys = _("[←/→] or [1-9] pick a card · [h] hint · [?] rules · [l] {other} · [q] quit").format(
-            other=LANGUAGES[other_language()])
+            other=LANGUAGES[other_language()]
+        )
         self.query_one("#keys", Static).update(Content.styled(keys, "dim"))
 
     def _show_buttons(self, obs: dict[str, Any]) -> None:
@@ -200,8 +237,16 @@ class PlayApp(BoardApp):
             return
         if len(obs["round_results"]) > self.rounds_seen:
             self.rounds_seen = len(obs["round_results"])
-            self._ask(Choice(_("Round {n} is over").format(n=self.rounds_seen), self._round_summary(obs),
-                             [("enter", "ok", _("Next round"))], "ok", id="round-over"), lambda _: self.advance())
+            self._ask(
+                Choice(
+                    _("Round {n} is over").format(n=self.rounds_seen),
+                    self._round_summary(obs),
+                    [("enter", "ok", _("Next round"))],
+                    "ok",
+                    id="round-over",
+                ),
+                lambda _: self.advance(),
+            )
             return
         seat = self.table.current
         assert seat is not None
@@ -259,16 +304,23 @@ class PlayApp(BoardApp):
 
     def _round_summary(self, obs: dict[str, Any]) -> str:
         r = obs["round_results"][-1]
-        lines = [_("Round winner: {name}, under the rule {rule}.").format(
-            name=self.names[r["winner"]], rule=colour_name(r["rule"]))]
+        lines = [
+            _("Round winner: {name}, under the rule {rule}.").format(
+                name=self.names[r["winner"]], rule=colour_name(r["rule"])
+            )
+        ]
         if obs["advanced"]:
             scored = " ".join(r["scored"]) or "—"
-            scoring = ngettext("Scoring cards: {cards} = {points} point.", "Scoring cards: {cards} = {points} points.",
-                               r["points"])
+            scoring = ngettext(
+                "Scoring cards: {cards} = {points} point.", "Scoring cards: {cards} = {points} points.", r["points"]
+            )
             lines.append(scoring.format(cards=scored, points=r["points"]))
-            lines.append(_("Scores (target {target}): {scores}").format(
-                target=obs["target"],
-                scores=", ".join(f"{n} {s}" for n, s in zip(self.names, obs["scores"], strict=True))))
+            lines.append(
+                _("Scores (target {target}): {scores}").format(
+                    target=obs["target"],
+                    scores=", ".join(f"{n} {s}" for n, s in zip(self.names, obs["scores"], strict=True)),
+                )
+            )
         return "\n".join(lines)
 
     def _game_over(self, obs: dict[str, Any]) -> None:
@@ -276,13 +328,25 @@ class PlayApp(BoardApp):
             self._save_record()
         result = obs["result"]
         winners = " & ".join(self.names[w] for w in result["winners"])
-        lines = [self._round_summary(obs), "", ngettext("{names} won the game!", "{names} share the victory!",
-                                                         len(result["winners"])).format(names=winners)]
+        lines = [
+            self._round_summary(obs),
+            "",
+            ngettext("{names} won the game!", "{names} share the victory!", len(result["winners"])).format(
+                names=winners
+            ),
+        ]
         if self.saved is not None:
             lines.append(_("Record saved to {path} (red7 replay {path}).").format(path=self.saved))
-        self._ask(Choice(_("Game over"), "\n".join(lines),
-                         [("enter", "again", _("Play again")), ("q", "quit", _("Quit"))], "quit", id="game-over"),
-                  self._after_game)
+        self._ask(
+            Choice(
+                _("Game over"),
+                "\n".join(lines),
+                [("enter", "again", _("Play again")), ("q", "quit", _("Quit"))],
+                "quit",
+                id="game-over",
+            ),
+            self._after_game,
+        )
 
     def _save_record(self) -> None:
         if self.save_to is not None:
@@ -333,8 +397,11 @@ class PlayApp(BoardApp):
         if not cards:
             self.say(self._not_now())
         elif n > len(cards):
-            self.say(ngettext("There is {n} card to pick: press 1.", "There are {n} cards to pick: press 1 to {n}.",
-                              len(cards)).format(n=len(cards)))
+            self.say(
+                ngettext(
+                    "There is {n} card to pick: press 1.", "There are {n} cards to pick: press 1 to {n}.", len(cards)
+                ).format(n=len(cards))
+            )
         else:
             self.selected = cards[n - 1]
             self.say("")
@@ -351,8 +418,11 @@ class PlayApp(BoardApp):
         obs = self.table.observation(self.viewer)
         owner = next((s for s, p in enumerate(obs["palettes"]) if card in p), None)
         if owner is not None and owner != self.viewer:
-            self.say(_("{card} is in {name}'s palette: only a 1's action takes a card from another palette.").format(
-                card=card, name=self.names[owner]))
+            self.say(
+                _("{card} is in {name}'s palette: only a 1's action takes a card from another palette.").format(
+                    card=card, name=self.names[owner]
+                )
+            )
         elif owner is not None:
             self.say(_("{card} is in your palette: only a 7's action moves a palette card.").format(card=card))
         else:
@@ -390,29 +460,43 @@ class PlayApp(BoardApp):
         if action.kind == "canvas":
             rule = colour_name(LETTER_COLOUR[str(action.card)[0]])
             return _("{card} on the canvas would make the rule {rule}, and you would not be winning (R4.4).").format(
-                card=action.card, rule=rule)
+                card=action.card, rule=rule
+            )
         if action.kind == "end":
             return _("You cannot end the turn while you are not winning (R4.6).")
         if action.kind in ("play", "move", "take"):
             return _("{decision} is not allowed: you could not stay in the round afterwards (R7).").format(
-                decision=decision_text(action))
+                decision=decision_text(action)
+            )
         return _("That is not possible now. {keys}").format(keys=self._hint_keys())
 
     def _decide(self, option: Option) -> None:
         action = option.action
         if action.kind == "concede":
-            self._ask(Choice(_("Concede?"), _("You will be out of this round."),
-                             [("enter", "yes", _("Concede")), ("escape", "no", _("Keep playing"))], "no",
-                             id="confirm-concede"),
-                      lambda answer: self._commit(action) if answer == "yes" else self.say(""))
+            self._ask(
+                Choice(
+                    _("Concede?"),
+                    _("You will be out of this round."),
+                    [("enter", "yes", _("Concede")), ("escape", "no", _("Keep playing"))],
+                    "no",
+                    id="confirm-concede",
+                ),
+                lambda answer: self._commit(action) if answer == "yes" else self.say(""),
+            )
             return
         if not option.safe:
             preview = self.table.preview(action)
             reason = unsafe_reason(standing_of(preview) if preview is not None else None, self.names)
-            self._ask(Choice(_("This choice is not safe"), reason + "\n\n" + _("Do it anyway?"),
-                             [("enter", "yes", _("Do it")), ("escape", "no", _("Choose again"))], "no",
-                             id="confirm-unsafe"),
-                      lambda answer: self._commit(action) if answer == "yes" else self.say(""))
+            self._ask(
+                Choice(
+                    _("This choice is not safe"),
+                    reason + "\n\n" + _("Do it anyway?"),
+                    [("enter", "yes", _("Do it")), ("escape", "no", _("Choose again"))],
+                    "no",
+                    id="confirm-unsafe",
+                ),
+                lambda answer: self._commit(action) if answer == "yes" else self.say(""),
+            )
             return
         if self.table.ends_turn(action):
             self._confirm_turn(action)
@@ -428,8 +512,16 @@ class PlayApp(BoardApp):
         answers = [("enter", "confirm", _("Confirm")), ("escape", "cancel", _("Choose again"))]
         if self.table.staged:
             answers.insert(1, ("u", "undo", _("Take the turn back")))
-        self._ask(Choice(_("Confirm your turn"), _("You {summary}.").format(summary=summary) + "\n" + after,
-                         answers, "cancel", id="confirm-turn"), lambda answer: self._turn_answer(action, answer))
+        self._ask(
+            Choice(
+                _("Confirm your turn"),
+                _("You {summary}.").format(summary=summary) + "\n" + after,
+                answers,
+                "cancel",
+                id="confirm-turn",
+            ),
+            lambda answer: self._turn_answer(action, answer),
+        )
 
     def _turn_answer(self, action: Action, answer: str) -> None:
         if answer == "confirm":
@@ -480,8 +572,11 @@ class PlayApp(BoardApp):
             return
         if action.card is not None:
             self.selected = str(action.card)
-        self.say(_("Hint: the {level} bot would {decision}.").format(
-            level=bot_level(self.hint_spec), decision=decision_text(action)))
+        self.say(
+            _("Hint: the {level} bot would {decision}.").format(
+                level=bot_level(self.hint_spec), decision=decision_text(action)
+            )
+        )
 
     def notify_language(self) -> None:
         self._name_seats()
@@ -491,9 +586,16 @@ class PlayApp(BoardApp):
         if self.table.is_over:
             self.exit()
             return
-        self._ask(Choice(_("Quit?"), _("The game in progress will not be saved."),
-                         [("enter", "yes", _("Quit")), ("escape", "no", _("Keep playing"))], "no", id="confirm-quit"),
-                  lambda answer: self.exit() if answer == "yes" else self.say(""))
+        self._ask(
+            Choice(
+                _("Quit?"),
+                _("The game in progress will not be saved."),
+                [("enter", "yes", _("Quit")), ("escape", "no", _("Keep playing"))],
+                "no",
+                id="confirm-quit",
+            ),
+            lambda answer: self.exit() if answer == "yes" else self.say(""),
+        )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         name = (event.button.id or "").removeprefix("b-")

@@ -47,9 +47,15 @@ class BoardApp(App[None]):
         self.query_one("#main").display = not small
         message = self.query_one("#too-small", Static)
         message.display = small
-        message.update(Content.styled(_("The terminal is too small ({width}×{height}). Please enlarge it to at least "
-                                        "{min_width}×{min_height} to play.").format(
-            width=width, height=height, min_width=MIN_SIZE[0], min_height=MIN_SIZE[1]), "bold"))
+        message.update(
+            Content.styled(
+                _(
+                    "The terminal is too small ({width}×{height}). Please enlarge it to at least "
+                    "{min_width}×{min_height} to play."
+                ).format(width=width, height=height, min_width=MIN_SIZE[0], min_height=MIN_SIZE[1]),
+                "bold",
+            )
+        )
         self.redraw()
 
     def on_key(self, event: events.Key) -> None:

@@ -22,8 +22,12 @@ from ..i18n import _, ngettext
 from ..words import RULE_TEXT, colour_name, log_lines, winning_line
 
 CARD_STYLE: Final = {
-    "R": "bold #ffffff on #c62828", "O": "bold #000000 on #f57c00", "Y": "bold #000000 on #fdd835",
-    "G": "bold #ffffff on #2e7d32", "B": "bold #ffffff on #1565c0", "I": "bold #ffffff on #3f1d8f",
+    "R": "bold #ffffff on #c62828",
+    "O": "bold #000000 on #f57c00",
+    "Y": "bold #000000 on #fdd835",
+    "G": "bold #ffffff on #2e7d32",
+    "B": "bold #ffffff on #1565c0",
+    "I": "bold #ffffff on #3f1d8f",
     "V": "bold #ffffff on #8e24aa",
 }
 LOG_LINES: Final = 6
@@ -96,8 +100,10 @@ class Board(Vertical):
         rule = obs["rule"]
         deck = ngettext("{n} card", "{n} cards", obs["deck_size"]).format(n=obs["deck_size"])
         parts: list[Content | str | tuple[str, str]] = [
-            _("Rule: "), (f" {colour_name(rule)} ", CARD_STYLE[COLOUR_LETTERS[COLOURS.index(rule)]]),
-            " " + _(RULE_TEXT[rule]), "   " + _("Canvas: "),
+            _("Rule: "),
+            (f" {colour_name(rule)} ", CARD_STYLE[COLOUR_LETTERS[COLOURS.index(rule)]]),
+            " " + _(RULE_TEXT[rule]),
+            "   " + _("Canvas: "),
             cards_text(obs["canvas"][-3:]) if obs["canvas"] else _("only the Red rule card"),
             "   " + _("Deck: {cards}").format(cards=deck),
         ]
@@ -121,7 +127,8 @@ class Board(Vertical):
                 parts.append((_("out of the round"), "dim"))
                 continue
             hand = ngettext("{n} card in hand", "{n} cards in hand", obs["hand_sizes"][seat]).format(
-                n=obs["hand_sizes"][seat])
+                n=obs["hand_sizes"][seat]
+            )
             parts.append(hand.ljust(18))
             if obs["advanced"]:
                 points = _("{score}/{target} pts").format(score=obs["scores"][seat], target=obs["target"])
@@ -138,5 +145,6 @@ class Board(Vertical):
         obs = view.obs
         if obs["seat"] is None or "hand" not in obs:
             return Content.styled(_("Hands are hidden."), "dim")
-        return Content.assemble((_("Your hand: "), "bold"), cards_text(obs["hand"], view.selected) if obs["hand"]
-                                else _("(empty)"))
+        return Content.assemble(
+            (_("Your hand: "), "bold"), cards_text(obs["hand"], view.selected) if obs["hand"] else _("(empty)")
+        )

@@ -31,10 +31,14 @@ class ReplayApp(BoardApp):
     """Shows ``positions`` one at a time; ``v`` changes whose view is shown."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,space", "step(1)", show=False), Binding("left", "step(-1)", show=False),
-        Binding("home", "jump(0)", show=False), Binding("end", "jump(-1)", show=False),
-        Binding("v", "view", show=False), Binding("question_mark", "rules", show=False),
-        Binding("l", "language", show=False), Binding("q,escape", "quit", show=False),
+        Binding("right,space", "step(1)", show=False),
+        Binding("left", "step(-1)", show=False),
+        Binding("home", "jump(0)", show=False),
+        Binding("end", "jump(-1)", show=False),
+        Binding("v", "view", show=False),
+        Binding("question_mark", "rules", show=False),
+        Binding("l", "language", show=False),
+        Binding("q,escape", "quit", show=False),
     ]
 
     def __init__(self, games: list[Game], name: str = "") -> None:
@@ -76,13 +80,17 @@ class ReplayApp(BoardApp):
         view = View(obs, names, None, prompt, self.status, title=title)
         self.query_one(Board).show(view)
         keys = _("[←/→] step · [home/end] first/last · [v] change view · [?] rules · [l] {other} · [q] quit").format(
-            other=LANGUAGES[other_language()])
+            other=LANGUAGES[other_language()]
+        )
         self.query_one("#keys", Static).update(Content.styled(keys, "dim"))
 
     def action_step(self, delta: int) -> None:
         new = self.index + delta
-        self.status = "" if 0 <= new < len(self.games) else (
-            _("This is the first position.") if new < 0 else _("This is the last decision of the record."))
+        self.status = (
+            ""
+            if 0 <= new < len(self.games)
+            else (_("This is the first position.") if new < 0 else _("This is the last decision of the record."))
+        )
         self.index = min(max(new, 0), len(self.games) - 1)
         self.show()
 

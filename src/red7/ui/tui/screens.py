@@ -18,8 +18,9 @@ class Choice(ModalScreen[str]):
     """A question with a few answers; each answer is a (key, value, label) and the
     dialog returns the value. Escape returns ``cancel``'s value."""
 
-    def __init__(self, title: str, body: str, answers: list[tuple[str, str, str]], cancel: str,
-                 id: str | None = None) -> None:
+    def __init__(
+        self, title: str, body: str, answers: list[tuple[str, str, str]], cancel: str, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.title_text, self.body, self.answers, self.cancel = title, body, answers, cancel
         self._keys = {key: value for key, value, _label in answers}
@@ -60,11 +61,13 @@ class Pass(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Content.styled(_("Pass the device to {name}").format(name=self.person), "bold"),
-                         classes="dialog-title")
+            yield Static(
+                Content.styled(_("Pass the device to {name}").format(name=self.person), "bold"), classes="dialog-title"
+            )
             yield Static(Content(_("The table is hidden so nobody sees another player's hand.")), classes="dialog-body")
-            button = Button(Content(_("I am {name}: show my hand [enter]").format(name=self.person)), id="ready",
-                            compact=True)
+            button = Button(
+                Content(_("I am {name}: show my hand [enter]").format(name=self.person)), id="ready", compact=True
+            )
             button.can_focus = False
             yield button
 
@@ -106,33 +109,44 @@ def rules_markdown() -> str:
     """The rules screen's text, in the language in use."""
     from ..words import COLOUR_NAMES, RULE_TEXT
 
-    rules = "\n".join(f"| **{_(COLOUR_NAMES[c])}** ({letter}) | {_(RULE_TEXT[c])} |"
-                      for c, letter in zip(COLOURS, COLOUR_LETTERS, strict=True))
+    rules = "\n".join(
+        f"| **{_(COLOUR_NAMES[c])}** ({letter}) | {_(RULE_TEXT[c])} |"
+        for c, letter in zip(COLOURS, COLOUR_LETTERS, strict=True)
+    )
     return RULES_MD.format(
         title=_("The rules of Red7"),
-        goal=_("Be the only player left in the round. At the end of each of your turns you must be winning "
-               "under the rule in force (the colour on top of the canvas); otherwise you are out."),
+        goal=_(
+            "Be the only player left in the round. At the end of each of your turns you must be winning "
+            "under the rule in force (the colour on top of the canvas); otherwise you are out."
+        ),
         turn_title=_("Your turn"),
-        turn=_("Do one of these: play a hand card to your palette; put a hand card on the canvas to change "
-               "the rule; play a card and then put another on the canvas; or concede. A card may go on the "
-               "canvas only if you are winning right after it. Cards compare by number first, then by colour: "
-               "Red, Orange, Yellow, Green, Blue, Indigo, Violet."),
+        turn=_(
+            "Do one of these: play a hand card to your palette; put a hand card on the canvas to change "
+            "the rule; play a card and then put another on the canvas; or concede. A card may go on the "
+            "canvas only if you are winning right after it. Cards compare by number first, then by colour: "
+            "Red, Orange, Yellow, Green, Blue, Indigo, Violet."
+        ),
         rules_title=_("The seven rules"),
         rules=rules,
-        tie=_("More qualifying cards wins; on a tie, the player whose qualifying cards include the highest "
-              "card wins."),
+        tie=_("More qualifying cards wins; on a tie, the player whose qualifying cards include the highest card wins."),
         advanced_title=_("Advanced game"),
-        advanced=_("When you put a card on the canvas and its number is greater than the number of cards in "
-                   "your palette, you may draw a card. The round winner scores the cards that satisfy the final "
-                   "rule; the match ends at 40 points with 2 players, 35 with 3, 30 with 4."),
+        advanced=_(
+            "When you put a card on the canvas and its number is greater than the number of cards in "
+            "your palette, you may draw a card. The round winner scores the cards that satisfy the final "
+            "rule; the match ends at 40 points with 2 players, 35 with 3, 30 with 4."
+        ),
         actions_title=_("Action cards (optional)"),
-        actions=_("A card played to your palette acts: **7** move another card of your palette to the canvas "
-                  "or onto the deck; **5** play one more card to your palette; **3** draw a card; **1** take a "
-                  "card from a palette at least as large as yours and put it on the deck."),
+        actions=_(
+            "A card played to your palette acts: **7** move another card of your palette to the canvas "
+            "or onto the deck; **5** play one more card to your palette; **3** draw a card; **1** take a "
+            "card from a palette at least as large as yours and put it on the deck."
+        ),
         keys_title=_("Keys"),
-        keys=_("Arrows or 1-9 pick a card (or click it). [p] play, [c] canvas, [e] end the turn, [x] concede, "
-               "[u] take the turn back, [k] onto the deck (7), [t] take (1), [d] draw, [n] decline, [h] hint, "
-               "[l] language, [?] rules, [q] quit."),
+        keys=_(
+            "Arrows or 1-9 pick a card (or click it). [p] play, [c] canvas, [e] end the turn, [x] concede, "
+            "[u] take the turn back, [k] onto the deck (7), [t] take (1), [d] draw, [n] decline, [h] hint, "
+            "[l] language, [?] rules, [q] quit."
+        ),
     )
 
 

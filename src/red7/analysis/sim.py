@@ -11,14 +11,8 @@ import random
 import time
 from typing import Any
 
-from ..core.actions import CONCEDE
+from ..bots.random_bot import random_decision
 from ..core.game import Game
-
-
-def random_decision(game: Game, rng: random.Random) -> int:
-    """The id of a uniformly random safe decision, or concede when none is safe."""
-    choices = game.safe_ids()
-    return choices[int(rng.random() * len(choices))] if choices else CONCEDE
 
 
 def play_random_game(players: int, advanced: bool, actions: bool, seed: int) -> Game:
@@ -49,7 +43,7 @@ def simulate(
         assert game.result is not None
         for w in game.result.winners:
             wins[w] += 1
-        decisions += len(game.history)
+        decisions += game.decisions
         turns += game.turns
         rounds += game.round
     seconds = time.perf_counter() - started

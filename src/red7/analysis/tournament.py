@@ -28,7 +28,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import BotSpecError, make_bot, play_game
+from ..bots import BotSpecError, make_bot
+from ..core.model import Config
+from ..play.match import play_game
 
 BACKENDS = ("local", "ray")
 Z95 = 1.959963984540054
@@ -204,7 +206,7 @@ def schedule(
 def play_task(task: GameTask) -> dict[str, Any]:
     """Play one game; a JSON-ready record (``times``: seconds of each decision per seat)."""
     bots = [make_bot(spec) for spec in task.specs]
-    played = play_game(bots, task.seed, task.advanced, task.actions)
+    played = play_game(bots, task.seed, Config(len(bots), task.advanced, task.actions))
     game = played.game
     assert game.result is not None
     outcome: dict[str, Any] = {

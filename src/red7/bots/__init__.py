@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..play.match import PlayedGame, play_game
-from .base import Bot, Option, safe_or_concede
+from .base import Bot, BotSpecError, Option, safe_or_concede
 
 LEVELS: dict[str, str] = {
     "easy": "random",
@@ -22,10 +21,6 @@ LEVELS: dict[str, str] = {
     "expert": "ismcts:steps=40000",
 }
 """What each level exposed to players is (budgets measured in the README)."""
-
-
-class BotSpecError(ValueError):
-    """A bot spec that names no bot or carries a bad option."""
 
 
 def _factories() -> dict[str, Any]:
@@ -93,9 +88,7 @@ __all__ = [
     "Bot",
     "BotSpecError",
     "Option",
-    "PlayedGame",
     "bot_names",
     "make_bot",
-    "play_game",
     "safe_or_concede",
 ]

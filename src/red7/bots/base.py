@@ -1,10 +1,10 @@
 """The interface every bot implements, and the options a bot is offered.
 
-A bot sees exactly what its seat may see: the seat's observation (R9,
-:meth:`red7.core.game.Game.observation`) and the legal decisions with their safety marks
-(R4.7, which depend only on the mover's own cards and public facts). It never gets
-the :class:`~red7.core.game.Game`, so it cannot read hidden cards; search bots rebuild
-complete games from the observation with :mod:`red7.core.worlds`.
+A bot sees exactly what its seat may see: the seat's typed observation (R9,
+:class:`~red7.core.observation.Observation`) and the legal decisions with their safety
+marks (R4.7, which depend only on the mover's own cards and public facts). It never
+gets the :class:`~red7.core.game.Game`, so it cannot read hidden cards; search bots
+rebuild complete games from the observation with :mod:`red7.core.worlds`.
 """
 
 from __future__ import annotations
@@ -12,10 +12,15 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any
 
 from ..core.actions import Action
-from ..core.game import Option as Option  # the engine owns it; bots take it from here too
+from ..core.model import Option as Option  # the engine owns it; bots take it from here too
+from ..core.model import safe_or_concede as safe_or_concede
+from ..core.observation import Observation
+
+
+class BotSpecError(ValueError):
+    """A bot spec that names no bot or carries a bad option."""
 
 
 class Bot(ABC):
@@ -29,14 +34,8 @@ class Bot(ABC):
     name: str = "bot"
 
     @abstractmethod
-    def choose(self, observation: dict[str, Any], options: Sequence[Option], rng: random.Random) -> Action:
-        """Pick a decision for the seat ``observation["seat"]``."""
+    def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
+        """Pick a decision for the seat ``observation.seat``."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
-
-
-def safe_or_concede(options: Sequence[Option]) -> list[Action]:
-    """The safe decisions, or just the concession when none is safe."""
-    safe = [o.action for o in options if o.safe]
-    return safe or [o.action for o in options if o.action.kind == "concede"]

@@ -18,7 +18,7 @@ from ..core.actions import Action
 from ..core.game import Game
 from ..core.rules import cached_keys, rule_key
 from ..core.worlds import WorldSampler
-from .base import Bot, Option
+from .base import Bot, BotSpecError, Option
 
 GAME_WON: Final = 100_000.0
 """The match (or the basic game) is won."""
@@ -146,8 +146,6 @@ class GreedyBot(Bot):
         if isinstance(worlds, float) and worlds == int(worlds):
             worlds = int(worlds)
         if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
-            from . import BotSpecError
-
             raise BotSpecError(f"option worlds={worlds!r} must be a whole number of worlds, at least 1")
         self.worlds = worlds
 

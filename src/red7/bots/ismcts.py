@@ -37,11 +37,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..analysis.sim import random_decision
 from ..core.actions import CONCEDE, Action
 from ..core.game import START, TARGETS, Game
 from ..core.worlds import WorldSampler
 from .base import Bot, Option
+from .random_bot import random_decision
 
 
 class _Node:

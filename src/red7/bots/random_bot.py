@@ -1,13 +1,29 @@
-"""``random`` (level ``easy``): uniform among the safe decisions (R4.7)."""
+"""``random`` (level ``easy``): uniform among the safe decisions (R4.7).
+
+:func:`random_decision` is the same player for code that holds a game (simulations,
+search rollouts): it reads only the legal decisions and their safety marks, which
+depend on nothing the mover cannot see.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from ..core.actions import Action
-from .base import Bot, Option, safe_or_concede
+from ..core.game import Game
+from ..core.model import Option, safe_or_concede
+from ..core.observation import Observation
+from .base import Bot
+
+
+def random_decision(game: Game, rng: random.Random) -> int:
+    """The id of a uniformly random safe decision of ``game``'s mover, or concede when
+    none is safe."""
+    choices = game.safe_or_concede_ids()
+    # rng.random() rather than rng.choice(): one call per decision, and the same stream
+    # of choices on every Python version (choice's algorithm is not part of its contract).
+    return choices[int(rng.random() * len(choices))]
 
 
 class RandomBot(Bot):
@@ -15,6 +31,6 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, observation: dict[str, Any], options: Sequence[Option], rng: random.Random) -> Action:
+    def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
         choices = safe_or_concede(options)
         return choices[int(rng.random() * len(choices))]

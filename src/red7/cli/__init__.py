@@ -1,5 +1,51 @@
-"""The ``red7`` command line (:func:`main`), and its reports, plots and output files."""
+"""The ``red7`` command line: play, replay, sim, bench, tournament and stats.
 
-from .commands import main
+Every user mistake (a bad option, a bad record, an illegal decision) ends with a
+one-line message and exit code 2, never a traceback.
+"""
 
-__all__ = ["main"]
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from . import analysis, play
+from .common import Parser, UsageError
+
+COMMANDS = {
+    "play": play.cmd_play,
+    "replay": play.cmd_replay,
+    "sim": analysis.cmd_sim,
+    "bench": analysis.cmd_bench,
+    "tournament": analysis.cmd_tournament,
+    "stats": analysis.cmd_stats,
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="red7", description="The card game Red7.")
+    parser.add_argument("--version", action="version", version=f"red7 {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    play.add_commands(sub)
+    analysis.add_commands(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:  # play is the default command
+        args = parser.parse_args(["play", *(argv or [])])
+    try:
+        return COMMANDS[args.command](args)
+    except UsageError as err:
+        print(f"red7: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+__all__ = ["build_parser", "main"]

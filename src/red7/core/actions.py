@@ -24,6 +24,7 @@ palette it leaves.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Final
 
 from .cards import ALL_CARDS, NUM_CARDS, Card, CardError, parse_index
@@ -39,8 +40,32 @@ DRAW: Final = CONCEDE + 1
 DECLINE: Final = DRAW + 1
 NUM_ACTIONS: Final = DECLINE + 1
 
-_CARD_KINDS: Final = (("play", PLAY), ("canvas", CANVAS), ("move", MOVE_CANVAS), ("move", MOVE_DECK), ("take", TAKE))
-_WORDS: Final = {"end": END, "concede": CONCEDE, "draw": DRAW, "decline": DECLINE}
+
+class Kind(StrEnum):
+    """What a decision does; its value is the first word of the notation."""
+
+    PLAY = "play"
+    """a hand card to the palette (also the 5's extra card)"""
+    CANVAS = "canvas"
+    """a hand card onto the canvas"""
+    MOVE = "move"
+    """the 7's action: another palette card to the canvas or onto the deck"""
+    TAKE = "take"
+    """the 1's action: a card of another palette onto the deck"""
+    END = "end"
+    CONCEDE = "concede"
+    DRAW = "draw"
+    DECLINE = "decline"
+
+
+_CARD_KINDS: Final = (
+    (Kind.PLAY, PLAY),
+    (Kind.CANVAS, CANVAS),
+    (Kind.MOVE, MOVE_CANVAS),
+    (Kind.MOVE, MOVE_DECK),
+    (Kind.TAKE, TAKE),
+)
+_WORDS: Final = {Kind.END: END, Kind.CONCEDE: CONCEDE, Kind.DRAW: DRAW, Kind.DECLINE: DECLINE}
 _SYNTAX: Final = (
     "'play R7', 'canvas B3', 'move G2 canvas', 'move G2 deck', 'take O4', 'end', 'concede', 'draw' or 'decline'"
 )
@@ -51,7 +76,8 @@ class ActionError(ValueError):
 
 
 class Action:
-    """One decision; there is exactly one instance per id, so ``is`` and ``==`` agree.
+    """One decision; there is exactly one instance per id, so ``is`` and ``==`` agree
+    (``Action(5)`` returns the interned instance, like :meth:`from_id`).
 
     >>> Action.parse("move g2  Canvas")
     Action('move G2 canvas')
@@ -63,11 +89,14 @@ class Action:
     _all: tuple[Action, ...] = ()
 
     id: int
-    kind: str
-    """``play``, ``canvas``, ``move``, ``take``, ``end``, ``concede``, ``draw`` or ``decline``."""
+    kind: Kind
     card: Card | None
+    """The card the decision names (None for ``end``, ``concede``, ``draw``, ``decline``)."""
 
-    def __init__(self, action_id: int) -> None:
+    def __new__(cls, action_id: int) -> Action:
+        if cls._all:
+            return cls.from_id(action_id)
+        self = super().__new__(cls)
         self.id = action_id
         self.card = None
         if action_id < END:
@@ -81,12 +110,13 @@ class Action:
                 self._text += " deck"
         else:
             self.kind = next(w for w, i in _WORDS.items() if i == action_id)
-            self._text = self.kind
+            self._text = str(self.kind)
+        return self
 
     @property
     def destination(self) -> str | None:
         """For a 7's ``move``: ``"canvas"`` or ``"deck"``; otherwise None."""
-        if self.kind != "move":
+        if self.kind is not Kind.MOVE:
             return None
         return "canvas" if self.id < MOVE_DECK else "deck"
 

@@ -164,14 +164,27 @@ def mask_of(cards: Iterable[Card | str | int], what: str = "palette") -> int:
     return mask
 
 
+_BYTE_BITS: Final = tuple(tuple(tuple(8 * k + b for b in range(8) if x >> b & 1) for x in range(256)) for k in range(7))
+_B0, _B1, _B2, _B3, _B4, _B5, _B6 = _BYTE_BITS
+
+
+def bits_of(m: int) -> tuple[int, ...]:
+    """The card indices of the mask ``m``, lowest first (the engine's fast loop: one
+    table look-up per byte instead of one step per card)."""
+    return (
+        _B0[m & 255]
+        + _B1[m >> 8 & 255]
+        + _B2[m >> 16 & 255]
+        + _B3[m >> 24 & 255]
+        + _B4[m >> 32 & 255]
+        + _B5[m >> 40 & 255]
+        + _B6[m >> 48]
+    )
+
+
 def cards_of(mask: int) -> list[Card]:
     """The cards of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(ALL_CARDS[low.bit_length() - 1])
-        mask ^= low
-    return out
+    return [ALL_CARDS[i] for i in bits_of(mask)]
 
 
 def names_of(mask: int) -> list[str]:

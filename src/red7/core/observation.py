@@ -1,31 +1,15 @@
-"""What one seat may see (R9), as plain JSON-ready data.
+"""What one seat may see (R9): :class:`Observation`, typed and frozen.
 
 This is the only view of a game that bots, servers, other seats and learning
-environments receive. It is built from public facts plus the viewer's own hand, so
-changing any card the viewer cannot see (other hands, the unknown part of the deck,
-eliminated players' cards) leaves it byte-for-byte the same. ``None`` is a spectator,
-who sees only public facts.
+environments receive. :func:`observe` builds it from public facts plus the viewer's
+own cards, so changing any card the viewer cannot see (other hands, the unknown part
+of the deck, eliminated players' hands) leaves it the same, field by field and in
+JSON byte for byte. ``None`` is a spectator, who sees only public facts.
 
-Fields (cards in ``R7`` notation, card lists highest first unless said otherwise):
-
-``seat``            the viewer (None for a spectator)
-``players``, ``advanced``, ``actions``   the configuration
-``round``           round number, from 1
-``turns``           turns started so far in the match (eliminating ones included)
-``current_player``  whose decision it is (None when over); ``step``: which step of the turn
-``rule``            the rule in force, an English colour name; ``canvas`` bottom first
-``palettes``        every seat's palette; ``hand_sizes``; ``alive``
-``hand``            the viewer's hand (absent for a spectator)
-``known_hand_cards`` per seat, hand cards everyone saw their owner draw (R7.z)
-``deck_size``; ``deck_known_top`` the public cards on top of the deck, top first
-``out_of_round``    how many cards eliminated players turned face down
-``out_of_round_known`` which of them everyone saw (the palettes, cards seen drawn)
-``out_of_round_own`` the viewer's own hand, if the viewer was eliminated (absent for a spectator)
-``scores``, ``score_piles``, ``target`` (advanced game)
-``pending``         the 7 whose action is being chosen, if any
-``history``         every decision of the match so far, as ``[seat, notation]``
-``round_results``   each finished round: winner, rule, scored cards, points
-``result``          when over: winners, scores, rounds
+Card sets are 49-bit masks (:mod:`red7.core.cards`; ``CardSet(mask)`` iterates and
+prints one); cards are indices; ``rule`` is a colour index (0 = Red). JSON exists only
+at the edges: :meth:`Observation.to_json` writes cards in notation (card sets highest
+card first) and :meth:`Observation.from_json` reads that back exactly.
 """
 
 from __future__ import annotations
@@ -33,123 +17,177 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action
-from .cards import COLOURS, NAME_OF, names_of
+from .cards import COLOURS, NAME_OF, mask_of, names_of, parse_colour, parse_index
+from .model import Config, GameError, Result, RoundResult, Step
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .state import State
 
 
-class View(NamedTuple):
-    """What one seat may see (R9) as card masks and numbers: the compact form of
-    :func:`observe` for code that encodes observations many times a second (learning
-    environments). Cards are indices and sets are masks (:mod:`red7.core.cards`); ``step``
-    indexes ``STEP_NAMES`` and ``rule`` indexes ``COLOURS``. It omits only the history
-    and the round results, which :func:`observe` adds."""
+class Observation(NamedTuple):
+    """What ``seat`` sees of a game (R9); per-seat tuples are indexed by seat.
+
+    Immutable and typed (a NamedTuple: a bot builds one per decision, a learning
+    environment one per step, so it must be cheap to make).
+    """
 
     seat: int | None
-    players: int
-    advanced: bool
-    actions: bool
+    """The viewer (None: a spectator)."""
+    config: Config
     round: int
+    """Round number, from 1."""
     turns: int
-    current: int | None
-    step: int
+    """Turns begun so far in the match, the eliminating ones included."""
+    current_player: int | None
+    """Whose decision it is (None when the game is over or chance decides)."""
+    step: Step
     rule: int
     canvas: tuple[int, ...]
-    """bottom first"""
+    """The cards on the canvas, bottom first (the last one's colour is the rule)."""
     palettes: tuple[int, ...]
     hand_sizes: tuple[int, ...]
     alive: tuple[bool, ...]
-    known: tuple[int, ...]
-    """per seat, hand cards everyone saw their owner draw (R7.z)"""
+    known_hand_cards: tuple[int, ...]
+    """Per seat, hand cards everyone saw drawn from the public top of the deck (R7.z)."""
     deck_size: int
     deck_known_top: tuple[int, ...]
-    """the public cards on top of the deck, top first"""
-    out_of_round: int
-    out_public: int
-    """the face-down cards of eliminated players that everyone saw (palettes, cards seen drawn)"""
-    out_own: int | None
-    """the viewer's own hand turned face down when eliminated (None for a spectator)"""
+    """The public cards on top of the deck, top first (put there by a 7 or a 1, R7.z)."""
+    out_of_round_count: int
+    """How many cards eliminated players turned face down (R6.1)."""
+    out_of_round_known: int
+    """Which of them everyone saw: the palettes, the cards seen drawn."""
+    out_of_round_own: int | None
+    """The viewer's own former hand, if it was eliminated (None for a spectator)."""
     scores: tuple[int, ...]
-    piles: tuple[int, ...]
-    target: int | None
+    score_piles: tuple[int, ...]
     pending: int | None
-    """the 7 whose action is being chosen"""
+    """The 7 whose action is being chosen (step ``seven``)."""
     hand: int | None
-    """the viewer's hand (None for a spectator)"""
+    """The viewer's hand (None for a spectator)."""
+    history: tuple[tuple[int, int], ...]
+    """Every decision of the match so far: (seat, action id)."""
+    round_results: tuple[RoundResult, ...]
+    result: Result | None
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    @property
+    def advanced(self) -> bool:
+        return self.config.advanced
+
+    @property
+    def actions(self) -> bool:
+        return self.config.actions
+
+    @property
+    def target(self) -> int | None:
+        """Points that win the match (advanced game), else None."""
+        return self.config.target
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data; card sets in notation, highest card first."""
+        data: dict[str, Any] = {
+            "seat": self.seat,
+            **self.config.as_dict(),
+            "round": self.round,
+            "turns": self.turns,
+            "current_player": self.current_player,
+            "step": self.step.label,
+            "rule": COLOURS[self.rule],
+            "canvas": [NAME_OF[c] for c in self.canvas],
+            "palettes": [names_of(p) for p in self.palettes],
+            "hand_sizes": list(self.hand_sizes),
+            "alive": list(self.alive),
+            "known_hand_cards": [names_of(k) for k in self.known_hand_cards],
+            "deck_size": self.deck_size,
+            "deck_known_top": [NAME_OF[c] for c in self.deck_known_top],
+            "out_of_round_count": self.out_of_round_count,
+            "out_of_round_known": names_of(self.out_of_round_known),
+            "scores": list(self.scores),
+            "score_piles": [names_of(p) for p in self.score_piles],
+            "target": self.target,
+            "pending": NAME_OF[self.pending] if self.pending is not None else None,
+            "history": [[seat, str(Action.from_id(a))] for seat, a in self.history],
+            "round_results": [r.as_dict() for r in self.round_results],
+            "result": self.result.as_dict() if self.result else None,
+        }
+        if self.hand is not None:
+            data["hand"] = names_of(self.hand)
+            data["out_of_round_own"] = names_of(self.out_of_round_own or 0)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Observation:
+        """The observation :meth:`to_json` wrote; malformed data raises GameError."""
+        try:
+            private = data["seat"] is not None
+            res = data["result"]
+            return cls(
+                seat=data["seat"],
+                config=Config(data["players"], data["advanced"], data["actions"]),
+                round=data["round"],
+                turns=data["turns"],
+                current_player=data["current_player"],
+                step=Step.parse(data["step"]),
+                rule=parse_colour(data["rule"]),
+                canvas=tuple(parse_index(c) for c in data["canvas"]),
+                palettes=tuple(mask_of(p) for p in data["palettes"]),
+                hand_sizes=tuple(data["hand_sizes"]),
+                alive=tuple(data["alive"]),
+                known_hand_cards=tuple(mask_of(k) for k in data["known_hand_cards"]),
+                deck_size=data["deck_size"],
+                deck_known_top=tuple(parse_index(c) for c in data["deck_known_top"]),
+                out_of_round_count=data["out_of_round_count"],
+                out_of_round_known=mask_of(data["out_of_round_known"]),
+                out_of_round_own=mask_of(data["out_of_round_own"]) if private else None,
+                scores=tuple(data["scores"]),
+                score_piles=tuple(mask_of(p) for p in data["score_piles"]),
+                pending=parse_index(data["pending"]) if data["pending"] is not None else None,
+                hand=mask_of(data["hand"]) if private else None,
+                history=tuple((seat, Action.parse(text).id) for seat, text in data["history"]),
+                round_results=tuple(
+                    RoundResult(r["winner"], parse_colour(r["rule"]), tuple(r["scored"]), r["points"])
+                    for r in data["round_results"]
+                ),
+                result=Result(tuple(res["winners"]), tuple(res["scores"]), res["rounds"]) if res else None,
+            )
+        except (KeyError, TypeError, ValueError) as err:
+            raise GameError(f"not an observation of red7: {err!r}") from None
 
 
-def view(game: Game, seat: int | None) -> View:
-    """The compact view of ``game`` for ``seat`` (R9); raises GameError for a seat not in play."""
-    from .game import OVER, SEVEN, TARGETS, GameError
-
-    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < game.n):
-        raise GameError(f"seat {seat!r} is not one of 0..{game.n - 1}")
-    known_top = game.deck[len(game.deck) - game.deck_known :] if game.deck_known else []
-    return View(
+def observe(s: State, seat: int | None) -> Observation:
+    """What ``seat`` (None: a spectator) sees of the position ``s`` (R9)."""
+    n = s.config.players
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n):
+        raise GameError(f"seat {seat!r} is not one of 0..{n - 1}")
+    deck = s.deck
+    known = s.deck_known_count
+    step = s.step
+    return Observation(
         seat,
-        game.n,
-        game.advanced,
-        game.actions_on,
-        game.round,
-        game.turns,
-        None if game.step == OVER else game.current,
-        game.step,
-        game.rule,
-        tuple(game.canvas),
-        tuple(game.palettes),
-        tuple(h.bit_count() for h in game.hands),
-        tuple(game.alive),
-        tuple(game.known),
-        len(game.deck),
-        tuple(reversed(known_top)),
-        game.removed.bit_count(),
-        game.out_public,
-        None if seat is None else game.out_own[seat],
-        tuple(game.scores),
-        tuple(game.piles),
-        TARGETS[game.n] if game.advanced else None,
-        game.pending if game.step == SEVEN else None,
-        None if seat is None else game.hands[seat],
+        s.config,
+        s.round,
+        s.turns,
+        None if step >= Step.OVER else s.current,
+        step,
+        s.rule,
+        tuple(s.canvas),
+        tuple(s.palettes),
+        tuple(h.bit_count() for h in s.hands),
+        tuple(s.alive),
+        tuple(s.known_hand_cards),
+        len(deck),
+        tuple(deck[-1 : -known - 1 : -1]) if known else (),
+        s.out_of_round.bit_count(),
+        s.out_of_round_known,
+        None if seat is None else s.out_of_round_own[seat],
+        tuple(s.scores),
+        tuple(s.score_piles),
+        s.pending if step == Step.SEVEN else None,
+        None if seat is None else s.hands[seat],
+        s.history,
+        s.round_results,
+        s.result,
     )
-
-
-def observe(game: Game, seat: int | None) -> dict[str, Any]:
-    """The view of ``game`` for ``seat`` (R9); raises GameError for a seat not in play."""
-    from .game import STEP_NAMES
-
-    v = view(game, seat)
-    obs: dict[str, Any] = {
-        "seat": seat,
-        "players": v.players,
-        "advanced": v.advanced,
-        "actions": v.actions,
-        "round": v.round,
-        "turns": v.turns,
-        "current_player": v.current,
-        "step": STEP_NAMES[v.step],
-        "rule": COLOURS[v.rule],
-        "canvas": [NAME_OF[c] for c in v.canvas],
-        "palettes": [names_of(p) for p in v.palettes],
-        "hand_sizes": list(v.hand_sizes),
-        "alive": list(v.alive),
-        "known_hand_cards": [names_of(k) for k in v.known],
-        "deck_size": v.deck_size,
-        "deck_known_top": [NAME_OF[c] for c in v.deck_known_top],
-        "out_of_round": v.out_of_round,
-        "out_of_round_known": names_of(v.out_public),
-        "scores": list(v.scores),
-        "score_piles": [names_of(p) for p in v.piles],
-        "target": v.target,
-        "pending": NAME_OF[v.pending] if v.pending is not None else None,
-        "history": [[s, str(Action._all[a])] for s, a in game.history],
-        "round_results": [
-            {"winner": r.winner, "rule": COLOURS[r.rule], "scored": list(r.scored), "points": r.points}
-            for r in game.round_results
-        ],
-        "result": game.result.as_dict() if game.result else None,
-    }
-    if v.hand is not None:
-        obs["hand"] = names_of(v.hand)
-        obs["out_of_round_own"] = names_of(v.out_own or 0)
-    return obs

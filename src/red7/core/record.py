@@ -8,23 +8,22 @@ A record is JSON::
      "decisions": ["play R5", "canvas B3", "end", "concede"],
      "result": {"winners": [0], "scores": [0, 0], "rounds": 1}}
 
-Chance comes only from the game's seeded RNG, so replaying the decisions from the seed
-re-creates every state. :func:`replay` checks each decision as it goes and the result
-at the end, and reports the first thing that does not match with a
-:class:`RecordError` naming the decision.
+Chance comes only from the game's seeded RNG (:func:`red7.core.seeds.round_rng`), so
+replaying the decisions from the seed re-creates every state. :func:`replay` checks
+each decision as it goes and the result at the end, and reports the first thing that
+does not match with a :class:`RecordError` naming the decision. Files are read and
+written by :mod:`red7.play.records`; :func:`parse` reads a record's text.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from .actions import Action, ActionError
-from .game import Config, Game, GameError, IllegalActionError
+from .game import Game
+from .model import Config, GameError, IllegalActionError
 
 FORMAT = "red7-record"
 VERSION = 1
@@ -41,42 +40,28 @@ def to_record(game: Game) -> dict[str, Any]:
         "version": VERSION,
         "config": game.config.as_dict(),
         "seed": game.seed,
-        "decisions": [str(Action._all[a]) for _, a in game.history],
+        "decisions": [str(action) for _, action in game.history],
         "result": game.result.as_dict() if game.result else None,
     }
 
 
-def save(game: Game, path: str | os.PathLike[str]) -> Path:
-    """Write the record of ``game`` to ``path`` atomically (never half-written)."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".record-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(to_record(game), f, indent=1)
-            f.write("\n")
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
-
-
-def load(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a record file; unreadable or non-JSON files raise RecordError."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise RecordError(f"cannot read record {str(path)!r}: {err}") from None
+def parse(text: str, where: str = "record") -> dict[str, Any]:
+    """A record from its JSON text; text that is not a JSON object raises RecordError
+    (``where`` names the text in the message, e.g. the file)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise RecordError(
-            f"record {str(path)!r} is not valid JSON (truncated?): {err.msg} at line {err.lineno}, column {err.colno}"
+            f"{where} is not valid JSON (truncated?): {err.msg} at line {err.lineno}, column {err.colno}"
         ) from None
     if not isinstance(data, dict):
-        raise RecordError(f"record {str(path)!r} must hold a JSON object, not {type(data).__name__}")
+        raise RecordError(f"{where} must hold a JSON object, not {type(data).__name__}")
     return data
+
+
+def dumps(game: Game) -> str:
+    """The record of ``game`` as JSON text (one decision list, indented)."""
+    return json.dumps(to_record(game), indent=1) + "\n"
 
 
 def _game_of(record: dict[str, Any]) -> tuple[Game, list[str]]:
@@ -88,7 +73,7 @@ def _game_of(record: dict[str, Any]) -> tuple[Game, list[str]]:
         if field not in record:
             raise RecordError(f"record has no {field!r} field")
     cfg = record["config"]
-    if not isinstance(cfg, dict) or set(cfg) - {"players", "advanced", "actions"}:
+    if not isinstance(cfg, dict):
         raise RecordError("record 'config' must be an object with players, advanced and actions")
     decisions = record["decisions"]
     if not isinstance(decisions, list) or not all(isinstance(d, str) for d in decisions):
@@ -97,8 +82,7 @@ def _game_of(record: dict[str, Any]) -> tuple[Game, list[str]]:
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise RecordError(f"record 'seed' must be an integer, not {seed!r}")
     try:
-        config = Config(**cfg)
-        return Game(config.players, config.advanced, config.actions, seed=seed), decisions
+        return Game(config=Config.from_mapping(cfg), seed=seed), decisions
     except (GameError, TypeError) as err:
         raise RecordError(f"record config is invalid: {err}") from None
 

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
-from .cards import COLOURS, mask_of, names_of, parse_colour
+from .cards import COLOURS, names_of, parse_colour
 from .rules import qualifying_mask, rule_key
+
+if TYPE_CHECKING:
+    from .observation import Observation
 
 Reason = Literal["alone", "more", "higher", "nobody"]
 
@@ -66,7 +69,6 @@ def standing(rule: int | str, palettes: Sequence[int], alive: Sequence[bool]) ->
     return Standing(COLOURS[r], leader, challenger, reason, quals)
 
 
-def standing_of(observation: dict[str, Any], rule: str | None = None) -> Standing:
+def standing_of(observation: Observation, rule: int | str | None = None) -> Standing:
     """The standing of an observation's palettes, under its rule or ``rule``."""
-    palettes = [mask_of(p) for p in observation["palettes"]]
-    return standing(rule or observation["rule"], palettes, observation["alive"])
+    return standing(observation.rule if rule is None else rule, observation.palettes, observation.alive)

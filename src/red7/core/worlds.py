@@ -1,89 +1,69 @@
 """Determinization: whole games consistent with what one seat sees (R9).
 
 Search bots reason over the cards they cannot see by sampling *worlds*: complete
-:class:`~red7.core.game.Game` states whose observation, for the same viewer, is exactly the
-observation they were sampled from. The unseen cards (other hands minus the cards
-everyone saw drawn, the unknown part of the deck, the cards of eliminated players) are
-dealt uniformly at random into the places that hold them, each place keeping its size.
+:class:`~red7.core.game.Game` positions whose observation, for the same viewer, is
+exactly the observation they were sampled from. The unseen cards (other hands minus
+the cards everyone saw drawn, the unknown part of the deck, the face-down cards of
+eliminated players the viewer cannot name) are dealt uniformly at random into the
+places that hold them, each place keeping its size.
 
 :class:`WorldSampler` reads an observation once and then samples cheaply, which is what
-an ISMCTS iteration needs; :func:`sample_world` is the one-shot form.
+an ISMCTS iteration needs; :func:`sample_world` is the one-shot form. A world's event
+log starts empty (its past is in its history), and its later rounds are shuffled from a
+seed drawn from the sampling RNG.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from .actions import Action
-from .cards import COLOURS, mask_of, parse_index
-from .game import STEP_NAMES, Config, Game, GameError, Result, RoundResult
+from .cards import bits_of
+from .game import Game
+from .model import GameError, Step
+from .observation import Observation
+from .seeds import SEED_BITS
+from .state import State
 
 
 class WorldSampler:
-    """Samples games consistent with ``observation`` (a dict from ``Game.observation``).
+    """Samples games consistent with ``observation``.
 
-    Raises :class:`~red7.core.game.GameError` if the observation is not self-consistent
-    (for instance, if its card counts do not add up to the 49 cards).
+    Raises :class:`~red7.core.model.GameError` if the observation is not
+    self-consistent (its card counts do not add up to the 49 cards), or is taken at a
+    chance node.
     """
 
-    def __init__(self, observation: dict[str, Any]) -> None:
-        obs = observation
-        self.viewer: int | None = obs["seat"]
-        self.config = Config(obs["players"], obs["advanced"], obs["actions"])
-        n = self.config.players
-        self.palettes = [mask_of(p) for p in obs["palettes"]]
-        self.piles = [mask_of(p) for p in obs["score_piles"]]
-        self.known = [mask_of(k) for k in obs["known_hand_cards"]]
-        self.canvas = [parse_index(c) for c in obs["canvas"]]
-        top_first = [parse_index(c) for c in obs["deck_known_top"]]
-        self.known_top = top_first[::-1]  # bottom-to-top order, as Game.deck
-        self.own_hand = mask_of(obs["hand"]) if self.viewer is not None else 0
-        self.hand_sizes: list[int] = list(obs["hand_sizes"])
-        self.deck_size: int = obs["deck_size"]
-        self.out_public = mask_of(obs["out_of_round_known"])
-        self.out_own = mask_of(obs.get("out_of_round_own", []))
-        self.removed_count: int = obs["out_of_round"] - (self.out_public | self.out_own).bit_count()
-        self.alive: list[bool] = list(obs["alive"])
-        self.scores: list[int] = list(obs["scores"])
-        self.step = STEP_NAMES.index(obs["step"])
-        self.current = obs["current_player"] if obs["current_player"] is not None else 0
-        self.pending = parse_index(obs["pending"]) if obs["pending"] else -1
-        self.rule = COLOURS.index(obs["rule"])
-        self.round: int = obs["round"]
-        self.turns: int = obs["turns"]
-        self.history = [(seat, Action.parse(text).id) for seat, text in obs["history"]]
-        self.round_results = [
-            RoundResult(r["winner"], COLOURS.index(r["rule"]), tuple(r["scored"]), r["points"])
-            for r in obs["round_results"]
-        ]
-        res = obs["result"]
-        self.result = Result(tuple(res["winners"]), tuple(res["scores"]), res["rounds"]) if res else None
-
-        seen = self.own_hand | self.out_public | self.out_own
-        for m in (*self.palettes, *self.piles, *self.known):
+    def __init__(self, observation: Observation) -> None:
+        obs = self.observation = observation
+        if obs.step > Step.OVER:
+            raise GameError("worlds are sampled at decision points, not while cards are dealt or drawn")
+        self.viewer = obs.seat
+        self.own_hand = obs.hand or 0
+        self.out_own = obs.out_of_round_own or 0
+        self.known_top = list(reversed(obs.deck_known_top))  # bottom-to-top order, as the deck is kept
+        seen = self.own_hand | obs.out_of_round_known | self.out_own
+        for m in (*obs.palettes, *obs.score_piles, *obs.known_hand_cards):
             seen |= m
-        for c in (*self.canvas, *self.known_top):
+        for c in (*obs.canvas, *obs.deck_known_top):
             seen |= 1 << c
-        self.unseen = [c for c in range(49) if not seen >> c & 1]
-        # How many unseen cards each place holds: other hands, the deck, the removed.
+        self.unseen = list(bits_of(~seen & ((1 << 49) - 1)))
+        # How many unseen cards each place holds: other hands, the deck, the face-down pile.
         self.hand_needs = [
-            0 if seat == self.viewer else self.hand_sizes[seat] - self.known[seat].bit_count() for seat in range(n)
+            0 if seat == self.viewer else size - obs.known_hand_cards[seat].bit_count()
+            for seat, size in enumerate(obs.hand_sizes)
         ]
-        self.deck_need = self.deck_size - len(self.known_top)
-        needed = sum(self.hand_needs) + self.deck_need + self.removed_count
-        if needed != len(self.unseen) or min(self.hand_needs, default=0) < 0 or self.deck_need < 0:
+        self.deck_need = obs.deck_size - len(self.known_top)
+        removed = obs.out_of_round_count - (obs.out_of_round_known | self.out_own).bit_count()
+        needed = sum(self.hand_needs) + self.deck_need + removed
+        if needed != len(self.unseen) or min(self.hand_needs, default=0) < 0 or self.deck_need < 0 or removed < 0:
             raise GameError(f"inconsistent observation: {len(self.unseen)} unseen cards for {needed} hidden places")
 
     def sample(self, rng: random.Random) -> Game:
-        """A game whose ``observation(viewer)`` equals the sampled observation."""
+        """A game whose ``observe(viewer)`` equals the sampled observation."""
+        obs = self.observation
         pool = self.unseen[:]
         rng.shuffle(pool)
-        g = Game.__new__(Game)
-        g.config = self.config
-        g.seed = rng.getrandbits(63)  # deals the worlds' later rounds
-        g._init_fields()
-        hands = self.known[:]
+        hands = list(obs.known_hand_cards)
         if self.viewer is not None:
             hands[self.viewer] = self.own_hand
         i = 0
@@ -91,35 +71,45 @@ class WorldSampler:
             for c in pool[i : i + need]:
                 hands[seat] |= 1 << c
             i += need
-        g.hands = hands
-        g.deck = pool[i : i + self.deck_need] + self.known_top
+        deck = pool[i : i + self.deck_need] + self.known_top
         i += self.deck_need
-        removed = self.out_public | self.out_own
+        out = obs.out_of_round_known | self.out_own
         for c in pool[i:]:
-            removed |= 1 << c
-        g.removed = removed
-        g.out_public = self.out_public
+            out |= 1 << c
+        own = [0] * obs.players
         if self.viewer is not None:
-            g.out_own[self.viewer] = self.out_own
-        g.palettes = self.palettes[:]
-        g.known = self.known[:]
-        g.deck_known = len(self.known_top)
-        g.canvas = self.canvas[:]
-        g.rule = self.rule
-        g.piles = self.piles[:]
-        g.scores = self.scores[:]
-        g.alive = self.alive[:]
-        g.current = self.current
-        g.step = self.step
-        g.pending = self.pending
-        g.round = self.round
-        g.turns = self.turns
-        g.history = self.history[:]
-        g.round_results = self.round_results[:]
-        g.result = self.result
-        return g
+            own[self.viewer] = self.out_own
+        return Game._of(
+            State(
+                config=obs.config,
+                seed=rng.getrandbits(SEED_BITS),
+                explicit_chance=False,
+                hands=hands,
+                palettes=list(obs.palettes),
+                known_hand_cards=list(obs.known_hand_cards),
+                deck=deck,
+                deck_known_count=len(self.known_top),
+                canvas=list(obs.canvas),
+                rule=obs.rule,
+                out_of_round=out,
+                out_of_round_known=obs.out_of_round_known,
+                out_of_round_own=own,
+                score_piles=list(obs.score_piles),
+                scores=list(obs.scores),
+                alive=list(obs.alive),
+                current=obs.current_player if obs.current_player is not None else 0,
+                step=obs.step,
+                pending=obs.pending,
+                draw_ends_turn=False,
+                round=obs.round,
+                turns=obs.turns,
+                history=obs.history,
+                round_results=obs.round_results,
+                result=obs.result,
+            )
+        )
 
 
-def sample_world(observation: dict[str, Any], rng: random.Random) -> Game:
+def sample_world(observation: Observation, rng: random.Random) -> Game:
     """One game consistent with ``observation``: the unseen cards dealt at random."""
     return WorldSampler(observation).sample(rng)

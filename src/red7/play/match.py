@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..bots.base import Bot
+from ..core.events import PlayerEliminated
 from ..core.game import Game
+from ..core.model import Config
+from ..core.seeds import derive_seed
 
 
 @dataclass
@@ -36,38 +39,45 @@ class PlayedGame:
 
 def bot_rng(seed: int, seat: int) -> random.Random:
     """The RNG of the bot in ``seat`` for the game of ``seed`` (independent of the others)."""
-    return random.Random(seed * 8191 + seat + 1)
+    return random.Random(derive_seed(seed, "bot", seat))
 
 
-def play_game(bots: Sequence[Bot], seed: int, advanced: bool = False, actions: bool = False) -> PlayedGame:
+def play_game(
+    bots: Sequence[Bot], seed: int, config: Config | None = None, before_decision: Callable[[Game], None] | None = None
+) -> PlayedGame:
     """Play one game with ``bots[seat]`` in each seat; the deal comes from ``seed``.
 
-    Each bot gets ``game.observation(seat)`` and the legal options, never the game; its
-    answer is applied with full checks, so a bot returning an illegal decision raises.
+    ``config`` defaults to the basic game for ``len(bots)`` players. Each bot gets
+    ``game.observe(seat)`` and the legal options, never the game; its answer is
+    applied with full checks, so a bot returning an illegal decision raises.
+    ``before_decision`` (for measurements) sees the game before each decision and must
+    not change it.
     """
     n = len(bots)
-    game = Game(n, advanced, actions, seed=seed)
+    config = config or Config(n)
+    if config.players != n:
+        raise ValueError(f"{n} bots for a game of {config.players} players")
+    game = Game(config=config, seed=seed)
     rngs = [bot_rng(seed, seat) for seat in range(n)]
     times: list[list[float]] = [[] for _ in range(n)]
-    out_order: list[int] = []  # seats in the order they left the last round
     while not game.is_over:
-        seat = game.current
+        seat = game.current_player
+        assert seat is not None
+        if before_decision is not None:
+            before_decision(game)
         options = game.options()
         started = time.perf_counter()
-        action = bots[seat].choose(game.observation(seat), options, rngs[seat])
+        action = bots[seat].choose(game.observe(seat), options, rngs[seat])
         times[seat].append(time.perf_counter() - started)
-        round_before = game.round
         game.apply(action)
-        if game.round != round_before:
-            out_order = []
-        out_order += [s for s in range(n) if not game.alive[s] and s not in out_order]
     assert game.result is not None
     winners = game.result.winners
-    if advanced:
+    if config.advanced:
         strength = list(game.result.scores)
-    else:
+    else:  # the seats in the order they left the round: later is stronger
         strength = [0] * n
-        for place, s in enumerate(out_order, 1):
+        out = [e.seat for e in game.events if isinstance(e, PlayerEliminated)]
+        for place, s in enumerate(out, 1):
             strength[s] = place
         for w in winners:
             strength[w] = n + 1

@@ -23,8 +23,8 @@ from typing import Any
 from ..bots.base import Bot, Option
 from ..core.actions import Action, to_action
 from ..core.game import Game, GameError
-from ..core.record import save
 from .match import bot_rng
+from .records import save
 
 
 def _turn_over(game: Game, seat: int) -> bool:

@@ -1,0 +1,305 @@
+"""``red7 sim``, ``bench``, ``tournament`` and ``stats``: the commands that measure games."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from ..analysis.sim import simulate
+from .common import UsageError, game_options, positive, run_options
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("sim", help="simulate games between random players")
+    p.add_argument("--games", type=positive, default=100)
+    game_options(p)
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+    p = sub.add_parser("bench", help="measure the engine's speed with random games, or a bot's time per decision")
+    p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
+    p.add_argument("--repeat", type=positive, default=5, help="measurements per configuration; the median is reported")
+    p.add_argument("--bot", metavar="SPEC", help="time this bot's decisions instead (seat 0, medium bots elsewhere)")
+    p.add_argument("--games", type=positive, default=20, help="games played with --bot (default 20)")
+    game_options(p)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser(
+        "tournament",
+        help="play bots against each other: win rates, ratings, plots",
+        description="Every combination of --players entrants forms a table (one table when there are just "
+        "enough); each deal is replayed once per seat rotation. Results depend only on --seed.",
+    )
+    p.add_argument(
+        "--bots",
+        required=True,
+        metavar="SPEC,...",
+        help="bot specs, e.g. hard,medium,easy or ismcts:iters=400,greedy (repeats allowed)",
+    )
+    p.add_argument(
+        "--games", type=positive, default=100, help="games per table, rounded down to whole deals (default 100)"
+    )
+    game_options(p)
+    run_options(p)
+    p.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local processes (default) or Ray (pip install 'red7[ray]')",
+    )
+    p.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        default=None,
+        help="a Ray cluster to use (default: $RAY_ADDRESS, else a local Ray instance)",
+    )
+
+    p = sub.add_parser(
+        "stats",
+        help="game-design statistics over bot games: seats, length, branching, rules, actions",
+        description="With one bot it takes every seat; with one bot per seat, seats rotate over each deal.",
+    )
+    p.add_argument("--games", type=positive, default=1000, help="games to play (default 1000)")
+    p.add_argument("--bots", default="random", metavar="SPEC,...", help="one bot, or one per seat (default random)")
+    game_options(p)
+    run_options(p)
+    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    seed = args.seed if args.seed is not None else 0
+    summary = simulate(args.games, args.players, args.advanced, args.actions, seed)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        for key, value in summary.items():
+            print(f"{key:>22}: {value}")
+    return 0
+
+
+BENCH_CONFIGS = (
+    ("2p basic", dict(players=2, advanced=False, actions=False)),
+    ("4p advanced+actions", dict(players=4, advanced=True, actions=True)),
+)
+
+
+def cmd_bench_bot(args: argparse.Namespace) -> int:
+    """Seconds per decision of one bot (seat 0) over seeded games, one process."""
+    from ..bots import BotSpecError, make_bot
+    from ..core.model import Config
+    from ..play.match import play_game
+
+    try:
+        bot = make_bot(args.bot)
+        others = [make_bot("medium") for _ in range(args.players - 1)]
+    except BotSpecError as err:
+        raise UsageError(f"--bot: {err}") from None
+    times: list[float] = []
+    seed = args.seed if args.seed is not None else 0
+    for i in range(args.games):
+        config = Config(args.players, args.advanced, args.actions)
+        times += play_game([bot, *others], seed + i, config).times[0]
+    times.sort()
+    row = {
+        "bot": args.bot,
+        "players": args.players,
+        "advanced": args.advanced,
+        "actions": args.actions,
+        "games": args.games,
+        "decisions": len(times),
+        "mean_ms": round(1e3 * statistics.mean(times), 1),
+        "median_ms": round(1e3 * times[len(times) // 2], 1),
+        "p99_ms": round(1e3 * times[min(len(times) - 1, int(0.99 * len(times)))], 1),
+        "max_ms": round(1e3 * times[-1], 1),
+    }
+    if args.json:
+        print(json.dumps(row))
+    else:
+        print("  ".join(f"{k} {v}" for k, v in row.items()))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    if args.bot:
+        return cmd_bench_bot(args)
+    if not 0 < args.seconds < 3600:
+        raise UsageError(f"--seconds must be a number of seconds between 0 and 3600, not {args.seconds}")
+    report = []
+    for name, cfg in BENCH_CONFIGS:
+        games_rates, decision_rates = [], []
+        seed = 0
+        for _ in range(args.repeat):
+            started = time.perf_counter()
+            games = decisions = 0
+            while time.perf_counter() - started < args.seconds:
+                s = simulate(10, seed=seed, **cfg)  # type: ignore[arg-type]
+                seed += 10
+                games += s["games"]
+                decisions += s["decisions"]
+            elapsed = time.perf_counter() - started
+            games_rates.append(games / elapsed)
+            decision_rates.append(decisions / elapsed)
+        report.append(
+            {
+                "config": name,
+                "games_per_second": round(statistics.median(games_rates), 1),
+                "decisions_per_second": round(statistics.median(decision_rates)),
+                "repeats": args.repeat,
+            }
+        )
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(f"{'configuration':<22}{'games/s':>12}{'decisions/s':>14}   (median of {args.repeat}, single process)")
+        for row in report:
+            print(f"{row['config']:<22}{row['games_per_second']:>12,.0f}{row['decisions_per_second']:>14,}")
+    return 0
+
+
+# --- tournament and stats -------------------------------------------------------------
+
+
+def _entrants(text: str) -> list[Any]:
+    from ..analysis.tournament import make_entrants, split_specs
+    from ..bots import BotSpecError
+
+    try:
+        return make_entrants(split_specs(text))
+    except BotSpecError as err:
+        raise UsageError(f"--bots: {err}") from None
+
+
+@contextmanager
+def _staged_out(out: str | None) -> Iterator[Any]:
+    """The ``--out`` directory, checked before any game is played (None without --out)."""
+    if out is None:
+        yield None
+        return
+    from .output import OutputError, StagedOutput
+    from .plots import PlotsUnavailable, require_matplotlib
+
+    try:
+        require_matplotlib()
+        staged = StagedOutput(out)
+    except (PlotsUnavailable, OutputError) as err:
+        raise UsageError(f"--out: {err}") from None
+    with staged:
+        yield staged
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    """Indented JSON, except that each item of a list of objects (a game) takes one line."""
+    parts = []
+    for key, value in data.items():
+        if isinstance(value, list) and value and all(isinstance(v, (dict, list)) for v in value):
+            items = ",\n".join("  " + json.dumps(v) for v in value)
+            text = f"[\n{items}\n ]"
+        else:
+            text = json.dumps(value, indent=1).replace("\n", "\n ")
+        parts.append(f" {json.dumps(key)}: {text}")
+    path.write_text("{\n" + ",\n".join(parts) + "\n}\n", encoding="utf-8")
+
+
+def _commit(out: Any, write: Callable[[], None]) -> list[Path]:
+    """Write the files into the staging directory, then move them all into place."""
+    try:
+        write()
+        written: list[Path] = out.commit()
+    except OSError as err:
+        raise UsageError(f"--out: could not write the results to {out.target}: {err.strerror or err}") from None
+    return written
+
+
+def _play(plan: Any, jobs: int, backend: str = "local", ray_address: str | None = None) -> list[dict[str, Any]]:
+    from ..analysis.tournament import run
+    from .reports import progress_bar
+
+    with progress_bar(len(plan.tasks), "playing") as advance:
+        return run(plan.tasks, jobs, backend, advance, ray_address)
+
+
+def _seed_of(args: argparse.Namespace) -> int:
+    return args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from ..analysis.tournament import TournamentError, results_document, schedule, summarize
+    from .reports import make_console, render_tournament, tournament_header
+
+    entrants = _entrants(args.bots)
+    try:
+        plan = schedule(entrants, args.players, args.games, _seed_of(args), args.advanced, args.actions)
+    except TournamentError as err:
+        raise UsageError(str(err)) from None
+    if args.backend == "ray":
+        from ..analysis.ray_backend import RayUnavailable, require_ray
+
+        try:
+            require_ray()
+        except RayUnavailable as err:
+            raise UsageError(str(err)) from None
+    console = make_console()
+    with _staged_out(args.out) as out:
+        console.print(tournament_header(plan, args.jobs, args.backend), highlight=False)
+        results = _play(plan, args.jobs, args.backend, args.ray_address)
+        summary = summarize(plan, results)
+        render_tournament(summary, console)
+        if out is not None:
+            from .plots import tournament_plots
+
+            config = {"bots": [e.spec for e in entrants], "jobs": args.jobs, "backend": args.backend}
+
+            def write() -> None:
+                _write_json(out.path("results.json"), results_document(plan, results, summary, config))
+                tournament_plots(summary, out.staging)
+
+            written = _commit(out, write)
+            console.print(f"Wrote {', '.join(p.name for p in written)} to {out.target}", highlight=False)
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from ..analysis.stats import plan as stats_plan
+    from ..analysis.stats import summarize
+    from ..analysis.tournament import TournamentError
+    from .reports import make_console, render_stats, stats_header
+
+    entrants = _entrants(args.bots)
+    seed = _seed_of(args)
+    try:
+        plan = stats_plan(entrants, args.players, args.games, seed, args.advanced, args.actions)
+    except TournamentError as err:
+        raise UsageError(str(err)) from None
+    console = make_console(stderr=args.json)
+    with _staged_out(args.out) as out:
+        console.print(stats_header(plan), highlight=False)
+        if plan.rounded:
+            console.print(
+                f"note: --games {args.games} is not a multiple of the {plan.rotations} seat rotations; "
+                f"playing {len(plan.tasks)} games",
+                highlight=False,
+            )
+        results = _play(plan, args.jobs)
+        summary = summarize(results, args.players, args.advanced, args.actions)
+        summary["bots"] = [e.spec for e in entrants]
+        summary["seed"] = seed
+        if args.json:
+            print(json.dumps(summary))
+        else:
+            render_stats(summary, console)
+        if out is not None:
+            from .plots import stats_plots
+
+            def write() -> None:
+                _write_json(out.path("stats.json"), summary)
+                stats_plots(summary, out.staging)
+
+            written = _commit(out, write)
+            console.print(f"Wrote {', '.join(p.name for p in written)} to {out.target}", highlight=False)
+    return 0

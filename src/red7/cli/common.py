@@ -1,0 +1,83 @@
+"""What every ``red7`` command shares: one-line usage errors and the option parsers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+
+class UsageError(Exception):
+    """A user mistake: reported in one line, exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """Reports a bad command line in one line (``red7: error: ...``), exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.split()[1:] if self.prog.startswith("red7") else []
+        where = f"red7 {' '.join(command)} --help" if command else "red7 --help"
+        self.exit(2, f"red7: error: {message} (see {where})\n")
+
+
+def players(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of players (2, 3 or 4)") from None
+    if not 2 <= n <= 4:
+        raise argparse.ArgumentTypeError(f"Red7 is played by 2 to 4 players, not {n}")
+    return n
+
+
+def positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n} is not a positive integer")
+    return n
+
+
+def seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer seed") from None
+
+
+def language(text: str) -> str:
+    from ..ui.i18n import LanguageError, parse_language
+
+    try:
+        return parse_language(text)
+    except LanguageError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def game_options(p: argparse.ArgumentParser, players_default: int | None = 2) -> None:
+    p.add_argument(
+        "--players",
+        type=players,
+        default=players_default,
+        help="2, 3 or 4 (default 2; for play, one more than the bots given)",
+    )
+    p.add_argument("--advanced", action="store_true", help="advanced game: canvas draw and scoring over a match")
+    p.add_argument("--actions", action="store_true", help="the action rules of the 1, 3, 5 and 7")
+    p.add_argument("--seed", type=seed, default=None, help="seed of the shuffle (default: random)")
+
+
+def run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=positive, default=1, help="games played at once, in processes (default 1)")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        default=None,
+        help="write the results as JSON and PNG charts (pip install 'red7[plots]') into DIR",
+    )
+
+
+def interactive() -> bool:
+    """Are standard input and output a terminal (so a screen can be shown)?"""
+    return sys.stdin.isatty() and sys.stdout.isatty()

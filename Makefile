@@ -26,6 +26,7 @@ play: $(CORE)
 	$(BIN)/red7 play
 
 test: $(FULL)
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 bench: $(FULL)
@@ -34,8 +35,10 @@ bench: $(FULL)
 
 lint: $(FULL)
 	$(BIN)/pip install --quiet -e '.[dev]'
-	$(BIN)/ruff check src tests examples benchmarks
+	$(BIN)/ruff check src tests examples benchmarks experiments
+	$(BIN)/ruff format --check src tests examples benchmarks experiments
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -20,16 +20,17 @@ from typing import Any
 
 import numpy as np
 
-from red7 import Game
+from red7 import Config, Game
 from red7.envs import red7_v0
 
 
 def engine_steps(seconds: float, players: int) -> float:
+    config = Config(players)
     rng = random.Random(1)
     steps, seed = 0, 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
-        game = Game(players, seed=seed)
+        game = Game(config=config, seed=seed)
         seed += 1
         while not game.is_over:
             game.apply_id(rng.choice(game.legal_ids()))
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         runs["engine"].append(engine_steps(args.seconds, args.players))
         runs["pettingzoo_raw"].append(env_steps(lambda: red7_v0.raw_env(players=args.players), args.seconds))
         runs["pettingzoo_wrapped"].append(env_steps(lambda: red7_v0.env(players=args.players), args.seconds))
-    report = {k: round(statistics.median(v)) for k, v in runs.items()}
+    report: dict[str, float] = {k: round(statistics.median(v)) for k, v in runs.items()}
     report["env_over_engine"] = round(
         statistics.median(w / e for w, e in zip(runs["pettingzoo_wrapped"], runs["engine"], strict=True)), 3
     )

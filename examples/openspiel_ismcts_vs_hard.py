@@ -28,7 +28,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import red7.envs.openspiel as red7_openspiel
 from red7.bots import make_bot
-from red7.core.actions import CONCEDE
+from red7.core.seeds import derive_seed
 from red7.play.match import bot_rng
 
 
@@ -46,7 +46,7 @@ class SafeRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
                 outcomes, probs = zip(*working.chance_outcomes(), strict=True)
                 working.apply_action(int(self._rng.choice(outcomes, p=probs)))
             else:
-                safe = working.engine.safe_ids() or [CONCEDE]
+                safe = working.engine.safe_or_concede_ids()
                 working.apply_action(safe[self._rng.randint(len(safe))])
         return np.array(working.returns())
 
@@ -56,21 +56,21 @@ class SafeRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
 
 
 def play_one(game: Any, bot: Any, opponents: dict[int, Any], seed: int) -> tuple[int, ...]:
-    """One game: ``bot`` (OpenSpiel) in seat 0, ``opponents[seat]`` (red7 bots) elsewhere."""
-    chance = np.random.RandomState(seed)
+    """One game: ``bot`` (OpenSpiel) in seat 0, ``opponents[seat]`` (red7 bots) elsewhere;
+    chance and the bots' RNGs follow ``seed`` (red7.core.seeds)."""
+    chance = random.Random(derive_seed(seed, "chance"))
     rngs = {seat: bot_rng(seed, seat) for seat in opponents}
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(chance.choice(outcomes, p=probs)))
+            state.apply_action(chance.choices(outcomes, weights=probs)[0])
         elif state.current_player() == 0:
             state.apply_action(int(bot.step(state)))
         else:
             seat = state.current_player()
-            engine = state.engine  # the red7 game inside the state: the bot gets only its seat's view
-            options = engine.options()
-            action = opponents[seat].choose(engine.observation(seat), options, rngs[seat])
+            engine = state.engine  # the red7 game inside the state: the bot gets only its seat's observation
+            action = opponents[seat].choose(engine.observe(seat), engine.options(), rngs[seat])
             state.apply_action(action.id)
     winners: tuple[int, ...] = state.winners()
     return winners
@@ -106,9 +106,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     wins = {"ismcts": 0, args.opponent: 0}
     started = time.perf_counter()
-    games_rng = random.Random(args.seed)
-    for _ in range(args.games):
-        winners = play_one(game, bot, opponents, games_rng.getrandbits(31))
+    for i in range(args.games):
+        winners = play_one(game, bot, opponents, derive_seed(args.seed, "game", i))
         wins["ismcts"] += 0 in winners
         wins[args.opponent] += any(w != 0 for w in winners)  # a shared victory counts for both sides
     seconds = time.perf_counter() - started

@@ -189,8 +189,8 @@ def test_legal_actions_are_deterministic_across_calls_clones_and_replays(
         assert game.legal_actions() == first
         assert game.clone().legal_actions() == first
         rebuilt = Game(players, advanced, actions, seed=seed)
-        for _, action_id in game.history:
-            rebuilt.apply(action_id)
+        for _, action in game.history:
+            rebuilt.apply(action)
         assert rebuilt.legal_actions() == first
         assert rebuilt.safe_actions() == game.safe_actions()
 

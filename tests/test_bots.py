@@ -1,31 +1,47 @@
-"""Bots (src/red7/bots): legal and reproducible play, no peeking, spec errors, strength.
+"""Bots (src/red7/bots): legal and reproducible play, no peeking, specs and the bot
+registry, greedy's search, strength.
 
 Every bot answers from its seat's observation alone (R9); play_game applies each
-answer with full checks, so playing whole games is the legality test. The ismcts case
-runs once src/red7/bots/ismcts.py exists; until then it fails on the missing module.
+answer with full checks, so playing whole games is the legality test.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from red7 import Game
-from red7.bots import Bot, BotSpecError, Option, make_bot, play_game
-from red7.bots.greedy import GreedyBot
+from red7 import Card, Config, Game, Observation
+from red7.bots import (
+    LEVELS,
+    Bot,
+    BotSpecError,
+    Option,
+    bot_names,
+    make_bot,
+    register_bot,
+    safe_or_concede,
+    unregister_bot,
+)
+from red7.bots.greedy import GreedyBot, draws_unknown
 from red7.core.actions import Action
-from red7.play.match import bot_rng
+from red7.core.cards import NAME_OF
+from red7.core.events import CardDrawn, PlayerEliminated
+from red7.core.worlds import WorldSampler, sample_world
+from red7.play import bot_rng, play_game
 
 BOTS = ["random", "greedy", "ismcts:iters=30"]
 CONFIGS = [(p, adv, act) for p in (2, 3, 4) for adv in (False, True) for act in (False, True)]
 
 
-def dump(obs: dict[str, Any]) -> str:
-    return json.dumps(obs, sort_keys=True)
+def dump(game: Game, seat: int) -> str:
+    """The seat's observation as JSON text, as it leaves the engine (byte-for-byte checks)."""
+    return json.dumps(game.observation(seat), sort_keys=True)
 
 
 def config_id(config: tuple[int, bool, bool]) -> str:
@@ -42,7 +58,7 @@ class Checked(Bot):
         self.keep_safe = keep_safe
         self.answers = 0
 
-    def choose(self, observation: dict[str, Any], options: Sequence[Option], rng: random.Random) -> Action:
+    def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
         action = self.bot.choose(observation, options, rng)
         offered = {o.action: o.safe for o in options}
         assert action in offered, f"{self.name} answered {action}, not one of {[str(a) for a in offered]}"
@@ -68,7 +84,7 @@ def test_bots_only_make_legal_decisions(spec: str, config: tuple[int, bool, bool
         checked = [
             Checked(make_bot(spec if seat == k else "random"), spec != "ismcts:iters=30") for seat in range(players)
         ]
-        played = play_game(checked, seed, advanced, actions)
+        played = play_game(checked, seed, Config(players, advanced, actions))
         assert played.game.is_over
         assert sum(c.answers for c in checked) == len(played.game.history)
         assert checked[k].answers > 0
@@ -84,51 +100,32 @@ def test_bots_are_deterministic_for_a_seed(spec: str, config: tuple[int, bool, b
     that already played (a bot keeps nothing from one decision to the next). The bot
     sits in seat 0, random players elsewhere; these configurations have 3s and canvas
     draws, so the bots' sampled worlds matter."""
-    players, advanced, actions = config
+    cfg = Config(*config)
 
     def table() -> list[Bot]:
-        return [make_bot(spec if seat == 0 else "random") for seat in range(players)]
+        return [make_bot(spec if seat == 0 else "random") for seat in range(cfg.players)]
 
     bots = table()
-    first = play_game(bots, 7, advanced, actions).game.history
-    again = play_game(bots, 7, advanced, actions).game.history
-    fresh = play_game(table(), 7, advanced, actions).game.history
+    first = play_game(bots, 7, cfg).game.history
+    again = play_game(bots, 7, cfg).game.history
+    fresh = play_game(table(), 7, cfg).game.history
     assert first == again == fresh
     assert any(seat == 0 for seat, _ in first)
+
+
+def test_bot_rng_is_per_seat() -> None:
+    """play_game gives each seat its own RNG stream, derived from the game's seed."""
+    assert bot_rng(3, 0).random() != bot_rng(3, 1).random()
+    assert bot_rng(3, 1).random() == bot_rng(3, 1).random()
 
 
 # --- (c) no peeking at hidden cards ---------------------------------------------------------
 
 
-def reshuffle_hidden(game: Game, rng: random.Random) -> Game:
-    """A copy of ``game`` whose cards hidden from the mover are dealt anew: other hands
-    (minus the cards everyone saw drawn), the unknown part of the deck and the cards of
-    eliminated players trade places, each place keeping its size (R9)."""
-    g = game.clone()
-    me = g.current
-    unknown = len(g.deck) - g.deck_known
-    pool = [c for c in g.deck[:unknown]]
-    sizes = []
-    for seat in range(g.n):
-        hidden = g.hands[seat] & ~g.known[seat] if seat != me else 0
-        sizes.append(hidden.bit_count())
-        pool += [c for c in range(49) if hidden >> c & 1]
-        g.hands[seat] &= ~hidden
-    pool += [c for c in range(49) if g.removed >> c & 1]
-    rng.shuffle(pool)
-    for seat, size in enumerate(sizes):
-        for c in pool[:size]:
-            g.hands[seat] |= 1 << c
-        pool = pool[size:]
-    g.deck[:unknown] = pool[:unknown]
-    g.removed = sum(1 << c for c in pool[unknown:])
-    g._legal = None
-    return g
-
-
-def hidden_fingerprint(game: Game) -> tuple[Any, ...]:
-    me = game.current
-    return tuple(h for s, h in enumerate(game.hands) if s != me), tuple(game.deck), game.removed
+def hidden_cards(game: Game) -> tuple[Any, ...]:
+    """What the mover cannot see: the other hands, the deck, the face-down cards."""
+    me = game.current_player
+    return tuple(game.hand(s) for s in range(game.players) if s != me), game.deck(), game.out_of_round()
 
 
 def swapped_positions() -> tuple[Game, Game]:
@@ -149,42 +146,43 @@ def test_bots_decide_the_same_when_only_hidden_cards_differ(spec: str) -> None:
     observation byte-for-byte the same, and every bot, given the same RNG seed, makes
     the same decision in both positions."""
     a, b = swapped_positions()
-    assert a.hands[1] != b.hands[1] and a.deck != b.deck
-    assert dump(a.observation(0)) == dump(b.observation(0))
+    assert a.hand(1) != b.hand(1) and a.deck() != b.deck()
+    assert dump(a, 0) == dump(b, 0)
     assert a.options() == b.options()
-    options = [Option(x, s) for x, s in a.options()]
     bot = make_bot(spec)
     for seed in range(4):
-        assert bot.choose(a.observation(0), options, random.Random(seed)) == bot.choose(
-            b.observation(0), options, random.Random(seed)
+        assert bot.choose(a.observe(0), a.options(), random.Random(seed)) == bot.choose(
+            b.observe(0), b.options(), random.Random(seed)
         )
 
 
 @pytest.mark.parametrize("config", [(2, True, True), (4, False, True), (3, True, False)], ids=config_id)
 @pytest.mark.parametrize("spec", BOTS)
 def test_bots_ignore_hidden_cards_along_whole_games(spec: str, config: tuple[int, bool, bool]) -> None:
-    """R9, at positions reached by play: the mover's hidden cards dealt anew give the
-    same observation, the same options and the same decision for the same RNG seed."""
+    """R9, at positions reached by play: the mover's hidden cards dealt anew (a world
+    sampled from the mover's observation) give the same observation, the same options
+    and the same decision for the same RNG seed."""
     bot = make_bot(spec)
     game = Game(*config, seed=31)
     rng = random.Random(5)
     checked = 0
     while not game.is_over and checked < 12:
-        other = reshuffle_hidden(game, rng)
-        me = game.current
-        options = [Option(x, s) for x, s in game.options()]
-        if len(options) > 2 and hidden_fingerprint(other) != hidden_fingerprint(game):
-            assert dump(other.observation(me)) == dump(game.observation(me))
-            assert other.options() == game.options()
+        me = game.current_player
+        assert me is not None
+        other = sample_world(game.observe(me), rng)
+        options = game.options()
+        if len(options) > 2 and hidden_cards(other) != hidden_cards(game):
+            assert dump(other, me) == dump(game, me)
+            assert other.options() == options
             seed = rng.randrange(1 << 30)
-            choice = bot.choose(game.observation(me), options, random.Random(seed))
-            assert bot.choose(other.observation(me), options, random.Random(seed)) == choice
+            choice = bot.choose(game.observe(me), options, random.Random(seed))
+            assert bot.choose(other.observe(me), options, random.Random(seed)) == choice
             checked += 1
         game.apply(rng.choice(game.safe_actions() or game.legal_actions()))
     assert checked > 0
 
 
-# --- (d) spec errors ----------------------------------------------------------------------
+# --- (d) specs and the registry --------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -195,6 +193,9 @@ def test_bots_ignore_hidden_cards_along_whole_games(spec: str, config: tuple[int
         ("ismcts:iters=0", r"iters=0 must be a positive number"),
         ("ismcts:iters=-3", r"iters=-3 must be a positive number"),
         ("ismcts:iters=abc", r"iters='abc' is not a number"),
+        ("ismcts:iters=nan", r"iters=nan must be a positive number"),
+        ("ismcts:iters=10,steps=10", r"bad bot spec .*give one budget"),
+        ("ismcts:world_source=3", r"bad bot spec .*world_source"),
         ("easy:iters=5", r"level 'easy' takes no options"),
         ("greedy:bogus=3", r"bot 'greedy' does not take options \['bogus'\].*worlds=N"),
         ("greedy:worlds=2.5", r"worlds=2.5 must be a whole number"),
@@ -213,6 +214,72 @@ def test_make_bot_names_and_options() -> None:
     greedy = make_bot("Greedy:worlds=3")
     assert isinstance(greedy, GreedyBot) and greedy.worlds == 3 and greedy.name == "greedy:worlds=3"
     assert GreedyBot().worlds == 8
+    assert bot_names()[: len(LEVELS)] == list(LEVELS)
+    assert {"random", "greedy", "ismcts"} <= set(bot_names())
+
+
+class Stubborn(Bot):
+    """A registered bot for the tests: the first offered decision, or the ``pick``-th."""
+
+    def __init__(self, pick: int = 1) -> None:
+        """options: pick=N, the N-th option (from 1; the last one if there are fewer)"""
+        self.pick = int(pick)
+
+    def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
+        return options[min(self.pick, len(options)) - 1].action
+
+
+@pytest.fixture
+def stubborn() -> Iterator[str]:
+    """``stubborn`` registered for one test, then forgotten."""
+    register_bot("stubborn", Stubborn)
+    yield "stubborn"
+    unregister_bot("stubborn")
+
+
+def test_a_registered_bot_is_built_by_spec_and_plays(stubborn: str) -> None:
+    """register_bot: the new name is listed, takes its options from the spec, gets the
+    spec as its name, and plays a whole game through play_game."""
+    assert stubborn in bot_names()
+    bot = make_bot("Stubborn:pick=2")
+    assert isinstance(bot, Stubborn) and bot.pick == 2 and bot.name == "stubborn:pick=2"
+    played = play_game([bot, make_bot("random")], seed=4)
+    assert played.game.is_over and played.decisions[0] > 0
+    with pytest.raises(BotSpecError, match=r"'stubborn' does not take options \['worlds'\].*pick=N"):
+        make_bot("stubborn:worlds=2")
+
+
+def test_registering_takes_a_free_well_formed_name(stubborn: str) -> None:
+    """Levels, registered bots and malformed names are refused, and nothing changes."""
+    names = bot_names()
+    for taken in ("greedy", "medium", stubborn):
+        with pytest.raises(BotSpecError, match="is taken"):
+            register_bot(taken, Stubborn)
+    for bad in ("Stubborn", "two words", "a:b", "", "7up"):
+        with pytest.raises(BotSpecError, match="must be lower-case"):
+            register_bot(bad, Stubborn)
+    with pytest.raises(BotSpecError, match="needs a factory"):
+        register_bot("nothing", None)  # type: ignore[arg-type]
+    assert bot_names() == names
+
+
+def test_a_function_registered_as_a_factory() -> None:
+    """Any callable that makes a bot can be registered; after unregister_bot the name
+    is unknown again."""
+
+    def cautious(pick: int = 1) -> Bot:
+        """options: pick=N"""
+        return Stubborn(pick)
+
+    register_bot("cautious", cautious)
+    try:
+        assert make_bot("cautious:pick=3").name == "cautious:pick=3"
+        with pytest.raises(BotSpecError, match=r"does not take options \['iters'\]: options: pick=N"):
+            make_bot("cautious:iters=3")
+    finally:
+        unregister_bot("cautious")
+    with pytest.raises(BotSpecError, match="unknown bot 'cautious'"):
+        make_bot("cautious")
 
 
 # --- greedy's own behaviour -----------------------------------------------------------------
@@ -225,20 +292,69 @@ def test_greedy_gambles_on_a_three_rather_than_concede() -> None:
     game = Game.from_position(
         [["Y3"], ["O5", "O6"]], [["V1", "I2"], ["R7"]], deck=["B1", "O2", "R3", "G4", "Y5"], actions=True
     )
-    options = [Option(x, s) for x, s in game.options()]
+    options = game.options()
     assert [(str(o.action), o.safe) for o in options] == [("play Y3", False), ("concede", False)]
     for seed in range(3):
-        assert str(GreedyBot().choose(game.observation(0), options, random.Random(seed))) == "play Y3"
-    assert str(make_bot("random").choose(game.observation(0), options, random.Random(0))) == "concede"
+        assert str(GreedyBot().choose(game.observe(0), options, random.Random(seed))) == "play Y3"
+    assert str(make_bot("random").choose(game.observe(0), options, random.Random(0))) == "concede"
+    assert safe_or_concede(options) == [Action.parse("concede")]
 
 
 def test_greedy_concedes_when_nothing_can_save_it() -> None:
     """No gamble: with no 3 to draw, every line ends out of the game, so it concedes
     rather than playing a card first."""
     game = Game.from_position([["Y4", "O2"], ["O5", "O6"]], [["V1"], ["R7"]], deck=["B1", "O1"])
-    options = [Option(x, s) for x, s in game.options()]
+    options = game.options()
     assert not any(o.safe for o in options)
-    assert str(GreedyBot().choose(game.observation(0), options, random.Random(0))) == "concede"
+    assert str(GreedyBot().choose(game.observe(0), options, random.Random(0))) == "concede"
+
+
+def one_rescue_position(deck_known: int = 0) -> Game:
+    """Player 0 can only play Y3 (R7.3: draw) and hope to canvas the card drawn; of the
+    seven cards it cannot see (player 1's two, the deck's five) only G4 saves it
+    (Green: its I2 is the only even card). Every other card is on the canvas, whose
+    top card keeps the rule Red."""
+    hands = [["Y3"], ["O5", "O6"]]
+    palettes = [["V1", "I2"], ["R7"]]
+    deck = ["G4", "O2", "R3", "Y5", "O1"] if deck_known else ["O2", "R3", "G4", "Y5", "O1"]
+    placed = {c for cards in (*hands, *palettes, deck) for c in cards}
+    canvas = [name for name in NAME_OF if name not in placed and name != "R1"] + ["R1"]
+    return Game.from_position(hands, palettes, deck=deck, canvas=canvas, actions=True, deck_known=deck_known)
+
+
+def test_greedy_averages_an_unknown_draw_over_its_worlds() -> None:
+    """The 3's draw is an unknown card (a private CardDrawn), so greedy values the
+    gamble in each of its worlds and averages: it plays Y3 exactly when at least one of
+    its worlds (the first ``worlds`` samples of its RNG) has G4 on top of the deck, not
+    only when the first one has. Over these seeds both happen, and some seeds are
+    rescued by a later world alone."""
+    game = one_rescue_position()
+    obs = game.observe(0)
+    assert [o.safe for o in game.options()] == [False, False]
+    outcomes = []
+    for seed in range(16):
+        rng = random.Random(seed)
+        sampler = WorldSampler(obs)
+        tops = [sampler.sample(rng).deck()[0] for _ in range(8)]
+        choice = GreedyBot().choose(obs, game.options(), random.Random(seed))
+        assert str(choice) == ("play Y3" if "G4" in tops else "concede"), (seed, tops)
+        outcomes.append((tops[0] == "G4", "G4" in tops))
+    assert (False, True) in outcomes and (False, False) in outcomes and (True, True) in outcomes
+
+
+def test_chance_is_read_from_the_events_of_a_decision() -> None:
+    """draws_unknown (greedy's chance test) is true exactly for events that draw a card
+    only its drawer sees: the 3's draw from the unknown deck, not from a known top, and
+    not a decision that draws nothing."""
+    hidden = one_rescue_position()
+    events = hidden.apply("play Y3")
+    assert CardDrawn(0, Card.parse("O2"), False) in events
+    assert draws_unknown(events)
+    public = one_rescue_position(deck_known=1)
+    events = public.apply("play Y3")
+    assert CardDrawn(0, Card.parse("G4"), True) in events
+    assert not draws_unknown(events)
+    assert not draws_unknown(one_rescue_position().apply("concede"))
 
 
 # --- (e) greedy beats random --------------------------------------------------------------
@@ -256,7 +372,32 @@ def test_greedy_beats_random_in_the_basic_two_player_game() -> None:
     assert wins >= 70
 
 
-def test_bot_rng_is_per_seat() -> None:
-    """play_game gives each seat its own RNG stream, derived from the game's seed."""
-    assert bot_rng(3, 0).random() != bot_rng(3, 1).random()
-    assert bot_rng(3, 1).random() == bot_rng(3, 1).random()
+def test_play_game_ranks_a_basic_game_by_elimination_order() -> None:
+    """R6.2: the winner ranks first, then the seats by how long they stayed in the
+    round (the order of the PlayerEliminated events)."""
+    played = play_game([make_bot("random") for _ in range(4)], seed=12)
+    out = [e.seat for e in played.game.events if isinstance(e, PlayerEliminated)]
+    assert len(out) == 3 and played.winners[0] not in out
+    assert [played.ranks[s] for s in out] == [4, 3, 2]
+    assert played.ranks[played.winners[0]] == 1
+
+
+def test_play_game_wants_one_bot_per_seat() -> None:
+    with pytest.raises(ValueError, match="3 bots for a game of 2 players"):
+        play_game([make_bot("random")] * 3, seed=1, config=Config(2))
+
+
+def test_the_examples_of_docs_bots_md_run() -> None:
+    """docs/bots.md: the examples that play a game run as written (the registered
+    ``hoarder`` is forgotten afterwards)."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "play_game(" in b]
+    assert len(blocks) == 2
+    try:
+        for block in blocks:
+            namespace: dict[str, Any] = {}
+            exec(compile(block, "docs/bots.md", "exec"), namespace)
+            assert namespace["played"].game.is_over
+    finally:
+        unregister_bot("hoarder")
+    assert namespace["played"].decisions[0] > 0 and namespace["Hoarder"].__name__ == "Hoarder"

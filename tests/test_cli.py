@@ -1,7 +1,7 @@
-"""The ``red7`` command (src/red7/cli.py): sim, replay, play and bench.
+"""The ``red7`` command (src/red7/cli/): sim, replay, play and bench.
 
 Every user mistake must end with exit code 2 and a short message, never a traceback.
-In-process calls go through ``red7.cli.commands(argv)``; a few calls run the installed
+In-process calls go through ``red7.cli.main(argv)``; a few calls run the installed
 console script ``.venv/bin/red7`` to check what a user really sees.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -17,9 +18,14 @@ from typing import Any
 import pytest
 
 from helpers import run_main
-from red7 import Game
-from red7.cli import main
-from red7.core.record import save, to_record
+from red7 import Config, Game
+from red7.bots import make_bot
+from red7.cli import build_parser, main
+from red7.core.model import safe_or_concede
+from red7.core.record import to_record
+from red7.core.seeds import derive_seed
+from red7.play.match import play_game
+from red7.play.records import save
 
 RED7 = Path(sys.executable).with_name("red7")
 TIMING_KEYS = {"seconds", "games_per_second", "decisions_per_second"}
@@ -78,22 +84,43 @@ def sim_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, A
     return data
 
 
+def random_games(config: Config, seeds: range) -> list[Game]:
+    """The games ``red7 sim`` plays, the long way: each game of seed ``s`` dealt from
+    ``s``, its random players sharing the stream ``derive_seed(s, "players")`` and
+    choosing uniformly among the safe options (or conceding), applied with full checks."""
+    games = []
+    for seed in seeds:
+        game = Game(config=config, seed=seed)
+        rng = random.Random(derive_seed(seed, "players"))
+        while not game.is_over:
+            choices = safe_or_concede(game.options())
+            game.apply(choices[int(rng.random() * len(choices))])
+        games.append(game)
+    return games
+
+
 @pytest.mark.parametrize(
     ("players", "flags"),
     [(2, []), (3, ["--actions"]), (4, ["--advanced"]), (3, ["--advanced", "--actions"])],
 )
 def test_sim_json_summary(players: int, flags: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     data = sim_json(["sim", "--games", "6", "--players", str(players), *flags, "--seed", "9", "--json"], capsys)
-    assert data["games"] == 6
-    assert isinstance(data["decisions"], int) and data["decisions"] >= 6  # a game takes at least one decision
+    config = Config(players, advanced="--advanced" in flags, actions="--actions" in flags)
+    games = random_games(config, range(9, 15))
+    assert data["games"] == 6 and data["seed"] == 9
+    assert (data["players"], data["advanced"], data["actions"]) == (players, config.advanced, config.actions)
+    assert data["decisions"] == sum(len(g.history) for g in games)
     wins = data["wins_by_seat"]
-    assert len(wins) == players and all(isinstance(w, int) and w >= 0 for w in wins)
-    if "--advanced" in flags:
+    assert wins == [sum(seat in g.result.winners for g in games if g.result) for seat in range(players)]
+    if config.advanced:
         assert sum(wins) >= 6  # R8.4: equal highest scores share the victory
     else:
         assert sum(wins) == 6  # R6.3: one round, one winner
-    assert data["mean_turns"] >= 1
-    assert isinstance(data["seconds"], (int, float)) and data["seconds"] >= 0
+    assert data["mean_turns"] == pytest.approx(sum(g.turns for g in games) / 6)
+    assert data["mean_rounds"] == pytest.approx(sum(g.round for g in games) / 6)
+    assert data["seconds"] > 0
+    assert data["decisions_per_second"] == pytest.approx(data["decisions"] / data["seconds"], rel=0.01)
+    assert data["games_per_second"] == pytest.approx(6 / data["seconds"], rel=0.01)
 
 
 def test_sim_same_seed_same_numbers(capsys: pytest.CaptureFixture[str]) -> None:
@@ -106,6 +133,14 @@ def test_sim_same_seed_same_numbers(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert strip(first) == strip(second)
     assert {"games", "decisions", "wins_by_seat", "mean_turns"} <= set(strip(first))
+
+
+def test_sim_without_a_seed_draws_one_and_prints_it(capsys: pytest.CaptureFixture[str]) -> None:
+    first = sim_json(["sim", "--games", "3", "--json"], capsys)
+    second = sim_json(["sim", "--games", "3", "--json"], capsys)
+    assert first["seed"] != second["seed"]
+    again = sim_json(["sim", "--games", "3", "--seed", str(first["seed"]), "--json"], capsys)
+    assert (again["decisions"], again["wins_by_seat"]) == (first["decisions"], first["wins_by_seat"])
 
 
 def test_sim_seed_changes_the_games(capsys: pytest.CaptureFixture[str]) -> None:
@@ -303,7 +338,8 @@ def test_bench_times_a_bot_per_decision(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["bench", "--bot", "ismcts:iters=20", "--games", "2", "--players", "3", "--seed", "4", "--json"]) == 0
     row = json.loads(capsys.readouterr().out)
     assert row["bot"] == "ismcts:iters=20" and row["players"] == 3 and row["games"] == 2
-    assert row["decisions"] > 0
+    bots = [make_bot("ismcts:iters=20"), make_bot("medium"), make_bot("medium")]
+    assert row["decisions"] == sum(play_game(bots, seed, Config(3)).decisions[0] for seed in (4, 5)) > 0
     assert 0 <= row["median_ms"] <= row["p99_ms"] <= row["max_ms"]
 
 
@@ -341,7 +377,7 @@ def test_play_refuses_an_unknown_language(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_play_seats_people_first_then_the_bots() -> None:
-    from red7.cli.commands import build_parser, table_maker
+    from red7.cli.play import table_maker
 
     args = build_parser().parse_args(["play", "--hotseat", "--players", "4", "--bots", "hard", "--names", "Ana"])
     table = table_maker(args)(7)
@@ -350,7 +386,7 @@ def test_play_seats_people_first_then_the_bots() -> None:
     assert table.people == [0, 1, 2] and table.seed == 7
     args = build_parser().parse_args(["play", "--bots", "easy,medium,hard"])
     table = table_maker(args)(None)
-    assert table.game.n == 4 and [s.spec for s in table.seats] == [None, "easy", "medium", "hard"]
+    assert table.game.players == 4 and [s.spec for s in table.seats] == [None, "easy", "medium", "hard"]
 
 
 def test_the_text_game_speaks_portuguese(tmp_path: Path) -> None:

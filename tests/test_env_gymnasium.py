@@ -11,6 +11,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import red7.envs  # noqa: F401 - registers Red7-v0
+from red7 import Game, Observation
+from red7.core.seeds import derive_seed
 from red7.envs import SingleAgentRed7
 from red7.envs.encoding import encode
 
@@ -33,7 +35,7 @@ def test_gymnasiums_env_checker_passes(opponents: list[str], advanced: bool, act
 def test_registered_as_red7_v0() -> None:
     env = gym.make("Red7-v0", opponents=["easy", "easy"])
     obs, info = env.reset(seed=3)
-    assert obs.shape == (873,) and obs.dtype == np.int8 and env.unwrapped.n == 3
+    assert obs.shape == (873,) and obs.dtype == np.int8 and env.unwrapped.n == 3  # type: ignore[attr-defined]
     check_env(env.unwrapped)
 
 
@@ -42,7 +44,7 @@ def run(env: SingleAgentRed7, seed: int, rng: np.random.Generator) -> tuple[floa
     done, reward, steps = False, 0.0, 0
     while not done:
         assert env.game is not None and env.game.current_player == env.seat
-        assert np.array_equal(obs, encode(env.game.view(env.seat)))
+        assert np.array_equal(obs, encode(env.game.observe(env.seat)))
         allowed = env.game.legal_ids() if env.mask == "legal" else [a.id for a in env.game.safe_actions()] or [246]
         assert np.flatnonzero(info["action_mask"]).tolist() == allowed
         obs, reward, done, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
@@ -66,7 +68,7 @@ def test_episodes_end_with_the_zero_sum_reward_of_the_agent() -> None:
 
 
 def test_the_same_seed_replays_the_same_episode() -> None:
-    def history(seed: int) -> list[Any]:
+    def history(seed: int) -> Any:
         env = SingleAgentRed7(opponents=["medium"], actions=True)
         run(env, seed, np.random.default_rng(1))
         assert env.game is not None
@@ -133,14 +135,24 @@ def test_bots_play_from_their_own_observation() -> None:
     """Each bot is handed its own seat's observation (R9), never the game."""
     from red7.bots import Bot
 
-    seen: list[dict[str, Any]] = []
+    seen: list[Observation] = []
 
     class Spy(Bot):
-        def choose(self, observation: dict[str, Any], options: Any, rng: Any) -> Any:
+        def choose(self, observation: Observation, options: Any, rng: Any) -> Any:
             seen.append(observation)
             return next(o.action for o in options if o.safe or o.action.kind == "concede")
 
     env = SingleAgentRed7(opponents=["easy"])
     env.bots = [Spy()]
     run(env, 5, np.random.default_rng(2))
-    assert seen and all(o["seat"] == 1 - env.seat for o in seen)
+    assert seen and all(isinstance(o, Observation) and o.seat == 1 - env.seat for o in seen)
+
+
+def test_a_seeded_reset_plays_the_engine_game_of_that_seed() -> None:
+    """reset(seed=s) deals red7.Game(seed=s); a later reset() deals the game of
+    derive_seed(s, "episode", 1) (red7.envs.seeding)."""
+    env = SingleAgentRed7(opponents=["easy"])
+    env.reset(seed=3)
+    assert env.game is not None and env.game.events[0] == Game(2, seed=3).events[0]  # the deal
+    env.reset()
+    assert env.game.events[0] == Game(2, seed=derive_seed(3, "episode", 1)).events[0]

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-from red7 import Game
-from red7.core.game import GameError, IllegalActionError
+from red7 import Game, GameError, IllegalActionError
+from red7.core.seeds import derive_seed
 from red7.envs import red7_v0
 from red7.envs.encoding import encode
 
@@ -38,6 +38,13 @@ def test_pettingzoo_api_seed_and_render_tests(config: dict[str, Any]) -> None:
     render_test(lambda **kw: red7_v0.env(**config, **kw))
 
 
+def engine(env: Any) -> Game:
+    """The engine game inside an environment, raw or wrapped (after reset)."""
+    game: Game | None = env.unwrapped.game
+    assert game is not None
+    return game
+
+
 def play(env: Any, seed: int, rng: np.random.Generator) -> dict[str, float]:
     """A whole game of masked random actions; returns each agent's total reward."""
     env.reset(seed=seed)
@@ -56,7 +63,9 @@ def test_rewards_are_zero_sum_and_the_winner_gets_one(players: int) -> None:
         env = red7_v0.env(players=players, actions=True)
         total = play(env, seed, rng)
         assert sum(total.values()) == pytest.approx(0.0)
-        winners = env.unwrapped.game.result.winners
+        result = engine(env).result
+        assert result is not None
+        winners = result.winners
         assert [total[f"player_{w}"] for w in winners] == [pytest.approx(1.0)]
         assert sorted(total.values())[:-1] == [pytest.approx(-1 / (players - 1))] * (players - 1)
 
@@ -65,19 +74,20 @@ def test_match_points_rewards_in_the_advanced_game() -> None:
     rng = np.random.default_rng(5)
     env = red7_v0.env(players=3, advanced=True, rewards="points")
     total = play(env, 3, rng)
-    game = env.unwrapped.game
-    assert sum(total.values()) == pytest.approx(0.0)
+    game = engine(env)
+    assert sum(total.values()) == pytest.approx(0.0) and game.result is not None
+    winners = game.result.winners
     for seat in range(3):
         won = sum(r.points for r in game.round_results if r.winner == seat)
         mean = sum(r.points for r in game.round_results) / 3
-        final = (1 / len(game.result.winners) if seat in game.result.winners else 0) - 1 / 3
+        final = (1 / len(winners) if seat in winners else 0) - 1 / 3
         assert total[f"player_{seat}"] == pytest.approx(won - mean + final * 3 / 2)
 
 
 def test_the_same_agent_acts_for_every_decision_of_its_turn() -> None:
     env = red7_v0.raw_env(players=2)
     env.reset(seed=11)
-    game = env.game
+    game = engine(env)
     agent = env.agent_selection
     play_ids = [a for a in game.legal_ids() if a < 49]
     env.step(play_ids[0])
@@ -107,11 +117,11 @@ def test_an_advanced_round_elimination_does_not_end_the_match() -> None:
 def test_observations_are_the_seats_own_view() -> None:
     env = red7_v0.raw_env(players=3, actions=True)
     env.reset(seed=4)
-    game: Game = env.game
+    game = engine(env)
     for agent in env.agents:
         seat = env.agent_name_mapping[agent]
         obs = env.observe(agent)
-        assert np.array_equal(obs["observation"], encode(game.view(seat)))
+        assert np.array_equal(obs["observation"], encode(game.observe(seat)))
         mask = np.flatnonzero(obs["action_mask"]).tolist()
         assert mask == (game.legal_ids() if game.current_player == seat else [])
 
@@ -119,7 +129,7 @@ def test_observations_are_the_seats_own_view() -> None:
 def test_the_safe_mask_keeps_safe_decisions_or_the_concession() -> None:
     env = red7_v0.raw_env(players=2, mask="safe")
     env.reset(seed=7)
-    game = env.game
+    game = engine(env)
     mask = np.flatnonzero(env.observe(env.agent_selection)["action_mask"]).tolist()
     safe = [a.id for a in game.safe_actions()]
     assert mask == (safe or [246])
@@ -130,12 +140,12 @@ def test_an_illegal_action_ends_the_game_for_the_offender(caplog: pytest.LogCapt
     env = red7_v0.env(players=2)
     env.reset(seed=1)
     agent = env.agent_selection
-    before = env.unwrapped.game.fingerprint()
+    before = engine(env).fingerprint()
     env.step(245)  # 'end' at the start of a turn is illegal (R4.6)
     assert "Illegal move made" in caplog.text
     assert env.rewards[agent] == -1
     assert all(env.terminations.values())
-    assert env.unwrapped.game.fingerprint() == before  # the engine never saw it
+    assert engine(env).fingerprint() == before  # the engine never saw it
 
 
 def test_an_action_outside_the_space_is_refused() -> None:
@@ -148,10 +158,10 @@ def test_an_action_outside_the_space_is_refused() -> None:
 def test_the_raw_environment_raises_the_engines_error_and_changes_nothing() -> None:
     env = red7_v0.raw_env(players=2)
     env.reset(seed=1)
-    before = env.game.fingerprint()
+    before = engine(env).fingerprint()
     with pytest.raises(IllegalActionError, match="end"):
         env.step(245)
-    assert env.game.fingerprint() == before
+    assert engine(env).fingerprint() == before
 
 
 def test_stepping_before_reset_or_after_the_end(caplog: pytest.LogCaptureFixture) -> None:
@@ -162,10 +172,10 @@ def test_stepping_before_reset_or_after_the_end(caplog: pytest.LogCaptureFixture
         env.step(0)
     play(env, 1, np.random.default_rng(0))
     assert env.agents == []
-    before = env.unwrapped.game.fingerprint()
+    before = engine(env).fingerprint()
     env.step(0)
     assert "step() called after all agents are terminated or truncated. Should reset() first." in caplog.text
-    assert env.unwrapped.game.fingerprint() == before
+    assert engine(env).fingerprint() == before
 
 
 @pytest.mark.parametrize(
@@ -186,4 +196,16 @@ def test_unsupported_parameters_are_refused(kwargs: dict[str, Any], error: type[
 def test_reset_with_a_seed_deals_the_engine_game_of_that_seed() -> None:
     env = red7_v0.raw_env(players=3)
     env.reset(seed=42)
-    assert env.game.fingerprint() == Game(3, seed=42).fingerprint()
+    assert engine(env).fingerprint() == Game(3, seed=42).fingerprint()
+
+
+def test_resets_without_a_seed_play_the_derived_episode_seeds() -> None:
+    """After reset(seed=s), each reset() plays the game of derive_seed(s, "episode", k)."""
+    env = red7_v0.raw_env(players=2)
+    env.reset(seed=42)
+    env.reset()
+    assert engine(env).fingerprint() == Game(2, seed=derive_seed(42, "episode", 1)).fingerprint()
+    env.reset()
+    assert engine(env).fingerprint() == Game(2, seed=derive_seed(42, "episode", 2)).fingerprint()
+    env.reset(seed=42)
+    assert engine(env).fingerprint() == Game(2, seed=42).fingerprint()

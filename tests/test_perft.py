@@ -5,9 +5,9 @@ mover's own decisions until the turn is over and counts
 
 * ``first``: the legal decisions at the first step,
 * ``sequences``: the complete decision sequences of the turn,
-* ``outcomes``: the distinct positions the turn can end in (a key built from the game
-  fields, without the history and the turn counter, so that different orders reaching
-  the same position count once).
+* ``outcomes``: the distinct positions the turn can end in (a key built from public
+  queries, without the history and the turn counter, so that different orders reaching
+  the same position count once; see :func:`outcome_key`).
 
 Every expected number below was worked out by hand from RULES.md, branch by branch, as
 the comments show; the engine was only used to print the seeded deals.
@@ -24,27 +24,40 @@ from typing import Any
 import pytest
 
 from red7 import Game
-from red7.core.cards import NAME_OF
 
 OutcomeKey = tuple[Any, ...]
 
 
 def outcome_key(game: Game) -> OutcomeKey:
-    """The fields of Game.fingerprint() that describe a position, minus the history,
-    the turn counter (and the stale ``pending`` 7 and the constant config)."""
+    """The position a turn ended in, as the hand counts below define it: every hand and
+    palette, the hand cards known to all, the deck in order and how many of its top
+    cards are public, the canvas, the rule, the face-down cards out of the round, the
+    score piles and scores, who remains, whose turn it is, the step, the round and the
+    result. Not the history nor the turn counter, so that different orders reaching the
+    same position count once.
+
+    Built from public queries rather than :meth:`Game.position_key`, on purpose:
+    ``position_key`` also tells apart *which* face-down cards of an eliminated player
+    everyone saw (its palette, cards seen drawn) from those only that player knows, so
+    two concessions turning the same cards face down after different plays (a card
+    played to the palette before conceding, or kept in hand) would count as two
+    outcomes. The hand-worked counts treat a concession's position as fixed by the cards
+    it turns face down, the canvas and the deck.
+    """
+    public = game.observe(None)  # the public facts: known hand cards, deck top, score piles
     return (
-        tuple(game.hands),
-        tuple(game.palettes),
-        tuple(game.known),
-        tuple(game.deck),
-        game.deck_known,
-        tuple(game.canvas),
+        tuple(tuple(game.hand(seat)) for seat in range(game.players)),
+        tuple(tuple(game.palette(seat)) for seat in range(game.players)),
+        public.known_hand_cards,
+        tuple(game.deck()),
+        len(public.deck_known_top),
+        public.canvas,
         game.rule,
-        game.removed,
-        tuple(game.piles),
-        tuple(game.scores),
-        tuple(game.alive),
-        game.current,
+        tuple(game.out_of_round()),
+        public.score_piles,
+        game.scores,
+        game.alive,
+        game.current_player,
         game.step,
         game.round,
         game.result,
@@ -65,7 +78,8 @@ def perft(game: Game) -> tuple[int, int, int]:
     the turn is winning under the final rule.
     """
     assert game.step_name == "start"
-    mover, turns_before, round_before = game.current, game.turns, game.round
+    mover, turns_before, round_before = game.current_player, game.turns, game.round
+    assert mover is not None
     outcomes: set[OutcomeKey] = set()
     sequences = 0
 
@@ -308,7 +322,7 @@ def test_perft_seeded_deals(
         if hand is not None:
             assert game.hand(seat) == hand
         assert game.palette(seat) == palette
-    assert game.current == next(iter(deal))  # the first seat listed starts (R2.4)
-    assert len(game.deck) == 49 - 8 * players  # R2.2: 7 in hand + 1 in palette each
-    assert NAME_OF[game.deck[-1]] == deck_top  # what a 3 would draw (R7.3)
+    assert game.current_player == next(iter(deal))  # the first seat listed starts (R2.4)
+    assert len(game.deck()) == 49 - 8 * players  # R2.2: 7 in hand + 1 in palette each
+    assert game.deck()[0] == deck_top  # what a 3 would draw (R7.3)
     assert perft(game) == expected

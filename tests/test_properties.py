@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,9 +29,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from red7 import COLOURS, Action, Game, winner
+from red7 import COLOURS, Action, Card, Game, Step, winner
 from red7.core.actions import NUM_ACTIONS
-from red7.core.cards import FULL_DECK, cards_of, names_of
+from red7.core.cards import FULL_DECK, cards_of, mask_of, names_of
 from red7.core.record import replay, steps, to_record
 
 CONFIGS = [
@@ -93,35 +94,31 @@ def walk(players: int, advanced: bool, actions: bool, seed: int, choice_seed: in
         game.apply(choose(game, rnd))
 
 
-def mask(cards: list[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
 # --- (a) every card in exactly one place --------------------------------------------
 
 
-def places(game: Game) -> list[tuple[str, int]]:
-    out = [(f"hand {s}", game.hands[s]) for s in range(game.n)]
-    out += [(f"palette {s}", game.palettes[s]) for s in range(game.n)]
-    out += [("canvas", mask(game.canvas)), ("deck", mask(game.deck)), ("removed", game.removed)]
-    out += [(f"pile {s}", game.piles[s]) for s in range(game.n)]
+def places(game: Game) -> list[tuple[str, list[str]]]:
+    """Every place a card can be, with its cards (hidden ones included: a test's view)."""
+    obs = game.observe(None)
+    out = [(f"hand {s}", game.hand(s)) for s in range(game.players)]
+    out += [(f"palette {s}", game.palette(s)) for s in range(game.players)]
+    out += [("canvas", [str(Card(c)) for c in obs.canvas]), ("deck", game.deck()), ("removed", game.out_of_round())]
+    out += [(f"pile {s}", names_of(p)) for s, p in enumerate(obs.score_piles)]
     return out
 
 
 def assert_cards_conserved(game: Game) -> None:
-    assert len(set(game.canvas)) == len(game.canvas), "a card twice on the canvas"
-    assert len(set(game.deck)) == len(game.deck), "a card twice in the deck"
-    seen = 0
-    for name, m in places(game):
-        assert not seen & m, f"{names_of(seen & m)} also in {name}"
-        seen |= m
-    assert seen == FULL_DECK, f"missing cards: {names_of(FULL_DECK & ~seen)}"
-    for s in range(game.n):
-        assert game.known[s] & ~game.hands[s] == 0, "known cards must be in the hand"
-    assert 0 <= game.deck_known <= len(game.deck)
+    counts = Counter(card for _, cards in places(game) for card in cards)
+    twice = [card for card, k in counts.items() if k > 1]
+    assert not twice, f"{twice} in two places: {places(game)}"
+    assert len(counts) == 49, f"missing cards: {names_of(FULL_DECK & ~mask_of(counts))}"
+    obs = game.observe(None)
+    for s in range(game.players):
+        assert obs.known_hand_cards[s] & ~mask_of(game.hand(s)) == 0, "known cards must be in the hand"
+        assert obs.hand_sizes[s] == len(game.hand(s))
+    known = [str(Card(c)) for c in obs.deck_known_top]
+    assert game.deck()[: len(known)] == known and obs.deck_size == len(game.deck())
+    assert obs.out_of_round_count == len(game.out_of_round())
 
 
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
@@ -156,17 +153,17 @@ def test_b_completed_turn_leaves_its_player_winning(
             if len(game.round_results) == rounds_done:  # the round goes on
                 turn_over = game.turns != turns
                 if not turn_over:
-                    assert game.current == mover and game.alive[mover]
+                    assert game.current_player == mover and game.alive[mover]
                 elif game.alive[mover]:
                     assert game.winning() == mover
-                    alive = [s for s in range(game.n) if game.alive[s]]
+                    alive = [s for s in range(game.players) if game.alive[s]]
                     pals = [game.palette(s) for s in alive]
                     best = winner(COLOURS[game.rule], pals)
                     assert best is not None and alive[best] == mover
                 else:
-                    assert game.history[-1][1] == Action.parse("concede").id
-        if not game.is_over:
-            before = (game.current, game.turns, len(game.round_results))
+                    assert game.history[-1][1] == Action.parse("concede")
+        if game.current_player is not None:
+            before = (game.current_player, game.turns, len(game.round_results))
 
 
 # --- (c) records replay ---------------------------------------------------------------
@@ -200,82 +197,113 @@ def test_c_record_replays_every_state(players: int, advanced: bool, actions: boo
 # --- (d) observations ignore hidden cards ----------------------------------------------
 
 
-def shuffle_hidden(game: Game, viewer: int | None, rnd: random.Random) -> Game:
-    """A copy of ``game`` whose cards hidden from ``viewer`` (other hands minus their
-    publicly known cards, the unknown part of the deck, the face-down cards of the
-    round) are randomly redistributed among those places, each keeping its size."""
-    g = game.clone()
-    seats = [s for s in range(g.n) if s != viewer]
-    pool: list[int] = []
-    sizes: dict[int, int] = {}
-    for s in seats:
-        secret = g.hands[s] & ~g.known[s]
-        sizes[s] = secret.bit_count()
-        pool += cards_of(secret)
-    unknown = len(g.deck) - g.deck_known
-    pool += g.deck[:unknown]
-    removed = g.removed.bit_count()
-    pool += cards_of(g.removed)
-    rnd.shuffle(pool)
-    for s in seats:
-        g.hands[s] = g.known[s] | mask(pool[: sizes[s]])
-        del pool[: sizes[s]]
-    g.deck = pool[:unknown] + g.deck[unknown:]
-    del pool[:unknown]
-    assert len(pool) == removed
-    g.removed = mask(pool)
-    g._legal = None
-    assert_cards_conserved(g)
-    return g
+class Script:
+    """A game with explicit chance played at random (chance uniform, decisions by
+    :func:`choose`), keeping every step it took so that a twin can replay the current
+    round with other hidden cards: ``entries`` holds (chance?, card or decision id, step
+    after it), ``round_start`` per round the entry index and a clone before its deal."""
+
+    def __init__(self, players: int, advanced: bool, actions: bool, seed: int, choice_seed: int) -> None:
+        self.game = Game(players, advanced, actions, seed=seed, explicit_chance=True)
+        self.rnd = random.Random(choice_seed)
+        self.entries: list[tuple[bool, int, Step]] = []
+        self.round_start: dict[int, tuple[int, Game]] = {}
+
+    def walk(self) -> Iterator[Game]:
+        """Yield the game at every decision point and once more when it is over."""
+        game, rnd = self.game, self.rnd
+        while True:
+            if game.is_chance_node:
+                if game.step is Step.DEALING and game.round not in self.round_start:
+                    self.round_start[game.round] = (len(self.entries), game.clone())
+                card = rnd.choice(game.chance_outcomes())
+                game.apply_chance(card)
+                self.entries.append((True, card, game.step))
+                continue
+            yield game
+            if game.is_over:
+                return
+            action = choose(game, rnd).id
+            game.apply_id(action)
+            self.entries.append((False, action, game.step))
+
+    def replay_round(self, sigma: dict[int, int]) -> Game | None:
+        """The current round replayed from its deal with every chance outcome ``c``
+        replaced by ``sigma[c]``: the same decisions with other hidden cards. None if
+        the other cards make a decision illegal or the turn take another step (R7.x,
+        R7.y depend on the mover's hand): the viewer would have seen the difference."""
+        start, before_deal = self.round_start[self.game.round]
+        twin = before_deal.clone()
+        for chance, x, step in self.entries[start:]:
+            if chance:
+                twin.apply_chance(sigma.get(x, x))  # sigma(x) is where x was: an outcome too
+            elif twin.check(x) is None:
+                twin.apply_id(x)
+            else:
+                return None
+            if twin.step is not step:
+                return None
+        return twin
+
+
+def hidden_from(game: Game, viewer: int | None) -> list[int]:
+    """The cards ``viewer`` cannot see (R9): other hands minus their publicly known
+    cards, the unknown part of the deck, the face-down cards it cannot name."""
+    obs = game.observe(viewer)
+    hidden = 0
+    for s in range(game.players):
+        if s != viewer:
+            hidden |= mask_of(game.hand(s)) & ~obs.known_hand_cards[s]
+    hidden |= mask_of(game.deck()[len(obs.deck_known_top) :])
+    hidden |= mask_of(game.out_of_round()) & ~(obs.out_of_round_known | (obs.out_of_round_own or 0))
+    return [int(c) for c in cards_of(hidden)]
+
+
+def permutation(cards: list[int], rnd: random.Random) -> dict[int, int]:
+    shuffled = cards[:]
+    rnd.shuffle(shuffled)
+    return dict(zip(cards, shuffled, strict=True))
 
 
 def view(game: Game, seat: int | None) -> str:
     return json.dumps(game.observation(seat), sort_keys=True)
 
 
-def swap_own_card(game: Game, seat: int, rnd: random.Random) -> Game | None:
-    """A copy where one unknown card of ``seat``'s hand is swapped with a card of the
-    unknown deck or of the face-down cards (None if there is nothing to swap)."""
-    g = game.clone()
-    mine = cards_of(g.hands[seat] & ~g.known[seat])
-    unknown = len(g.deck) - g.deck_known
-    if not mine or not (unknown or g.removed):
-        return None
-    card = rnd.choice(mine)
-    if unknown:
-        i = rnd.randrange(unknown)
-        other, g.deck[i] = g.deck[i], card
-    else:
-        other = rnd.choice(cards_of(g.removed))
-        g.removed = g.removed & ~(1 << other) | 1 << card
-    g.hands[seat] = g.hands[seat] & ~(1 << card) | 1 << other
-    g._legal = None
-    return g
-
-
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
-@settings(max_examples=10)
+@settings(max_examples=8)
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)
 def test_d_observation_ignores_hidden_cards(
     players: int, advanced: bool, actions: bool, seed: int, choice_seed: int
 ) -> None:
-    """(d) R9: for every viewer (each seat, and the spectator), re-dealing the cards it
-    cannot see leaves its observation byte-for-byte the same; changing the viewer's
-    own hand does change it."""
+    """(d) R9: for every viewer (each seat, and the spectator), a twin game whose
+    current round was dealt and drawn with the cards the viewer cannot see redistributed
+    (explicit chance, the same decisions) gives the same observation, typed and
+    byte-for-byte in JSON; swapping one of the viewer's own unknown hand cards with a
+    hidden card does change it."""
     rnd = random.Random(seed ^ choice_seed)
-    changed_checked = 0
-    for game in walk(players, advanced, actions, seed, choice_seed):
-        if len(game.history) > 12 and rnd.random() > SAMPLE:
+    script = Script(players, advanced, actions, seed, choice_seed)
+    same_checked = changed_checked = 0
+    for game in script.walk():
+        if game.decisions > 12 and rnd.random() > SAMPLE:
             continue  # observations carry the whole history: check a sample of late states
         for seat in [*range(players), None]:
-            original = view(game, seat)
-            assert view(shuffle_hidden(game, seat, rnd), seat) == original
-            if seat is not None:
-                other = swap_own_card(game, seat, rnd)
-                if other is not None:
-                    assert view(other, seat) != original
+            hidden = hidden_from(game, seat)
+            twin = script.replay_round(permutation(hidden, rnd))
+            if twin is not None:
+                assert twin.observe(seat) == game.observe(seat)
+                assert view(twin, seat) == view(game, seat)
+                same_checked += 1
+            if seat is None or not hidden:
+                continue
+            mine = cards_of(mask_of(game.hand(seat)) & ~game.observe(seat).known_hand_cards[seat])
+            if mine:
+                own, other = int(rnd.choice(mine)), rnd.choice(hidden)
+                swapped = script.replay_round({own: other, other: own})
+                if swapped is not None:
+                    assert swapped.observe(seat) != game.observe(seat)
+                    assert view(swapped, seat) != view(game, seat)
                     changed_checked += 1
-    assert changed_checked > 0
+    assert same_checked > 0 and changed_checked > 0
 
 
 # --- (e) illegal decisions -------------------------------------------------------------

@@ -15,6 +15,7 @@ import pytest
 
 import red7
 from red7 import COLOURS, Card, CardError, CardSet
+from red7.core import cards as core_cards
 
 LETTERS = "ROYGBIV"  # R1.1 / R1.3, strongest colour first
 COLOUR_NAMES = ("red", "orange", "yellow", "green", "blue", "indigo", "violet")
@@ -145,11 +146,12 @@ BAD_TEXTS: list[Any] = ["X9", "R8", "R0", "", "R", "7", "7R", "RR7", "Red7", "B3
 
 @pytest.mark.parametrize("bad", BAD_TEXTS)
 def test_r1_3_unknown_notation_raises_card_error_naming_it(bad: str) -> None:
-    """R1.3: text that is not colour letter + value 1-7 raises CardError naming the text."""
+    """R1.3: text that is not colour letter + value 1-7 raises CardError naming the text
+    and saying how a card is written."""
     with pytest.raises(CardError) as info:
         Card.parse(bad)
     assert repr(bad) in str(info.value) or f'"{bad}"' in str(info.value)
-    assert isinstance(info.value, ValueError)
+    assert "R O Y G B I V" in str(info.value) and "1-7" in str(info.value)
 
 
 @pytest.mark.parametrize("bad", [None, 7, 48, 3.5, b"R7", ["R7"]])
@@ -161,9 +163,12 @@ def test_r1_3_non_string_notation_raises_card_error(bad: object) -> None:
 
 
 def test_r1_card_error_is_value_error() -> None:
-    """R1.3: CardError is a ValueError, so callers may catch either."""
+    """R1.3: CardError is a ValueError, so callers may catch either; the package exports
+    the core's own class (catching ``red7.CardError`` catches what the core raises)."""
     assert issubclass(CardError, ValueError)
-    assert red7.CardError is CardError
+    assert red7.CardError is core_cards.CardError
+    with pytest.raises(red7.CardError):
+        core_cards.parse_index("R8")
 
 
 @pytest.mark.parametrize("index", [-1, 49, 100])

@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 import helpers
-from red7 import Card, Game, GameError
+from red7 import Card, CardSet, Config, Game, GameError, IllegalActionError, RefusalCode, Step
+from red7.core.cards import RED, names_of
+from red7.core.events import CardDrawn, RoundDealt
 
 LETTERS = "ROYGBIV"
 SEEDS = range(150)
@@ -26,7 +28,7 @@ def strength(name: str) -> tuple[int, int]:
 
 def expected_first_player(game: Game) -> int:
     """R2.4, computed from the public palettes: left of the highest palette card."""
-    n = len(game.observation(None)["palettes"])
+    n = game.players
     tops = [game.palette(s)[0] for s in range(n)]
     leader = max(range(n), key=lambda s: strength(tops[s]))
     return (leader + 1) % n
@@ -36,7 +38,7 @@ def deal_of(game: Game, n: int) -> tuple[Any, ...]:
     return (
         tuple(tuple(game.hand(s)) for s in range(n)),
         tuple(tuple(game.palette(s)) for s in range(n)),
-        tuple(game.deck),
+        tuple(game.deck()),
         game.current_player,
     )
 
@@ -56,25 +58,25 @@ def test_r2_2_deck_holds_the_rest(n: int) -> None:
     """R2.2: the deck holds 49 - 8n cards; hands, palettes and deck partition the 49."""
     for seed in SEEDS:
         g = Game(players=n, seed=seed)
-        obs = g.observation(None)
-        assert obs["deck_size"] == 49 - 8 * n
+        obs = g.observe(None)
+        assert obs.deck_size == 49 - 8 * n
         placed: list[str] = []
         for s in range(n):
             placed += g.hand(s) + g.palette(s)
-        placed += [str(Card(c)) for c in g.deck]
+        placed += g.deck()
         assert len(placed) == 49
         assert len(set(placed)) == 49
-        assert obs["out_of_round"] == 0
-        assert obs["hand_sizes"] == [7] * n
+        assert obs.out_of_round_count == 0
+        assert obs.hand_sizes == (7,) * n
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_r2_3_rule_starts_red(n: int) -> None:
     """R2.3: the canvas holds only the Red start card, so the rule is Red."""
     for seed in range(30):
-        obs = Game(players=n, seed=seed).observation(None)
-        assert obs["rule"] == "red"
-        assert obs["canvas"] == []
+        g = Game(players=n, seed=seed)
+        assert g.rule == RED
+        assert helpers.canvas(g) == []
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
@@ -86,7 +88,7 @@ def test_r2_4_first_player_left_of_highest_palette_card(n: int) -> None:
         first = expected_first_player(g)
         assert g.current_player == first, (n, seed, [g.palette(s) for s in range(n)])
         assert g.step_name == "start"
-        assert g.observation(None)["alive"] == [True] * n
+        assert g.alive == (True,) * n
         seen_first.add(first)
     # the deal really varies: every seat starts in some game
     assert seen_first == set(range(n))
@@ -140,7 +142,9 @@ def test_r2_1_player_count_outside_2_to_4_raises(bad: object) -> None:
     message = str(info.value)
     assert repr(bad) in message or str(bad) in message
     assert "2" in message and "4" in message
-    assert isinstance(info.value, ValueError)
+    with pytest.raises(GameError) as checked:  # the configuration is checked once, by Config
+        Config(players=bad)  # type: ignore[arg-type]
+    assert str(checked.value) == message
 
 
 def test_r2_4_turns_pass_left_skipping_eliminated() -> None:
@@ -169,46 +173,97 @@ def test_r2_4_turns_pass_to_the_left_in_seat_order() -> None:
         assert g.current_player == (first + 2) % 4
 
 
-# --- dealing chosen by an adapter (OpenSpiel's chance events): Game.redeal, put_on_top ---
+# --- dealing chosen card by card: explicit chance (OpenSpiel's chance events) ----------------
+
+# Seat 0 holds a 3 and a 7, seat 1 a 3; the palettes V1 / I1 make seat 0 start (R2.4).
+CHOSEN_HANDS = ("R3 R7 I2 B2 G2 Y2 O2", "V3 I3 B3 G3 Y3 O3 R2")
+CHOSEN_PALETTES = ("V1", "I1")
 
 
-def test_redeal_gives_the_cards_in_dealing_order_R2_2() -> None:
-    game = Game(2, seed=1)
+def test_explicit_chance_deals_the_cards_in_dealing_order_R2_2() -> None:
+    """R2.2: with explicit chance each card of the deal is a chance node, dealt seven
+    passes of one hand card per seat from seat 0, then one palette card per seat."""
+    game = Game(2, seed=1, explicit_chance=True)
     order = list(range(16))  # V1, I1, B1, ...: seat 0 gets the even positions
-    game.redeal(order)
-    assert game.hands[0] == sum(1 << c for c in order[0:14:2])
-    assert game.hands[1] == sum(1 << c for c in order[1:14:2])
-    assert (game.palettes[0], game.palettes[1]) == (1 << 14, 1 << 15)
-    assert len(game.deck) == 33 and not set(game.deck) & set(order)
-    assert game.current == 0  # R2.4: seat 1's palette card (I3) beats V3, so seat 0 starts
+    for dealt, card in enumerate(order):
+        assert game.is_chance_node and game.step is Step.DEALING
+        assert game.current_player is None and game.legal_actions() == []
+        assert len(game.chance_outcomes()) == 49 - dealt  # every card of the round not dealt yet
+        game.apply_chance(card)
+    names = [str(Card(c)) for c in order]
+    assert sorted(game.hand(0)) == sorted(names[0:14:2])
+    assert sorted(game.hand(1)) == sorted(names[1:14:2])
+    assert (game.palette(0), game.palette(1)) == ([names[14]], [names[15]])
+    assert len(game.deck()) == 33 and not set(game.deck()) & set(names)
+    assert not game.is_chance_node
+    assert game.current_player == 0  # R2.4: seat 1's palette card (I3) beats V3, so seat 0 starts
     assert (game.round, game.turns) == (1, 1)
+    hands = (CardSet(names[0:14:2]), CardSet(names[1:14:2]))
+    assert game.events == (RoundDealt(1, (Card(14), Card(15)), hands, 0),)
 
 
-def test_redeal_only_before_the_rounds_first_decision_and_only_this_rounds_cards() -> None:
-    game = Game(3, seed=2)
-    with pytest.raises(GameError, match="24 distinct cards"):
-        game.redeal(list(range(23)))
-    with pytest.raises(GameError, match="24 distinct cards"):
-        game.redeal([0] * 24)
+def test_explicit_chance_deals_only_this_rounds_cards_and_only_at_chance_nodes() -> None:
+    """R2.2: a deal is 8 distinct cards per seat of this round: until all 24 are dealt
+    nobody decides, a card already dealt is no outcome, and once play has begun chance
+    deals nothing more."""
+    game = Game(3, seed=2, explicit_chance=True)
+    for card in range(23):
+        game.apply_chance(card)
+    assert game.is_chance_node and game.legal_actions() == []
+    with pytest.raises(IllegalActionError) as info:
+        game.apply("concede")
+    assert info.value.refusal.code is RefusalCode.CHANCE
+    with pytest.raises(GameError, match="not a chance outcome"):
+        game.apply_chance(0)  # already dealt
+    game.apply_chance(23)
+    assert not game.is_chance_node and game.chance_outcomes() == []
     game.apply("concede")
-    with pytest.raises(GameError, match="before its first decision"):
-        game.redeal(list(range(24)))
+    with pytest.raises(GameError, match="no chance node"):
+        game.apply_chance(24)
 
 
-def test_put_on_top_changes_the_next_draw_but_no_observation_R9() -> None:
-    game = Game(2, actions=True, seed=3)
-    card = game.deck[0]  # the bottom card
-    before = [game.observation(s) for s in (None, 0, 1)]
-    game.put_on_top(card)
-    assert game.deck[-1] == card
-    assert [game.observation(s) for s in (None, 0, 1)] == before
-    with pytest.raises(GameError, match="not in the deck"):
-        game.put_on_top(game.palettes[0].bit_length() - 1)
+def test_explicit_chance_deals_a_new_round_without_the_score_piles_R8_4() -> None:
+    """R8.4: a later round is dealt from the cards not in a score pile."""
+    game = helpers.deal(CHOSEN_HANDS, CHOSEN_PALETTES, advanced=True)
+    game.apply("concede")  # seat 1 wins round 1 and scores its I1 under Red (R8.2)
+    assert game.round == 2 and game.step is Step.DEALING
+    assert names_of(game.observe(None).score_piles[1]) == ["I1"]
+    outcomes = {str(c) for c in game.chance_outcomes()}
+    assert len(outcomes) == 48 and "I1" not in outcomes
 
 
-def test_put_on_top_is_refused_while_the_top_is_public_R7_z() -> None:
-    game = helpers.make(["R7 B2", "G1 O3"], ["O5 Y4", "V6"], deck="I1 I2", actions=True)
+def test_chance_picks_the_drawn_card_but_no_other_seat_sees_it_R9() -> None:
+    """R7.3 / R9: a draw from the unknown deck is a chance node over the deck's cards;
+    whichever card chance picks, only the drawer's view shows which."""
+    game = helpers.deal(CHOSEN_HANDS, CHOSEN_PALETTES, actions=True)
+    game.apply("play R3")  # R3 wins Red against I1; the 3 draws (R7.3)
+    assert game.is_chance_node and game.step is Step.DRAWING and game.current_player is None
+    outcomes = game.chance_outcomes()
+    assert sorted(str(c) for c in outcomes) == sorted(game.deck())
+    drawer_views, other_views = set(), set()
+    for card in outcomes[:3]:
+        drawn = game.clone()
+        (event,) = drawn.apply_chance(card)
+        assert event == CardDrawn(0, card, public=False)
+        assert str(card) in drawn.hand(0) and drawn.step is Step.AFTER
+        drawer_views.add(drawn.observe(0))
+        other_views.add((drawn.observe(1), drawn.observe(None), event.seen_by(1), event.seen_by(None)))
+    assert len(drawer_views) == 3  # the drawer knows which card it drew
+    assert len(other_views) == 1  # nobody else can tell
+    with pytest.raises(GameError, match="not a chance outcome"):
+        game.apply_chance("V1")  # a palette card
+
+
+def test_a_public_deck_top_is_drawn_without_chance_R7_z() -> None:
+    """R7.z: a card a 7 put on the deck is known to all, so drawing it is no chance event."""
+    game = helpers.deal(CHOSEN_HANDS, CHOSEN_PALETTES, actions=True)
     game.apply("play R7")
-    game.apply("move Y4 deck")
-    with pytest.raises(GameError, match="the top of the deck is known"):
-        game.put_on_top(game.deck[0])
+    game.apply("move V1 deck")  # V1 goes face down on the deck, known to all
+    game.apply("end")
+    assert game.observe(None).deck_known_top == (Card.parse("V1"),)
+    events = game.apply("play V3")  # seat 1's 3 draws the public V1
+    assert CardDrawn(1, Card.parse("V1"), public=True) in events
+    assert not game.is_chance_node and game.chance_outcomes() == []
+    assert "V1" in game.hand(1)
+    with pytest.raises(GameError, match="no chance node"):
+        game.apply_chance(game.deck()[0])

@@ -109,10 +109,11 @@ def ref_winner_of_sets(qualifying_sets: Sequence[set[str]]) -> int | None:
 
 
 def qual(rule: str, palette: str) -> set[str]:
-    """Engine's qualifying set of a space-separated palette, as a set of names."""
-    result = red7.qualifying(rule, palette.split())
-    assert isinstance(result, CardSet)
-    return {str(c) for c in result}
+    """Engine's qualifying set of a space-separated palette, as a set of names (checked to
+    be drawn from the palette: R3 picks cards of the palette, never adds any)."""
+    names = {str(c) for c in red7.qualifying(rule, palette.split())}
+    assert names <= set(palette.split()), (rule, palette, names)
+    return names
 
 
 def win(rule: str, *palettes: str) -> int | None:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import make
-from red7 import ActionError, Game, IllegalActionError
+from helpers import canvas, make
+from red7 import ActionError, Game, IllegalActionError, RefusalCode
+from red7.core.cards import RED, VIOLET, YELLOW
 
 # --- helpers ---------------------------------------------------------------------------
 
@@ -23,15 +24,31 @@ def safe(g: Game) -> list[str]:
     return sorted(str(a) for a in g.safe_actions())
 
 
-def refused(g: Game, action: str | int, exc: type[ValueError] = IllegalActionError) -> ValueError:
-    """Apply ``action``, expect ``exc`` (a ValueError), and check that nothing changed."""
+def refused(g: Game, action: str | int) -> IllegalActionError:
+    """Apply ``action``, expect IllegalActionError, and check that nothing changed and
+    that the error carries the refusal ``check`` gives for the same decision."""
     before = g.fingerprint()
     legal_before = legal(g)
-    with pytest.raises(exc) as info:
+    with pytest.raises(IllegalActionError) as info:
         g.apply(action)
-    assert isinstance(info.value, ValueError)
     assert g.fingerprint() == before
     assert legal(g) == legal_before
+    assert g.check(action) == info.value.refusal
+    assert info.value.reason == info.value.refusal.message
+    return info.value
+
+
+def unreadable(g: Game, action: str | int) -> ActionError:
+    """Apply ``action``, expect ActionError (no decision at all), and check that nothing
+    changed and that ``check`` cannot read it either."""
+    before = g.fingerprint()
+    legal_before = legal(g)
+    with pytest.raises(ActionError) as info:
+        g.apply(action)
+    assert g.fingerprint() == before
+    assert legal(g) == legal_before
+    with pytest.raises(ActionError):
+        g.check(action)
     return info.value
 
 
@@ -72,7 +89,7 @@ def test_r4_1_next_player_with_empty_hand_is_eliminated_and_turn_moves_on() -> N
     g = make(["G6 V2", "", "Y2"], ["B5", "R4", "O3"])
     g.apply("play G6")  # Red: G6 beats R4 and O3
     g.apply("end")
-    assert g.alive == [True, False, True]
+    assert g.alive == (True, False, True)
     assert g.current_player == 2
     assert g.step_name == "start"
     assert g.palette(1) == []
@@ -86,14 +103,14 @@ def test_r4_1_empty_hand_elimination_ends_a_two_player_round() -> None:
     g.apply("end")
     assert g.is_over
     assert g.result is not None and g.result.winners == (0,)
-    assert g.alive == [True, False]
+    assert g.alive == (True, False)
 
 
 def test_r4_1_empty_hand_is_eliminated_even_while_winning() -> None:
     """R4.1: P0 holds R7 (winning under Red) but starts its turn with no hand: out."""
     g = make(["", "B2"], ["R7", "V1"])
     assert g.is_over
-    assert g.alive == [False, True]
+    assert g.alive == (False, True)
     assert g.result is not None and g.result.winners == (1,)
 
 
@@ -102,7 +119,7 @@ def test_r4_1_empty_hands_eliminated_in_a_chain() -> None:
     g = make(["G6", "", ""], ["B5", "R4", "O3"])
     g.apply("play G6")
     g.apply("end")
-    assert g.alive == [True, False, False]
+    assert g.alive == (True, False, False)
     assert g.is_over
     assert g.result is not None and g.result.winners == (0,)
 
@@ -110,7 +127,7 @@ def test_r4_1_empty_hands_eliminated_in_a_chain() -> None:
 def test_r4_1_current_seat_with_empty_hand_passes_to_next_in_three_players() -> None:
     """R4.1: a position whose mover has no cards eliminates it at once; seat 1 moves."""
     g = make(["", "Y3", "B1"], ["R7", "V1", "I1"])
-    assert g.alive == [False, True, True]
+    assert g.alive == (False, True, True)
     assert g.current_player == 1
     assert g.step_name == "start"
 
@@ -155,6 +172,7 @@ def test_r4_2_three_players_canvas_must_beat_every_other_player() -> None:
     assert legal(g) == sorted(["play O3", "play Y6", "play V7", "canvas V7", "concede"])
     err = refused(g, "canvas Y6")
     assert "R4.4" in str(err)
+    assert err.refusal.code is RefusalCode.CANVAS_NOT_WINNING
 
 
 def test_r4_2_option_1_play_then_end() -> None:
@@ -164,7 +182,7 @@ def test_r4_2_option_1_play_then_end() -> None:
     g.apply("end")
     assert g.palette(0) == ["Y6", "G4", "G2"]
     assert sorted(g.hand(0)) == ["O3", "V7"]
-    assert g.canvas == [] and g.rule == 0
+    assert canvas(g) == [] and g.rule == RED
     assert g.current_player == 1 and g.step_name == "start"
 
 
@@ -174,10 +192,10 @@ def test_r4_2_option_2_canvas_alone() -> None:
     g.apply("canvas V7")
     assert g.palette(0) == ["G4", "G2"]
     assert sorted(g.hand(0)) == ["O3", "Y6"]
-    assert g.observation(None)["canvas"] == ["V7"]
-    assert g.observation(None)["rule"] == "violet"
+    assert canvas(g) == ["V7"]
+    assert g.rule == VIOLET
     assert g.current_player == 1 and g.step_name == "start"
-    assert g.alive == [True, True]
+    assert g.alive == (True, True)
 
 
 def test_r4_2_option_3_play_then_canvas() -> None:
@@ -187,23 +205,23 @@ def test_r4_2_option_3_play_then_canvas() -> None:
     g.apply("canvas Y6")
     assert g.palette(0) == ["G4", "O3", "G2"]
     assert g.hand(0) == ["V7"]
-    obs = g.observation(None)
-    assert obs["canvas"] == ["Y6"] and obs["rule"] == "yellow"
-    assert g.current_player == 1 and g.alive == [True, True]
+    assert canvas(g) == ["Y6"] and g.rule == YELLOW
+    assert g.current_player == 1 and g.alive == (True, True)
 
 
 def test_r4_2_only_one_play_per_turn() -> None:
     """R4.2: after a play, another play is not one of the options."""
     g = position_b()
     g.apply("play Y6")
-    refused(g, "play V7")
+    err = refused(g, "play V7")
+    assert err.refusal.code is RefusalCode.WRONG_STEP
 
 
 def test_r4_2_option_4_concede_eliminates() -> None:
     """R4.2 option 4: conceding at the start eliminates the mover (2 players: P1 wins)."""
     g = position_b()
     g.apply("concede")
-    assert g.alive == [False, True]
+    assert g.alive == (False, True)
     assert g.is_over and g.result is not None and g.result.winners == (1,)
 
 
@@ -239,7 +257,7 @@ def test_r4_2_concede_legal_during_card_actions() -> None:
         assert g.step_name == step
         assert "concede" in legal(g)
         g.apply("concede")
-        assert g.alive == [False, True]
+        assert g.alive == (False, True)
 
 
 # --- R4.3 / R4.6: end only while winning ---------------------------------------------------
@@ -252,6 +270,7 @@ def test_r4_6_end_refused_while_losing() -> None:
     assert "end" not in legal(g)
     err = refused(g, "end")
     assert "R4.6" in str(err)
+    assert err.refusal.code is RefusalCode.NOT_WINNING
 
 
 def test_r4_6_end_offered_when_winning() -> None:
@@ -260,14 +279,14 @@ def test_r4_6_end_offered_when_winning() -> None:
     g.apply("play Y6")
     assert "end" in legal(g)
     g.apply("end")
-    assert g.alive == [True, True] and g.current_player == 1
+    assert g.alive == (True, True) and g.current_player == 1
 
 
 def test_r4_6_end_is_not_a_start_decision() -> None:
     """R4.6: 'end' belongs to the step after a play, never to the turn start."""
     g = make(["V1", "B1"], ["R7", "R5"])  # P0 is winning, but has not played
     assert "end" not in legal(g)
-    refused(g, "end")
+    assert refused(g, "end").refusal.code is RefusalCode.WRONG_STEP
 
 
 # --- R4.4: canvas only when winning right after it lands -----------------------------------
@@ -279,7 +298,8 @@ def test_r4_4_losing_canvas_refused_at_turn_start() -> None:
     assert legal(g) == sorted(["play O1", "play Y6", "canvas Y6", "concede"])
     err = refused(g, "canvas O1")
     assert "R4.4" in str(err) and "O1" in str(err)
-    assert isinstance(err, IllegalActionError) and "winning" in err.reason
+    assert "winning" in err.reason
+    assert err.refusal.code is RefusalCode.CANVAS_NOT_WINNING and str(err.refusal.card) == "O1"
 
 
 def test_r4_4_canvas_that_turns_a_win_into_a_loss_refused_after_play() -> None:
@@ -289,14 +309,15 @@ def test_r4_4_canvas_that_turns_a_win_into_a_loss_refused_after_play() -> None:
     assert legal(g) == sorted(["end", "concede"])
     err = refused(g, "canvas O1")
     assert "R4.4" in str(err)
-    assert g.rule == 0 and g.canvas == []
+    assert err.refusal.code is RefusalCode.CANVAS_NOT_WINNING
+    assert g.rule == RED and canvas(g) == []
 
 
 def test_r4_4_canvas_refused_when_rule_leaves_empty_qualifying_set() -> None:
     """R4.4 / R3.2: D at start: canvas V2 -> Violet, P0 (G4) has no card below 4: refused."""
     g = position_d()
-    refused(g, "canvas V2")
-    refused(g, "canvas I3")  # Indigo: G4 alone against R5 alone
+    assert refused(g, "canvas V2").refusal.code is RefusalCode.CANVAS_NOT_WINNING
+    assert refused(g, "canvas I3").refusal.code is RefusalCode.CANVAS_NOT_WINNING  # Indigo: G4 vs R5
 
 
 # --- R4.5 / R4.7: plays that lose, safe marks ----------------------------------------------
@@ -329,8 +350,8 @@ def test_r4_7_rescued_play_then_rescue() -> None:
     assert legal(g) == sorted(["canvas V2", "concede"])
     assert safe(g) == ["canvas V2"]
     g.apply("canvas V2")
-    assert g.alive == [True, True] and g.current_player == 1
-    assert g.observation(None)["rule"] == "violet"
+    assert g.alive == (True, True) and g.current_player == 1
+    assert g.rule == VIOLET
 
 
 def test_r4_7_safe_marks_position_b() -> None:
@@ -357,39 +378,40 @@ def test_r4_2_card_not_in_hand_refused() -> None:
     """R4.2: only hand cards may be played or put on the canvas."""
     g = position_d()
     err = refused(g, "play R7")
-    assert "not in the hand" in str(err)
-    refused(g, "play G4")  # a palette card
-    refused(g, "canvas B1")  # the opponent's card
+    assert "R7 is not in your hand" in str(err)
+    assert err.refusal.code is RefusalCode.NOT_IN_HAND
+    assert refused(g, "play G4").refusal.code is RefusalCode.NOT_IN_HAND  # a palette card
+    assert refused(g, "canvas B1").refusal.code is RefusalCode.NOT_IN_HAND  # the opponent's card
 
 
 @pytest.mark.parametrize("word", ["draw", "decline"])
 def test_r5_1_draw_decisions_do_not_exist_in_basic_game(word: str) -> None:
     """R4.2 / R5.1: the canvas draw is advanced-only: 'draw'/'decline' are refused."""
     g = position_b()
-    refused(g, word)
+    assert refused(g, word).refusal.code is RefusalCode.WRONG_STEP
     g.apply("play O3")
-    refused(g, word)
+    assert refused(g, word).refusal.code is RefusalCode.WRONG_STEP
 
 
 @pytest.mark.parametrize("text", ["", "foo", "play", "play Z9", "play R8", "canvas", "end now", "concede R7"])
 def test_r4_2_garbage_text_raises_action_error(text: str) -> None:
     """R4.2: unreadable decisions raise ActionError (a ValueError) and change nothing."""
     g = position_b()
-    refused(g, text, ActionError)
+    unreadable(g, text)
 
 
 @pytest.mark.parametrize("bad_id", [-1, 249, 10_000])
 def test_r4_2_out_of_range_id_raises_action_error(bad_id: int) -> None:
     """R4.2: an action id outside the action space is refused, nothing changes."""
     g = position_b()
-    refused(g, bad_id, ActionError)
+    unreadable(g, bad_id)
 
 
 def test_r4_2_refusal_lists_what_is_legal() -> None:
     """R4.2: the IllegalActionError carries the legal decisions of the position."""
     g = position_d()
     err = refused(g, "canvas V2")
-    assert isinstance(err, IllegalActionError)
+    assert err.refusal.code is RefusalCode.CANVAS_NOT_WINNING
     assert sorted(str(a) for a in err.legal) == sorted(["play V2", "play I3", "concede"])
 
 
@@ -410,7 +432,7 @@ def test_r2_4_turns_pass_left_skipping_eliminated_four_players() -> None:
         g.apply("end")
         order.append(g.current_player)
     assert order == [1, 3, 0, 1]
-    assert g.alive == [True, True, False, True]
+    assert g.alive == (True, True, False, True)
 
 
 def test_r2_4_turn_skips_a_player_who_conceded_three_players() -> None:
@@ -424,4 +446,4 @@ def test_r2_4_turn_skips_a_player_who_conceded_three_players() -> None:
     g.apply("play I5")
     g.apply("end")
     assert g.current_player == 1
-    assert g.alive == [False, True, True]
+    assert g.alive == (False, True, True)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from red7 import Card, Game, IllegalActionError
+import helpers
+from red7 import Game, IllegalActionError, RefusalCode
 
 
 def make(
@@ -21,13 +22,8 @@ def make(
     advanced: bool = True,
     current: int = 0,
 ) -> Game:
-    return Game.from_position(
-        [h.split() for h in hands],
-        [p.split() for p in palettes],
-        deck=deck.split(),
-        advanced=advanced,
-        current=current,
-    )
+    """:func:`helpers.make` with the advanced game on unless said otherwise."""
+    return helpers.make(hands, palettes, deck=deck, advanced=advanced, current=current)
 
 
 def legal(g: Game) -> list[str]:
@@ -63,7 +59,7 @@ def play_then_canvas(advanced: bool = True, deck: str = DECK) -> Game:
 def assert_turn_passed(g: Game) -> None:
     assert g.current_player == 1
     assert g.step_name == "start"
-    assert g.alive == [True, True]
+    assert g.alive == (True, True)
 
 
 # --- when the draw is offered ---------------------------------------------------------------
@@ -80,7 +76,7 @@ def test_r5_1_canvas_only_draw_offered_iff_value_exceeds_palette(value: int) -> 
         assert legal(g) == sorted(["draw", "decline", "concede"])
     else:
         assert_turn_passed(g)
-        assert g.observation(None)["deck_size"] == 2
+        assert g.observe(None).deck_size == 2
 
 
 @pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 7])
@@ -103,7 +99,7 @@ def test_r5_1_no_draw_in_basic_game() -> None:
     g = canvas_only(advanced=False)
     g.apply("canvas Y7")
     assert_turn_passed(g)
-    assert g.observation(None)["deck_size"] == 2
+    assert g.observe(None).deck_size == 2
     assert len(g.hand(0)) == 6
 
 
@@ -137,10 +133,10 @@ def test_r5_1_draw_takes_top_card_and_passes_turn() -> None:
     hand = g.hand(0)
     assert "O7" in hand and "V6" not in hand
     assert sorted(hand) == sorted(["Y1", "Y2", "Y3", "Y4", "Y6", "Y7", "O7"])
-    assert g.deck == [int(Card.parse("V6"))]
-    obs = g.observation(None)
-    assert obs["deck_size"] == 1
-    assert obs["hand_sizes"][0] == 7
+    assert g.deck() == ["V6"]
+    obs = g.observe(None)
+    assert obs.deck_size == 1
+    assert obs.hand_sizes[0] == 7
 
 
 def test_r5_1_draw_after_play_then_canvas() -> None:
@@ -151,19 +147,19 @@ def test_r5_1_draw_after_play_then_canvas() -> None:
     g.apply("draw")
     assert_turn_passed(g)
     assert sorted(g.hand(0)) == sorted(["Y1", "Y2", "Y3", "Y4", "Y5", "O7"])
-    assert g.observation(None)["deck_size"] == 1
+    assert g.observe(None).deck_size == 1
 
 
 def test_r5_1_decline_keeps_hand_and_deck() -> None:
     """R5.1: 'may' is a choice: declining draws nothing and passes the turn."""
     g = canvas_only()
     g.apply("canvas Y5")
-    deck_before = list(g.deck)
+    deck_before = g.deck()
     g.apply("decline")
     assert_turn_passed(g)
     assert sorted(g.hand(0)) == sorted(["Y1", "Y2", "Y3", "Y4", "Y6", "Y7"])
-    assert g.deck == deck_before
-    assert g.observation(None)["deck_size"] == 2
+    assert g.deck() == deck_before
+    assert g.observe(None).deck_size == 2
 
 
 def test_r5_1_draw_step_refuses_other_decisions() -> None:
@@ -172,8 +168,9 @@ def test_r5_1_draw_step_refuses_other_decisions() -> None:
     g.apply("canvas Y5")
     for bad in ("end", "play Y1", "canvas Y6"):
         before = g.fingerprint()
-        with pytest.raises(IllegalActionError):
+        with pytest.raises(IllegalActionError) as info:
             g.apply(bad)
+        assert info.value.refusal.code is RefusalCode.WRONG_STEP
         assert g.fingerprint() == before
 
 
@@ -182,12 +179,14 @@ def test_r5_1_draw_decisions_refused_outside_draw_step() -> None:
     canvas that earned no draw."""
     g = canvas_only()
     for word in ("draw", "decline"):
-        with pytest.raises(IllegalActionError):
+        with pytest.raises(IllegalActionError) as info:
             g.apply(word)
+        assert info.value.refusal.code is RefusalCode.WRONG_STEP
     g.apply("canvas Y2")  # 2 is not > 3
     for word in ("draw", "decline"):
-        with pytest.raises(IllegalActionError):
+        with pytest.raises(IllegalActionError) as info:
             g.apply(word)
+        assert info.value.refusal.code is RefusalCode.WRONG_STEP
 
 
 def test_r5_1_draw_is_a_choice_with_one_card_left() -> None:
@@ -196,7 +195,7 @@ def test_r5_1_draw_is_a_choice_with_one_card_left() -> None:
     g.apply("canvas Y4")
     g.apply("draw")
     assert "R1" in g.hand(0)
-    assert g.deck == []
+    assert g.deck() == []
 
 
 def test_r5_1_canvas_still_needs_to_win_in_advanced_game() -> None:
@@ -205,6 +204,7 @@ def test_r5_1_canvas_still_needs_to_win_in_advanced_game() -> None:
     P0 palette G4 (1 card), hand O6 (6 > 1); P1 R5 O5. Orange: P1's pair of 5s wins."""
     g = make(["O6 Y1", "B1"], ["G4", "R5 O5"], deck=DECK)
     before = g.fingerprint()
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError) as info:
         g.apply("canvas O6")
+    assert info.value.refusal.code is RefusalCode.CANVAS_NOT_WINNING
     assert g.fingerprint() == before

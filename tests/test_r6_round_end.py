@@ -7,19 +7,13 @@ round face down, R6.1). Basic game, action rules off.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
-from helpers import make
-from red7 import Card, Game, IllegalActionError
-from red7.core.cards import FULL_DECK, NUM_CARDS
-
-
-def mask(cards: str) -> int:
-    out = 0
-    for name in cards.split():
-        out |= 1 << int(Card.parse(name))
-    return out
+from helpers import canvas, make
+from red7 import Game, IllegalActionError, RefusalCode
+from red7.core.cards import ALL_CARDS, NUM_CARDS, VIOLET, names_of
 
 
 def legal(g: Game) -> list[str]:
@@ -27,26 +21,24 @@ def legal(g: Game) -> list[str]:
 
 
 def assert_all_cards_accounted(g: Game) -> None:
-    """R6.1: hands + palettes + deck + canvas + removed (+ score piles) are the 49 cards,
-    each exactly once."""
-    parts = [*g.hands, *g.palettes, *g.piles, g.removed]
-    parts += [1 << c for c in g.deck]
-    parts += [1 << c for c in g.canvas]
-    assert sum(p.bit_count() for p in parts) == NUM_CARDS
-    union = 0
-    for p in parts:
-        assert union & p == 0, "a card is in two places"
-        union |= p
-    assert union == FULL_DECK
+    """R6.1: hands + palettes + deck + canvas + out of the round (+ score piles) are the
+    49 cards, each exactly once."""
+    placed = [card for seat in range(g.players) for card in g.hand(seat) + g.palette(seat)]
+    placed += [card for pile in g.observe(None).score_piles for card in names_of(pile)]
+    placed += g.out_of_round() + g.deck() + canvas(g)
+    assert len(placed) == NUM_CARDS
+    twice = [card for card, times in Counter(placed).items() if times > 1]
+    assert not twice, f"cards in two places: {twice}"
+    assert set(placed) == {str(c) for c in ALL_CARDS}
 
 
 def assert_out(g: Game, seat: int) -> None:
     """R6.1: an eliminated seat holds nothing and is shown as out."""
-    obs = g.observation(None)
-    assert obs["alive"][seat] is False
-    assert obs["palettes"][seat] == []
-    assert obs["hand_sizes"][seat] == 0
-    assert g.hands[seat] == 0 and g.palettes[seat] == 0
+    obs = g.observe(None)
+    assert obs.alive[seat] is False
+    assert obs.palettes[seat] == 0
+    assert obs.hand_sizes[seat] == 0
+    assert g.hand(seat) == [] and g.palette(seat) == []
 
 
 def assert_game_over(g: Game, winner: int) -> None:
@@ -57,11 +49,11 @@ def assert_game_over(g: Game, winner: int) -> None:
     assert g.result is not None and g.result.winners == (winner,)
     assert g.legal_actions() == []
     assert g.safe_actions() == []
-    assert [s for s in range(g.n) if g.alive[s]] == [winner]
+    assert [s for s in range(g.players) if g.alive[s]] == [winner]
     assert len(g.round_results) == 1 and g.round_results[0].winner == winner
-    obs = g.observation(None)
-    assert obs["current_player"] is None
-    assert obs["result"]["winners"] == [winner]
+    obs = g.observe(None)
+    assert obs.current_player is None
+    assert obs.result is not None and obs.result.winners == (winner,)
 
 
 # --- R6.1: the eliminated player's cards leave the round -------------------------------------
@@ -77,16 +69,16 @@ def test_r6_1_conceded_hand_and_palette_leave_face_down() -> None:
         deck="V3 I3",
     )
     assert_all_cards_accounted(g)
-    removed_before = g.removed
-    out_before = g.observation(None)["out_of_round"]
+    removed_before = set(g.out_of_round())
+    out_before = g.observe(None).out_of_round_count
     assert out_before == NUM_CARDS - 10  # 10 cards are placed in the position
-    deck_before, canvas_before = list(g.deck), list(g.canvas)
+    deck_before, canvas_before = g.deck(), canvas(g)
 
     g.apply("concede")
 
-    assert g.removed == removed_before | mask("B3 V5 G4")
-    assert g.observation(None)["out_of_round"] == out_before + 3
-    assert g.deck == deck_before and g.canvas == canvas_before
+    assert set(g.out_of_round()) == removed_before | {"B3", "V5", "G4"}
+    assert g.observe(None).out_of_round_count == out_before + 3
+    assert g.deck() == deck_before and canvas(g) == canvas_before
     assert_out(g, 0)
     assert_all_cards_accounted(g)
     assert g.current_player == 1
@@ -98,7 +90,7 @@ def test_r6_1_empty_hand_elimination_removes_palette() -> None:
     g.apply("play G6")
     g.apply("end")
     assert_out(g, 1)
-    assert g.removed & mask("R4")
+    assert "R4" in g.out_of_round()
     assert_all_cards_accounted(g)
 
 
@@ -115,7 +107,7 @@ def test_r6_1_eliminated_palette_no_longer_competes() -> None:
     g.apply("play Y5")
     assert legal(g) == sorted(["canvas V1", "end", "concede"])
     g.apply("end")
-    assert g.alive == [True, False, True]
+    assert g.alive == (True, False, True)
     assert g.current_player == 0
 
 
@@ -151,12 +143,12 @@ def test_r6_2_four_players_eliminated_one_by_one() -> None:
     g = make(["G5 V3", "I6", "O1", ""], ["B2", "V2", "I2", "Y2"])
     g.apply("play G5")
     g.apply("end")
-    assert g.current_player == 1 and g.alive == [True] * 4
+    assert g.current_player == 1 and g.alive == (True,) * 4
 
     g.apply("concede")
     assert not g.is_over
     assert g.current_player == 2
-    assert g.alive == [True, False, True, True]
+    assert g.alive == (True, False, True, True)
     assert_out(g, 1)
     assert_all_cards_accounted(g)
 
@@ -178,7 +170,7 @@ def test_r6_2_three_players_last_survivor_wins() -> None:
     assert not g.is_over and g.current_player == 2
     g.apply("canvas V2")
     assert_game_over(g, 2)
-    assert g.round_results[0].rule == 6  # violet, the rule in force at the end
+    assert g.round_results[0].rule == VIOLET  # the rule in force at the end
     assert_all_cards_accounted(g)
 
 
@@ -188,7 +180,7 @@ def test_r6_2_round_not_over_while_two_remain() -> None:
     g.apply("concede")
     g.apply("concede")
     assert not g.is_over
-    assert g.alive == [False, False, True, True]
+    assert g.alive == (False, False, True, True)
     assert g.current_player == 2
     assert g.result is None
 
@@ -207,6 +199,7 @@ def test_r6_3_nothing_is_legal_after_the_end() -> None:
         with pytest.raises(IllegalActionError) as info:
             g.apply(action)
         assert "over" in str(info.value)
+        assert info.value.refusal.code is RefusalCode.GAME_OVER
         assert g.fingerprint() == before
 
 
@@ -231,7 +224,7 @@ def test_r6_3_result_counts_the_round_of_a_position() -> None:
     g.apply("concede")
     assert g.result is not None
     assert g.result.rounds == 1
-    assert g.observation(None)["round"] == 1
+    assert g.observe(None).round == 1
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -245,7 +238,7 @@ def test_r6_random_basic_games_end_with_one_survivor(players: int) -> None:
             assert_all_cards_accounted(g)
             for seat in range(players):
                 if not g.alive[seat]:
-                    assert g.hands[seat] == 0 and g.palettes[seat] == 0
+                    assert g.hand(seat) == [] and g.palette(seat) == []
             g.apply(rng.choice(g.legal_actions()))
         survivors = [s for s in range(players) if g.alive[s]]
         assert len(survivors) == 1

@@ -9,11 +9,13 @@ colour is the rule. Card order (R1.2): value first, then R > O > Y > G > B > I >
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
-from red7.core.game import Game, IllegalActionError
+from helpers import settle
+from red7 import Card, Game, IllegalActionError, Step
 
 Seat = int | None
 
@@ -37,7 +39,7 @@ def safe(g: Game) -> set[str]:
 
 def viewers(g: Game) -> list[Seat]:
     """Every seat plus a spectator: public facts must look the same to all of them."""
-    return [*range(g.n), None]
+    return [*range(g.players), None]
 
 
 def assert_public(g: Game, field: str, expected: Any) -> None:
@@ -563,24 +565,41 @@ def test_r5_1_canvas_draw_needs_a_non_empty_deck(deck: list[str]) -> None:
         assert g.hand(0) == ["I1"]
 
 
-def test_draws_unknown_names_the_decisions_whose_card_chance_picks() -> None:
-    """R7.3 / R5.1 / R7.z: Game.draws_unknown agrees with what apply does to the deck,
-    over every legal decision of many random positions."""
-    import random
-
+def test_explicit_chance_decides_exactly_the_draws_of_unknown_cards() -> None:
+    """R7.3 / R5.1 / R7.z: with explicit chance, a decision stops at a DRAWING chance
+    node exactly when it draws a card nobody knows, over every legal decision of many
+    random positions: there the deck's unknown part is not empty and chance's card goes
+    privately to the mover; a decision that is no chance node draws nothing, or draws
+    the public top card in front of everyone."""
     rng = random.Random(3)
     checked = {True: 0, False: 0}
     for seed in range(60):
-        game = Game(3, advanced=seed % 2 == 0, actions=True, seed=seed)
+        game = Game(3, advanced=seed % 2 == 0, actions=True, seed=seed, explicit_chance=True)
+        settle(game, rng)
         while not game.is_over:
+            before = game.observe(None)
+            mover = game.current_player
+            assert mover is not None
             for a in game.legal_ids():
                 trial = game.clone()
-                before, known_before = len(trial.deck), trial.deck_known
                 trial.apply_id(a)
-                if trial.round != game.round:
-                    continue  # the turn ended the round and a new deck was dealt
-                drew_unknown = len(trial.deck) < before and known_before == 0
-                assert game.draws_unknown(a) == drew_unknown, (game, a)
+                drew_unknown = trial.step is Step.DRAWING
+                if drew_unknown:
+                    assert before.deck_size > len(before.deck_known_top)
+                    card = rng.choice(trial.chance_outcomes())
+                    trial.apply_chance(card)
+                    if trial.round != game.round:
+                        continue  # the draw ended the turn, and the turn the round
+                    assert str(card) in trial.hand(mover)
+                    assert not trial.observe(None).known_hand_cards[mover] >> card & 1
+                    assert trial.observe(None).deck_size == before.deck_size - 1
+                elif trial.round != game.round or trial.is_chance_node:
+                    continue  # the decision ended the round and a new deal began
+                elif trial.observe(None).deck_size < before.deck_size:
+                    top = before.deck_known_top[0]  # a draw without chance: the public top card
+                    assert trial.observe(None).known_hand_cards[mover] >> top & 1
+                    assert str(Card(top)) in trial.hand(mover)
                 checked[drew_unknown] += 1
             game.apply_id(rng.choice(game.safe_ids() or game.legal_ids()))
+            settle(game, rng)
     assert checked[True] > 50 and checked[False] > 1000

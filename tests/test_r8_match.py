@@ -18,8 +18,9 @@ import random
 
 import pytest
 
-from red7 import Game
+from red7 import Action, Card, Game
 from red7.core.cards import names_of
+from red7.core.model import MAX_ROUNDS
 
 LETTERS = "ROYGBIV"
 RULE_NAMES = ("red", "orange", "yellow", "green", "blue", "indigo", "violet")
@@ -42,22 +43,26 @@ def names(mask: int) -> set[str]:
     return set(names_of(mask))
 
 
+def score_piles(game: Game) -> list[set[str]]:
+    """Each seat's score pile (public, R9)."""
+    return [names(p) for p in game.observe(None).score_piles]
+
+
+def canvas(game: Game) -> list[str]:
+    """The canvas above the Red start card, bottom first (public, R9)."""
+    return [str(Card(c)) for c in game.observe(None).canvas]
+
+
 def in_play(game: Game) -> set[str]:
     """Every card of the current round: hands, palettes, deck, canvas, face-down cards."""
     out: set[str] = set()
-    for m in game.hands + game.palettes:
-        out |= names(m)
-    out |= {names_of(1 << c)[0] for c in game.deck}
-    out |= {names_of(1 << c)[0] for c in game.canvas}
-    out |= names(game.removed)
-    return out
+    for s in range(game.players):
+        out |= set(game.hand(s)) | set(game.palette(s))
+    return out | set(game.deck()) | set(canvas(game)) | set(game.out_of_round())
 
 
 def pile_cards(game: Game) -> set[str]:
-    out: set[str] = set()
-    for p in game.piles:
-        out |= names(p)
-    return out
+    return set().union(*score_piles(game))
 
 
 def all_names() -> set[str]:
@@ -66,28 +71,30 @@ def all_names() -> set[str]:
 
 def expected_first_player(game: Game) -> int:
     """R2.4 / R8.5: the seat left of the highest palette card (one card per palette)."""
-    tops = [max(game.palette(s), key=strength) for s in range(game.n)]
-    leader = max(range(game.n), key=lambda s: strength(tops[s]))
-    return (leader + 1) % game.n
+    tops = [max(game.palette(s), key=strength) for s in range(game.players)]
+    leader = max(range(game.players), key=lambda s: strength(tops[s]))
+    return (leader + 1) % game.players
 
 
 def assert_fresh_round(game: Game, piles: set[str]) -> None:
     """R8.4 + R2: a new round dealt from exactly the cards outside the score piles."""
-    n = game.n
+    n = game.players
+    obs = game.observe(None)
     assert not game.is_over
     assert pile_cards(game) == piles
     assert all(len(game.hand(s)) == 7 for s in range(n))  # R2.2
     assert all(len(game.palette(s)) == 1 for s in range(n))  # R2.2
-    assert game.alive == [True] * n  # every player back
-    assert game.rule == 0 and game.canvas == []  # R2.3: rule Red
-    assert game.removed == 0 and game.known == [0] * n and game.deck_known == 0
+    assert game.alive == (True,) * n  # every player back
+    assert game.rule == 0 and canvas(game) == []  # R2.3: rule Red
+    assert game.out_of_round() == [] and obs.out_of_round_count == 0 and obs.out_of_round_known == 0
+    assert obs.known_hand_cards == (0,) * n and obs.deck_known_top == ()
     dealt: list[str] = []
     for s in range(n):
         dealt += game.hand(s) + game.palette(s)
-    dealt += [names_of(1 << c)[0] for c in game.deck]
+    dealt += game.deck()
     assert len(dealt) == len(set(dealt))  # each card once
     assert set(dealt) == all_names() - piles  # the complement
-    assert len(game.deck) == 49 - len(piles) - 8 * n
+    assert len(game.deck()) == obs.deck_size == 49 - len(piles) - 8 * n
     assert game.current_player == expected_first_player(game)  # R2.4 / R8.5
     assert game.step_name == "start"
 
@@ -162,8 +169,8 @@ def test_r8_2_winner_scores_qualifying_set_of_final_rule(rule: str) -> None:
     assert rr.rule == RULE_NAMES.index(rule)
     assert set(rr.scored) == expected and len(rr.scored) == len(expected)
     assert rr.points == points
-    assert game.scores == [points, 0]
-    assert names(game.piles[0]) == expected and game.piles[1] == 0
+    assert game.scores == (points, 0)
+    assert score_piles(game) == [expected, set()]
 
     obs = game.observation(None)
     assert set(obs["score_piles"][0]) == expected and obs["score_piles"][1] == []
@@ -195,8 +202,8 @@ def test_r8_2_scores_under_rule_changed_in_final_turn() -> None:
     rr = game.round_results[0]
     assert (rr.winner, rr.rule, rr.points) == (0, RULE_NAMES.index("blue"), 14)
     assert set(rr.scored) == {"R6", "O5", "Y3"}
-    assert game.scores == [28, 0]
-    assert names(game.piles[0]) == {"V7", "I7", "R6", "O5", "Y3"}
+    assert game.scores == (28, 0)
+    assert score_piles(game)[0] == {"V7", "I7", "R6", "O5", "Y3"}
     assert "R4" in in_play(game)  # not scored: back in the next round
     assert_fresh_round(game, {"V7", "I7", "R6", "O5", "Y3"})
 
@@ -205,9 +212,9 @@ def test_r8_2_only_the_winner_scores_losers_keep_their_piles() -> None:
     """R8.1/R8.2: losers' piles and scores are untouched by the round."""
     game = concede_position(3, ["R5", "O5"], piles=[["V1"], ["I7", "I6"], ["B3"]])
     game.apply("concede")
-    assert game.scores == [1 + 5, 13, 3]  # Red: only R5 scores
-    assert names(game.piles[1]) == {"I7", "I6"} and names(game.piles[2]) == {"B3"}
-    assert names(game.piles[0]) == {"V1", "R5"}
+    assert game.scores == (1 + 5, 13, 3)  # Red: only R5 scores
+    assert score_piles(game)[1] == {"I7", "I6"} and score_piles(game)[2] == {"B3"}
+    assert score_piles(game)[0] == {"V1", "R5"}
 
 
 def test_r8_from_position_counts_its_round_as_round_1() -> None:
@@ -282,9 +289,10 @@ def test_r8_4_new_round_dealt_from_cards_outside_piles(seed: int) -> None:
     game = concede_position(2, ["Y6", "Y4", "Y2"], rule_card="Y1", piles=[["V1"], ["I2", "I3"]], seed=seed)
     game.apply("concede")
     piles = {"V1", "Y6", "Y4", "Y2", "I2", "I3"}
-    assert game.scores == [1 + 12, 5]
+    assert game.scores == (1 + 12, 5)
     assert_fresh_round(game, piles)
-    assert game.history == [(1, 246)]  # the match history carries on
+    assert game.history == ((1, Action.parse("concede")),)  # the match history carries on
+    assert game.observe(0).history == ((1, 246),)
 
 
 def test_r8_4_exactly_8_per_player_left_deals_again() -> None:
@@ -297,12 +305,12 @@ def test_r8_4_exactly_8_per_player_left_deals_again() -> None:
         ["O4", "G4"],  # 8
     ]
     game = concede_position(3, ["R4"], piles=piles)
-    assert game.alive == [True, True, False]
+    assert game.alive == (True, True, False)
     game.apply("concede")
-    assert game.scores == [25, 25, 8]
+    assert game.scores == (25, 25, 8)
     assert game.result is None
     assert_fresh_round(game, {c for p in piles for c in p} | {"R4"})
-    assert game.deck == []
+    assert game.deck() == []
 
 
 def test_r8_4_fewer_than_8_per_player_ends_with_shared_victory() -> None:
@@ -346,7 +354,7 @@ def test_r6_3_basic_game_never_scores() -> None:
     game.apply("concede")
     assert game.is_over and game.result is not None
     assert game.result.winners == (0,) and game.result.rounds == game.round
-    assert game.scores == [0, 0] and game.piles == [0, 0]
+    assert game.scores == (0, 0) and score_piles(game) == [set(), set()]
     assert game.round_results[0].scored == () and game.round_results[0].points == 0
     assert game.palette(0) == sorted(PALETTE, key=strength, reverse=True)
     obs = game.observation(0)
@@ -364,7 +372,7 @@ def test_r6_3_basic_random_games_never_score(seed: int) -> None:
             game.apply(rnd.choice(game.safe_actions() or game.legal_actions()))
         assert game.result is not None
         assert game.round == 1 and len(game.result.winners) == 1
-        assert game.scores == [0] * players and game.piles == [0] * players
+        assert game.scores == (0,) * players and score_piles(game) == [set()] * players
         assert game.result.winners == (game.round_results[0].winner,)
 
 
@@ -372,17 +380,17 @@ def test_r6_3_basic_random_games_never_score(seed: int) -> None:
 
 
 def check_match_end(game: Game) -> None:
-    """R8.3/R8.4: why the match ended, checked against the final scores."""
-    n = game.n
+    """R8.3/R8.4/R8.6: why the match ended, checked against the final scores."""
+    n = game.players
     assert game.result is not None
     scores = list(game.result.scores)
-    left = 49 - sum(len(names(p)) for p in game.piles)
+    left = 49 - len(pile_cards(game))
     last = game.round_results[-1].winner
     if max(scores) >= TARGET[n]:
         assert game.result.winners == (last,)
         assert [s for s in range(n) if scores[s] >= TARGET[n]] == [last]
     else:
-        assert left < 8 * n
+        assert left < 8 * n or game.result.rounds == MAX_ROUNDS  # R8.4, or R8.6
         top = max(scores)
         assert game.result.winners == tuple(s for s in range(n) if scores[s] == top)
 
@@ -404,13 +412,13 @@ def test_r8_whole_matches_are_consistent(players: int, actions: bool) -> None:
             if game.round != rounds_seen:
                 rounds_seen = game.round
                 rr = game.round_results[-1]
-                assert set(rr.scored) <= names(game.piles[rr.winner])
+                assert set(rr.scored) <= score_piles(game)[rr.winner]
                 piles = pile_cards(game)
                 assert_fresh_round(game, piles)
         assert game.result is not None
         assert game.result.rounds == game.round == len(game.round_results)
         for s in range(players):
-            assert game.scores[s] == sum(value(c) for c in names(game.piles[s]))
+            assert game.scores[s] == sum(value(c) for c in score_piles(game)[s])
             assert game.scores[s] == sum(r.points for r in game.round_results if r.winner == s)
         check_match_end(game)
         json.dumps(game.observation(None))

@@ -12,11 +12,14 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from red7 import Game
+from red7 import Config, Game, GameError, Observation, Step
 
 LETTERS = "ROYGBIV"
 
@@ -40,7 +43,7 @@ def mentioned(obs: dict[str, Any]) -> set[str]:
 
 
 def viewers(game: Game) -> list[int | None]:
-    return [*range(game.n), None]
+    return [*range(game.players), None]
 
 
 # --- JSON -----------------------------------------------------------------------------
@@ -103,7 +106,9 @@ def test_r9_view_ignores_hidden_differences() -> None:
     a = Game.from_position([["R7", "O3"], ["Y6", "G5"]], [["O7"], ["G6"]], deck=["I7", "V7", "B3"], current=0)
     b = Game.from_position([["R7", "O3"], ["B3", "V7"]], [["O7"], ["G6"]], deck=["Y6", "I1", "G5"], current=0)
     for seat in (0, None):
+        assert a.observe(seat) == b.observe(seat)
         assert dump(a.observation(seat)) == dump(b.observation(seat))
+    assert a.observe(1) != b.observe(1)
     assert dump(a.observation(1)) != dump(b.observation(1))
 
 
@@ -114,6 +119,7 @@ def test_r9_eliminated_hand_is_private() -> None:
     b = Game.from_position([["R7"], ["Y6"], ["V3", "V4"]], [["O7"], ["G6"], ["I2"]], current=0, eliminated=[2])
     for seat in (0, 1, None):
         oa, ob = a.observation(seat), b.observation(seat)
+        assert a.observe(seat) == b.observe(seat)
         assert dump(oa) == dump(ob)
         assert oa["alive"] == [True, True, False]
         assert oa["hand_sizes"][2] == 0 and oa["palettes"][2] == []
@@ -167,7 +173,7 @@ def test_r9_documented_fields_of_a_position() -> None:
         "known_hand_cards": [[], ["B1"], []],
         "deck_size": 3,
         "deck_known_top": ["R5"],
-        "out_of_round": 33,
+        "out_of_round_count": 33,
         "out_of_round_known": ["I5"],
         "scores": [1, 3, 0],
         "score_piles": [["V1"], ["G2", "G1"], []],
@@ -208,7 +214,7 @@ def test_r9_history_and_round_results_are_public() -> None:
         assert obs["score_piles"] == [["O7", "V2", "V1"], ["G2", "G1"], []]
         assert obs["rule"] == "red" and obs["canvas"] == []  # next round (R8.4)
         assert obs["alive"] == [True, True, True]
-        assert obs["deck_known_top"] == [] and obs["out_of_round"] == 0
+        assert obs["deck_known_top"] == [] and obs["out_of_round_count"] == 0
 
 
 def test_r9_finished_game_result() -> None:
@@ -298,7 +304,140 @@ def test_r9_two_known_cards_listed_top_first() -> None:
 
 @pytest.mark.parametrize("seat", [5, -1, 2, 3])
 def test_r9_observation_of_a_seat_not_in_play_raises(seat: int) -> None:
-    """R9/R2.1: seats are 0..n-1; another number is a ValueError, not a view."""
+    """R9/R2.1: seats are 0..n-1; another number is a ValueError (GameError), not a view."""
     game = Game(2, seed=3)
     with pytest.raises(ValueError):
         game.observation(seat)
+    with pytest.raises(GameError):
+        game.observe(seat)
+
+
+# --- games that differ only in hidden cards (explicit chance) ----------------------------
+
+
+def dealt(order: list[str], players: int = 2, actions: bool = False) -> Game:
+    """An explicit-chance game dealt ``order`` (R2.2: seven passes of one hand card per
+    seat from seat 0, then one palette card per seat); the other cards form the deck."""
+    game = Game(players=players, actions=actions, seed=0, explicit_chance=True)
+    for card in order:
+        game.apply_chance(card)
+    return game
+
+
+# Seat 0: R1 O2 Y3 G5 B6 I2 V4, palette R7 (the highest: seat 1 begins); seat 1: B3 ... V6,
+# palette O7. The second deal swaps seat 1's B3 with the deck's Y6.
+HAND_0 = ["R1", "O2", "Y3", "G5", "B6", "I2", "V4"]
+HAND_1 = ["B3", "O3", "G3", "I3", "V3", "R2", "V6"]
+ORDER = [card for pair in zip(HAND_0, HAND_1, strict=True) for card in pair] + ["R7", "O7"]
+
+
+def test_r9_a_deal_that_differs_in_another_hand_looks_the_same() -> None:
+    """R9: two deals that differ only in one card of seat 1's hand (swapped with a deck
+    card) look the same to seat 0 and to a spectator, typed and byte for byte, and so
+    do their events, through the first turns; seat 1 sees its own difference."""
+    a = dealt(ORDER)
+    b = dealt([("Y6" if c == "B3" else c) for c in ORDER])
+    for game in (a, b):
+        assert game.current_player == 1
+    for step in ("play O3", "canvas V3", "play B6"):
+        for seat in (0, None):
+            assert a.observe(seat) == b.observe(seat)
+            assert dump(a.observation(seat)) == dump(b.observation(seat))
+        assert a.observe(1) != b.observe(1) and dump(a.observation(1)) != dump(b.observation(1))
+        assert a.events_for(0) == b.events_for(0) and a.events_for(None) == b.events_for(None)
+        a.apply(step)
+        b.apply(step)
+
+
+def test_r9_a_threes_unknown_draw_looks_the_same_to_the_others() -> None:
+    """R7.3/R9: seat 1's 3 draws Y6 in one game and B4 in the other (explicit chance):
+    seat 0 and a spectator cannot tell the games apart; seat 1 can."""
+    games = [dealt(ORDER, actions=True) for _ in range(2)]
+    for game, card in zip(games, ("Y6", "B4"), strict=True):
+        game.apply("play O3")
+        assert game.step is Step.DRAWING
+        game.apply_chance(card)
+        assert card in game.hand(1)
+    a, b = games
+    for seat in (0, None):
+        assert a.observe(seat) == b.observe(seat)
+        assert dump(a.observation(seat)) == dump(b.observation(seat))
+        assert a.events_for(seat) == b.events_for(seat)
+    assert a.observe(1).hand != b.observe(1).hand
+
+
+# --- the typed observation and its JSON ---------------------------------------------------
+
+
+@settings(max_examples=25)
+@given(
+    config=st.sampled_from([Config(p, adv, act) for p in (2, 3, 4) for adv in (False, True) for act in (False, True)]),
+    seed=st.integers(0, 2**63 - 1),
+    moves=st.integers(0, 150),
+    explicit=st.booleans(),
+)
+def test_r9_observation_json_round_trip(config: Config, seed: int, moves: int, explicit: bool) -> None:
+    """R9: at every decision point and chance node of a random game, for every seat and
+    a spectator, observation(seat) is observe(seat).to_json(), plain JSON, and
+    from_json reads it back to an equal Observation."""
+    game = Game(config=config, seed=seed, explicit_chance=explicit)
+    rnd = random.Random(seed)
+    for _ in range(moves):
+        for seat in viewers(game):
+            obs = game.observe(seat)
+            data = game.observation(seat)
+            assert data == obs.to_json()
+            assert Observation.from_json(json.loads(json.dumps(data))) == obs
+        if game.is_over:
+            break
+        if game.is_chance_node:
+            game.apply_chance(rnd.choice(game.chance_outcomes()))
+        else:
+            game.apply(rnd.choice(game.safe_actions() or game.legal_actions()))
+
+
+def malformed(change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
+    data = Game(players=2, advanced=True, seed=3).observation(0)
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(malformed(lambda d: d.pop("hand")), id="seat-without-hand"),
+        pytest.param(malformed(lambda d: d.pop("palettes")), id="missing-field"),
+        pytest.param(malformed(lambda d: d.update(step="lunch")), id="unknown-step"),
+        pytest.param(malformed(lambda d: d.update(rule="pink")), id="unknown-rule"),
+        pytest.param(malformed(lambda d: d.update(hand=["R8"])), id="unknown-card"),
+        pytest.param(malformed(lambda d: d.update(hand=["R7", "R7"])), id="repeated-card"),
+        pytest.param(malformed(lambda d: d.update(canvas="R7")), id="canvas-not-a-list"),
+        pytest.param(malformed(lambda d: d.update(players=5)), id="five-players"),
+        pytest.param(malformed(lambda d: d.update(advanced="yes")), id="option-not-boolean"),
+        pytest.param(malformed(lambda d: d.update(history=[[0, "fly"]])), id="unknown-decision"),
+        pytest.param(malformed(lambda d: d.update(result={"winners": [0]})), id="incomplete-result"),
+        pytest.param(malformed(lambda d: d.update(round_results=[{"winner": 0}])), id="incomplete-round"),
+        pytest.param([1, 2], id="a-list"),
+        pytest.param(None, id="null"),
+    ],
+)
+def test_r9_observation_from_malformed_json_raises_game_error(data: Any) -> None:
+    """Observation.from_json refuses data that is not an observation with GameError."""
+    with pytest.raises(GameError, match="not an observation of red7"):
+        Observation.from_json(data)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(malformed(lambda d: d.update(players=3)), id="players-disagree-with-the-palettes"),
+        pytest.param(malformed(lambda d: d.update(alive="yes")), id="alive-not-a-list"),
+        pytest.param(malformed(lambda d: d.update(seat="x")), id="seat-not-a-number"),
+        pytest.param(malformed(lambda d: d.update(deck_size=-5)), id="negative-deck"),
+    ],
+)
+def test_r9_observation_from_ill_typed_json_raises_game_error(data: Any) -> None:
+    """Observation.from_json refuses well-formed JSON whose values cannot be an
+    observation (wrong types, per-seat lists that disagree with the player count)."""
+    with pytest.raises(GameError):
+        Observation.from_json(data)

@@ -1,5 +1,5 @@
-"""Game records (src/red7/record.py): round trip, atomic save, and every way a record
-can be wrong. A record is the configuration, the seed and the decisions in notation
+"""Game records (red7.core.record, files in red7.play.records): round trip, atomic
+save, and every way a record can be wrong. A record is the configuration, the seed and the decisions in notation
 (R1.3 and actions.py); chance comes only from the seeded shuffle, so a replay must
 re-create the game exactly."""
 
@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import IO, Any
 
 import pytest
 
 from red7 import Action, Game
-from red7.core import record as rec
-from red7.core.record import RecordError, load, replay, save, to_record
+from red7.core.record import RecordError, replay, to_record
+from red7.play import records
+from red7.play.records import load, save
 
 CONFIGS = [
     (2, False, False),
@@ -67,7 +69,7 @@ def test_record_save_load_replay_round_trip(
     record = to_record(game)
     assert record["config"] == {"players": players, "advanced": advanced, "actions": actions}
     assert record["seed"] == seed
-    assert record["decisions"] == [str(Action.from_id(a)) for _, a in game.history]
+    assert record["decisions"] == [str(a) for _, a in game.history]
     assert record["result"] == {
         "winners": list(game.result.winners),
         "scores": list(game.result.scores),
@@ -129,6 +131,33 @@ def test_save_overwrites_an_existing_record(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
 
 
+class CrashingFile:
+    """A record file whose write stores half the text, then fails with ``error``."""
+
+    def __init__(self, f: IO[str], error: Exception) -> None:
+        self.f, self.error = f, error
+
+    def __enter__(self) -> CrashingFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.f.close()
+
+    def write(self, text: str) -> None:
+        self.f.write(text[: len(text) // 2])
+        self.f.flush()
+        raise self.error
+
+
+def crash_writes(monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
+    """Make red7.play.records's next file write crash half way (its os module only)."""
+
+    def fdopen(fd: int, *args: Any, **kwargs: Any) -> CrashingFile:
+        return CrashingFile(os.fdopen(fd, *args, **kwargs), error)
+
+    monkeypatch.setattr(records, "os", SimpleNamespace(fdopen=fdopen, replace=os.replace))
+
+
 def test_failed_save_leaves_the_old_file_intact_and_no_temporary_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -137,13 +166,7 @@ def test_failed_save_leaves_the_old_file_intact_and_no_temporary_file(
     old = random_game(2, False, False, seed=8)
     save(old, target)
     before = target.read_bytes()
-
-    def crash(obj: Any, f: Any, **kwargs: Any) -> None:
-        f.write('{"format": "red7-record", "decis')
-        f.flush()
-        raise OSError("disk full")
-
-    monkeypatch.setattr(rec, "json", SimpleNamespace(dump=crash))
+    crash_writes(monkeypatch, OSError("disk full"))
     with pytest.raises(OSError):
         save(random_game(3, False, False, seed=9), target)
     monkeypatch.undo()
@@ -152,11 +175,7 @@ def test_failed_save_leaves_the_old_file_intact_and_no_temporary_file(
 
 
 def test_failed_first_save_creates_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def crash(obj: Any, f: Any, **kwargs: Any) -> None:
-        f.write("{")
-        raise RuntimeError("boom")
-
-    monkeypatch.setattr(rec, "json", SimpleNamespace(dump=crash))
+    crash_writes(monkeypatch, RuntimeError("boom"))
     with pytest.raises(RuntimeError):
         save(random_game(2, False, False, seed=8), tmp_path / "g.json")
     monkeypatch.undo()
@@ -201,7 +220,8 @@ def test_illegal_decision_names_the_decision(position: int) -> None:
 def test_playing_a_card_not_in_hand_is_illegal() -> None:
     """R4.2: only your own hand cards can be played; the opponent's palette card cannot."""
     game = Game(2, seed=3)
-    other = 1 - game.current
+    assert game.current_player is not None
+    other = 1 - game.current_player
     card = game.palette(other)[0]
     record = dict(to_record(game), decisions=[f"play {card}"])
     message = replay_error(record)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from helpers import make
-from red7 import Game
+from red7 import COLOURS, Game
 from red7.core.cards import mask_of
 from red7.core.standing import standing, standing_of
 from red7.ui.i18n import set_language
@@ -75,13 +75,12 @@ def test_the_leader_is_the_engine_winner_in_random_games(config: tuple[int, bool
     for seed in range(400):
         game = Game(players, advanced, actions, seed=seed)
         while not game.is_over and checked < 4000:
-            obs = game.observation(None)
-            for rule in ("red", "orange", "yellow", "green", "blue", "indigo", "violet"):
+            obs = game.observe(None)
+            for index, rule in enumerate(COLOURS):
                 st = standing_of(obs, rule)
-                assert st.leader == game.winning(
-                    ["red", "orange", "yellow", "green", "blue", "indigo", "violet"].index(rule)
-                )
+                assert st.leader == game.winning(index)
                 if st.challenger is not None:
+                    assert st.leader is not None
                     assert st.count(st.challenger) <= st.count(st.leader)
                     assert (st.reason == "more") == (st.count(st.challenger) < st.count(st.leader))
             checked += 1
@@ -91,5 +90,5 @@ def test_the_leader_is_the_engine_winner_in_random_games(config: tuple[int, bool
 
 def test_standing_of_a_built_position() -> None:
     game = make(["R1", "O2"], ["G2 G4", "B5"])
-    st = standing_of(game.observation(0), "green")
+    st = standing_of(game.observe(0), "green")
     assert (st.leader, st.reason, st.count(0)) == (0, "alone", 2)

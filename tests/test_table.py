@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -12,13 +12,17 @@ from helpers import make
 from red7 import Game
 from red7.bots import Bot, Option, make_bot
 from red7.core.actions import Action
-from red7.core.game import GameError, IllegalActionError
-from red7.core.record import load, replay
+from red7.core.cards import Card, CardSet
+from red7.core.events import CardDrawn
+from red7.core.model import Config, GameError, IllegalActionError, RefusalCode, Step
+from red7.core.observation import Observation
+from red7.core.record import replay
+from red7.play.records import load
 from red7.play.table import Seat, Table
 
 
-def person_vs(spec: str = "easy", seed: int = 1, **config: Any) -> Table:
-    return Table([Seat("Ana"), Seat("", make_bot(spec), spec)], seed=seed, **config)
+def person_vs(spec: str = "easy", seed: int = 1, config: Config | None = None) -> Table:
+    return Table([Seat("Ana"), Seat("", make_bot(spec), spec)], config, seed=seed)
 
 
 def test_a_person_plays_then_takes_the_turn_back() -> None:
@@ -45,18 +49,37 @@ def test_an_advanced_canvas_with_a_draw_to_come_does_not_end_the_turn_R5_1() -> 
     table = Table.around(game, [Seat("Ana"), Seat("Bia")])
     assert not table.ends_turn("canvas B3")  # 3 > 1 card in the palette: draw or decline follows
     table.decide("canvas B3")
-    assert table.game.step_name == "draw" and table.staged == [Action.parse("canvas B3")]
+    assert table.game.step is Step.DRAW and table.staged == [Action.parse("canvas B3")]
     assert table.ends_turn("decline") and table.ends_turn("draw")
 
 
 def test_a_drawn_card_cannot_be_taken_back_R7_3() -> None:
-    """Playing a 3 draws: taking the turn back would let the player peek at the deck."""
+    """Playing a 3 draws an unknown card: taking the turn back would let the player peek at the deck."""
     game = make(["Y3 B2", "G1"], ["O6", "Y5"], deck="R7 V1", actions=True)
     table = Table.around(game, [Seat("Ana"), Seat("Bia")])
-    table.decide("play Y3")
+    events = table.decide("play Y3")
+    assert [e for e in events if isinstance(e, CardDrawn)] == [CardDrawn(0, Card.parse("R7"), False)]
     assert "R7" in table.game.hand(0)
     assert table.staged == [] and table.take_back() is False
     assert "R7" in table.game.hand(0)
+
+
+def public_top() -> Table:
+    """Ana's 3 would draw R7, which a 7 or a 1 put face down on top of the deck, so
+    everyone knows it (R7.z)."""
+    game = Game.from_position([["Y3", "B2"], ["G1"]], [["O6"], ["Y5"]], deck=["R7", "V1"], deck_known=1, actions=True)
+    return Table.around(game, [Seat("Ana"), Seat("Bia")])
+
+
+def test_a_public_draw_can_be_taken_back_R7_z() -> None:
+    """A 3 that draws the public top card reveals nothing: the turn can still be taken back whole."""
+    table = public_top()
+    before = table.game.fingerprint()
+    events = table.decide("play Y3")
+    assert [e for e in events if isinstance(e, CardDrawn)] == [CardDrawn(0, Card.parse("R7"), True)]
+    assert table.staged == [Action.parse("play Y3")]
+    assert table.take_back() is True
+    assert table.game.fingerprint() == before
 
 
 def test_a_preview_never_shows_a_drawn_card() -> None:
@@ -64,8 +87,17 @@ def test_a_preview_never_shows_a_drawn_card() -> None:
     table = Table.around(game, [Seat("Ana"), Seat("Bia")])
     assert table.preview("play Y3") is None
     after = table.preview("play B2")
-    assert after is not None and after["palettes"][0] == ["O6", "B2"]
+    assert after is not None and CardSet(after.palettes[0]) == CardSet(["O6", "B2"])
     assert table.game.palette(0) == ["O6"]  # previews change nothing
+
+
+def test_a_preview_of_a_public_draw_is_shown_R7_z() -> None:
+    """Drawing the public top card shows nothing new: the preview is given (it used to be
+    refused because the deck got shorter)."""
+    table = public_top()
+    after = table.preview("play Y3")
+    assert after is not None and after.hand is not None and "R7" in CardSet(after.hand)
+    assert table.game.palette(0) == ["O6"] and "R7" not in table.game.hand(0)  # the preview changed nothing
 
 
 def test_an_illegal_decision_changes_nothing() -> None:
@@ -73,8 +105,10 @@ def test_an_illegal_decision_changes_nothing() -> None:
     while not table.person_to_move:
         table.play_bot()
     before = table.game.fingerprint()
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError) as err:
         table.decide("end")  # R4.6: no 'end' at the start of a turn
+    assert err.value.refusal.code is RefusalCode.WRONG_STEP
+    assert table.check("end") == err.value.refusal
     assert table.game.fingerprint() == before and table.staged == []
 
 
@@ -94,10 +128,12 @@ class Spy(Bot):
     name = "spy"
 
     def __init__(self) -> None:
-        self.seen: list[dict[str, Any]] = []
+        self.seen: list[Observation] = []
+        self.offered: list[list[Option]] = []
 
-    def choose(self, observation: dict[str, Any], options: Any, rng: random.Random) -> Action:
+    def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
         self.seen.append(observation)
+        self.offered.append(list(options))
         return next((o.action for o in options if o.safe), options[0].action)
 
 
@@ -106,15 +142,18 @@ def test_bots_receive_their_seats_observation_and_nothing_else() -> None:
     table = Table([Seat("", spy, "spy"), Seat("", make_bot("easy"), "easy")], seed=9)
     while not table.is_over:
         seat = table.current
-        bot, obs, options, rng = table.bot_inputs()
-        assert obs == table.game.observation(seat)
-        assert all(isinstance(o, Option) for o in options)
-        table.apply_bot(bot.choose(obs, options, rng))
-    assert spy.seen and all(o["seat"] == 0 for o in spy.seen)
+        turn = table.bot_turn()
+        assert turn.seat == seat and turn.observation == table.game.observe(seat)
+        # the options are the game's legal decisions with the engine's safety marks (R4.7)
+        assert turn.options == table.game.options()
+        assert [o.action for o in turn.options] == table.game.legal_actions()
+        assert {o.action for o in turn.options if o.safe} == set(table.game.safe_actions())
+        table.apply_bot(turn.choose())
+    assert spy.seen and all(o.seat == 0 and isinstance(o, Observation) for o in spy.seen)
 
 
 def test_the_same_seed_gives_the_same_bot_game() -> None:
-    def bot_game(seed: int) -> list[Any]:
+    def bot_game(seed: int) -> tuple[object, ...]:
         table = Table([Seat("", make_bot("medium"), "medium"), Seat("", make_bot("easy"), "easy")], seed=seed)
         while not table.is_over:
             table.play_bot()
@@ -123,11 +162,15 @@ def test_the_same_seed_gives_the_same_bot_game() -> None:
     assert bot_game(5) == bot_game(5)
 
 
+def test_an_unseeded_table_draws_a_fresh_seed() -> None:
+    seeds = {Table([Seat(), Seat("", make_bot("easy"), "easy")]).seed for _ in range(3)}
+    assert len(seeds) == 3
+
+
 def test_the_record_of_a_table_replays(tmp_path: Path) -> None:
     table = Table(
         [Seat("", make_bot("easy"), "easy"), Seat("", make_bot("easy"), "easy"), Seat("", make_bot("easy"), "easy")],
-        advanced=True,
-        actions=True,
+        Config(3, advanced=True, actions=True),
         seed=3,
     )
     while not table.is_over:
@@ -142,3 +185,5 @@ def test_a_table_needs_two_to_four_seats_matching_its_game() -> None:
         Table([Seat("Ana")])
     with pytest.raises(GameError, match="3 seats"):
         Table.around(Game(2, seed=1), [Seat(), Seat(), Seat()])
+    with pytest.raises(GameError, match="2 seats for a game of 3"):
+        Table([Seat(), Seat()], Config(3))

@@ -1,4 +1,5 @@
-"""``red7 tournament`` (src/red7/tournament.py, ray_backend.py, output.py, plots.py).
+"""``red7 tournament`` (src/red7/analysis/schedule.py, runner.py, tournament.py,
+ray_backend.py; src/red7/cli/output.py, plots.py).
 
 Scheduling (tables, seat rotations, rounding of --games), reproducibility whatever
 --jobs or the backend, the summary's arithmetic, the files written to --out, and
@@ -11,26 +12,30 @@ import json
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from helpers import forbid_games, run_main
-from red7.analysis.tournament import (
+from red7 import Game
+from red7.analysis.measures import wilson
+from red7.analysis.runner import GameRecord, GameTask, chunked, play_chunk, run
+from red7.analysis.schedule import (
     Entrant,
     Schedule,
-    TournamentError,
+    ScheduleError,
     deal_seed,
     make_entrants,
-    run,
     schedule,
     split_specs,
-    summarize,
-    wilson,
 )
+from red7.analysis.tournament import summarize_tournament
 from red7.bots import BotSpecError
 from red7.cli import main
+from red7.core.model import Config
+from red7.core.seeds import derive_seed
 
 RED7 = Path(sys.executable).with_name("red7")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -73,7 +78,7 @@ def test_bad_specs_raise_bot_spec_error(spec: str) -> None:
 
 
 def test_more_entrants_than_seats_play_every_combination() -> None:
-    plan = schedule(entrants("hard", "medium", "easy"), players=2, games=4, seed=1)
+    plan = schedule(entrants("hard", "medium", "easy"), config=Config(2), games=4, seed=1)
     assert [tuple(e.label for e in t) for t in plan.tables] == [
         ("hard", "medium"),
         ("hard", "easy"),
@@ -86,18 +91,18 @@ def test_more_entrants_than_seats_play_every_combination() -> None:
 
 
 def test_four_entrants_three_seats() -> None:
-    plan = schedule(entrants("a", "b", "c", "d"), players=3, games=3, seed=1)
+    plan = schedule(entrants("a", "b", "c", "d"), config=Config(3), games=3, seed=1)
     assert len(plan.tables) == 4  # C(4, 3)
     assert all(len(t.seating) == 3 for t in plan.tasks)
 
 
 def test_just_enough_entrants_make_one_table() -> None:
-    plan = schedule(entrants("a", "b", "c"), players=3, games=6, seed=1)
+    plan = schedule(entrants("a", "b", "c"), config=Config(3), games=6, seed=1)
     assert len(plan.tables) == 1 and plan.rotations == 3 and plan.deals == 2
 
 
 def test_every_deal_is_played_once_per_seat_rotation() -> None:
-    plan = schedule(entrants("a", "b", "c", "d"), players=4, games=8, seed=5)
+    plan = schedule(entrants("a", "b", "c", "d"), config=Config(4), games=8, seed=5)
     assert plan.deals == 2
     for deal in range(plan.deals):
         games = [t for t in plan.tasks if t.deal == deal]
@@ -110,32 +115,33 @@ def test_every_deal_is_played_once_per_seat_rotation() -> None:
 
 
 def test_deal_seeds_come_from_the_seed_and_deal_index_only() -> None:
-    plan = schedule(entrants("x", "y", "z"), players=2, games=4, seed=9)
+    plan = schedule(entrants("x", "y", "z"), config=Config(2), games=4, seed=9)
     by_table = [[t.seed for t in plan.tasks if t.table == table] for table in range(3)]
     assert by_table[0] == by_table[1] == by_table[2]  # every table plays the same deals
     assert by_table[0] == [deal_seed(9, 0)] * 2 + [deal_seed(9, 1)] * 2
+    assert deal_seed(9, 0) == derive_seed(9, "deal", 0)  # the seeds' one derivation, stream "deal"
     assert deal_seed(9, 0) != deal_seed(10, 0)
-    other = schedule(entrants("x", "y", "z"), players=2, games=4, seed=9)
+    other = schedule(entrants("x", "y", "z"), config=Config(2), games=4, seed=9)
     assert other.tasks == plan.tasks
 
 
 def test_games_rounded_down_to_whole_deals() -> None:
-    plan = schedule(entrants("a", "b", "c"), players=3, games=7, seed=0)
+    plan = schedule(entrants("a", "b", "c"), config=Config(3), games=7, seed=0)
     assert plan.games_per_table == 6 and plan.deals == 2 and plan.rounded
     assert len(plan.tasks) == 6
-    exact = schedule(entrants("a", "b"), players=2, games=6, seed=0)
+    exact = schedule(entrants("a", "b"), config=Config(2), games=6, seed=0)
     assert not exact.rounded and exact.games_per_table == 6
 
 
 @pytest.mark.parametrize(("players", "games"), [(2, 1), (3, 2), (4, 3)])
 def test_fewer_games_than_rotations_is_refused(players: int, games: int) -> None:
-    with pytest.raises(TournamentError, match="seat rotations"):
-        schedule(entrants("a", "b", "c", "d"), players=players, games=games, seed=0)
+    with pytest.raises(ScheduleError, match="seat rotations"):
+        schedule(entrants("a", "b", "c", "d"), config=Config(players), games=games, seed=0)
 
 
 def test_fewer_entrants_than_players_is_refused() -> None:
-    with pytest.raises(TournamentError, match="at least 3 bots"):
-        schedule(entrants("a", "b"), players=3, games=6, seed=0)
+    with pytest.raises(ScheduleError, match="at least 3 bots"):
+        schedule(entrants("a", "b"), config=Config(3), games=6, seed=0)
 
 
 # --- running --------------------------------------------------------------------------
@@ -143,7 +149,7 @@ def test_fewer_entrants_than_players_is_refused() -> None:
 
 def test_results_identical_for_one_and_two_jobs() -> None:
     plan = schedule(
-        make_entrants(["random", "random", "random"]), players=3, games=6, seed=11, advanced=True, actions=True
+        make_entrants(["random", "random", "random"]), config=Config(3, advanced=True, actions=True), games=6, seed=11
     )
     calls: list[int] = []
     one = run(plan.tasks, jobs=1, progress=calls.append)
@@ -155,15 +161,63 @@ def test_results_identical_for_one_and_two_jobs() -> None:
 
 
 def summarize_untimed(plan: Schedule, results: list[dict[str, Any]]) -> dict[str, Any]:
-    summary = summarize(plan, results)
+    summary = summarize_tournament(plan, results)
     for e in summary["entrants"]:
         del e["seconds"], e["seconds_per_decision"]
     return summary
 
 
 def test_a_game_is_a_pure_function_of_its_task() -> None:
-    plan = schedule(make_entrants(["random", "ismcts:iters=20"]), players=2, games=2, seed=4)
+    plan = schedule(make_entrants(["random", "ismcts:iters=20"]), config=Config(2), games=2, seed=4)
     assert untimed(run(plan.tasks)) == untimed(run(plan.tasks))
+
+
+class DecisionsSeen:
+    """A measure counting the decisions its hook was shown (module-level: tasks pickle it)."""
+
+    def __init__(self) -> None:
+        self.seen: list[int] = []
+
+    def before_decision(self, game: Game) -> None:
+        self.seen.append(game.decisions)
+
+    def result(self, game: Game) -> dict[str, Any]:
+        return {"seen": self.seen, "decisions": game.decisions}
+
+
+def test_a_task_measures_with_its_hook_before_every_decision() -> None:
+    bots = make_entrants(["random", "greedy"])
+    plain = run(schedule(bots, config=Config(2, advanced=True), games=4, seed=6).tasks)
+    measured = schedule(bots, config=Config(2, advanced=True), games=4, seed=6, measure=DecisionsSeen)
+    records = run(measured.tasks, jobs=2)  # the measure is pickled to the worker processes
+    for r in records:
+        decisions = sum(r["decisions"])
+        # the hook saw the game before each decision: 0, 1, 2... decisions made so far
+        assert r.pop("analysis") == {"seen": list(range(decisions)), "decisions": decisions}
+    assert untimed(records) == untimed(plain)  # measuring changes no game
+    assert "analysis" not in plain[0]
+
+
+def test_any_backend_gives_the_same_records_in_game_order() -> None:
+    plan = schedule(make_entrants(["random", "random"]), config=Config(2, actions=True), games=8, seed=2)
+
+    def backwards(tasks: Sequence[GameTask], jobs: int) -> Iterator[list[GameRecord]]:
+        for chunk in reversed(chunked(tasks, jobs)):
+            yield play_chunk(chunk)
+
+    assert untimed(run(plan.tasks, jobs=2, backend=backwards)) == untimed(run(plan.tasks))
+
+
+def test_a_backend_losing_a_game_is_an_error() -> None:
+    plan = schedule(make_entrants(["random", "random"]), config=Config(2), games=4, seed=2)
+
+    def lossy(tasks: Sequence[GameTask], jobs: int) -> Iterator[list[GameRecord]]:
+        yield play_chunk(tasks[1:])
+
+    with pytest.raises(RuntimeError, match="lost or duplicated"):
+        run(plan.tasks, backend=lossy)
+    with pytest.raises(ValueError, match="jobs"):
+        run(plan.tasks, jobs=0)
 
 
 def test_ray_backend_gives_the_local_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -200,14 +254,14 @@ def fake_game(index: int, seating: list[str], winners: list[int], ranks: list[in
 
 
 def test_summary_counts_shared_victories_as_fractions() -> None:
-    plan = schedule(entrants("a", "b"), players=2, games=4, seed=0)
+    plan = schedule(entrants("a", "b"), config=Config(2), games=4, seed=0)
     results = [
         fake_game(0, ["a", "b"], [0], [1, 2]),
         fake_game(1, ["b", "a"], [1], [2, 1]),
         fake_game(2, ["a", "b"], [0, 1], [1, 1]),  # a shared victory (R8.4)
         fake_game(3, ["b", "a"], [0], [1, 2]),
     ]
-    s = summarize(plan, results)
+    s = summarize_tournament(plan, results)
     a, b = s["entrants"]
     assert (a["games"], a["wins"], a["win_rate"]) == (4, 2.5, 0.625)
     assert (b["games"], b["wins"]) == (4, 1.5)
@@ -225,8 +279,10 @@ def test_summary_counts_shared_victories_as_fractions() -> None:
 
 
 def test_head_to_head_in_a_three_player_table_uses_ranks() -> None:
-    plan = schedule(entrants("a", "b", "c"), players=3, games=3, seed=0)
-    s = summarize(plan, [fake_game(0, ["a", "b", "c"], [2], [2, 3, 1]), fake_game(1, ["b", "c", "a"], [0], [1, 2, 2])])
+    plan = schedule(entrants("a", "b", "c"), config=Config(3), games=3, seed=0)
+    s = summarize_tournament(
+        plan, [fake_game(0, ["a", "b", "c"], [2], [2, 3, 1]), fake_game(1, ["b", "c", "a"], [0], [1, 2, 2])]
+    )
     scores = {(p["a"], p["b"]): (p["games"], p["wins"]) for p in s["pairings"]}
     assert scores == {("a", "b"): (2, 1.0), ("a", "c"): (2, 0.5), ("b", "c"): (2, 1.0)}
 
@@ -385,12 +441,12 @@ def test_a_failure_while_writing_leaves_nothing(
 def test_interrupted_tournament_leaves_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import red7.analysis.tournament
+    import red7.analysis.runner
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(red7.analysis.tournament, "play_task", interrupted)
+    monkeypatch.setattr(red7.analysis.runner, "play_task", interrupted)
     deep = tmp_path / "deep" / "er" / "out"  # missing parents are made, then removed again
     code = main(["tournament", "--bots", "random,random", "--games", "2", "--out", str(deep)])
     capsys.readouterr()

@@ -4,23 +4,29 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
+import random
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Markdown
 
 from helpers import make, run_main
-from red7.bots import make_bot
-from red7.core.cards import COLOURS
-from red7.core.record import load, replay, save
+from red7.bots import Bot, Option, make_bot
+from red7.core.actions import Action
+from red7.core.cards import COLOURS, Card, names_of
+from red7.core.model import Config, RefusalCode
+from red7.core.observation import Observation
+from red7.core.record import replay
 from red7.core.standing import standing_of
+from red7.play.records import load
 from red7.play.table import Seat, Table
 from red7.ui.i18n import set_language
 from red7.ui.tui.app import PlayApp
 from red7.ui.tui.replay import ReplayApp, positions
 from red7.ui.tui.screens import Choice, Pass, Rules
-from red7.ui.words import RULE_TEXT, winning_line
+from red7.ui.words import RULE_TEXT, refusal_text, winning_line
 from tui_driver import SIZE, new_app, play_until, settle, texts
 
 
@@ -53,23 +59,22 @@ async def click_card(pilot: Any, widget: str, card: str) -> None:
 def test_a_two_player_game_against_a_bot_played_by_keys(tmp_path: Path) -> None:
     """Seeded 2-player basic game: the screen shows the rule in words and who is winning
     after every move; the end shows the winner, offers another game and saves a record."""
-    app = new_app(seed=11)
-    app.records = tmp_path
-    seen: list[str] = []
+    app = new_app(seed=11, records=tmp_path)
+    seen: list[int] = []
 
     async def script(pilot: Any) -> None:
         await settle(pilot)
-        rule = app.table.observation(0)["rule"]
+        rule = COLOURS[app.table.observe(0).rule]
         assert board(app, "rule").startswith(f"Rule:  {rule.capitalize()}  {RULE_TEXT[rule]}   Canvas: ")
 
         def done(a: PlayApp) -> bool:
-            obs = a.table.observation(a.viewer)
+            obs = a.table.observe(a.viewer)
             if not a.table.is_over:
                 line = board(a, "standing")
                 assert line == winning_line(standing_of(obs), a.names)
                 leader = a.table.game.winning()
                 assert leader is None or line.startswith(f"Winning: {a.names[leader]} — ")
-                seen.append(obs["rule"])
+                seen.append(obs.rule)
             return isinstance(a.screen, Choice) and a.screen.id == "game-over"
 
         await play_until(pilot, done, seed=1)
@@ -145,13 +150,14 @@ def test_three_players_with_action_cards_play_a_round() -> None:
 
 def hand_cards(table: Table, seat: int) -> set[str]:
     """``seat``'s hand cards that nobody else may see (cards seen drawn are public, R7.z)."""
-    obs = table.observation(seat)
-    return set(obs["hand"]) - set(obs["known_hand_cards"][seat])
+    obs = table.observe(seat)
+    assert obs.hand is not None
+    return set(names_of(obs.hand & ~obs.known_hand_cards[seat]))
 
 
 def test_the_hotseat_screen_never_shows_another_players_hand() -> None:
     app = PlayApp(
-        lambda: Table([Seat("Ana"), Seat("Bia"), Seat("", make_bot("easy"), "easy")], seed=8),
+        lambda: Table([Seat("Ana"), Seat("Bia"), Seat("", make_bot("easy"), "easy")], Config(3), seed=8),
         hotseat=True,
         bot_delay=0,
         hint="easy",
@@ -167,7 +173,7 @@ def test_the_hotseat_screen_never_shows_another_players_hand() -> None:
         assert "Hands are hidden." in shown
 
     def done(a: PlayApp) -> bool:
-        if a._my_turn():
+        if a.my_turn():
             shown = set(texts(a).replace("›", " ").replace("‹", " ").split())
             me = a.viewer
             assert me == a.table.current
@@ -222,7 +228,7 @@ def test_the_last_decision_of_a_turn_is_confirmed_or_taken_back() -> None:
         assert "put B3 on the canvas (rule: Blue)" in texts(app, app.screen)
         await pilot.press("enter")
         await settle(pilot)
-        assert app.table.game.canvas[-1:] and app.table.observation(0)["canvas"][-1] == "B3"
+        assert app.table.observe(0).canvas[-1] == Card.parse("B3")
 
     run(app, script)
 
@@ -264,12 +270,15 @@ def test_the_rules_screen_in_both_languages() -> None:
     async def script(pilot: Any) -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, Rules)
-        text = app.screen.query_one("Markdown")._markdown  # type: ignore[attr-defined]
+        text = app.screen.query_one(Markdown).source
         assert "The seven rules" in text and "| **Indigo** (I) | most cards in a run" in text
+        # it ends with where the complete rules are, in the language in use
+        assert text.rstrip().endswith("Complete rules, rule by rule: docs/rules.md")
         await pilot.press("escape", "l", "question_mark")
-        text = app.screen.query_one("Markdown")._markdown  # type: ignore[attr-defined]
+        text = app.screen.query_one(Markdown).source
         assert "As sete regras" in text and "| **Anil** (I) | mais números em sequência |" in text
         assert "Cartas de ação" in text
+        assert text.rstrip().endswith("Regras completas, regra por regra: docs/regras.md")
 
     run(app, script)
 
@@ -302,9 +311,9 @@ def test_an_illegal_canvas_is_refused_with_the_rule_that_forbids_it() -> None:
     async def script(pilot: Any) -> None:
         before = app.table.game.fingerprint()
         await pilot.press("1", "c")  # B3 (the hand is shown highest first): Blue, 1 colour against 2
-        assert board(app, "status") == "B3 on the canvas would make the rule Blue, and you would not be winning (R4.4)."
+        assert board(app, "status") == "With B3 on the canvas you would not be winning (R4.4)."
         await pilot.press("2", "c")  # G1: Green, R6 beats O6
-        assert "G1 on the canvas would make the rule Green" in board(app, "status")
+        assert board(app, "status") == "With G1 on the canvas you would not be winning (R4.4)."
         assert app.table.game.fingerprint() == before
 
     run(app, script)
@@ -315,12 +324,12 @@ def test_clicking_cards_picks_yours_and_refuses_an_opponents() -> None:
 
     async def script(pilot: Any) -> None:
         await click_card(pilot, "hand", "B3")
-        assert app.selected == "B3" and "›B3‹" in board(app, "hand")
+        assert app.selected == Card.parse("B3") and "›B3‹" in board(app, "hand")
         await click_card(pilot, "seats", "Y5")
         assert board(app, "status") == "Y5 is in Bia's palette: only a 1's action takes a card from another palette."
         await click_card(pilot, "seats", "O6")
         assert board(app, "status") == "O6 is in your palette: only a 7's action moves a palette card."
-        assert app.selected == "B3"
+        assert app.selected == Card.parse("B3")
 
     run(app, script)
 
@@ -347,7 +356,7 @@ def finished_record(tmp_path: Path) -> Path:
     table = Table([Seat("", make_bot("easy"), "easy"), Seat("", make_bot("easy"), "easy")], seed=3)
     while not table.is_over:
         table.play_bot()
-    return save(table.game, tmp_path / "game.json")
+    return table.save(tmp_path / "game.json")
 
 
 def test_replay_steps_through_a_record_on_the_same_board(tmp_path: Path) -> None:
@@ -360,7 +369,7 @@ def test_replay_steps_through_a_record_on_the_same_board(tmp_path: Path) -> None
         assert str(app.query_one("#hand").render()) == "Hands are hidden."
         await pilot.press("right", "right", "left")
         assert f"decision 1 of {len(games) - 1}" in str(app.query_one("#title").render())
-        seat, text = games[1].observation(None)["history"][0]
+        seat, _action = games[1].observe(None).history[0]
         assert str(app.query_one("#prompt").render()).startswith(f"Player {seat + 1}: ")
         await pilot.press("v")
         assert "view: Player 1" in str(app.query_one("#title").render())
@@ -380,10 +389,10 @@ def test_a_corrupt_record_is_refused_in_the_chosen_language(
     record = json.loads(finished_record(tmp_path).read_text(encoding="utf-8"))
     record["decisions"][2] = "fly away"
     path.write_text(json.dumps(record), encoding="utf-8")
-    import red7.cli.commands
+    import red7.cli.play
 
     for interactive in (True, False):  # the screen replayer and the --check path
-        monkeypatch.setattr(red7.cli.commands, "_interactive", lambda interactive=interactive: interactive)
+        monkeypatch.setattr(red7.cli.play, "interactive", lambda interactive=interactive: interactive)
         code, out, err = run_main(["replay", "--lang", "pt-BR", str(path)], capsys)
         assert code == 2 and out == ""
         assert err.startswith(f"red7: error: {path} não é um registro do Red7 que possa ser reproduzido (decision 3")
@@ -400,7 +409,7 @@ def test_the_sevens_card_and_destination_by_keys_R7_7() -> None:
         await pilot.press("1", "p")  # R7: now pick another card of the palette
         assert app.table.game.step_name == "seven"
         assert board(app, "prompt").startswith("The 7: pick another card of your palette")
-        assert app._selectable() == ["O5", "Y4"]
+        assert [str(c) for c in app.selectable()] == ["O5", "Y4"]
         await pilot.press("2", "k")  # Y4 face down onto the deck: public (R7.z)
         assert app.table.game.step_name == "after"
         assert "Deck: " in board(app, "rule") and "(known on top: Y4)" in board(app, "rule")
@@ -416,7 +425,7 @@ def test_the_ones_victim_card_by_click_and_key_R7_1() -> None:
         await pilot.press("2", "p")  # I1 (the hand shows B2 first)
         assert app.table.game.step_name == "one"
         await click_card(pilot, "seats", "V6")  # now a card of Bia's palette is a valid pick
-        assert app.selected == "V6"
+        assert app.selected == Card.parse("V6")
         await pilot.press("t")
         assert app.table.game.palette(1) == ["Y2"]
         assert "took V6 and put it on the deck" in board(app, "log")
@@ -436,5 +445,125 @@ def test_the_advanced_draw_is_answered_by_a_key_R5_1() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert "R7" in app.table.game.hand(0)
+
+    run(app, script)
+
+
+# --- refusals, from the engine's codes, in the language in use ----------------------------------
+
+
+REFUSED_BY_KEYS = [
+    # (code, position, keys, the refusal in Portuguese)
+    (
+        RefusalCode.CANVAS_NOT_WINNING,
+        make(["G1 B3", "V1"], ["O6", "Y5 R6"]),
+        ("1", "c"),
+        "Com B3 na Tela você não estaria vencendo (R4.4).",
+    ),
+    (
+        RefusalCode.NOT_WINNING,
+        make(["G1 B2", "V1"], ["O6", "R7"]),
+        ("2", "p", "e"),  # play G1 (safe: B2 on the canvas then wins at Blue), then try to end losing at Red
+        "Você não está vencendo, então o turno não pode terminar (R4.6).",
+    ),
+    (
+        RefusalCode.CANNOT_FINISH,
+        make(["V7 O1", "B5"], ["G3", "I7 R5"], actions=True),
+        ("1", "p"),  # V7 may go on the canvas, but played it leaves Ana no way to win (R7.x)
+        "Você só pode jogar V7 se ainda puder terminar o turno vencendo (R7.x).",
+    ),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR"])
+@pytest.mark.parametrize(
+    ("code", "game", "keys", "portuguese"), REFUSED_BY_KEYS, ids=[r[0].value for r in REFUSED_BY_KEYS]
+)
+def test_a_refused_key_is_explained_from_its_refusal_code(
+    lang: str, code: RefusalCode, game: Any, keys: tuple[str, ...], portuguese: str
+) -> None:
+    """The status line shows the engine's refusal, translated through the catalog, with its
+    rule; the game is unchanged."""
+    set_language(lang)
+    app = position_app(game.clone())
+
+    async def script(pilot: Any) -> None:
+        await pilot.press(*keys[:-1])
+        before = app.table.game.fingerprint()
+        await pilot.press(keys[-1])
+        refusal = app.table.game.check(_last_decision(app, keys[-1]))
+        assert refusal is not None and refusal.code is code
+        assert board(app, "status") == refusal_text(refusal)
+        if lang == "pt-BR":
+            assert board(app, "status") == portuguese
+        else:
+            assert board(app, "status").endswith(f"({refusal.rule}).")
+        assert app.table.game.fingerprint() == before
+
+    run(app, script)
+
+
+def _last_decision(app: PlayApp, key: str) -> str:
+    """The decision ``key`` made about the selected card (what the test position pressed)."""
+    return {"c": f"canvas {app.selected}", "p": f"play {app.selected}", "e": "end"}[key]
+
+
+def test_a_key_of_another_step_says_so_and_what_to_do() -> None:
+    set_language("pt-BR")
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("e")  # no 'end' at the start of a turn (R4.2)
+        assert board(app, "status").startswith("Isso não é possível neste momento do turno. Sua vez: ")
+
+    run(app, script)
+
+
+# --- buttons from the legal options; the log from the events ---------------------------------
+
+
+def shown_buttons(app: PlayApp) -> set[str]:
+    return {str(b.id).removeprefix("b-") for b in app.query("#buttons Button") if b.display}
+
+
+def test_the_buttons_are_the_kinds_of_the_legal_decisions() -> None:
+    """At the start Ana may play or concede but no canvas is legal; after playing I1 she is not
+    winning, so there is no End turn button, only Canvas (B2 wins at Blue) and Concede."""
+    app = position_app(make(["I1 B2", "V1"], ["O6", "R7"]))
+
+    async def script(pilot: Any) -> None:
+        assert not app.table.game.is_legal("canvas B2") and not app.table.game.is_legal("canvas I1")
+        assert shown_buttons(app) == {"play", "concede", "hint", "rules"}
+        await pilot.press("2", "p")
+        assert shown_buttons(app) == {"canvas", "concede", "undo", "hint", "rules"}
+
+    run(app, script)
+
+
+class Scripted(Bot):
+    """A bot that makes the decisions it was given, in order."""
+
+    def __init__(self, *decisions: str) -> None:
+        self.decisions = [Action.parse(d) for d in decisions]
+
+    def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
+        return self.decisions.pop(0)
+
+
+def test_the_log_shows_what_happened_and_hides_the_opponents_draw_R9() -> None:
+    """Bia's 3 draws an unknown card (R7): Ana's log says Bia drew a card, not which."""
+    game = make(["B2 G1", "Y3 Y2"], ["O6", "Y5"], deck="R7 V1", current=1, actions=True)
+    bia = Scripted("play Y3", "canvas Y2")
+    app = PlayApp(lambda: Table.around(game, [Seat("Ana"), Seat("Bia", bia, "random")]), bot_delay=0, hint="easy")
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        assert app.my_turn() and "R7" in app.table.game.hand(1)
+        assert board(app, "log").split("\n")[1:] == [
+            "Bia: played Y3",
+            "Bia: drew a card",
+            "Bia: put Y2 on the canvas (rule: Yellow)",
+            "Bia: ended the turn",
+        ]
 
     run(app, script)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from red7.core.actions import Kind
 from red7.ui.i18n import set_language
 from tui_driver import SIZE, new_app, settle
 
@@ -23,16 +24,23 @@ def test_the_main_screen(lang: str, snap_compare: Any) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "pt-BR"])
 def test_the_turn_confirmation(lang: str, snap_compare: Any) -> None:
+    """A play staged, then the decision that ends the turn: the dialog sums the turn up
+    and offers to take it back."""
     set_language(lang)
     app = new_app(seed=11)
 
     async def stage(pilot: Any) -> None:
         await settle(pilot)
-        for i, card in enumerate(app._selectable(), 1):  # a play after which the turn can end
+        for i, card in enumerate(app.selectable(), 1):  # the first play after which the turn can end
             trial = app.table.game.clone()
             trial.apply(f"play {card}")
-            if any(a.kind == "end" for a in trial.legal_actions()):
+            if trial.is_legal("end"):
                 await pilot.press(str(i), "p", "e")
+                return
+            canvas = next((a.card for a in trial.legal_actions() if a.kind is Kind.CANVAS), None)
+            if canvas is not None:
+                await pilot.press(str(i), "p")
+                await pilot.press(str(app.selectable().index(canvas) + 1), "c")
                 return
         raise AssertionError("no play lets the turn end in this deal")
 

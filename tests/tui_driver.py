@@ -1,7 +1,8 @@
 """Drive the terminal game headless (Textual's pilot) the way a person would: keys only.
 
-The driver reads the screen to know what is asked, and the app's table only to pick
-which of the offered decisions to make (a test strategy, standing in for a person).
+The driver reads the screen to know what is asked, and the app's table (its options)
+only to pick which of the offered decisions to make (a test strategy, standing in for a
+person).
 """
 
 from __future__ import annotations
@@ -9,27 +10,43 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
 
 from red7.bots import make_bot
+from red7.core.actions import Action, Kind
+from red7.core.model import Config
 from red7.play.table import Seat, Table
 from red7.ui.tui.app import PlayApp
 from red7.ui.tui.screens import Choice, Pass
 
-KEY_OF = {"play": "p", "canvas": "c", "take": "t", "end": "e", "concede": "x", "draw": "d", "decline": "n"}
+KEY_OF = {
+    Kind.PLAY: "p",
+    Kind.CANVAS: "c",
+    Kind.TAKE: "t",
+    Kind.END: "e",
+    Kind.CONCEDE: "x",
+    Kind.DRAW: "d",
+    Kind.DECLINE: "n",
+}
 SIZE = (100, 34)
 
 
 def new_app(
-    seed: int = 3, bots: tuple[str, ...] = ("easy",), people: int = 1, hotseat: bool = False, **config: Any
+    seed: int = 3,
+    bots: tuple[str, ...] = ("easy",),
+    people: int = 1,
+    hotseat: bool = False,
+    records: Path | None = None,
+    **config: bool,
 ) -> PlayApp:
     def table() -> Table:
         seats = [Seat() for _ in range(people)] + [Seat("", make_bot(b), b) for b in bots]
-        return Table(seats, seed=seed, **config)
+        return Table(seats, Config(len(seats), **config), seed=seed)
 
-    return PlayApp(table, hotseat=hotseat, bot_delay=0, hint="easy")
+    return PlayApp(table, hotseat=hotseat, bot_delay=0, hint="easy", records=records)
 
 
 def texts(app: PlayApp, screen: Any = None) -> str:
@@ -43,14 +60,14 @@ async def settle(pilot: Pilot[None]) -> None:
     app = pilot.app
     for _ in range(2000):
         await pilot.pause()
-        if not app.workers._workers and not getattr(app, "thinking", False):  # type: ignore[attr-defined]
+        if not app.workers and not getattr(app, "thinking", False):
             return
         await asyncio.sleep(0.002)
     raise AssertionError("the bots never finished")
 
 
-def key_for(action: Any) -> str:
-    if action.kind == "move":
+def key_for(action: Action) -> str:
+    if action.kind is Kind.MOVE:
         return "c" if action.destination == "canvas" else "k"
     return KEY_OF[action.kind]
 
@@ -60,11 +77,11 @@ async def take_turn(pilot: Pilot[None], rng: random.Random) -> None:
     confirm what the game asks to confirm."""
     app: PlayApp = pilot.app  # type: ignore[assignment]
     options = app.table.options()
-    safe = [o for o in options if o.safe and o.action.kind != "concede"]
-    action = rng.choice(safe).action if safe else next(o.action for o in options if o.action.kind == "concede")
+    safe = [o for o in options if o.safe and o.action.kind is not Kind.CONCEDE]
+    action = rng.choice(safe).action if safe else next(o.action for o in options if o.action.kind is Kind.CONCEDE)
     if action.card is not None:
-        cards = app._selectable()
-        await pilot.press(str(cards.index(str(action.card)) + 1))
+        cards = app.selectable()
+        await pilot.press(str(cards.index(action.card) + 1))
     await pilot.press(key_for(action))
     await pilot.pause()
     if isinstance(app.screen, Choice):  # confirm the turn, the concession or an unsafe choice
@@ -91,7 +108,7 @@ async def play_until(
                 await on_dialog(app)
             await pilot.press("enter")
             await settle(pilot)
-        elif app._my_turn():
+        elif app.my_turn():
             await take_turn(pilot, rng)
         else:
             await settle(pilot)

@@ -5,7 +5,10 @@ For tournaments that outgrow one machine. Needs the optional extra: ``pip instal
 environment variable) the games run on that cluster, whose nodes must have red7
 installed; otherwise a local Ray instance with ``jobs`` CPUs is started for the
 tournament and shut down after it. Each unit of work is one call of
-:func:`red7.analysis.tournament.play_chunk`, so results are the same as with local processes.
+:func:`red7.analysis.runner.play_chunk` on a chunk of :func:`red7.analysis.runner.chunked`,
+so results are the same as with local processes. :func:`run_ray` is a
+:data:`red7.analysis.runner.Backend` once its address is fixed
+(``functools.partial(run_ray, address=...)``).
 """
 
 from __future__ import annotations
@@ -13,10 +16,9 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .tournament import GameTask
+from .runner import GameRecord, GameTask, chunked, play_chunk
 
 INSTALL_HINT = "pip install 'red7[ray]'"
 
@@ -33,16 +35,13 @@ def require_ray() -> None:
         raise RayUnavailable(f"the Ray backend needs Ray: {INSTALL_HINT}") from None
 
 
-def run_ray(
-    chunks: Sequence[Sequence[GameTask]],
-    jobs: int,
-    address: str | None = None,
-) -> Iterator[list[dict[str, Any]]]:
-    """Yield the records of each chunk of games as its Ray task finishes."""
+def run_ray(tasks: Sequence[GameTask], jobs: int, address: str | None = None) -> Iterator[list[GameRecord]]:
+    """Play the games as Ray tasks and yield the records of each chunk as it finishes.
+
+    ``address``: a Ray cluster's, else ``$RAY_ADDRESS``, else a local instance started
+    (with ``jobs`` CPUs) and shut down here. Raises RayUnavailable without Ray."""
     require_ray()
     import ray
-
-    from .tournament import play_chunk
 
     address = address or os.environ.get("RAY_ADDRESS") or None
     started = False
@@ -61,7 +60,7 @@ def run_ray(
     pending: list[Any] = []
     try:
         remote = ray.remote(num_cpus=1)(play_chunk)
-        pending = [remote.remote(list(chunk)) for chunk in chunks]
+        pending = [remote.remote(chunk) for chunk in chunked(tasks, jobs)]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:

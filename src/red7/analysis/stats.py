@@ -1,128 +1,113 @@
 """What a game designer asks of Red7, measured over games between bots (``red7 stats``).
 
-:func:`analyse` replays one finished game decision by decision and notes, at every
-*turn start* (a decision at the ``start`` step, R4.2; the automatic elimination of an
-empty hand, R4.1, asks for none), the number of legal and of safe decisions (the
-branching factor; ``concede`` is always legal) and the rule in force; for every round
-its first player, winner and final rule; and the action cards (1, 3, 5, 7) played to a
-palette while the action rules are on (R7). :func:`summarize` adds the games up.
+Every game is measured while it is played, by :class:`DesignFigures` (a measure of
+:mod:`red7.analysis.runner`), with nothing replayed:
+
+* at every *turn start* (a decision at the ``start`` step, R4.2; the automatic
+  elimination of an empty hand, R4.1, asks for none), the number of legal and of safe
+  decisions (the branching factor; ``concede`` is always legal) and the rule in force,
+  seen by the ``before_decision`` hook of :func:`red7.play.match.play_game`;
+* each round's first player (R2.4) from its ``RoundDealt`` event, its winner and final
+  rule from its ``RoundOver`` event;
+* the action cards (1, 3, 5, 7) played to a palette while the action rules are on
+  (R7), from the ``CardPlayed`` events (a 5's extra card included).
+
+:func:`plan` chooses the games (:mod:`red7.analysis.schedule`: the statistics of a seed
+are reproducible like a tournament's) and :func:`summarize_design` adds them up.
 """
 
 from __future__ import annotations
 
-import statistics
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
-from ..core.actions import CANVAS
-from ..core.cards import COLOURS, VALUE_OF
-from ..core.game import START, Game
-from .tournament import Entrant, GameTask, Schedule, TournamentError, deal_seed, schedule, win_rate
+from ..core.cards import COLOURS, VALUE_OF, parse_colour
+from ..core.events import CardPlayed, RoundDealt, RoundOver
+from ..core.game import Game
+from ..core.model import Config, Step
+from .measures import histogram_summary, spread, win_rate
+from .runner import GameRecord
+from .schedule import Entrant, Schedule, ScheduleError, one_bot_schedule, schedule
 
 ACTION_VALUES = (1, 3, 5, 7)
 
 
-def analyse(game: Game) -> dict[str, Any]:
-    """The designer's figures of one finished game (JSON-ready; see the module doc)."""
-    if game.result is None:
-        raise ValueError("the game is not over")
-    g = Game(game.n, game.advanced, game.actions_on, seed=game.seed)
-    legal: dict[int, int] = {}
-    safe: dict[int, int] = {}
-    rules = [0] * len(COLOURS)
-    first_movers: list[int] = []
-    plays = dict.fromkeys(ACTION_VALUES, 0)
-    for seat, action_id in game.history:
-        if g.round > len(first_movers):
-            first_movers.append(seat)
-        if g.step == START:
-            options = g.options()
-            n_safe = sum(s for _, s in options)
-            legal[len(options)] = legal.get(len(options), 0) + 1
-            safe[n_safe] = safe.get(n_safe, 0) + 1
-            rules[g.rule] += 1
-        if action_id < CANVAS and game.actions_on and VALUE_OF[action_id] in plays:
-            plays[VALUE_OF[action_id]] += 1
-        g.apply_id(action_id)
-    if g.result != game.result:
-        raise RuntimeError(f"replaying game seed={game.seed} did not reproduce its result")
-    return {
-        "turn_starts": sum(legal.values()),
-        "legal": legal,
-        "safe": safe,
-        "rules_in_force": rules,
-        "round_first_players": first_movers,
-        "round_winners": [r.winner for r in game.round_results],
-        "round_rules": [r.rule for r in game.round_results],
-        "action_plays": plays,
-    }
+class DesignFigures:
+    """The designer's figures of one game (a :class:`~red7.analysis.runner.Measure`)."""
+
+    def __init__(self) -> None:
+        self.decisions = 0
+        self.legal: Counter[int] = Counter()
+        self.safe: Counter[int] = Counter()
+        self.rules = [0] * len(COLOURS)
+
+    def before_decision(self, game: Game) -> None:
+        """Count every decision; at a turn start, its legal and safe decisions and rule."""
+        self.decisions += 1
+        if game.step == Step.START:
+            options = game.options()
+            self.legal[len(options)] += 1
+            self.safe[sum(o.safe for o in options)] += 1
+            self.rules[game.rule] += 1
+
+    def result(self, game: Game) -> dict[str, Any]:
+        """The figures, JSON-ready apart from the int keys of ``legal`` and ``safe``.
+
+        Raises ValueError for an unfinished game, RuntimeError if this measure did not
+        see every decision of ``game``."""
+        if game.result is None:
+            raise ValueError("the game is not over")
+        if self.decisions != game.decisions:
+            raise RuntimeError(f"measured {self.decisions} decisions of a game that had {game.decisions}")
+        events = game.events
+        rounds = [e for e in events if isinstance(e, RoundOver)]
+        # Without the action rules (R7) a 1, 3, 5 or 7 is a plain card: no action played.
+        played = [VALUE_OF[e.card] for e in events if isinstance(e, CardPlayed)] if game.config.actions else []
+        plays = Counter(played)
+        return {
+            "turn_starts": self.legal.total(),
+            "legal": dict(sorted(self.legal.items())),
+            "safe": dict(sorted(self.safe.items())),
+            "rules_in_force": list(self.rules),
+            "round_first_players": [e.first_player for e in events if isinstance(e, RoundDealt)],
+            "round_winners": [e.winner for e in rounds],
+            "round_rules": [parse_colour(e.rule) for e in rounds],
+            "action_plays": {v: plays[v] for v in ACTION_VALUES},
+        }
 
 
-def plan(
-    entrants: Sequence[Entrant], players: int, games: int, seed: int, advanced: bool = False, actions: bool = False
-) -> Schedule:
-    """The games to analyse: with one bot, it takes every seat and each game is a new
-    deal; with one bot per seat, each deal is played once per seat rotation as in a
-    tournament (``games`` rounded down to whole deals)."""
-    if len(entrants) == players:
-        sched = schedule(entrants, players, games, seed, advanced, actions)
-        sched.tasks = [replace(t, analyse=True) for t in sched.tasks]
-        return sched
+def plan(entrants: Sequence[Entrant], *, config: Config, games: int, seed: int) -> Schedule:
+    """The games to measure with :class:`DesignFigures`: with one bot, it takes every
+    seat and each game is a new deal; with one bot per seat, each deal is played once
+    per seat rotation as in a tournament (``games`` rounded down to whole deals).
+    Raises ScheduleError for any other number of bots."""
+    if len(entrants) == config.players:
+        return schedule(entrants, config=config, games=games, seed=seed, measure=DesignFigures)
     if len(entrants) != 1:
-        raise TournamentError(
-            f"--bots: give one bot (it takes every seat) or {players} bots (one per seat, rotated), not {len(entrants)}"
+        raise ScheduleError(
+            f"--bots: give one bot (it takes every seat) or {config.players} bots (one per seat, rotated), "
+            f"not {len(entrants)}"
         )
-    e = entrants[0]
-    sched = Schedule([e], players, [(e,) * players], 1, games, games, seed, advanced, actions)
-    sched.tasks = [
-        GameTask(i, 0, i, 0, (e.label,) * players, (e.spec,) * players, deal_seed(seed, i), advanced, actions, True)
-        for i in range(games)
-    ]
-    return sched
+    return one_bot_schedule(entrants[0], config=config, games=games, seed=seed, measure=DesignFigures)
 
 
-def _spread(values: Sequence[int]) -> dict[str, Any]:
-    counts: dict[int, int] = {}
-    for v in values:
-        counts[v] = counts.get(v, 0) + 1
-    return {
-        "mean": statistics.fmean(values) if values else None,
-        "min": min(values, default=None),
-        "median": statistics.median(values) if values else None,
-        "max": max(values, default=None),
-        "counts": {str(k): counts[k] for k in sorted(counts)},
-    }
-
-
-def _histogram(counts: dict[int, int]) -> dict[str, Any]:
-    total = sum(counts.values())
-    return {
-        "counts": {str(k): counts[k] for k in sorted(counts)},
-        "mean": sum(k * c for k, c in counts.items()) / total if total else None,
-        "max": max(counts, default=None),
-    }
-
-
-def summarize(
-    results: Sequence[dict[str, Any]], players: int, advanced: bool = False, actions: bool = False
-) -> dict[str, Any]:
-    """Add up the games of :func:`red7.analysis.tournament.run` played with ``analyse`` on.
+def summarize_design(results: Sequence[GameRecord], config: Config) -> dict[str, Any]:
+    """Add up the games of :func:`plan` played by :func:`red7.analysis.runner.run`.
 
     Seat win rates count a victory shared by ``k`` winners as ``1/k`` to each, so they
     sum to 1. The first player of a round is the one R2.4 names (it makes the round's
     first decision); a game's first player is round 1's.
     """
     games = len(results)
-    seat_wins = [0.0] * players
+    seat_wins = [0.0] * config.players
     first_game_wins = 0.0
-    rounds_total = first_round_wins = 0
-    legal: dict[int, int] = {}
-    safe: dict[int, int] = {}
+    first_round_wins = 0
+    legal: Counter[int] = Counter()
+    safe: Counter[int] = Counter()
     in_force = [0] * len(COLOURS)
-    final = [0] * len(COLOURS)
-    plays = dict.fromkeys(ACTION_VALUES, 0)
-    rounds, turns, decisions = [], [], []
+    final: Counter[int] = Counter()
+    plays: Counter[int] = Counter()
     for r in results:
         a = r["analysis"]
         share = 1 / len(r["winners"])
@@ -130,47 +115,36 @@ def summarize(
             seat_wins[w] += share
         if a["round_first_players"][0] in r["winners"]:
             first_game_wins += share
-        for first, winner, rule in zip(a["round_first_players"], a["round_winners"], a["round_rules"], strict=True):
-            rounds_total += 1
+        for first, winner in zip(a["round_first_players"], a["round_winners"], strict=True):
             first_round_wins += first == winner
-            final[rule] += 1
-        for k, c in a["legal"].items():
-            legal[int(k)] = legal.get(int(k), 0) + c
-        for k, c in a["safe"].items():
-            safe[int(k)] = safe.get(int(k), 0) + c
-        for i, c in enumerate(a["rules_in_force"]):
-            in_force[i] += c
-        for v in ACTION_VALUES:
-            plays[v] += a["action_plays"][v]
-        rounds.append(r["rounds"])
-        turns.append(r["turns"])
-        decisions.append(sum(r["decisions"]))
-    turn_starts = sum(legal.values())
+        final.update(a["round_rules"])
+        legal.update(a["legal"])
+        safe.update(a["safe"])
+        for colour, count in enumerate(a["rules_in_force"]):
+            in_force[colour] += count
+        plays.update(a["action_plays"])
+    turn_starts = legal.total()
+    rounds = final.total()
     return {
         "games": games,
-        "players": players,
-        "advanced": advanced,
-        "actions": actions,
-        "seats": [win_rate(seat_wins[s], games) for s in range(players)],
-        "first_player": {
-            "game": win_rate(first_game_wins, games),
-            "round": win_rate(first_round_wins, rounds_total),
-        },
-        "rounds_per_game": _spread(rounds),
-        "turns_per_game": _spread(turns),
-        "decisions_per_game": _spread(decisions),
+        **config.as_dict(),
+        "seats": [win_rate(w, games) for w in seat_wins],
+        "first_player": {"game": win_rate(first_game_wins, games), "round": win_rate(first_round_wins, rounds)},
+        "rounds_per_game": spread([r["rounds"] for r in results]),
+        "turns_per_game": spread([r["turns"] for r in results]),
+        "decisions_per_game": spread([sum(r["decisions"]) for r in results]),
         "turn_starts": turn_starts,
-        "branching": {"legal": _histogram(legal), "safe": _histogram(safe)},
+        "branching": {"legal": histogram_summary(legal), "safe": histogram_summary(safe)},
         "rules": {
             colour: {
                 "in_force": in_force[i],
                 "in_force_share": in_force[i] / turn_starts if turn_starts else None,
                 "won_rounds": final[i],
-                "won_rounds_share": final[i] / rounds_total if rounds_total else None,
+                "won_rounds_share": final[i] / rounds if rounds else None,
             }
             for i, colour in enumerate(COLOURS)
         },
-        "rounds": rounds_total,
+        "rounds": rounds,
         "action_cards": {
             str(v): {"played": plays[v], "per_game": plays[v] / games if games else None} for v in ACTION_VALUES
         },

@@ -4,19 +4,23 @@ A one-turn lookahead. For the decision in front of it the bot tries every sequen
 its own decisions until its turn ends, in a few worlds sampled from its observation
 (:mod:`red7.core.worlds`), scores where each sequence leaves it, and keeps the first
 decision whose best continuation scores highest on average over the worlds. It never
-looks at what the other players will do, and it sees nothing its seat cannot see.
+looks at what the other players will do, and it sees nothing its seat cannot see: the
+worlds are built from its observation, and every position is scored from the bot's own
+observation of it.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any, Final
+from collections.abc import Hashable, Sequence
+from typing import Final
 
 from ..core import actions as A
 from ..core.actions import Action
+from ..core.events import CardDrawn, Event
 from ..core.game import Game
-from ..core.rules import cached_keys, rule_key
+from ..core.observation import Observation
+from ..core.rules import cached_keys, compute_key
 from ..core.worlds import WorldSampler
 from .base import Bot, BotSpecError, Option
 
@@ -46,28 +50,30 @@ W_POINTS: Final = 5.0
 subtracted)."""
 
 
-def evaluate(game: Game, me: int, rounds_before: int) -> float:
-    """How good ``game`` is for seat ``me`` once its turn is over (higher is better).
+def evaluate(obs: Observation, rounds_before: int) -> float:
+    """How good the position seen in ``obs`` is for its viewer once the viewer's turn is
+    over (higher is better; the terms are listed in :class:`GreedyBot`).
 
-    Reads only what ``me`` may see: palettes, the size of its own hand, who is alive,
-    whose turn it is, the result and round results (the terms: :class:`GreedyBot`).
-    ``rounds_before`` is how many rounds were finished when the turn began, to tell a
-    round that ended during the turn.
+    Reads the palettes, the viewer's hand size, who is alive, whose turn it is, the
+    rule, the result and the round results. ``rounds_before`` is how many rounds were
+    finished when the turn began, to tell a round that ended during the turn.
     """
-    result = game.result
+    me = obs.seat
+    assert me is not None, "a spectator has no position to evaluate"
+    result = obs.result
     if result is not None:
         return GAME_WON if me in result.winners else GAME_LOST
-    if len(game.round_results) > rounds_before:  # advanced: a round ended, a new one is dealt
-        ended = game.round_results[rounds_before]
+    if len(obs.round_results) > rounds_before:  # advanced: a round ended, a new one is dealt
+        ended = obs.round_results[rounds_before]
         if ended.winner == me:
             return ROUND_WON + W_POINTS * ended.points
         return ROUND_LOST - W_POINTS * ended.points
-    if not game.alive[me]:
-        return ROUND_LOST if game.advanced else GAME_LOST
-    palettes = game.palettes
-    alive = game.alive
-    rule = game.rule
-    nxt = game.current
+    alive = obs.alive
+    if not alive[me]:
+        return ROUND_LOST if obs.advanced else GAME_LOST
+    palettes = obs.palettes
+    rule = obs.rule
+    nxt = obs.current_player
     flex = nxt_flex = 0
     mine = other = 0
     for r in range(7):
@@ -77,7 +83,7 @@ def evaluate(game: Game, me: int, rounds_before: int) -> float:
             if alive[seat]:
                 k = cache.get(m)
                 if k is None:
-                    k = rule_key(r, m)
+                    k = compute_key(r, m)
                 if k > best:
                     best, best_seat = k, seat
                 if r == rule:
@@ -90,8 +96,17 @@ def evaluate(game: Game, me: int, rounds_before: int) -> float:
                 flex += 1
             elif best_seat == nxt:
                 nxt_flex += 1
-    value = W_HAND * game.hands[me].bit_count() + W_MARGIN * (mine - other) + W_FLEX * flex - W_NEXT * nxt_flex
-    return value
+    return W_HAND * obs.hand_sizes[me] + W_MARGIN * (mine - other) + W_FLEX * flex - W_NEXT * nxt_flex
+
+
+def draws_unknown(events: Sequence[Event]) -> bool:
+    """Did these events draw a card that only its drawer sees (a 3's draw or the advanced
+    draw from the unknown part of the deck, R7.3, R5.1)? Such a line has a chance
+    outcome, so its value depends on the world."""
+    for e in events:  # a plain loop: this runs once per node searched
+        if type(e) is CardDrawn and not e.public:
+            return True
+    return False
 
 
 class GreedyBot(Bot):
@@ -100,16 +115,18 @@ class GreedyBot(Bot):
     options: worlds=N, the number of sampled worlds averaged
 
     **Search.** For each of ``worlds`` worlds sampled from the observation with the RNG
-    given to :meth:`choose`, every sequence of the bot's own decisions is played out
+    given to :meth:`choose` (the first one always, the others only if a line needs
+    them, see below), every sequence of the bot's own decisions is played out
     until its turn ends (the game's ``turns`` counter changes) or the game ends. At
     each of its own steps only the safe decisions (R4.7) are followed, all of them when
     none is safe (a 3 may still draw a rescue). The value of a first decision in a
     world is the best value over its continuations; the bot returns the first decision
     with the best average over the worlds, ties going to the lowest action id. The
     chance events of a turn (the 3's draw, the advanced canvas draw) are what the
-    worlds are for: a line that draws an unknown card is evaluated in every world,
-    each with its own deck; a line that draws none reaches the same position in every
-    world (the evaluation reads no hidden card), so it is evaluated once.
+    worlds are for: a line whose events draw an unknown card (a private
+    :class:`~red7.core.events.CardDrawn`) is evaluated in every world, each with its
+    own deck; a line that draws none ends where the bot sees the same in every world,
+    and the evaluation reads only what the bot sees, so it is evaluated once.
     Transpositions within a turn (two 5s played in either order) are evaluated once.
 
     When nothing is safe, every legal decision is tried (a 3 may draw a rescue), but a
@@ -128,15 +145,7 @@ class GreedyBot(Bot):
         * +4 per rule (of the 7) the bot would be winning under with the palettes now,
         * -4 per rule the next player would be winning under.
 
-    The weights were tuned by matches between variants of this bot (2 players:
-    1000 games, both seatings of 500 deals; 4 players: 800 games, the variant in each
-    seat of 200 deals). The hand term decides most choices: 30 beat 10 in 54.7% of
-    basic games with actions, and 50 or 1000 were no better than 30. Margin,
-    flexibility and the next player's rules matter together (the bot without them won
-    43% of 2-player and 19.5% of 4-player games with actions against this one), while
-    doubling or dropping any one of them alone changed nothing measurable. A term for
-    the points the bot would score if the round ended now lost in the advanced game
-    (37% to 45% of 400 games, at any weight tried, negative included), so there is none.
+    How the weights were tuned, with every figure: docs/bots.md, "How the bots were built and tuned".
     """
 
     name = "greedy"
@@ -149,21 +158,26 @@ class GreedyBot(Bot):
             raise BotSpecError(f"option worlds={worlds!r} must be a whole number of worlds, at least 1")
         self.worlds = worlds
 
-    def choose(self, observation: dict[str, Any], options: Sequence[Option], rng: random.Random) -> Action:
+    def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
         choices = [o.action for o in options if o.safe]
         gamble = not choices  # nothing safe: a 3 may still draw a rescue
         if gamble:
             choices = [o.action for o in options]
         if len(choices) == 1:
             return choices[0]
+        me = observation.seat
+        assert me is not None, "a bot plays a seat"
         sampler = WorldSampler(observation)
-        worlds = [sampler.sample(rng) for _ in range(self.worlds)]
-        me = observation["seat"]
-        searches = [_TurnSearch(me, world) for world in worlds]
+        searches = [_TurnSearch(me, sampler.sample(rng))]
         totals: dict[int, float] = {}
         for a in choices:
             value, chance = searches[0].value_after(a.id)
             if chance:
+                # The other worlds are sampled when a line first needs them, in order and
+                # from the same RNG as the first, so they are the worlds an eager sampler
+                # would draw; a decision whose lines draw nothing unknown samples one.
+                while len(searches) < self.worlds:
+                    searches.append(_TurnSearch(me, sampler.sample(rng)))
                 value += sum(s.value_after(a.id)[0] for s in searches[1:])
                 value /= len(searches)
             totals[a.id] = value
@@ -174,50 +188,37 @@ class GreedyBot(Bot):
 
 
 class _TurnSearch:
-    """Exhaustive search of the rest of one turn of seat ``me`` in one world."""
+    """Exhaustive search of the rest of one turn of seat ``me`` in one world.
+
+    Positions are compared by :meth:`Game.position_key` (within a turn, equal keys are
+    transpositions); finished turns are scored by :func:`evaluate` on the bot's own
+    observation, cached by what the evaluation reads.
+    """
 
     def __init__(self, me: int, game: Game) -> None:
         self.me = me
         self.game = game
-        game.history = []  # the world is ours; the search never reads it, clones copy it
         self.turns = game.turns
         self.rounds = len(game.round_results)
-        self.memo: dict[tuple[Any, ...], tuple[float, bool]] = {}
-        self.leaves: dict[tuple[Any, ...], float] = {}  # what evaluate reads -> its value
+        self.memo: dict[Hashable, tuple[float, bool]] = {}
+        self.leaves: dict[Hashable, float] = {}
 
     def value_after(self, action_id: int, game: Game | None = None) -> tuple[float, bool]:
         """(best value reachable after ``action_id`` from ``game`` (default: the world's
         position), whether an unknown card may be drawn on the way)."""
         g = (self.game if game is None else game).clone()
-        deck, known, round_before = len(g.deck), g.deck_known, g.round
-        g.apply_id(action_id)
-        # Chance entered if a card left the deck that nobody knew (a 3's or the canvas
-        # draw): seen on the deck itself, so no rule is repeated here.
-        chance = g.round == round_before and deck - len(g.deck) > known
+        chance = draws_unknown(g.apply_id(action_id))
         value, later = self._best(g)
         return value, chance or later
 
     def _best(self, g: Game) -> tuple[float, bool]:
         if g.is_over or g.turns != self.turns:
-            leaf = (
-                g.rule,
-                tuple(g.palettes),
-                tuple(g.alive),
-                g.current,
-                g.hands[self.me].bit_count(),
-                len(g.round_results),
-                g.result,
-            )
-            value = self.leaves.get(leaf)
-            if value is None:
-                value = self.leaves[leaf] = evaluate(g, self.me, self.rounds)
-            return value, False
-        key = (g.step, g.rule, g.pending, tuple(g.hands), tuple(g.palettes), len(g.deck), g.deck_known, tuple(g.alive))
+            return self._leaf(g), False
+        key = g.position_key()
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        opts = g.options()
-        ids = [a.id for a, safe in opts if safe] or [a.id for a, _ in opts]
+        ids = g.safe_ids() or g.legal_ids()
         best = -float("inf")
         chance = False
         for i in ids:
@@ -227,3 +228,20 @@ class _TurnSearch:
                 best = value
         self.memo[key] = (best, chance)
         return best, chance
+
+    def _leaf(self, g: Game) -> float:
+        obs = g.observe(self.me)
+        # Exactly what evaluate reads: lines that differ elsewhere score the same.
+        leaf = (
+            obs.rule,
+            obs.palettes,
+            obs.alive,
+            obs.current_player,
+            obs.hand_sizes[self.me],
+            len(obs.round_results),
+            obs.result,
+        )
+        value = self.leaves.get(leaf)
+        if value is None:
+            value = self.leaves[leaf] = evaluate(obs, self.rounds)
+        return value

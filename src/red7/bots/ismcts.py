@@ -4,8 +4,9 @@ Single-observer ISMCTS (Cowling, Powley & Whitehouse, 2012, "Information Set Mon
 Carlo Tree Search"), max-n for 2-4 players:
 
 1. Each iteration samples a *determinization*: a full game consistent with the bot's
-   observation (:class:`red7.core.worlds.WorldSampler`; known deck-top cards and cards seen
-   drawn stay where everyone knows they are, the other hidden cards are dealt at random).
+   observation (by default :class:`red7.core.worlds.WorldSampler`: known deck-top cards
+   and cards seen drawn stay where everyone knows they are, the other hidden cards are
+   dealt at random; another source can be given, see :class:`ISMCTSBot`).
 2. It descends one tree whose edges are decisions. Every decision in Red7 is public
    and chance (shuffles, draws) is hidden, so a path of decisions from the root is an
    information set of the observer: the same node collects statistics from every
@@ -26,7 +27,8 @@ the advanced game the match matters, not the round: when the match ends, winners
 scores after this round is scored, ``softmax(4 * score / target)`` over the players.
 
 The answer is the most visited candidate at the root. With an iteration budget the bot
-is deterministic for a given RNG; with a time budget it stops when time is up.
+is deterministic for a given RNG; with a time budget it stops when time is up. The
+search reads worlds through the game's public queries only.
 """
 
 from __future__ import annotations
@@ -34,14 +36,29 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from ..core.actions import CONCEDE, Action
-from ..core.game import START, TARGETS, Game
+from ..core.game import Game
+from ..core.model import Step
+from ..core.observation import Observation
 from ..core.worlds import WorldSampler
 from .base import Bot, Option
 from .random_bot import random_decision
+
+
+class Worlds(Protocol):
+    """Complete games for one observation (what :class:`~red7.core.worlds.WorldSampler` is)."""
+
+    def sample(self, rng: random.Random) -> Game:
+        """A game for the search to play on; the search changes it, so each call must
+        return a game of its own."""
+        ...
+
+
+WorldSource = Callable[[Observation], Worlds]
+"""Builds the :class:`Worlds` of one decision from the bot's observation."""
 
 
 class _Node:
@@ -61,19 +78,19 @@ def candidates(game: Game) -> list[int]:
     chosen = game.safe_ids()
     if not chosen:
         return game.legal_ids()
-    if game.advanced and game.step == START:
+    if game.config.advanced and game.step == Step.START:
         chosen.append(CONCEDE)
     return chosen
 
 
 def rollout_values(game: Game) -> list[float]:
     """Each player's value of a position where the rollout stopped (see module doc)."""
-    n = game.n
     result = game.result
-    if result is not None and (not game.advanced or game.is_over):
+    if result is not None:
         share = 1.0 / len(result.winners)
-        return [share if s in result.winners else 0.0 for s in range(n)]
-    target = TARGETS[n]
+        return [share if s in result.winners else 0.0 for s in range(game.players)]
+    target = game.config.target
+    assert target is not None, "only an advanced match outlives the rollout's round"
     weights = [math.exp(4.0 * s / target) for s in game.scores]
     total = sum(weights)
     return [w / total for w in weights]
@@ -86,27 +103,42 @@ class ISMCTSBot(Bot):
     (decisions simulated in the tree and the rollouts, which makes the budget scale with
     the cost of the game at hand) or seconds=S (time; not reproducible); c=C (UCB
     exploration constant, default 0.7).
+
+    ``world_source`` (not an option of a spec; for experiments and tests) builds, from
+    the observation of each decision, what the iterations' worlds are sampled from:
+    :class:`~red7.core.worlds.WorldSampler` by default. A source that returns copies of
+    the true game makes a bot that sees every card (``experiments/perfect_information.py``).
     """
 
     name = "ismcts"
 
     def __init__(
-        self, iters: int | None = None, steps: int | None = None, seconds: float | None = None, c: float = 0.7
+        self,
+        iters: int | None = None,
+        steps: int | None = None,
+        seconds: float | None = None,
+        c: float = 0.7,
+        *,
+        world_source: WorldSource = WorldSampler,
     ) -> None:
+        """options: iters=N, steps=N or seconds=S (one budget), c=C"""
         budgets = [b for b in (iters, steps, seconds) if b is not None]
         if len(budgets) > 1:
             raise TypeError("give one budget: iters, steps or seconds")
         if any(not b > 0 for b in budgets) or not c > 0:
             raise ValueError("budgets and c must be positive")
+        if not callable(world_source):
+            raise ValueError(f"world_source must build worlds from an observation, not {world_source!r}")
         self.iters = int(iters) if iters is not None else (1000 if not budgets else None)
         self.steps = int(steps) if steps is not None else None
         self.seconds = seconds
         self.c = c
+        self.world_source = world_source
         self.last_iterations = 0
 
-    def choose(self, observation: dict[str, Any], options: Sequence[Option], rng: random.Random) -> Action:
-        me = observation["seat"]
-        sampler = WorldSampler(observation)
+    def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
+        me = observation.seat
+        sampler = self.world_source(observation)
         first = sampler.sample(rng)
         root_moves = candidates(first)
         if len(root_moves) == 1:
@@ -142,7 +174,8 @@ class ISMCTSBot(Bot):
         sqrt = math.sqrt
         while not world.is_over and world.round == round_start:
             moves = candidates(world)
-            mover = world.current
+            mover = world.current_player
+            assert mover is not None  # a world at a decision point, not over
             children = node.children
             untried = []
             best_score = -1.0

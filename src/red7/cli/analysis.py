@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
-import random
 import statistics
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..analysis.measures import percentile
 from ..analysis.sim import simulate
-from .common import UsageError, game_options, positive, run_options
+from ..core.model import Config
+from ..core.seeds import fresh_seed
+from .common import Commands, UsageError, game_options, positive, run_options
+
+if TYPE_CHECKING:  # the tournament and stats modules are imported by their commands only
+    from ..analysis.runner import Backend, GameRecord
+    from ..analysis.schedule import Entrant, Schedule
+    from .output import StagedOutput
 
 
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_commands(sub: Commands) -> None:
     p = sub.add_parser("sim", help="simulate games between random players")
     p.add_argument("--games", type=positive, default=100)
     game_options(p)
@@ -72,9 +80,17 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
 
 
+def _seed_of(args: argparse.Namespace) -> int:
+    """``--seed``, or a fresh one (every command prints or saves the seed it used)."""
+    return args.seed if args.seed is not None else fresh_seed()
+
+
+def _config_of(args: argparse.Namespace) -> Config:
+    return Config(args.players, args.advanced, args.actions)
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
-    seed = args.seed if args.seed is not None else 0
-    summary = simulate(args.games, args.players, args.advanced, args.actions, seed)
+    summary = simulate(args.games, _config_of(args), _seed_of(args))
     if args.json:
         print(json.dumps(summary))
     else:
@@ -84,15 +100,18 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 
 BENCH_CONFIGS = (
-    ("2p basic", dict(players=2, advanced=False, actions=False)),
-    ("4p advanced+actions", dict(players=4, advanced=True, actions=True)),
+    ("2p basic", Config(players=2)),
+    ("4p advanced+actions", Config(players=4, advanced=True, actions=True)),
 )
+BENCH_SEED = 0
+"""The benchmarks play the same games every run, seeds 0, 1, 2... (``bench --bot`` from
+``--seed`` when given), so that runs compare."""
 
 
 def cmd_bench_bot(args: argparse.Namespace) -> int:
-    """Seconds per decision of one bot (seat 0) over seeded games, one process."""
+    """Seconds per decision of one bot (seat 0, medium bots elsewhere) over seeded games,
+    one process: count, mean, median, 99th percentile and maximum."""
     from ..bots import BotSpecError, make_bot
-    from ..core.model import Config
     from ..play.match import play_game
 
     try:
@@ -100,23 +119,20 @@ def cmd_bench_bot(args: argparse.Namespace) -> int:
         others = [make_bot("medium") for _ in range(args.players - 1)]
     except BotSpecError as err:
         raise UsageError(f"--bot: {err}") from None
+    config = _config_of(args)
+    seed = args.seed if args.seed is not None else BENCH_SEED
     times: list[float] = []
-    seed = args.seed if args.seed is not None else 0
     for i in range(args.games):
-        config = Config(args.players, args.advanced, args.actions)
         times += play_game([bot, *others], seed + i, config).times[0]
-    times.sort()
     row = {
         "bot": args.bot,
-        "players": args.players,
-        "advanced": args.advanced,
-        "actions": args.actions,
+        **config.as_dict(),
         "games": args.games,
         "decisions": len(times),
-        "mean_ms": round(1e3 * statistics.mean(times), 1),
-        "median_ms": round(1e3 * times[len(times) // 2], 1),
-        "p99_ms": round(1e3 * times[min(len(times) - 1, int(0.99 * len(times)))], 1),
-        "max_ms": round(1e3 * times[-1], 1),
+        "mean_ms": _milliseconds(statistics.fmean(times) if times else None),
+        "median_ms": _milliseconds(statistics.median(times) if times else None),
+        "p99_ms": _milliseconds(percentile(times, 99)),
+        "max_ms": _milliseconds(max(times, default=None)),
     }
     if args.json:
         print(json.dumps(row))
@@ -125,20 +141,26 @@ def cmd_bench_bot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _milliseconds(seconds: float | None) -> float | None:
+    """Milliseconds to 0.1; None when the bot had no decision (its opponents all conceded)."""
+    return None if seconds is None else round(1e3 * seconds, 1)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
+    """Random games per second, median of ``--repeat`` measurements of ``--seconds``."""
     if args.bot:
         return cmd_bench_bot(args)
     if not 0 < args.seconds < 3600:
         raise UsageError(f"--seconds must be a number of seconds between 0 and 3600, not {args.seconds}")
     report = []
-    for name, cfg in BENCH_CONFIGS:
+    for name, config in BENCH_CONFIGS:
         games_rates, decision_rates = [], []
-        seed = 0
+        seed = BENCH_SEED
         for _ in range(args.repeat):
             started = time.perf_counter()
             games = decisions = 0
             while time.perf_counter() - started < args.seconds:
-                s = simulate(10, seed=seed, **cfg)  # type: ignore[arg-type]
+                s = simulate(10, config, seed)
                 seed += 10
                 games += s["games"]
                 decisions += s["decisions"]
@@ -165,8 +187,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 # --- tournament and stats -------------------------------------------------------------
 
 
-def _entrants(text: str) -> list[Any]:
-    from ..analysis.tournament import make_entrants, split_specs
+def _entrants(text: str) -> list[Entrant]:
+    from ..analysis.schedule import make_entrants, split_specs
     from ..bots import BotSpecError
 
     try:
@@ -176,7 +198,7 @@ def _entrants(text: str) -> list[Any]:
 
 
 @contextmanager
-def _staged_out(out: str | None) -> Iterator[Any]:
+def _staged_out(out: str | None) -> Iterator[StagedOutput | None]:
     """The ``--out`` directory, checked before any game is played (None without --out)."""
     if out is None:
         yield None
@@ -206,49 +228,55 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     path.write_text("{\n" + ",\n".join(parts) + "\n}\n", encoding="utf-8")
 
 
-def _commit(out: Any, write: Callable[[], None]) -> list[Path]:
+def _commit(out: StagedOutput, write: Callable[[], None]) -> list[Path]:
     """Write the files into the staging directory, then move them all into place."""
     try:
         write()
-        written: list[Path] = out.commit()
+        return out.commit()
     except OSError as err:
         raise UsageError(f"--out: could not write the results to {out.target}: {err.strerror or err}") from None
-    return written
 
 
-def _play(plan: Any, jobs: int, backend: str = "local", ray_address: str | None = None) -> list[dict[str, Any]]:
-    from ..analysis.tournament import run
+def _backend(args: argparse.Namespace) -> Backend:
+    """The runner's backend for ``--backend`` (checked before any game)."""
+    from ..analysis.runner import run_local
+
+    if args.backend == "local":
+        return run_local
+    from ..analysis.ray_backend import RayUnavailable, require_ray, run_ray
+
+    try:
+        require_ray()
+    except RayUnavailable as err:
+        raise UsageError(str(err)) from None
+    return functools.partial(run_ray, address=args.ray_address)
+
+
+def _play(plan: Schedule, jobs: int, backend: Backend | None = None) -> list[GameRecord]:
+    """Every game of ``plan``, under a progress bar."""
+    from ..analysis.runner import run, run_local
     from .reports import progress_bar
 
     with progress_bar(len(plan.tasks), "playing") as advance:
-        return run(plan.tasks, jobs, backend, advance, ray_address)
-
-
-def _seed_of(args: argparse.Namespace) -> int:
-    return args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+        return run(plan.tasks, jobs, backend or run_local, advance)
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from ..analysis.tournament import TournamentError, results_document, schedule, summarize
+    from ..analysis.schedule import ScheduleError, schedule
+    from ..analysis.tournament import results_document, summarize_tournament
     from .reports import make_console, render_tournament, tournament_header
 
     entrants = _entrants(args.bots)
     try:
-        plan = schedule(entrants, args.players, args.games, _seed_of(args), args.advanced, args.actions)
-    except TournamentError as err:
+        plan = schedule(entrants, config=_config_of(args), games=args.games, seed=_seed_of(args))
+    except ScheduleError as err:
         raise UsageError(str(err)) from None
-    if args.backend == "ray":
-        from ..analysis.ray_backend import RayUnavailable, require_ray
-
-        try:
-            require_ray()
-        except RayUnavailable as err:
-            raise UsageError(str(err)) from None
+    backend = _backend(args)
     console = make_console()
     with _staged_out(args.out) as out:
         console.print(tournament_header(plan, args.jobs, args.backend), highlight=False)
-        results = _play(plan, args.jobs, args.backend, args.ray_address)
-        summary = summarize(plan, results)
+        results = _play(plan, args.jobs, backend)
+        summary = summarize_tournament(plan, results)
         render_tournament(summary, console)
         if out is not None:
             from .plots import tournament_plots
@@ -265,16 +293,17 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    from ..analysis.schedule import ScheduleError
     from ..analysis.stats import plan as stats_plan
-    from ..analysis.stats import summarize
-    from ..analysis.tournament import TournamentError
+    from ..analysis.stats import summarize_design
     from .reports import make_console, render_stats, stats_header
 
     entrants = _entrants(args.bots)
+    config = _config_of(args)
     seed = _seed_of(args)
     try:
-        plan = stats_plan(entrants, args.players, args.games, seed, args.advanced, args.actions)
-    except TournamentError as err:
+        plan = stats_plan(entrants, config=config, games=args.games, seed=seed)
+    except ScheduleError as err:
         raise UsageError(str(err)) from None
     console = make_console(stderr=args.json)
     with _staged_out(args.out) as out:
@@ -286,7 +315,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
                 highlight=False,
             )
         results = _play(plan, args.jobs)
-        summary = summarize(results, args.players, args.advanced, args.actions)
+        summary = summarize_design(results, config)
         summary["bots"] = [e.spec for e in entrants]
         summary["seed"] = seed
         if args.json:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import NoReturn
+from typing import NoReturn, TypeAlias
 
 
 class UsageError(Exception):
@@ -18,6 +18,10 @@ class Parser(argparse.ArgumentParser):
         command = self.prog.split()[1:] if self.prog.startswith("red7") else []
         where = f"red7 {' '.join(command)} --help" if command else "red7 --help"
         self.exit(2, f"red7: error: {message} (see {where})\n")
+
+
+Commands: TypeAlias = "argparse._SubParsersAction[Parser]"
+"""Where each command module adds its commands (their parsers are :class:`Parser` too)."""
 
 
 def players(text: str) -> int:

@@ -7,14 +7,16 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from ..core.actions import Action
 from ..core.game import Game
+from ..core.model import Config
 from ..core.record import RecordError, replay
 from ..play.records import load, records_dir
 from ..play.table import Seat, Table
-from .common import UsageError, game_options, interactive, language
+from .common import Parser, UsageError, game_options, interactive, language
 
 
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser("play", help="play in the terminal against bots or friends (the default command)")
     game_options(p, players_default=None)
     p.add_argument(
@@ -76,7 +78,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         ReplayApp(games, Path(args.file).name).run()
         return 0
 
-    def show(number: int, action: object, game: Game) -> None:
+    def show(number: int, action: Action, game: Game) -> None:
         print(f"{number:4d}. {action}")
 
     try:
@@ -87,10 +89,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         ) from None
     result = game.result
     if result is None:
-        print(f"record replays correctly: {len(game.history)} decisions, game not finished")
+        print(f"record replays correctly: {game.decisions} decisions, game not finished")
     else:
         winners = " and ".join(f"player {w}" for w in result.winners)
-        print(f"record replays correctly: {len(game.history)} decisions, {result.rounds} round(s), won by {winners}")
+        print(f"record replays correctly: {game.decisions} decisions, {result.rounds} round(s), won by {winners}")
     return 0
 
 
@@ -98,7 +100,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def table_maker(args: argparse.Namespace) -> Callable[[int | None], Table]:
-    """Check ``play``'s seat options and return a function dealing a new table from a seed."""
+    """Check ``play``'s seat options (a mistake is a one-line UsageError) and return a
+    function dealing a new table from a seed (None: a fresh one): the people first, then
+    the bots, in the configuration the options give."""
     from ..bots import BotSpecError, make_bot
 
     specs = [s.strip() for s in args.bots.split(",")] if args.bots else []
@@ -124,10 +128,12 @@ def table_maker(args: argparse.Namespace) -> Callable[[int | None], Table]:
     except BotSpecError as err:
         raise UsageError(f"--bots: {err}") from None
 
+    config = Config(players, args.advanced, args.actions)
+
     def new_table(seed: int | None) -> Table:
         seats = [Seat(names[s] if s < len(names) else "") for s in range(people)]
         seats += [Seat("", make_bot(spec), spec) for spec in specs]
-        return Table(seats, args.advanced, args.actions, seed)
+        return Table(seats, config, seed)
 
     return new_table
 
@@ -141,9 +147,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UsageError(f"--delay must be between 0 and 10 seconds, not {args.delay}")
     save_to = Path(args.save) if args.save else None
     if args.text or not interactive():
+        from ..play.session import Session
         from ..ui.text_game import play_text
 
-        return play_text(new_table(args.seed), records_dir(), save_to, sys.stdin, sys.stdout)
+        return play_text(Session(new_table(args.seed), records_dir(), save_to), sys.stdin, sys.stdout)
     from ..bots import BotSpecError, make_bot
     from ..ui.tui.app import PlayApp
 

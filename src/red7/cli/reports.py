@@ -1,6 +1,6 @@
 """Terminal output of ``red7 tournament`` and ``red7 stats``: a progress bar with ETA
 and tables (rich). Only presentation: the numbers come from :mod:`red7.analysis.tournament`
-and :mod:`red7.analysis.stats`."""
+and :mod:`red7.analysis.stats`, the games from :mod:`red7.analysis.schedule`."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ..analysis.tournament import Schedule
+from ..analysis.schedule import Schedule
+from ..core.model import Config
 
 
 def make_console(stderr: bool = False) -> Console:
@@ -73,6 +74,10 @@ def _ms(seconds: float | None) -> str:
     return f"{ms:.3g}" if ms < 100 else f"{ms:,.0f}"
 
 
+def _options(config: Config) -> str:
+    return f"{' · advanced' if config.advanced else ''}{' · actions' if config.actions else ''}"
+
+
 def _bar(share: float, width: int = 20) -> str:
     full = round(share * width)
     return "█" * full
@@ -86,7 +91,7 @@ def tournament_header(plan: Schedule, jobs: int, backend: str) -> str:
     tables = f"{n_tables} tables (every {plan.players} of {len(plan.entrants)} entrants)" if n_tables > 1 else "1 table"
     lines = [
         f"Tournament: {', '.join(e.label for e in plan.entrants)} · {plan.players} players"
-        f"{' · advanced' if plan.advanced else ''}{' · actions' if plan.actions else ''} · seed {plan.seed}",
+        f"{_options(plan.config)} · seed {plan.seed}",
         f"{tables} × {plan.games_per_table} games ({plan.deals} deals × {plan.rotations} seat rotations)"
         f" = {len(plan.tasks)} games · {jobs} job(s), {backend} backend",
     ]
@@ -154,13 +159,13 @@ def render_tournament(summary: dict[str, Any], console: Console) -> None:
 
 
 def stats_header(plan: Schedule) -> str:
-    options = f"{' · advanced' if plan.advanced else ''}{' · actions' if plan.actions else ''}"
     bots = ", ".join(e.label for e in plan.entrants)
     if plan.rotations > 1:
         bots += f" (each deal played once per seat rotation: {plan.deals} deals)"
     else:
         bots += " in every seat"
-    return f"Statistics of {len(plan.tasks)} games · {plan.players} players{options} · bots {bots} · seed {plan.seed}"
+    games = f"{len(plan.tasks)} games · {plan.players} players{_options(plan.config)}"
+    return f"Statistics of {games} · bots {bots} · seed {plan.seed}"
 
 
 def render_stats(summary: dict[str, Any], console: Console) -> None:

@@ -65,7 +65,7 @@ _CARD_KINDS: Final = (
     (Kind.MOVE, MOVE_DECK),
     (Kind.TAKE, TAKE),
 )
-_WORDS: Final = {Kind.END: END, Kind.CONCEDE: CONCEDE, Kind.DRAW: DRAW, Kind.DECLINE: DECLINE}
+_WORDS: Final[dict[str, int]] = {Kind.END: END, Kind.CONCEDE: CONCEDE, Kind.DRAW: DRAW, Kind.DECLINE: DECLINE}
 _SYNTAX: Final = (
     "'play R7', 'canvas B3', 'move G2 canvas', 'move G2 deck', 'take O4', 'end', 'concede', 'draw' or 'decline'"
 )
@@ -91,6 +91,7 @@ class Action:
     id: int
     kind: Kind
     card: Card | None
+    _text: str
     """The card the decision names (None for ``end``, ``concede``, ``draw``, ``decline``)."""
 
     def __new__(cls, action_id: int) -> Action:
@@ -109,7 +110,7 @@ class Action:
             elif base == MOVE_DECK:
                 self._text += " deck"
         else:
-            self.kind = next(w for w, i in _WORDS.items() if i == action_id)
+            self.kind = Kind(next(w for w, i in _WORDS.items() if i == action_id))
             self._text = str(self.kind)
         return self
 

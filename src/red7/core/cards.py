@@ -61,12 +61,17 @@ BELOW4_MASK: Final = VALUE_MASK[1] | VALUE_MASK[2] | VALUE_MASK[3]
 _COLOURS_PRESENT: Final = tuple(tuple(c for c in range(7) if bits >> (6 - c) & 1) for bits in range(128))
 
 
-def colours_in(mask: int) -> tuple[int, ...]:
-    """The colours (0 = Red .. 6 = Violet) that have a card in ``mask``, in order."""
+def colour_bits(mask: int) -> int:
+    """7 bits, one per colour present in ``mask`` (bit ``6 - colour``)."""
     f = mask | (mask >> 28)  # OR the seven 7-card value groups together
     f |= f >> 14
     f |= f >> 7
-    return _COLOURS_PRESENT[f & 127]
+    return f & 127
+
+
+def colours_in(mask: int) -> tuple[int, ...]:
+    """The colours (0 = Red .. 6 = Violet) that have a card in ``mask``, in order."""
+    return _COLOURS_PRESENT[colour_bits(mask)]
 
 
 def parse_index(text: str) -> int:

@@ -80,7 +80,7 @@ from .model import (
     RoundResult,
     Step,
 )
-from .observation import Observation, observe
+from .observation import Observation, check_seat, observe
 from .rules import qualifying_mask, winner_of_masks
 from .seeds import fresh_seed, round_rng
 from .state import State
@@ -166,6 +166,7 @@ class Game:
         scores: list[list[str]] | None = None,
         eliminated: list[int] | None = None,
         seed: int = 0,
+        explicit_chance: bool = False,
     ) -> Game:
         """A game at the start of ``current``'s turn in a position given card by card.
 
@@ -173,9 +174,12 @@ class Game:
         the rule; empty means the Red start card); ``deck_known`` top cards of the deck
         are public; ``known`` lists, per seat, hand cards everyone saw drawn;
         ``scores`` lists each seat's score pile; seats in ``eliminated`` are out of the
-        round. Cards listed nowhere are out of the round face down (R6.1). Used by
-        tests and by tools that set up a situation; the RNG (``seed``) only serves
-        later rounds. Its event log starts empty.
+        round (at least two players must remain). Cards listed nowhere are out of the
+        round face down (R6.1). Used by tests and by tools that set up a situation; the
+        RNG (``seed``) only serves later rounds; with ``explicit_chance`` every draw of
+        an unknown card is a chance node (see the module docstring). Its event log starts
+        empty, unless ``current`` begins with an empty hand: R4.1 then eliminates it at
+        once (``PlayerEliminated``, and the events of the round's end if it ends).
         """
         n = len(hands)
         config = Config(n, bool(advanced), bool(actions))
@@ -206,10 +210,15 @@ class Game:
             if m & ~hand_masks[seat]:
                 raise GameError(f"known cards {' '.join(names_of(m & ~hand_masks[seat]))} are not in hand {seat}")
             known_masks[seat] = m
+        out = set(eliminated or [])
+        if not out <= set(range(n)) or n - len(out) < 2:
+            raise GameError(f"eliminated seats {sorted(out)}: a round needs two of the {n} seats still in it (R6.2)")
+        if not 0 <= current < n or current in out:
+            raise GameError(f"seat {current} cannot take the turn")
         state = State(
             config=config,
             seed=seed,
-            explicit_chance=False,
+            explicit_chance=bool(explicit_chance),
             hands=hand_masks,
             palettes=palette_masks,
             known_hand_cards=known_masks,
@@ -234,10 +243,8 @@ class Game:
             result=None,
         )
         game = cls._of(state)
-        for seat in eliminated or []:
+        for seat in out:
             game._eliminate(seat)
-        if not 0 <= current < n or not state.alive[current]:
-            raise GameError(f"seat {current} cannot take the turn")
         game._begin_turn(current)
         return game
 
@@ -329,6 +336,7 @@ class Game:
 
     def events_for(self, seat: int | None, start: int = 0) -> list[Event]:
         """The events from number ``start`` on, as ``seat`` (None: a spectator) may see them (R9)."""
+        check_seat(seat, self._s.config.players)
         return [e.seen_by(seat) for e in self._events[start:]]
 
     def hand(self, seat: int) -> list[str]:
@@ -522,12 +530,14 @@ class Game:
             s.canvas.append(card)
             s.rule = COLOUR_OF[card]
             s.step = AFTER
+            s.pending = None
             events.append(MOVED[me][True][card])
         elif action_id < A.TAKE:
             card = action_id - A.MOVE_DECK
             s.palettes[me] &= ~(1 << card)
             self._tuck(card)
             s.step = AFTER
+            s.pending = None
             events.append(MOVED[me][False][card])
         elif action_id < A.END:
             card = action_id - A.TAKE
@@ -628,6 +638,7 @@ class Game:
         """Start ``seat``'s turn; an empty hand eliminates at once (R4.1)."""
         s = self._s
         n = s.config.players
+        s.pending = None  # a 7 left pending by a concession
         while True:
             s.current = seat
             s.turns += 1

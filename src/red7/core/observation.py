@@ -124,7 +124,7 @@ class Observation(NamedTuple):
         try:
             private = data["seat"] is not None
             res = data["result"]
-            return cls(
+            obs = cls(
                 seat=data["seat"],
                 config=Config(data["players"], data["advanced"], data["actions"]),
                 round=data["round"],
@@ -155,13 +155,49 @@ class Observation(NamedTuple):
             )
         except (KeyError, TypeError, ValueError) as err:
             raise GameError(f"not an observation of red7: {err!r}") from None
+        _check_shape(obs)
+        return obs
+
+
+def _check_shape(obs: Observation) -> None:
+    """Raise GameError unless every field has the type and size an observation has."""
+    n = obs.players
+
+    def whole(value: object, low: int = 0) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+    problems = [
+        name
+        for name, ok in (
+            ("seat", obs.seat is None or whole(obs.seat) and obs.seat < n),
+            ("current_player", obs.current_player is None or whole(obs.current_player) and obs.current_player < n),
+            ("round", whole(obs.round, 1)),
+            ("turns", whole(obs.turns)),
+            ("deck_size", whole(obs.deck_size)),
+            ("out_of_round_count", whole(obs.out_of_round_count)),
+            ("alive", len(obs.alive) == n and all(isinstance(a, bool) for a in obs.alive)),
+            ("hand_sizes", len(obs.hand_sizes) == n and all(whole(h) for h in obs.hand_sizes)),
+            ("scores", len(obs.scores) == n and all(whole(s) for s in obs.scores)),
+            ("palettes", len(obs.palettes) == n),
+            ("known_hand_cards", len(obs.known_hand_cards) == n),
+            ("score_piles", len(obs.score_piles) == n),
+            ("history", all(whole(seat) and seat < n for seat, _ in obs.history)),
+        )
+        if not ok
+    ]
+    if problems:
+        raise GameError(f"not an observation of a {n}-player game: bad {', '.join(problems)}")
+
+
+def check_seat(seat: object, players: int) -> None:
+    """Raise GameError unless ``seat`` is a seat of ``players`` or None (a spectator)."""
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players):
+        raise GameError(f"seat {seat!r} is not one of 0..{players - 1} (or None for a spectator)")
 
 
 def observe(s: State, seat: int | None) -> Observation:
     """What ``seat`` (None: a spectator) sees of the position ``s`` (R9)."""
-    n = s.config.players
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n):
-        raise GameError(f"seat {seat!r} is not one of 0..{n - 1}")
+    check_seat(seat, s.config.players)
     deck = s.deck
     known = s.deck_known_count
     step = s.step

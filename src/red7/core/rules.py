@@ -233,10 +233,15 @@ def cached_keys() -> tuple[dict[int, int], ...]:
 
 def rule_key(rule: int, m: int) -> int:
     """``KEY[rule](m)``, memoized."""
+    k = _CACHES[rule].get(m)
+    return compute_key(rule, m) if k is None else k
+
+
+def compute_key(rule: int, m: int) -> int:
+    """``KEY[rule](m)``, computed and memoized: for hot paths that looked the memo up
+    themselves (``cached_keys()[rule].get(m)``) and missed."""
     cache = _CACHES[rule]
-    k = cache.get(m)
-    if k is None:
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
-        k = cache[m] = KEY[rule](m)
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    k = cache[m] = KEY[rule](m)
     return k

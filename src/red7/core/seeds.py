@@ -4,7 +4,9 @@ The reproducibility contract:
 
 * **A game** is a pure function of its configuration, its seed and its decisions (a
   record, :mod:`red7.core.record`): round ``r`` is shuffled by :func:`round_rng`. This
-  derivation is part of the record format (version 1) and never changes.
+  derivation is part of the record format (version 1) and never changes. (It relies on
+  CPython's ``random.Random`` seeding and ``shuffle``, unchanged for many releases; the
+  tests pin seeded deals, so a Python release that changed them would be caught.)
 * **Everything else** that needs its own random stream (each bot's choices, the random
   players of a simulation, a tournament's deals, an environment's episodes, a hint)
   takes ``random.Random(derive_seed(seed, *labels))``, the labels naming the stream.

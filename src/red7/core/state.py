@@ -13,7 +13,8 @@ Cards are ints and card sets are 49-bit masks (:mod:`red7.core.cards`).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from operator import attrgetter
+from typing import Any, Final
 
 from .model import Config, Result, RoundResult, Step
 
@@ -106,19 +107,21 @@ class State:
 
     def key(self) -> tuple[Any, ...]:
         """Every field, as a hashable tuple: equal keys, equal games."""
-        return tuple(_frozen(getattr(self, f.name)) for f in fields(self))
+        values = _ALL_FIELDS(self)
+        return tuple(tuple(v) if i in _LIST_FIELDS else v for i, v in enumerate(values))
 
     def position_key(self) -> tuple[Any, ...]:
         """Every field but how the position was reached (history, turn counter, seed)."""
-        return tuple(_frozen(getattr(self, f.name)) for f in fields(self) if f.name not in _PATH_FIELDS)
+        values = _ALL_FIELDS(self)
+        return tuple(tuple(v) if i in _LIST_FIELDS else v for i, v in enumerate(values) if i not in _PATH_FIELDS)
 
     @property
     def players(self) -> int:
         return self.config.players
 
 
-_PATH_FIELDS = frozenset({"seed", "history", "turns"})
-
-
-def _frozen(value: Any) -> Any:
-    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
+_NAMES: Final = tuple(f.name for f in fields(State))
+_ALL_FIELDS: Final = attrgetter(*_NAMES)
+_LIST_FIELDS: Final = frozenset(i for i, f in enumerate(fields(State)) if str(f.type).startswith("list["))
+"""The fields a key turns into tuples (the others are immutable already)."""
+_PATH_FIELDS: Final = frozenset(_NAMES.index(name) for name in ("seed", "history", "turns"))

@@ -24,21 +24,28 @@ from . import actions as A
 from .actions import Action, Kind
 from .cards import COLOUR_OF, VALUE_OF, bits_of, colours_in
 from .model import STEP_KINDS, Refusal, RefusalCode, Step
-from .rules import cached_keys, rule_key
+from .rules import cached_keys, compute_key
 
-_KEYS: Final = cached_keys()  # read directly on hot paths; rule_key fills them
+_KEYS: Final = cached_keys()  # read directly on hot paths; compute_key fills them
+_RULE_THEN_COLOURS: Final = tuple(
+    tuple((rule, *(c for c in range(7) if bits >> (6 - c) & 1 and c != rule)) for bits in range(128))
+    for rule in range(7)
+)
+"""``[rule][colour_bits(hand)]`` (:func:`red7.core.cards.colour_bits`): the rule in force, then each other colour in the hand:
+the rules the mover could be winning under at the end of a turn (R4.3, R4.4)."""
 START, AFTER, FIVE, SEVEN, ONE, DRAW = Step.START, Step.AFTER, Step.FIVE, Step.SEVEN, Step.ONE, Step.DRAW
 
 
-def best_key(rule: int, palettes: tuple[int, ...], alive: tuple[bool, ...], me: int) -> int:
-    """The largest key under ``rule`` among the remaining players other than ``me``."""
+def best_key(rule: int, palettes: tuple[int, ...], alive: tuple[bool, ...], me: int, skip: int = -1) -> int:
+    """The largest key under ``rule`` among the remaining players other than ``me`` (and
+    ``skip``)."""
     cache = _KEYS[rule]
     best = 0
     for seat, o in enumerate(palettes):
-        if seat != me and alive[seat]:
+        if seat != me and seat != skip and alive[seat]:
             k = cache.get(o)
             if k is None:
-                k = rule_key(rule, o)
+                k = compute_key(rule, o)
             if k > best:
                 best = k
     return best
@@ -64,6 +71,8 @@ class TurnSolver:
         "public_top",
         "actions",
         "_best",
+        "_checks",
+        "_without",
         "_ids",
         "_safe",
     )
@@ -90,6 +99,8 @@ class TurnSolver:
         self.public_top = public_top
         self.actions = actions
         self._best = [-1] * 7  # the other players' best key per rule; -1: not computed yet
+        self._checks = _RULE_THEN_COLOURS[rule]
+        self._without: dict[int, int] = {}  # owner * 7 + rule -> best key of the others but that owner
         self._ids: list[int] | None = None
         self._safe: list[bool] = []
 
@@ -217,7 +228,7 @@ class TurnSolver:
         """Does the mover, with palette ``m``, win under ``rule`` against the others?"""
         mine = _KEYS[rule].get(m)
         if mine is None:
-            mine = rule_key(rule, m)
+            mine = compute_key(rule, m)
         b = self._best[rule]
         if b < 0:
             b = self._best[rule] = best_key(rule, self.palettes, self.alive, self.me)
@@ -227,19 +238,13 @@ class TurnSolver:
         """With nothing left to resolve: winning now with palette ``m``, or a canvas card
         from ``hand`` makes the mover win (the hot path of every legality check)."""
         best = self._best
-        rule = self.rule
-        mine = _KEYS[rule].get(m)
-        if mine is None:
-            mine = rule_key(rule, m)
-        b = best[rule]
-        if b < 0:
-            b = best[rule] = best_key(rule, self.palettes, self.alive, self.me)
-        if mine > b:
-            return True
-        for c in colours_in(hand):
+        f = hand | hand >> 28  # colour_bits(hand), inlined on the hottest path
+        f |= f >> 14
+        f |= f >> 7
+        for c in self._checks[f & 127]:
             mine = _KEYS[c].get(m)
             if mine is None:
-                mine = rule_key(c, m)
+                mine = compute_key(c, m)
             b = best[c]
             if b < 0:
                 b = best[c] = best_key(c, self.palettes, self.alive, self.me)
@@ -307,18 +312,26 @@ class TurnSolver:
         return any(self._finishes_after_take(m, z, hand) for z in bits_of(victims))
 
     def _finishes_after_take(self, m: int, card: int, hand: int) -> bool:
-        """Can the mover finish winning once the 1 has taken ``card`` from its owner? The
-        owner's palette changes, so the other players' best keys are computed afresh."""
+        """Can the mover finish winning once the 1 has taken ``card`` from its owner? Only
+        the owner's palette changes: the best of the others is the larger of the owner's
+        new key and the best of the rest (memoized per owner and rule)."""
         owner = self._owner(card)
         assert owner is not None
-        palettes = list(self.palettes)
-        palettes[owner] &= ~(1 << card)
-        after = tuple(palettes)
+        rest = self.palettes[owner] & ~(1 << card)
+        without = self._without
         for c in (self.rule, *colours_in(hand)):
             mine = _KEYS[c].get(m)
             if mine is None:
-                mine = rule_key(c, m)
-            if mine > best_key(c, after, self.alive, self.me):
+                mine = compute_key(c, m)
+            b = without.get(owner * 7 + c)
+            if b is None:
+                b = without[owner * 7 + c] = best_key(c, self.palettes, self.alive, self.me, owner)
+            if mine <= b:
+                continue
+            theirs = _KEYS[c].get(rest)
+            if theirs is None:
+                theirs = compute_key(c, rest)
+            if mine > theirs:
                 return True
         return False
 

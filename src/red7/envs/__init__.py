@@ -5,6 +5,7 @@
   registered as ``Red7-v0`` when this package is imported.
 - :mod:`red7.envs.openspiel`: ``import red7.envs.openspiel`` registers ``python_red7``.
 - :mod:`red7.envs.encoding`: the observation vector shared by all of them.
+- :mod:`red7.envs.seeding`: the game seed of each episode (PettingZoo, Gymnasium).
 
 Nothing here is imported by the core package; each module imports its framework only
 when it is itself imported.

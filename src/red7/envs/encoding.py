@@ -1,7 +1,7 @@
 """Observations as fixed-size int8 vectors, for learning agents (all environments).
 
-:func:`encode` turns a seat's :class:`~red7.core.observation.View` (R9: what that seat may
-see, nothing else) into one ``int8`` vector of :data:`OBS_SIZE` numbers. Seats are
+:func:`encode` turns a seat's :class:`~red7.core.observation.Observation` (R9: what that
+seat may see, nothing else) into one ``int8`` vector of :data:`OBS_SIZE` numbers. Seats are
 *rotated* so that the observer comes first, then the seats to their left, and padded
 to 4, so one network plays any seat of any table size. Cards are indexed as in
 :mod:`red7.core.cards` (0 = V1 ... 48 = R7, card order). The layout, field by field
@@ -21,6 +21,7 @@ out_of_round_known     49     face-down cards of eliminated players the observer
                               (their palettes, cards seen drawn, its own former hand)
 rule                   7      one-hot rule in force: Red, Orange, ... Violet
 step                   7      one-hot: start, after, five, seven, one, draw, over
+                              (all zero at a chance node, see below)
 current                4      one-hot, relative: whose decision it is
 alive                  4      1 for each seat still in the round
 seats                  4      1 for each seat at the table (the rest is padding)
@@ -32,6 +33,13 @@ round                  1      round number, from 1
 target                 1      points that win the match (advanced game; else 0)
 advanced, actions      1, 1   the configuration
 =====================  =====  =====================================================
+
+The layout is frozen: a test pins the bytes of the vectors of seeded positions, so a
+trained network keeps reading the same numbers. Observations taken at a chance node
+(``Step.DEALING``/``Step.DRAWING``, only in a game with explicit chance, e.g. the
+OpenSpiel adapter) have no bit among the seven ``step`` numbers and none in ``current``
+(nobody decides); the rest describes the position as usual (during a deal, the cards
+dealt so far).
 """
 
 from __future__ import annotations
@@ -41,7 +49,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..core.observation import View
+from ..core.model import Step
+from ..core.observation import Observation
 
 MAX_SEATS: Final = 4
 CARDS: Final = 49
@@ -77,20 +86,21 @@ _ORDER: Final = {n: [[(seat + i) % n for i in range(n)] for seat in range(n)] fo
 _PAD: Final = {n: [0] * (MAX_SEATS - n) for n in range(2, MAX_SEATS + 1)}
 
 
-def encode(v: View) -> npt.NDArray[np.int8]:
-    """The vector of the view ``v`` of one seat (a spectator is seen from seat 0)."""
-    seat = v.seat or 0
-    n = v.players
+def encode(obs: Observation) -> npt.NDArray[np.int8]:
+    """The vector of the observation ``obs`` of one seat (a spectator is seen from seat 0)."""
+    seat = obs.seat or 0
+    config = obs.config
+    n = config.players
     order = _ORDER[n][seat]
     pad = _PAD[n]
     canvas = known_top = 0
-    for c in v.canvas:
+    for c in obs.canvas:
         canvas |= 1 << c
-    for c in v.deck_known_top:
+    for c in obs.deck_known_top:
         known_top |= 1 << c
-    palettes, known, piles = v.palettes, v.known, v.piles
+    palettes, known, piles = obs.palettes, obs.known_hand_cards, obs.score_piles
     masks = [
-        v.hand or 0,
+        obs.hand or 0,
         *[palettes[s] for s in order],
         *pad,
         *[known[s] for s in order],
@@ -99,24 +109,33 @@ def encode(v: View) -> npt.NDArray[np.int8]:
         *pad,
         canvas,
         known_top,
-        0 if v.pending is None else 1 << v.pending,
-        v.out_public | (v.out_own or 0),
+        0 if obs.pending is None else 1 << obs.pending,
+        obs.out_of_round_known | (obs.out_of_round_own or 0),
     ]
     # Masks fit in 64 bits: unpack their little-endian bytes, keep the 49 card bits of each.
     bits = np.unpackbits(np.array(masks, dtype="<u8").view(np.uint8), bitorder="little")
     out = np.empty(OBS_SIZE, dtype=np.int8)
     out[:_SMALL] = bits.reshape(_MASK_ROWS, 64)[:, :CARDS].ravel()
-    alive, sizes, scores = v.alive, v.hand_sizes, v.scores
+    alive, sizes, scores = obs.alive, obs.hand_sizes, obs.scores
     small = [0] * (OBS_SIZE - _SMALL)
-    small[v.rule] = 1
-    small[7 + v.step] = 1
-    if v.current is not None:
-        small[14 + (v.current - seat) % n] = 1
+    small[obs.rule] = 1
+    if obs.step <= Step.OVER:  # chance nodes (dealing, drawing) have no step bit
+        small[7 + obs.step] = 1
+    current = obs.current_player
+    if current is not None:
+        small[14 + (current - seat) % n] = 1
     small[18 : 18 + n] = [alive[s] for s in order]
     small[22 : 22 + n] = [1] * n
     small[26 : 26 + n] = [sizes[s] for s in order]
     small[30 : 30 + n] = [scores[s] for s in order]
-    small[34:] = [v.deck_size, v.out_of_round, v.round, v.target or 0, v.advanced, v.actions]
+    small[34:] = [
+        obs.deck_size,
+        obs.out_of_round_count,
+        obs.round,
+        config.target or 0,
+        config.advanced,
+        config.actions,
+    ]
     out[_SMALL:] = small
     return out
 

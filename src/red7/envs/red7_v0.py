@@ -10,9 +10,10 @@ advanced draw).
   7's card to the canvas / onto the deck, 196-244 the 1's card to take, 245 end the
   turn, 246 concede, 247 draw, 248 decline. An id never changes meaning by phase.
 - **Observations**: ``{"observation": int8 Box(873), "action_mask": int8 Box(249)}``;
-  the vector is :func:`red7.envs.encoding.encode` of the agent's own view (R9; the
+  the vector is :func:`red7.envs.encoding.encode` of the agent's own observation (R9; the
   observer comes first; layout in that module). The mask marks the legal decisions
-  (``mask="safe"``: only the safe ones, R4.7, or the concession when none is).
+  (``mask="safe"``: only the safe ones, R4.7, or the concession when none is:
+  ``Game.safe_or_concede_ids``).
 - **Rewards** (zero-sum): at the end, each winner gets ``(1/k - 1/n) * n/(n-1)`` for a
   victory shared by ``k`` (so a lone winner gets +1 and each other player
   ``-1/(n-1)``), everyone else ``-1/(n-1)``. ``rewards="points"`` (advanced game) adds,
@@ -21,8 +22,8 @@ advanced draw).
 - **Termination**: in the basic game a player is terminated when eliminated (with its
   final reward); in the advanced game elimination ends only the round, and every
   player is terminated when the match ends. Never truncated: a basic game ends within
-  a few dozen decisions; an advanced match ends with probability 1 (a round may score
-  nothing, about 1 % of random rounds, and then the same cards are dealt again).
+  a few dozen decisions, and the engine ends every advanced match after
+  :data:`~red7.core.model.MAX_ROUNDS` rounds at most (R8.6).
 - ``env()`` wraps the raw environment in PettingZoo's standard classic-game wrappers:
   an illegal or masked-out action ends the game with reward -1 for the offender
   (``TerminateIllegalWrapper``), an action outside the space raises
@@ -30,13 +31,12 @@ advanced draw).
   (``OrderEnforcingWrapper``). The raw environment (``raw_env``) raises the engine's
   ``IllegalActionError`` for an illegal action.
 - Seeds: ``reset(seed=s)`` deals the engine game of seed ``s``, the same deal as
-  ``red7.Game(seed=s)``; later ``reset()`` calls without a seed continue a sequence
-  derived from it.
+  ``red7.Game(seed=s)``; later ``reset()`` calls without a seed play the games of
+  ``derive_seed(s, "episode", k)`` (:mod:`red7.envs.seeding`).
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
@@ -45,10 +45,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..core.actions import CONCEDE, NUM_ACTIONS, Action
-from ..core.game import Game, GameError
+from ..core.actions import NUM_ACTIONS, Action
+from ..core.events import GameOver, PlayerEliminated, RoundOver
+from ..core.game import Game
+from ..core.model import Config, GameError
 from .encoding import OBS_SIZE, encode
 from .returns import zero_sum_returns
+from .seeding import EpisodeSeeds
 
 RENDER_MODES = ["human", "ansi"]
 
@@ -76,17 +79,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         rewards: str = "win",
     ) -> None:
         super().__init__()
-        if not isinstance(players, int) or not 2 <= players <= 4:
-            raise GameError(f"Red7 is played by 2 to 4 players, not {players!r}")
+        self.config = Config(players, bool(advanced), bool(actions))  # refuses a bad table (GameError)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode {render_mode!r} is not one of {RENDER_MODES} (or None)")
         if mask not in ("legal", "safe"):
             raise ValueError(f"mask {mask!r} is not 'legal' or 'safe'")
-        if rewards not in ("win", "points") or (rewards == "points" and not advanced):
+        if rewards not in ("win", "points") or (rewards == "points" and not self.config.advanced):
             raise ValueError(f"rewards {rewards!r}: use 'win', or 'points' with advanced=True")
-        self.n, self.advanced, self.actions = players, bool(advanced), bool(actions)
+        self.n, self.advanced, self.actions = self.config.players, self.config.advanced, self.config.actions
         self.render_mode, self.mask, self.reward_mode = render_mode, mask, rewards
-        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.possible_agents = [f"player_{i}" for i in range(self.n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self._obs_space = spaces.Dict(
             {
@@ -95,7 +97,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             }
         )
         self._act_space = spaces.Discrete(NUM_ACTIONS)
-        self._seeds: random.Random | None = None
+        self._seeds = EpisodeSeeds()
         self.game: Game | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -107,21 +109,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     # --- the AEC cycle ----------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._seeds = random.Random(seed)
-            game_seed = seed
-        elif self._seeds is not None:
-            game_seed = self._seeds.randrange(1 << 62)
-        else:
-            game_seed = random.SystemRandom().randrange(1 << 62)
-        self.game = Game(self.n, self.advanced, self.actions, seed=game_seed)
+        self.game = Game(config=self.config, seed=self._seeds.next(seed))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._rounds_rewarded = 0
         self._select()
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[np.int8]]:
@@ -130,12 +124,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if game.current_player == seat:
             mask[self._allowed(game)] = 1
-        return {"observation": encode(game.view(seat)), "action_mask": mask}
+        return {"observation": encode(game.observe(seat)), "action_mask": mask}
 
     def _allowed(self, game: Game) -> list[int]:
-        if self.mask == "legal":
-            return game.legal_ids()
-        return game.safe_ids() or [CONCEDE]  # safe decisions, else only the concession
+        return game.legal_ids() if self.mask == "legal" else game.safe_or_concede_ids()
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -143,26 +135,25 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self._was_dead_step(action)
             return
         game = self._game()
-        game.apply(int(action))  # type: ignore[arg-type]  # checked: an illegal id raises, nothing changes
+        events = game.apply(int(action))  # type: ignore[arg-type]  # checked: an illegal id raises, nothing changes
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        if self.reward_mode == "points":
-            for r in game.round_results[self._rounds_rewarded :]:
-                mean = r.points / self.n
+        seat_of = self.agent_name_mapping
+        for event in events:
+            if isinstance(event, RoundOver) and self.reward_mode == "points":
+                mean = event.points / self.n
                 for a in self.agents:
-                    self.rewards[a] += (r.points if self.agent_name_mapping[a] == r.winner else 0) - mean
-        self._rounds_rewarded = len(game.round_results)
-        if game.result is not None:
-            returns = zero_sum_returns(game.result.winners, self.n)
-            for a in self.agents:
-                self.rewards[a] += returns[self.agent_name_mapping[a]]
-                self.terminations[a] = True
-        elif not self.advanced:
-            loss = zero_sum_returns((), self.n)[0]
-            for a in self.agents:
-                if not game.alive[self.agent_name_mapping[a]] and not self.terminations[a]:
-                    self.rewards[a] += loss  # out of the only round: a loss
+                    self.rewards[a] += (event.points if seat_of[a] == event.winner else 0) - mean
+            elif isinstance(event, GameOver):
+                returns = zero_sum_returns(event.winners, self.n)
+                for a in self.agents:
+                    self.rewards[a] += returns[seat_of[a]]
                     self.terminations[a] = True
+            elif isinstance(event, PlayerEliminated) and not self.advanced:
+                out = self.possible_agents[event.seat]
+                if out in self.agents and not game.is_over:  # out of the only round: a loss (else GameOver says)
+                    self.rewards[out] += zero_sum_returns((), self.n)[0]
+                    self.terminations[out] = True
         self._accumulate_rewards()
         self._select()
         if self.render_mode == "human":

@@ -3,13 +3,15 @@
 ``SingleAgentRed7(opponents=["hard", "easy"])`` seats the agent (seat 0 by default,
 ``seat="random"`` for a random seat each episode) and one bot per spec in the other
 seats; registered as ``Red7-v0`` (``gymnasium.make("Red7-v0", opponents=[...])``).
-The bots choose from their own seat's observation (R9), like everywhere else.
+The bots choose from their own seat's observation (R9), like everywhere else, each with
+its own RNG (:func:`red7.play.match.bot_rng` of the game's seed, as in ``play_game``).
 
-- Observation: the agent's view encoded by :func:`red7.envs.encoding.encode`
+- Observation: the agent's observation encoded by :func:`red7.envs.encoding.encode`
   (``int8`` Box of 873), also when it is not the agent's turn (the final one).
 - Action: ``Discrete(249)``, the engine's decision ids (see :mod:`red7.envs.red7_v0`).
   The legal ones are in ``info["action_mask"]`` and ``env.action_masks()`` (the
-  interface of sb3-contrib's ``MaskablePPO``); ``mask="safe"`` keeps the safe ones.
+  interface of sb3-contrib's ``MaskablePPO``); ``mask="safe"`` keeps the safe ones
+  (or the concession alone when none is: ``Game.safe_or_concede_ids``).
 - Reward: 0 until the end; then +1 for a win, ``(1/k - 1/n) * n/(n-1)`` for a victory
   shared by ``k``, ``-1/(n-1)`` for a loss (zero-sum with the bots, as in red7_v0).
   The episode terminates when the game ends (basic game: also when the agent is
@@ -21,6 +23,9 @@ The bots choose from their own seat's observation (R9), like everywhere else.
   steps unmasked random actions, expects); ``illegal="raise"`` raises ``ValueError``
   instead and changes nothing. ``step`` after the end, or before ``reset``, raises
   ``RuntimeError``.
+- Seeds: ``reset(seed=s)`` plays the engine game of seed ``s`` and later resets continue
+  from it (:mod:`red7.envs.seeding`); ``seat="random"`` draws the agent's seat from the
+  game's seed (``derive_seed(game_seed, "seat")``).
 """
 
 from __future__ import annotations
@@ -35,10 +40,14 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
-from ..core.actions import CONCEDE, NUM_ACTIONS, Action
-from ..core.game import Game, GameError
+from ..core.actions import NUM_ACTIONS, Action
+from ..core.game import Game
+from ..core.model import Config, GameError
+from ..core.seeds import derive_seed
+from ..play.match import bot_rng
 from .encoding import OBS_SIZE, encode
 from .returns import zero_sum_returns
+from .seeding import EpisodeSeeds
 
 
 class SingleAgentRed7(gym.Env[npt.NDArray[np.int8], np.int64]):
@@ -58,10 +67,12 @@ class SingleAgentRed7(gym.Env[npt.NDArray[np.int8], np.int64]):
     ) -> None:
         if isinstance(opponents, str):
             opponents = [opponents]
-        if not 1 <= len(opponents) <= 3:
-            raise ValueError(f"Red7 is played by 2 to 4 players: give 1 to 3 opponents, not {len(opponents)}")
+        try:
+            self.config = Config(len(opponents) + 1, bool(advanced), bool(actions))
+        except GameError as err:  # say it in this environment's terms
+            raise GameError(f"{err}: give 1 to 3 opponents, not {len(opponents)}") from None
         self.bots: list[Bot] = [make_bot(spec) for spec in opponents]
-        self.n = len(opponents) + 1
+        self.n = self.config.players
         if seat != "random" and (not isinstance(seat, int) or not 0 <= seat < self.n):
             raise ValueError(f"seat must be 0..{self.n - 1} or 'random', not {seat!r}")
         if mask not in ("legal", "safe"):
@@ -70,26 +81,28 @@ class SingleAgentRed7(gym.Env[npt.NDArray[np.int8], np.int64]):
             raise ValueError(f"illegal {illegal!r} is not 'lose' or 'raise'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not 'ansi' (or None)")
-        self.specs, self.advanced, self.actions = list(opponents), bool(advanced), bool(actions)
+        self.specs, self.advanced, self.actions = list(opponents), self.config.advanced, self.config.actions
         self.seat_choice, self.mask, self.illegal, self.render_mode = seat, mask, illegal, render_mode
         self._illegal: str | None = None
         self.observation_space = spaces.Box(low=-128, high=127, shape=(OBS_SIZE,), dtype=np.int8)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.game: Game | None = None
         self.seat = 0
-        self._bot_of: dict[int, Bot] = {}
-        self._rng = random.Random()
+        self._bot_of: dict[int, tuple[Bot, random.Random]] = {}
+        self._seeds = EpisodeSeeds()
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.int8], dict[str, Any]]:
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(1 << 62))
-        self._rng = random.Random(game_seed)
-        self.seat = int(self.np_random.integers(self.n)) if self.seat_choice == "random" else int(self.seat_choice)
+        game_seed = self._seeds.next(seed)
+        if self.seat_choice == "random":
+            self.seat = random.Random(derive_seed(game_seed, "seat")).randrange(self.n)
+        else:
+            self.seat = int(self.seat_choice)
         others = [s for s in range(self.n) if s != self.seat]
-        self._bot_of = dict(zip(others, self.bots, strict=True))
-        self.game = Game(self.n, self.advanced, self.actions, seed=game_seed)
+        self._bot_of = {s: (bot, bot_rng(game_seed, s)) for s, bot in zip(others, self.bots, strict=True)}
+        self.game = Game(config=self.config, seed=game_seed)
         self._illegal = None
         self._play_bots()
         return self._obs(), self._info()
@@ -136,16 +149,16 @@ class SingleAgentRed7(gym.Env[npt.NDArray[np.int8], np.int64]):
         game = self.game
         if game is None or game.current_player != self.seat or self._illegal is not None:
             return []
-        if self.mask == "legal":
-            return game.legal_ids()
-        return game.safe_ids() or [CONCEDE]  # safe decisions, else only the concession
+        return game.legal_ids() if self.mask == "legal" else game.safe_or_concede_ids()
 
     def _play_bots(self) -> None:
         game = self.game
         assert game is not None
         while not self._done() and game.current_player != self.seat:
-            seat = game.current
-            game.apply(self._bot_of[seat].choose(game.observation(seat), game.options(), self._rng))
+            seat = game.current_player
+            assert seat is not None  # the game is not over
+            bot, rng = self._bot_of[seat]
+            game.apply(bot.choose(game.observe(seat), game.options(), rng))
 
     def _done(self) -> bool:
         game = self.game
@@ -161,7 +174,7 @@ class SingleAgentRed7(gym.Env[npt.NDArray[np.int8], np.int64]):
     def _obs(self) -> npt.NDArray[np.int8]:
         if self.game is None:
             raise GameError("call reset() first")
-        return encode(self.game.view(self.seat))
+        return encode(self.game.observe(self.seat))
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}

@@ -54,7 +54,7 @@ def play_game(
     not change it.
     """
     n = len(bots)
-    config = config or Config(n)
+    config = config if config is not None else Config(n)
     if config.players != n:
         raise ValueError(f"{n} bots for a game of {config.players} players")
     game = Game(config=config, seed=seed)
@@ -74,7 +74,7 @@ def play_game(
     winners = game.result.winners
     if config.advanced:
         strength = list(game.result.scores)
-    else:  # the seats in the order they left the round: later is stronger
+    else:  # the seats in the order they left the (only) round, from the events: later is stronger
         strength = [0] * n
         out = [e.seat for e in game.events if isinstance(e, PlayerEliminated)]
         for place, s in enumerate(out, 1):

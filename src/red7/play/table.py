@@ -1,14 +1,18 @@
 """A table: one game, the people and bots in its seats, and a person's staged turn.
 
-Front ends (the terminal game, later the web) drive a :class:`Table`; it owns the
-:class:`~red7.core.game.Game` and hands out only ``observation(seat)``: bots choose from
-their seat's observation and options, and a screen shows a seat's observation.
+Front ends drive a table through a :class:`~red7.play.session.Session`. The table owns
+the :class:`~red7.core.game.Game` and hands out only what one seat may see
+(:meth:`Table.observe`, :meth:`Table.events_for`, R9): bots choose from their seat's
+observation and options, and a screen shows its viewer's observation.
 
 A person's turn is *staged*: their decisions apply at once (so the screen shows
 them) but can be taken back, back to the start of the turn, until the decision that
-ends the turn. A decision that reveals a hidden card (a 3's draw, the advanced
-canvas draw) cannot be taken back: the turn can then only be taken back to just after
-it, or a player could peek at the deck and change their mind.
+ends the turn. A decision that makes the mover draw a card they did not know (a 3's
+draw, the advanced canvas draw; a :class:`~red7.core.events.CardDrawn` event that is
+not ``public``) cannot be taken back: the turn can then only be taken back to just
+after it, or a player could peek at the deck and change their mind. A public card
+(one a 7 or a 1 put on top of the deck, R7.z) hides nothing, so drawing it does not
+stop a take-back.
 """
 
 from __future__ import annotations
@@ -18,18 +22,32 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from ..bots.base import Bot, Option
+from ..bots.base import Bot
 from ..core.actions import Action, to_action
-from ..core.game import Game, GameError
+from ..core.events import CardDrawn, Event, PlayerEliminated, TurnEnded
+from ..core.game import Game
+from ..core.model import Config, GameError, Option, Refusal
+from ..core.observation import Observation
+from ..core.seeds import fresh_seed
 from .match import bot_rng
 from .records import save
 
 
-def _turn_over(game: Game, seat: int) -> bool:
-    """Has ``seat``'s turn ended (someone else to move, a new turn, or the game over)?"""
-    return game.is_over or game.current != seat or game.step_name == "start"
+def ends_turn_of(seat: int, events: Sequence[Event]) -> bool:
+    """Do ``events`` (those one decision of ``seat`` caused) end ``seat``'s turn?
+
+    A turn ends winning (R4.3, :class:`TurnEnded`) or by conceding (R4.2,
+    :class:`PlayerEliminated`); whatever follows (the next turn, a round's end) comes
+    after one of these.
+    """
+    return any(isinstance(e, (TurnEnded, PlayerEliminated)) and e.seat == seat for e in events)
+
+
+def draws_unknown(events: Sequence[Event]) -> bool:
+    """Did ``events`` show their drawer a card nobody knew (R7.3, R5.1; not a public
+    card, R7.z)?"""
+    return any(isinstance(e, CardDrawn) and not e.public for e in events)
 
 
 @dataclass
@@ -46,17 +64,38 @@ class Seat:
         return self.bot is None
 
 
-class Table:
-    """One game between ``seats``; ``seed`` fixes the deal and the bots' choices."""
+@dataclass(frozen=True)
+class BotTurn:
+    """What the bot in ``seat`` decides from: its observation and options, and its RNG.
 
-    def __init__(
-        self, seats: Sequence[Seat], advanced: bool = False, actions: bool = False, seed: int | None = None
-    ) -> None:
-        if not 2 <= len(seats) <= 4:
-            raise GameError(f"Red7 is played by 2 to 4 players, not {len(seats)}")
+    Call ``bot.choose(observation, options, rng)`` (it may take a while: a thread is
+    fine, it touches nothing of the table), then hand the answer back
+    (:meth:`Table.apply_bot`, or the session's).
+    """
+
+    seat: int
+    bot: Bot
+    observation: Observation
+    options: list[Option]
+    rng: random.Random
+
+    def choose(self) -> Action:
+        """The bot's decision (in the calling thread)."""
+        return self.bot.choose(self.observation, self.options, self.rng)
+
+
+class Table:
+    """One game between ``seats`` under ``config`` (default: the basic game for as many
+    players as seats); ``seed`` (default :func:`~red7.core.seeds.fresh_seed`) fixes the
+    deal and the bots' choices (:func:`~red7.play.match.bot_rng`)."""
+
+    def __init__(self, seats: Sequence[Seat], config: Config | None = None, seed: int | None = None) -> None:
+        config = config or Config(len(seats))
+        if config.players != len(seats):
+            raise GameError(f"{len(seats)} seats for a game of {config.players} players")
         self.seats = list(seats)
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
-        self.game = Game(len(seats), advanced, actions, seed=self.seed)
+        self.seed = fresh_seed() if seed is None else seed
+        self._game = Game(config=config, seed=self.seed)
         self._rngs = [bot_rng(self.seed, s) for s in range(len(seats))]
         self._checkpoint: Game | None = None
         self._staged: list[Action] = []
@@ -64,21 +103,29 @@ class Table:
     @classmethod
     def around(cls, game: Game, seats: Sequence[Seat]) -> Table:
         """A table for an existing ``game`` (a position built with Game.from_position, say)."""
-        if len(seats) != game.n:
-            raise GameError(f"{len(seats)} seats for a game of {game.n} players")
-        table = cls(seats, game.advanced, game.actions_on, game.seed)
-        table.game = game
+        table = cls(seats, game.config, game.seed)
+        table._game = game
         return table
 
     # --- what anyone may ask --------------------------------------------------------
 
     @property
+    def game(self) -> Game:
+        """The game itself, hidden cards included: for records, tools and tests. Screens
+        and bots use :meth:`observe` and :meth:`events_for`, which keep to R9."""
+        return self._game
+
+    @property
+    def config(self) -> Config:
+        return self._game.config
+
+    @property
     def current(self) -> int | None:
-        return self.game.current_player
+        return self._game.current_player
 
     @property
     def is_over(self) -> bool:
-        return self.game.is_over
+        return self._game.is_over
 
     @property
     def person_to_move(self) -> bool:
@@ -89,51 +136,66 @@ class Table:
     def people(self) -> list[int]:
         return [s for s, seat in enumerate(self.seats) if seat.is_person]
 
-    def observation(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (None: a spectator); the only view a screen gets."""
-        return self.game.observation(seat)
+    def observe(self, seat: int | None) -> Observation:
+        """What ``seat`` may see (None: a spectator); the only view a screen gets (R9)."""
+        return self._game.observe(seat)
+
+    def events_for(self, seat: int | None, start: int = 0) -> list[Event]:
+        """The game's events from number ``start`` on, as ``seat`` may see them (R9)."""
+        return self._game.events_for(seat, start)
+
+    @property
+    def event_count(self) -> int:
+        """How many events the game has had (a take-back can make it smaller)."""
+        return len(self._game.events)
 
     # --- a person's turn ------------------------------------------------------------
 
     def options(self) -> list[Option]:
         """The legal decisions of the seat to move, with their safety marks (R4.7)."""
-        return self.game.options()
+        return self._game.options()
+
+    def check(self, action: Action | str | int) -> Refusal | None:
+        """None if ``action`` is legal now, else why not (the engine's refusal)."""
+        return self._game.check(action)
+
+    def _trial(self, action: Action | str | int) -> tuple[int, Game, list[Event]]:
+        """The mover, and a copy of the game after their legal ``action`` with its events."""
+        seat = self.current
+        if seat is None:
+            raise GameError("nobody decides now")
+        trial = self._game.clone()
+        return seat, trial, trial.apply(to_action(action))
 
     def ends_turn(self, action: Action | str | int) -> bool:
         """Whether the mover's legal ``action`` would end their turn (their last decision of it)."""
-        trial = self.game.clone()
-        seat = trial.current
-        trial.apply(to_action(action))
-        return _turn_over(trial, seat)
+        seat, _trial, events = self._trial(action)
+        return ends_turn_of(seat, events)
 
-    def preview(self, action: Action | str | int) -> dict[str, Any] | None:
+    def preview(self, action: Action | str | int) -> Observation | None:
         """The mover's observation right after their legal ``action``, or None when that
-        would reveal a card from the deck (a 3's draw): a preview must not let them peek."""
-        seat = self.current
-        trial = self.game.clone()
-        deck_before = len(trial.deck)
-        trial.apply(to_action(action))
-        if len(trial.deck) < deck_before:
-            return None
-        return trial.observation(seat)
+        would show them a card nobody knew (a draw): a preview must not let them peek.
+        A public deck-top card (R7.z) is known already, so its draw is previewed."""
+        seat, trial, events = self._trial(action)
+        return None if draws_unknown(events) else trial.observe(seat)
 
-    def decide(self, action: Action | str | int) -> Action:
-        """Apply a person's decision (checked: an illegal one raises and changes nothing)."""
+    def decide(self, action: Action | str | int) -> list[Event]:
+        """Apply a person's decision and return its events (checked: an illegal one
+        raises IllegalActionError carrying its refusal, and changes nothing)."""
         seat = self.current
         if seat is None or not self.seats[seat].is_person:
             raise GameError("it is not a person's turn")
         a = to_action(action)
-        if self._checkpoint is None:
-            self._checkpoint = self.game.clone()
-        deck_before = len(self.game.deck)
-        self.game.apply(a)
-        if _turn_over(self.game, seat):
+        checkpoint = self._checkpoint or self._game.clone()
+        events = self._game.apply(a)
+        if ends_turn_of(seat, events):
             self._checkpoint, self._staged = None, []  # the turn is over: nothing to take back
-        elif len(self.game.deck) < deck_before:
-            self._checkpoint, self._staged = self.game.clone(), []  # a card was drawn: no peeking
+        elif draws_unknown(events):
+            self._checkpoint, self._staged = self._game.clone(), []  # a card was revealed: no peeking
         else:
+            self._checkpoint = checkpoint
             self._staged.append(a)
-        return a
+        return events
 
     @property
     def staged(self) -> list[Action]:
@@ -141,38 +203,33 @@ class Table:
         return list(self._staged)
 
     def take_back(self) -> bool:
-        """Undo the staged decisions of the turn; False if there were none."""
+        """Undo the staged decisions of the turn (their events too); False if there were none."""
         if not self._staged or self._checkpoint is None:
             return False
-        self.game = self._checkpoint.clone()
+        self._game = self._checkpoint.clone()
         self._staged = []
         return True
 
     # --- bots -----------------------------------------------------------------------
 
-    def bot_inputs(self) -> tuple[Bot, dict[str, Any], list[Option], random.Random]:
-        """What the bot to move decides from: its observation and options (no game).
+    def bot_turn(self) -> BotTurn:
+        """What the bot to move decides from (no game: its observation and options)."""
+        seat = self.current
+        bot = self.seats[seat].bot if seat is not None else None
+        if seat is None or bot is None:
+            raise GameError("it is not a bot's turn")
+        return BotTurn(seat, bot, self.observe(seat), self.options(), self._rngs[seat])
 
-        Call :meth:`Bot.choose` with them (it may take a while: a thread is fine, it
-        touches nothing of the table), then :meth:`apply_bot` with the answer.
-        """
+    def apply_bot(self, action: Action | str | int) -> list[Event]:
+        """Apply the bot's answer (checked) and return its events."""
         seat = self.current
         if seat is None or self.seats[seat].bot is None:
             raise GameError("it is not a bot's turn")
-        bot = self.seats[seat].bot
-        assert bot is not None
-        return bot, self.observation(seat), self.options(), self._rngs[seat]
-
-    def apply_bot(self, action: Action) -> None:
-        seat = self.current
-        if seat is None or self.seats[seat].bot is None:
-            raise GameError("it is not a bot's turn")
-        self.game.apply(action)
+        return self._game.apply(action)
 
     def play_bot(self) -> Action:
         """Let the bot to move choose and apply its decision (in this thread)."""
-        bot, obs, options, rng = self.bot_inputs()
-        action = bot.choose(obs, options, rng)
+        action = self.bot_turn().choose()
         self.apply_bot(action)
         return action
 
@@ -184,4 +241,4 @@ class Table:
 
     def save(self, path: str | Path) -> Path:
         """Write the game's record (red7.core.record) atomically to ``path``."""
-        return save(self.game, path)
+        return save(self._game, path)

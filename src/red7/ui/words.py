@@ -1,16 +1,33 @@
 """The game's words, in the language in use (:mod:`red7.ui.i18n`).
 
-Every sentence the terminal game shows is built here from engine facts, so the
-screens hold layout only and each message exists once, in both catalogs.
+Every sentence an interface shows (the terminal game, the text game) is built here
+from engine facts (cards, decisions, events, refusals, standings, seat names), so the
+screens hold layout only and each message exists once, in both catalogs. Nothing here
+imports a user-interface toolkit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Final
+from collections.abc import Mapping, Sequence
+from typing import Final
 
-from ..core.actions import Action
+from ..core.actions import Action, Kind
+from ..core.cards import COLOURS, Card
+from ..core.events import (
+    CanvasPlayed,
+    CardDrawn,
+    CardMoved,
+    CardPlayed,
+    CardTaken,
+    DrawDeclined,
+    Event,
+    PlayerEliminated,
+    RoundOver,
+    TurnEnded,
+)
+from ..core.model import Refusal, Step
 from ..core.standing import Standing
+from ..play.session import SeatKind, SeatName
 from .i18n import N_, _, ngettext
 
 COLOUR_NAMES: Final = {
@@ -31,22 +48,89 @@ RULE_TEXT: Final = {
     "indigo": N_("most cards in a run of consecutive numbers"),
     "violet": N_("most cards below 4"),
 }
-LETTER_COLOUR: Final = dict(zip("ROYGBIV", COLOUR_NAMES, strict=True))
 BOT_LEVELS: Final = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"), "expert": N_("expert")}
+SEAT_WORDS: Final[Mapping[SeatKind, str]] = {
+    SeatKind.YOU: N_("You"),
+    SeatKind.PLAYER: N_("Player {n}"),
+    SeatKind.BOT: N_("Bot {n}"),
+}
+STEP_NAMES: Final[Mapping[Step, str]] = {
+    Step.START: N_("start"),
+    Step.AFTER: N_("after"),
+    Step.FIVE: N_("five"),
+    Step.SEVEN: N_("seven"),
+    Step.ONE: N_("one"),
+    Step.DRAW: N_("draw"),
+    Step.OVER: N_("over"),
+    Step.DEALING: N_("dealing"),
+    Step.DRAWING: N_("drawing"),
+}
+"""The steps of a turn (:class:`~red7.core.model.Step`) as a message names them."""
+
+# A decision's words, keyed by its kind and, for a 7's move, its destination. ``{card}``
+# is the card the decision names and ``{rule}`` the colour it would make the rule.
+ActionKey = tuple[Kind, str | None]
+ACTION_TEXT: Final[Mapping[ActionKey, str]] = {
+    (Kind.PLAY, None): N_("played {card}"),
+    (Kind.CANVAS, None): N_("put {card} on the canvas (rule: {rule})"),
+    (Kind.MOVE, "canvas"): N_("moved {card} from the palette to the canvas (rule: {rule})"),
+    (Kind.MOVE, "deck"): N_("put {card} from the palette on top of the deck"),
+    (Kind.TAKE, None): N_("took {card} and put it on the deck"),
+    (Kind.END, None): N_("ended the turn"),
+    (Kind.CONCEDE, None): N_("conceded"),
+    (Kind.DRAW, None): N_("drew a card"),
+    (Kind.DECLINE, None): N_("did not draw"),
+}
+"""What a player did, e.g. "played R7" (the log, the turn's summary)."""
+DECISION_TEXT: Final[Mapping[ActionKey, str]] = {
+    (Kind.PLAY, None): N_("play {card}"),
+    (Kind.CANVAS, None): N_("put {card} on the canvas"),
+    (Kind.MOVE, "canvas"): N_("move {card} to the canvas"),
+    (Kind.MOVE, "deck"): N_("move {card} onto the deck"),
+    (Kind.TAKE, None): N_("take {card}"),
+    (Kind.END, None): N_("end the turn"),
+    (Kind.CONCEDE, None): N_("concede"),
+    (Kind.DRAW, None): N_("draw a card"),
+    (Kind.DECLINE, None): N_("do not draw"),
+}
+"""A decision as advice, e.g. "play R7" (hints)."""
+STEP_PROMPTS: Final[Mapping[Step, str]] = {
+    Step.START: N_("Your turn: pick a hand card, then [p] play it to your palette or [c] put it on the canvas."),
+    Step.FIVE: N_("The 5: pick another hand card and play it to your palette [p]."),
+    Step.SEVEN: N_("The 7: pick another card of your palette, then move it to the canvas [c] or onto the deck [k]."),
+    Step.ONE: N_("The 1: pick a card of a palette at least as large as yours and take it [t]."),
+    Step.DRAW: N_("You may draw the top card of the deck [d] or decline [n]."),
+}
+"""What the person to move is asked at each step (``after`` depends on whether they can end)."""
 
 
-def colour_name(colour: str) -> str:
-    """A colour's name (``colour`` in English, as the engine names it)."""
-    return _(COLOUR_NAMES[colour])
+def colour_name(colour: int | str) -> str:
+    """A colour's name: ``colour`` is a colour index (0 = Red) or the engine's English name."""
+    return _(COLOUR_NAMES[COLOURS[colour] if isinstance(colour, int) else colour])
 
 
-def rule_text(rule: str) -> str:
-    """The rule in words, e.g. "Red: highest card"."""
-    return _("{colour}: {rule}").format(colour=colour_name(rule), rule=_(RULE_TEXT[rule]))
+def rule_text(rule: int | str) -> str:
+    """The rule in words, e.g. "Red: highest card" (``rule``: index or English name)."""
+    name = COLOURS[rule] if isinstance(rule, int) else rule
+    return _("{colour}: {rule}").format(colour=colour_name(name), rule=_(RULE_TEXT[name]))
 
 
 def bot_level(spec: str) -> str:
     return _(BOT_LEVELS[spec]) if spec in BOT_LEVELS else spec
+
+
+def seat_name(name: SeatName) -> str:
+    """A seat's name: the one given, else "You", "Player 2" or "Bot 2"."""
+    return name.given or _(SEAT_WORDS[name.kind]).format(n=name.number)
+
+
+def seat_mark(name: SeatName) -> str:
+    """What follows a bot's name, its level: "(easy)"; empty for a person."""
+    return f"({bot_level(name.level)})" if name.level is not None else ""
+
+
+def step_name(step: Step) -> str:
+    return _(STEP_NAMES[step])
 
 
 def qualifying_words(rule: str, n: int) -> str:
@@ -98,56 +182,83 @@ def winning_line(st: Standing, names: Sequence[str]) -> str:
     return _("Winning: {name} — {why}").format(name=names[st.leader], why=standing_text(st, names))
 
 
+def _filled(template: str, card: Card | None) -> str:
+    """``template`` translated, with the card and the rule its colour would make."""
+    if card is None:
+        return _(template)
+    return _(template).format(card=card, rule=colour_name(card.colour_name))
+
+
 def action_text(action: Action) -> str:
     """A decision in words, e.g. "played R7" or "put B3 on the canvas (rule: Blue)"."""
-    card = str(action.card) if action.card is not None else ""
-    if action.kind == "play":
-        return _("played {card}").format(card=card)
-    if action.kind == "canvas":
-        rule = colour_name(LETTER_COLOUR[card[0]])
-        return _("put {card} on the canvas (rule: {rule})").format(card=card, rule=rule)
-    if action.kind == "move" and action.destination == "canvas":
-        rule = colour_name(LETTER_COLOUR[card[0]])
-        return _("moved {card} from the palette to the canvas (rule: {rule})").format(card=card, rule=rule)
-    if action.kind == "move":
-        return _("put {card} from the palette on top of the deck").format(card=card)
-    if action.kind == "take":
-        return _("took {card} and put it on the deck").format(card=card)
-    return {
-        "end": _("ended the turn"),
-        "concede": _("conceded"),
-        "draw": _("drew a card"),
-        "decline": _("did not draw"),
-    }[action.kind]
+    return _filled(ACTION_TEXT[action.kind, action.destination], action.card)
 
 
-def log_lines(obs: dict[str, Any], names: Sequence[str], last: int) -> list[str]:
-    """The last ``last`` decisions of the match, e.g. "Bot 2: played R7"."""
-    lines = [f"{names[seat]}: {action_text(Action.parse(text))}" for seat, text in obs["history"]]
-    return lines[-last:]
+def decision_text(action: Action) -> str:
+    """A decision as advice, e.g. "play R7" or "put B3 on the canvas"."""
+    return _filled(DECISION_TEXT[action.kind, action.destination], action.card)
 
 
-def step_prompt(obs: dict[str, Any], can_end: bool, staged: bool) -> str:
-    """What the person to move is asked to do now (with the keys)."""
-    step = obs["step"]
-    if step == "start":
-        return _("Your turn: pick a hand card, then [p] play it to your palette or [c] put it on the canvas.")
-    if step == "after":
+def event_text(event: Event) -> str | None:
+    """What a move-log line says of ``event`` (as its viewer sees it), e.g. "played R7";
+    None for the events the log leaves to other messages (deals, round and game ends)."""
+    match event:
+        case CardPlayed(card=card):
+            return _filled(ACTION_TEXT[Kind.PLAY, None], card)
+        case CanvasPlayed(card=card):
+            return _filled(ACTION_TEXT[Kind.CANVAS, None], card)
+        case CardMoved(card=card, to_canvas=to_canvas):
+            return _filled(ACTION_TEXT[Kind.MOVE, "canvas" if to_canvas else "deck"], card)
+        case CardTaken(card=card):
+            return _filled(ACTION_TEXT[Kind.TAKE, None], card)
+        case CardDrawn(card=None):
+            return _(ACTION_TEXT[Kind.DRAW, None])
+        case CardDrawn(card=card):
+            return _("drew {card}").format(card=card)
+        case DrawDeclined():
+            return _(ACTION_TEXT[Kind.DECLINE, None])
+        case TurnEnded():
+            return _(ACTION_TEXT[Kind.END, None])
+        case PlayerEliminated(conceded=True):
+            return _(ACTION_TEXT[Kind.CONCEDE, None])
+        case PlayerEliminated():
+            return _("is out: no card left in hand (R4.1)")
+    return None
+
+
+def log_lines(events: Sequence[Event], names: Sequence[str], last: int | None = None) -> list[str]:
+    """The log lines of ``events`` (as one seat sees them), e.g. "Bot 2: played R7";
+    only the last ``last`` lines if given."""
+    lines = []
+    for event in events:
+        text = event_text(event)
+        seat = getattr(event, "seat", None)  # every event the log tells of has a seat
+        if text is not None and seat is not None:
+            lines.append(f"{names[seat]}: {text}")
+    return lines if last is None else lines[-last:]
+
+
+def step_prompt(step: Step, can_end: bool, staged: bool) -> str:
+    """What the person to move is asked to do at ``step`` (with the keys)."""
+    if step is Step.AFTER:
         text = (
             _("Put a card on the canvas [c], or end your turn [e].")
             if can_end
             else _("You are not winning: put a card on the canvas [c] that makes you win, or concede [x].")
         )
         return text + (" " + _("[u] takes the turn back.") if staged else "")
-    if step == "five":
-        return _("The 5: pick another hand card and play it to your palette [p].")
-    if step == "seven":
-        return _("The 7: pick another card of your palette, then move it to the canvas [c] or onto the deck [k].")
-    if step == "one":
-        return _("The 1: pick a card of a palette at least as large as yours and take it [t].")
-    if step == "draw":
-        return _("You may draw the top card of the deck [d] or decline [n].")
-    return ""
+    return _(STEP_PROMPTS[step]) if step in STEP_PROMPTS else ""
+
+
+def refusal_text(refusal: Refusal) -> str:
+    """Why a decision is not allowed, in the language in use, with its rule: the
+    engine's sentence for the refusal's code (:data:`red7.core.model.REFUSALS`),
+    translated by the catalog and filled by the refusal, e.g. "With B3 on the canvas
+    you would not be winning (R4.4)."."""
+    # The step is named in the language in use; the refusal fills the other fields.
+    template = _(refusal.template).replace("{step}", step_name(refusal.step))
+    reason = refusal.format(template)
+    return f"{reason[:1].upper()}{reason[1:]} ({refusal.rule})."
 
 
 def unsafe_reason(after: Standing | None, names: Sequence[str]) -> str:
@@ -160,22 +271,35 @@ def unsafe_reason(after: Standing | None, names: Sequence[str]) -> str:
     )
 
 
-def decision_text(action: Action) -> str:
-    """A decision as advice, e.g. "play R7" or "put B3 on the canvas"."""
-    card = str(action.card) if action.card is not None else ""
-    if action.kind == "play":
-        return _("play {card}").format(card=card)
-    if action.kind == "canvas":
-        return _("put {card} on the canvas").format(card=card)
-    if action.kind == "move" and action.destination == "canvas":
-        return _("move {card} to the canvas").format(card=card)
-    if action.kind == "move":
-        return _("move {card} onto the deck").format(card=card)
-    if action.kind == "take":
-        return _("take {card}").format(card=card)
-    return {
-        "end": _("end the turn"),
-        "concede": _("concede"),
-        "draw": _("draw a card"),
-        "decline": _("do not draw"),
-    }[action.kind]
+def round_winner(over: RoundOver, names: Sequence[str]) -> str:
+    """E.g. "Round winner: Ana, under the rule Blue."."""
+    return _("Round winner: {name}, under the rule {rule}.").format(
+        name=names[over.winner], rule=colour_name(over.rule)
+    )
+
+
+def scores_line(scores: Sequence[int], target: int | None, names: Sequence[str]) -> str:
+    """E.g. "Scores (target 40): Ana 12, Bot 2 7"."""
+    return _("Scores (target {target}): {scores}").format(
+        target=target, scores=", ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))
+    )
+
+
+def round_summary(over: RoundOver, scores: Sequence[int], target: int | None, names: Sequence[str]) -> str:
+    """How a round ended: its winner and rule; in the advanced game (``target`` set)
+    the scoring cards and the match scores (R8.2)."""
+    lines = [round_winner(over, names)]
+    if target is not None:
+        scoring = ngettext(
+            "Scoring cards: {cards} = {points} point.", "Scoring cards: {cards} = {points} points.", over.points
+        )
+        lines.append(scoring.format(cards=str(over.scored) or "—", points=over.points))
+        lines.append(scores_line(scores, target, names))
+    return "\n".join(lines)
+
+
+def winners_line(winners: Sequence[int], names: Sequence[str]) -> str:
+    """E.g. "Ana won the game!" or "Ana & Bia share the victory!"."""
+    return ngettext("{names} won the game!", "{names} share the victory!", len(winners)).format(
+        names=" & ".join(names[w] for w in winners)
+    )

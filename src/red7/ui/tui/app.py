@@ -1,16 +1,21 @@
-"""The terminal game (``red7 play``): people and bots around one :class:`~red7.play.table.Table`.
+"""The terminal game (``red7 play``): people and bots around one table, through a
+:class:`~red7.play.session.Session`.
 
-The app holds layout and input only. It asks the table for the options of the seat
-to move and shows ``observation(seat)`` of the person at the screen (a spectator's
-view while a hotseat device is being passed), so no screen ever holds a hand that is
-not its viewer's. Bots think in a worker thread from their own observation.
+The app holds widgets and keys only. The session says what happens now (whose turn,
+a bot's turn, a round's or the game's end); the app shows ``observe(viewer)`` of the
+person at the screen (a spectator's view while a hotseat device is being passed) and
+the move log as that viewer may see it, so no screen ever holds a hand that is not its
+viewer's (R9). Bots think in a worker thread from what the session hands out.
+
+Keys and buttons name a kind of decision (:class:`~red7.core.actions.Kind`); with the
+selected card they make the decision, which the engine checks: a refused one is
+explained from its refusal code (:func:`~red7.ui.words.refusal_text`).
 """
 
 from __future__ import annotations
 
-import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
@@ -21,37 +26,48 @@ from textual.content import Content
 from textual.widgets import Button, Static
 
 from ...bots import make_bot
-from ...bots.base import Option
-from ...core.actions import Action
+from ...core.actions import Action, Kind
+from ...core.cards import Card
+from ...core.model import STEP_KINDS, Option
+from ...core.observation import Observation
 from ...core.standing import standing_of
+from ...play.session import BotTurn, GameEnd, PersonTurn, RoundEnd, Session
 from ...play.table import Table
 from ..i18n import LANGUAGES, _, ngettext
 from ..words import (
-    LETTER_COLOUR,
+    ActionKey,
     action_text,
     bot_level,
-    colour_name,
     decision_text,
+    log_lines,
+    refusal_text,
+    round_summary,
+    seat_mark,
+    seat_name,
     step_prompt,
     unsafe_reason,
+    winners_line,
     winning_line,
 )
 from .base import BoardApp, other_language
-from .board import Board, View
+from .board import Board, View, cards_of
 from .screens import Choice, Pass
 
-# verb (a key or a button) -> the decision it means at each step where it means one;
-# {card} is the selected card
-_VERBS: Final[dict[str, dict[str, str]]] = {
-    "play": {"start": "play {card}", "five": "play {card}"},
-    "canvas": {"start": "canvas {card}", "after": "canvas {card}", "seven": "move {card} canvas"},
-    "deck": {"seven": "move {card} deck"},
-    "take": {"one": "take {card}"},
-    "end": {"after": "end"},
-    "concede": {step: "concede" for step in ("start", "after", "five", "seven", "one", "draw")},
-    "draw": {"draw": "draw"},
-    "decline": {"draw": "decline"},
+VERBS: Final[Mapping[str, tuple[ActionKey, ...]]] = {
+    "play": ((Kind.PLAY, None),),
+    "canvas": ((Kind.CANVAS, None), (Kind.MOVE, "canvas")),
+    "deck": ((Kind.MOVE, "deck"),),
+    "take": ((Kind.TAKE, None),),
+    "end": ((Kind.END, None),),
+    "concede": ((Kind.CONCEDE, None),),
+    "draw": ((Kind.DRAW, None),),
+    "decline": ((Kind.DECLINE, None),),
 }
+"""What each verb (a key or a button) may decide: a kind of decision and, for a 7's
+move, its destination. At a step the verb means the first one the step accepts
+(``c`` puts a hand card on the canvas, or at the 7's step moves a palette card there)."""
+CARD_KINDS: Final = frozenset({Kind.PLAY, Kind.CANVAS, Kind.MOVE, Kind.TAKE})
+"""The kinds of decision that name a card (the selected one)."""
 _BUTTONS: Final = (
     ("play", "p"),
     ("canvas", "c"),
@@ -83,8 +99,16 @@ def _button_label(name: str) -> str:
     }[name]
 
 
+def decision_of(key: ActionKey, card: Card | None) -> Action:
+    """The decision of ``key`` (a kind and a 7's destination) about ``card``."""
+    kind, destination = key
+    return Action.parse(" ".join(str(part) for part in (kind, card, destination) if part is not None))
+
+
 class PlayApp(BoardApp):
-    """A game of Red7 at one screen. ``new_table`` deals the next game for "play again"."""
+    """A game of Red7 at one screen. ``new_table`` deals the next game for "play again";
+    each game is a :class:`Session` that saves its record into ``records`` (or to
+    ``save_to``) when it ends."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", show=False),
@@ -117,37 +141,33 @@ class PlayApp(BoardApp):
         super().__init__()
         self.new_table, self.hotseat, self.bot_delay, self.hint_spec = new_table, hotseat, bot_delay, hint
         self.records, self.save_to = records, save_to
-        self.saved: Path | None = None
         self.generation = 0  # bumped for each game: bots' answers from an older game are dropped
         self._start(new_table())
 
     def _start(self, table: Table) -> None:
-        self.table = table
+        self.session = Session(table, self.records, self.save_to)
+        self.saved: Path | None = None
         self._name_seats()
         people = table.people
         self.passing = self.hotseat and len(people) > 1
         self.viewer: int | None = None if self.passing else (people[0] if people else None)
-        self.selected: str | None = None
+        self.selected: Card | None = None
         self.status = ""
-        self.rounds_seen = 0
         self.thinking = False
         self.hinting = False
         self.waiting = False  # a dialog is open: the table waits for its answer
         self.generation += 1
 
+    @property
+    def table(self) -> Table:
+        """The table of the game in progress (read it; change it through the session)."""
+        return self.session.table
+
     def _name_seats(self) -> None:
-        """Each seat's name (the one given, else "You" / "Player 2" / "Bot 2") and each bot's
-        level, in the language in use."""
-        solo = len(self.table.people) == 1
-        self.names = []
-        for s, seat in enumerate(self.table.seats):
-            if seat.name:
-                self.names.append(seat.name)
-            elif seat.bot is not None:
-                self.names.append(_("Bot {n}").format(n=s + 1))
-            else:
-                self.names.append(_("You") if solo else _("Player {n}").format(n=s + 1))
-        self.marks = {s: f"({bot_level(seat.spec or '')})" for s, seat in enumerate(self.table.seats) if seat.bot}
+        """Each seat's name and each bot's level, in the language in use."""
+        labels = self.session.names()
+        self.names = [seat_name(label) for label in labels]
+        self.marks = {label.seat: seat_mark(label) for label in labels if label.level is not None}
 
     # --- layout -----------------------------------------------------------------------
 
@@ -171,7 +191,8 @@ class PlayApp(BoardApp):
 
     # --- what the screen shows ----------------------------------------------------------
 
-    def _my_turn(self) -> bool:
+    def my_turn(self) -> bool:
+        """Is it the turn of the person at the screen, with nothing else going on?"""
         return (
             not self.thinking
             and not self.hinting
@@ -181,43 +202,48 @@ class PlayApp(BoardApp):
         )
 
     def _options(self) -> list[Option]:
-        return self.table.options() if self._my_turn() else []
+        return self.table.options() if self.my_turn() else []
 
-    def _selectable(self) -> list[str]:
-        """The cards the person can pick now: those the legal decisions name, in screen order."""
-        cards = {str(o.action.card) for o in self._options() if o.action.card is not None}
-        obs = self.table.observation(self.viewer)
-        order = list(obs.get("hand", [])) + [c for p in obs["palettes"] for c in p]
+    def selectable(self) -> list[Card]:
+        """The cards the person can pick now: those the legal decisions name, in screen
+        order (the hand, then the palettes seat by seat)."""
+        cards = {o.action.card for o in self._options() if o.action.card is not None}
+        if not cards:
+            return []
+        obs = self.table.observe(self.viewer)
+        order = cards_of(obs.hand or 0) + [c for p in obs.palettes for c in cards_of(p)]
         return [c for c in order if c in cards]
 
     def refresh_view(self) -> None:
-        obs = self.table.observation(self.viewer)
-        selectable = self._selectable()
+        obs = self.table.observe(self.viewer)
+        selectable = self.selectable()
         if self.selected not in selectable:
             self.selected = selectable[0] if len(selectable) == 1 else None
         prompt = ""
-        if self._my_turn():
+        if self.my_turn():
             prompt = self._prompt(obs)
         elif self.thinking and self.table.current is not None:
             prompt = _("{name} is thinking…").format(name=self.names[self.table.current])
-        view = View(obs, self.names, self.selected, prompt, self.status, marks=self.marks)
+        log = log_lines(self.session.log(self.viewer), self.names)
+        view = View(obs, self.names, self.selected, prompt, self.status, marks=self.marks, log=log)
         self.query_one(Board).show(view)
-        self._show_buttons(obs)
+        self._show_buttons()
         keys = _("[←/→] or [1-9] pick a card · [h] hint · [?] rules · [l] {other} · [q] quit").format(
             other=LANGUAGES[other_language()]
         )
         self.query_one("#keys", Static).update(Content.styled(keys, "dim"))
 
-    def _show_buttons(self, obs: dict[str, Any]) -> None:
-        step = obs["step"]
-        mine = self._my_turn()
+    def _show_buttons(self) -> None:
+        """A verb's button shows when a legal decision is of its kind (and the person may
+        decide); take-back when something is staged; hint and rules always."""
+        offered = {(o.action.kind, o.action.destination) for o in self._options()}
         for name, key in _BUTTONS:
             button = self.query_one(f"#b-{name}", Button)
             button.label = Content(f"{_button_label(name)} [{key}]")
-            if name in _VERBS:
-                button.display = mine and step in _VERBS[name]
+            if name in VERBS:
+                button.display = not offered.isdisjoint(VERBS[name])
             elif name == "undo":
-                button.display = mine and bool(self.table.staged)
+                button.display = self.my_turn() and bool(self.table.staged)
             else:
                 button.display = True
 
@@ -231,34 +257,25 @@ class PlayApp(BoardApp):
         """Move the game on until a person must act: round ends, hotseat passing, bots."""
         if self.waiting or self.thinking:
             return
-        obs = self.table.observation(None)
-        if self.table.is_over:
-            self._game_over(obs)
-            return
-        if len(obs["round_results"]) > self.rounds_seen:
-            self.rounds_seen = len(obs["round_results"])
+        moment = self.session.next()
+        if isinstance(moment, GameEnd):
+            self._game_over(moment)
+        elif isinstance(moment, RoundEnd):
+            summary = round_summary(moment.over, moment.scores, self.table.config.target, self.names)
+            title = _("Round {n} is over").format(n=moment.over.round)
             self._ask(
-                Choice(
-                    _("Round {n} is over").format(n=self.rounds_seen),
-                    self._round_summary(obs),
-                    [("enter", "ok", _("Next round"))],
-                    "ok",
-                    id="round-over",
-                ),
+                Choice(title, summary, [("enter", "ok", _("Next round"))], "ok", id="round-over"),
                 lambda _: self.advance(),
             )
-            return
-        seat = self.table.current
-        assert seat is not None
-        if self.table.seats[seat].is_person:
-            if self.passing and self.viewer != seat:
+        elif isinstance(moment, PersonTurn):
+            if self.passing and self.viewer != moment.seat:
                 self.viewer = None
                 self.refresh_view()
-                self._ask(Pass(self.names[seat]), lambda _: self._reveal(seat))
+                self._ask(Pass(self.names[moment.seat]), lambda _: self._reveal(moment.seat))
                 return
             self.refresh_view()
-            return
-        self._think()
+        else:
+            self._think(moment)
 
     def _reveal(self, seat: int) -> None:
         self.viewer = seat
@@ -274,15 +291,14 @@ class PlayApp(BoardApp):
 
         self.push_screen(screen, answered)
 
-    def _think(self) -> None:
-        bot, obs, options, rng = self.table.bot_inputs()
+    def _think(self, turn: BotTurn) -> None:
         generation = self.generation
         self.thinking = True
         self.refresh_view()
 
         def work() -> None:
             started = time.perf_counter()
-            action = bot.choose(obs, options, rng)
+            action = turn.choose()
             time.sleep(max(0.0, self.bot_delay - (time.perf_counter() - started)))
             self._from_thread(self._bot_chose, action, generation)
 
@@ -299,44 +315,22 @@ class PlayApp(BoardApp):
         if generation != self.generation:
             return
         self.thinking = False
-        self.table.apply_bot(action)
+        self.session.apply_bot(action)
         self.advance()
 
-    def _round_summary(self, obs: dict[str, Any]) -> str:
-        r = obs["round_results"][-1]
+    def _game_over(self, end: GameEnd) -> None:
+        self.saved = end.saved
+        if end.save_error is not None:
+            self.status = _("Could not save the record to {path}: {error}").format(
+                path=end.record, error=end.save_error.strerror
+            )
         lines = [
-            _("Round winner: {name}, under the rule {rule}.").format(
-                name=self.names[r["winner"]], rule=colour_name(r["rule"])
-            )
-        ]
-        if obs["advanced"]:
-            scored = " ".join(r["scored"]) or "—"
-            scoring = ngettext(
-                "Scoring cards: {cards} = {points} point.", "Scoring cards: {cards} = {points} points.", r["points"]
-            )
-            lines.append(scoring.format(cards=scored, points=r["points"]))
-            lines.append(
-                _("Scores (target {target}): {scores}").format(
-                    target=obs["target"],
-                    scores=", ".join(f"{n} {s}" for n, s in zip(self.names, obs["scores"], strict=True)),
-                )
-            )
-        return "\n".join(lines)
-
-    def _game_over(self, obs: dict[str, Any]) -> None:
-        if self.saved is None:
-            self._save_record()
-        result = obs["result"]
-        winners = " & ".join(self.names[w] for w in result["winners"])
-        lines = [
-            self._round_summary(obs),
+            round_summary(end.last_round, end.over.scores, self.table.config.target, self.names),
             "",
-            ngettext("{names} won the game!", "{names} share the victory!", len(result["winners"])).format(
-                names=winners
-            ),
+            winners_line(end.over.winners, self.names),
         ]
-        if self.saved is not None:
-            lines.append(_("Record saved to {path} (red7 replay {path}).").format(path=self.saved))
+        if end.saved is not None:
+            lines.append(_("Record saved to {path} (red7 replay {path}).").format(path=end.saved))
         self._ask(
             Choice(
                 _("Game over"),
@@ -348,23 +342,10 @@ class PlayApp(BoardApp):
             self._after_game,
         )
 
-    def _save_record(self) -> None:
-        if self.save_to is not None:
-            path = self.save_to
-        elif self.records is not None:
-            path = self.records / self.table.record_name()
-        else:
-            return
-        try:
-            self.saved = self.table.save(path)
-        except OSError as err:
-            self.status = _("Could not save the record to {path}: {error}").format(path=path, error=err.strerror)
-
     def _after_game(self, answer: str) -> None:
         if answer != "again":
             self.exit()
             return
-        self.saved = None
         self._start(self.new_table())
         self.refresh_view()
         self.advance()
@@ -375,16 +356,16 @@ class PlayApp(BoardApp):
         self.say(_("The key {key} does nothing here. {keys}").format(key=key, keys=self._hint_keys()))
 
     def _hint_keys(self) -> str:
-        if self._my_turn():
-            return self._prompt(self.table.observation(self.viewer))
+        if self.my_turn():
+            return self._prompt(self.table.observe(self.viewer))
         return _("Press [?] for the rules and the keys.")
 
-    def _prompt(self, obs: dict[str, Any]) -> str:
-        can_end = any(o.action.kind == "end" for o in self._options())
-        return step_prompt(obs, can_end, bool(self.table.staged))
+    def _prompt(self, obs: Observation) -> str:
+        can_end = any(o.action.kind is Kind.END for o in self._options())
+        return step_prompt(obs.step, can_end, bool(self.table.staged))
 
     def action_move(self, delta: int) -> None:
-        cards = self._selectable()
+        cards = self.selectable()
         if not cards:
             self.say(self._not_now())
             return
@@ -393,7 +374,7 @@ class PlayApp(BoardApp):
         self.say("")
 
     def action_select(self, n: int) -> None:
-        cards = self._selectable()
+        cards = self.selectable()
         if not cards:
             self.say(self._not_now())
         elif n > len(cards):
@@ -406,17 +387,18 @@ class PlayApp(BoardApp):
             self.selected = cards[n - 1]
             self.say("")
 
-    def action_pick(self, card: str) -> None:
-        """A click on a card."""
-        if not self._my_turn():
+    def action_pick(self, name: str) -> None:
+        """A click on a card (``name`` in notation)."""
+        if not self.my_turn():
             self.say(self._not_now())
             return
-        if card in self._selectable():
+        card = Card.parse(name)
+        if card in self.selectable():
             self.selected = card
             self.say("")
             return
-        obs = self.table.observation(self.viewer)
-        owner = next((s for s, p in enumerate(obs["palettes"]) if card in p), None)
+        obs = self.table.observe(self.viewer)
+        owner = next((s for s, p in enumerate(obs.palettes) if p >> card & 1), None)
         if owner is not None and owner != self.viewer:
             self.say(
                 _("{card} is in {name}'s palette: only a 1's action takes a card from another palette.").format(
@@ -436,43 +418,28 @@ class PlayApp(BoardApp):
         return _("It is not your turn.")
 
     def action_verb(self, verb: str) -> None:
-        if not self._my_turn():
+        """A verb's key or button: its decision at this step, about the selected card."""
+        if not self.my_turn():
             self.say(self._not_now())
             return
-        obs = self.table.observation(self.viewer)
-        notation = _VERBS[verb].get(obs["step"])
-        if notation is None:
+        accepted = STEP_KINDS[self.table.observe(self.viewer).step]
+        key = next((k for k in VERBS[verb] if k[0] in accepted), None)
+        if key is None:
             self.say(_("That is not possible at this point of the turn. {keys}").format(keys=self._hint_keys()))
             return
-        if "{card}" in notation:
-            if self.selected is None:
-                self.say(_("Pick a card first: arrows, 1-9 or a click."))
-                return
-            notation = notation.format(card=self.selected)
-        action = Action.parse(notation)
-        option = next((o for o in self._options() if o.action is action), None)
-        if option is None:
-            self.say(self._refusal(action, obs))
+        if key[0] in CARD_KINDS and self.selected is None:
+            self.say(_("Pick a card first: arrows, 1-9 or a click."))
             return
-        self._decide(option)
-
-    def _refusal(self, action: Action, obs: dict[str, Any]) -> str:
-        if action.kind == "canvas":
-            rule = colour_name(LETTER_COLOUR[str(action.card)[0]])
-            return _("{card} on the canvas would make the rule {rule}, and you would not be winning (R4.4).").format(
-                card=action.card, rule=rule
-            )
-        if action.kind == "end":
-            return _("You cannot end the turn while you are not winning (R4.6).")
-        if action.kind in ("play", "move", "take"):
-            return _("{decision} is not allowed: you could not stay in the round afterwards (R7).").format(
-                decision=decision_text(action)
-            )
-        return _("That is not possible now. {keys}").format(keys=self._hint_keys())
+        action = decision_of(key, self.selected if key[0] in CARD_KINDS else None)
+        refusal = self.table.check(action)
+        if refusal is not None:
+            self.say(refusal_text(refusal))
+            return
+        self._decide(next(o for o in self._options() if o.action is action))
 
     def _decide(self, option: Option) -> None:
         action = option.action
-        if action.kind == "concede":
+        if action.kind is Kind.CONCEDE:
             self._ask(
                 Choice(
                     _("Concede?"),
@@ -504,13 +471,14 @@ class PlayApp(BoardApp):
         self._commit(action)
 
     def _confirm_turn(self, action: Action) -> None:
-        obs = self.table.observation(self.viewer)
-        steps = [*self.table.staged, action]
-        summary = ", ".join(action_text(a) for a in steps)
-        rule = LETTER_COLOUR[str(action.card)[0]] if action.kind == "canvas" else None
+        obs = self.table.observe(self.viewer)
+        staged = self.table.staged
+        summary = ", ".join(action_text(a) for a in [*staged, action])
+        # the standing the turn ends with: under the new rule if the last decision sets one
+        rule = action.card.colour if action.kind is Kind.CANVAS and action.card is not None else None
         after = winning_line(standing_of(obs, rule), self.names)
         answers = [("enter", "confirm", _("Confirm")), ("escape", "cancel", _("Choose again"))]
-        if self.table.staged:
+        if staged:
             answers.insert(1, ("u", "undo", _("Take the turn back")))
         self._ask(
             Choice(
@@ -533,7 +501,7 @@ class PlayApp(BoardApp):
 
     def _commit(self, action: Action) -> None:
         seat = self.table.current
-        self.table.decide(action)
+        self.session.decide(action)
         self.selected = None
         self.status = ""
         if self.passing and self.table.current != seat:
@@ -542,27 +510,25 @@ class PlayApp(BoardApp):
         self.advance()
 
     def action_undo(self) -> None:
-        if not self._my_turn():
+        if not self.my_turn():
             self.say(self._not_now())
-        elif self.table.take_back():
+        elif self.session.take_back():
             self.selected = None
             self.say(_("Turn taken back."))
         else:
             self.say(_("Nothing to take back: you have not played this turn, or a card was drawn since."))
 
     def action_hint(self) -> None:
-        if not self._my_turn():
+        if not self.my_turn():
             self.say(self._not_now())
             return
-        obs, options = self.table.observation(self.viewer), self.table.options()
-        bot = make_bot(self.hint_spec)
+        turn = self.session.advice(make_bot(self.hint_spec))
         self.hinting = True
         self.say(_("Thinking of a hint…"))
         generation = self.generation
 
         def work() -> None:
-            action = bot.choose(obs, options, random.Random(obs["turns"]))
-            self._from_thread(self._hinted, action, generation)
+            self._from_thread(self._hinted, turn.choose(), generation)
 
         self.run_worker(work, thread=True, group="hint", exit_on_error=True)
 
@@ -571,7 +537,7 @@ class PlayApp(BoardApp):
         if generation != self.generation:
             return
         if action.card is not None:
-            self.selected = str(action.card)
+            self.selected = action.card
         self.say(
             _("Hint: the {level} bot would {decision}.").format(
                 level=bot_level(self.hint_spec), decision=decision_text(action)
@@ -599,7 +565,7 @@ class PlayApp(BoardApp):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         name = (event.button.id or "").removeprefix("b-")
-        if name in _VERBS:
+        if name in VERBS:
             self.action_verb(name)
         elif name == "undo":
             self.action_undo()

@@ -1,7 +1,7 @@
 """The table as one seat sees it: palettes, canvas, rule, standing, hand and log.
 
-:class:`Board` renders an observation (R9) and nothing else, so what it shows is what
-that seat may see. Cards are drawn in their colour *and* as ``R7`` text, so the
+:class:`Board` renders an observation and the move log as that seat sees it (R9) and
+nothing else, so what it shows is what that seat may see. Cards are drawn in their colour *and* as ``R7`` text, so the
 screen reads without colour too; a click on a card runs the app action ``pick(card)``.
 """
 
@@ -9,53 +9,64 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
-from ...core.cards import COLOUR_LETTERS, COLOURS
+from ...core.cards import COLOURS, Card, CardSet
+from ...core.observation import Observation
 from ...core.standing import standing_of
 from ..i18n import _, ngettext
-from ..words import RULE_TEXT, colour_name, log_lines, winning_line
+from ..words import RULE_TEXT, colour_name, winning_line
 
 CARD_STYLE: Final = {
-    "R": "bold #ffffff on #c62828",
-    "O": "bold #000000 on #f57c00",
-    "Y": "bold #000000 on #fdd835",
-    "G": "bold #ffffff on #2e7d32",
-    "B": "bold #ffffff on #1565c0",
-    "I": "bold #ffffff on #3f1d8f",
-    "V": "bold #ffffff on #8e24aa",
+    "red": "bold #ffffff on #c62828",
+    "orange": "bold #000000 on #f57c00",
+    "yellow": "bold #000000 on #fdd835",
+    "green": "bold #ffffff on #2e7d32",
+    "blue": "bold #ffffff on #1565c0",
+    "indigo": "bold #ffffff on #3f1d8f",
+    "violet": "bold #ffffff on #8e24aa",
 }
+"""How a card (or the rule) of each colour is drawn, by the engine's colour name."""
 LOG_LINES: Final = 6
 
 
-def card_text(card: str, selected: bool = False) -> Content:
+def card_text(card: Card, selected: bool = False) -> Content:
     """One clickable card: ``R7`` on its colour; the selected card is framed ``›R7‹``."""
     label = f"›{card}‹" if selected else f" {card} "
-    style = CARD_STYLE[card[0]] + (" underline" if selected else "")
+    style = CARD_STYLE[card.colour_name] + (" underline" if selected else "")
     return Content.from_markup(f"[{style} @click=app.pick('{card}')]{label}[/]")
 
 
-def cards_text(cards: Sequence[str], selected: str | None = None) -> Content:
+def cards_text(cards: Sequence[Card], selected: Card | None = None) -> Content:
     return Content(" ").join(card_text(card, card == selected) for card in cards)
+
+
+def cards_of(mask: int) -> list[Card]:
+    """The cards of a card-set mask of an observation, highest first (as a palette is read)."""
+    return list(CardSet(mask))
 
 
 @dataclass
 class View:
-    """What the board shows: an observation, the players' names and the person's state."""
+    """What the board shows: an observation, the players' names, the move log as the
+    observation's seat sees it, and the person's state."""
 
-    obs: dict[str, Any]
+    obs: Observation
     names: Sequence[str]
-    selected: str | None = None
+    selected: Card | None = None
     prompt: str = ""
     status: str = ""
     title: str = ""
     marks: dict[int, str] = field(default_factory=dict)
     """A short label after a seat's name, e.g. the bot's level."""
+    log: Sequence[str] = ()
+    """The move log's lines, oldest first: :func:`red7.ui.words.log_lines` of the events
+    as the observation's seat may see them (R9)."""
 
 
 class Board(Vertical):
@@ -80,35 +91,36 @@ class Board(Vertical):
         self.query_one("#hand", Static).update(self._hand(view))
         self.query_one("#prompt", Static).update(Content.styled(view.prompt, "bold"))
         self.query_one("#status", Static).update(Content.styled(view.status, "italic"))
-        lines = log_lines(obs, names, LOG_LINES)
+        lines = view.log[-LOG_LINES:]
         log = Content.assemble((_("Last moves:") + "\n", "dim"), "\n".join(lines) if lines else _("(none yet)"))
         self.query_one("#log", Static).update(log)
 
     @staticmethod
-    def _title(obs: dict[str, Any]) -> str:
-        parts = ["Red7", _("Round {n}").format(n=obs["round"])]
-        if obs["advanced"]:
-            parts.append(_("advanced game, {target} points to win").format(target=obs["target"]))
+    def _title(obs: Observation) -> str:
+        parts = ["Red7", _("Round {n}").format(n=obs.round)]
+        if obs.advanced:
+            parts.append(_("advanced game, {target} points to win").format(target=obs.target))
         else:
             parts.append(_("basic game"))
-        if obs["actions"]:
+        if obs.actions:
             parts.append(_("action rules"))
         return " · ".join(parts)
 
     @staticmethod
-    def _rule(obs: dict[str, Any]) -> Content:
-        rule = obs["rule"]
-        deck = ngettext("{n} card", "{n} cards", obs["deck_size"]).format(n=obs["deck_size"])
+    def _rule(obs: Observation) -> Content:
+        rule = COLOURS[obs.rule]
+        deck = ngettext("{n} card", "{n} cards", obs.deck_size).format(n=obs.deck_size)
         parts: list[Content | str | tuple[str, str]] = [
             _("Rule: "),
-            (f" {colour_name(rule)} ", CARD_STYLE[COLOUR_LETTERS[COLOURS.index(rule)]]),
+            (f" {colour_name(rule)} ", CARD_STYLE[rule]),
             " " + _(RULE_TEXT[rule]),
             "   " + _("Canvas: "),
-            cards_text(obs["canvas"][-3:]) if obs["canvas"] else _("only the Red rule card"),
+            cards_text([Card(c) for c in obs.canvas[-3:]]) if obs.canvas else _("only the Red rule card"),
             "   " + _("Deck: {cards}").format(cards=deck),
         ]
-        if obs["deck_known_top"]:
-            parts.append(" " + _("(known on top: {cards})").format(cards=" ".join(obs["deck_known_top"])))
+        if obs.deck_known_top:
+            known = " ".join(str(Card(c)) for c in obs.deck_known_top)
+            parts.append(" " + _("(known on top: {cards})").format(cards=known))
         return Content.assemble(*parts)
 
     @staticmethod
@@ -120,31 +132,29 @@ class Board(Vertical):
         for seat, name in enumerate(names):
             if seat:
                 parts.append("\n")
-            turn = "▶ " if seat == obs["current_player"] else "  "
+            turn = "▶ " if seat == obs.current_player else "  "
             label = name + (f" {view.marks[seat]}" if seat in view.marks else "")
-            parts.append((turn + label.ljust(width), "bold" if seat == obs["seat"] else ""))
-            if not obs["alive"][seat]:
+            parts.append((turn + label.ljust(width), "bold" if seat == obs.seat else ""))
+            if not obs.alive[seat]:
                 parts.append((_("out of the round"), "dim"))
                 continue
-            hand = ngettext("{n} card in hand", "{n} cards in hand", obs["hand_sizes"][seat]).format(
-                n=obs["hand_sizes"][seat]
-            )
-            parts.append(hand.ljust(18))
-            if obs["advanced"]:
-                points = _("{score}/{target} pts").format(score=obs["scores"][seat], target=obs["target"])
+            size = obs.hand_sizes[seat]
+            parts.append(ngettext("{n} card in hand", "{n} cards in hand", size).format(n=size).ljust(18))
+            if obs.advanced:
+                points = _("{score}/{target} pts").format(score=obs.scores[seat], target=obs.target)
                 parts.append(points.ljust(12))
             parts.append(("★ " if seat == leader else "  ", "bold yellow"))
-            parts.append(cards_text(obs["palettes"][seat], view.selected))
-            known = obs["known_hand_cards"][seat]
-            if known and seat != obs["seat"]:
-                parts.append(("  " + _("(drew {cards})").format(cards=" ".join(known)), "dim"))
+            parts.append(cards_text(cards_of(obs.palettes[seat]), view.selected))
+            known = obs.known_hand_cards[seat]
+            if known and seat != obs.seat:
+                parts.append(("  " + _("(drew {cards})").format(cards=CardSet(known)), "dim"))
         return Content.assemble(*parts)
 
     @staticmethod
     def _hand(view: View) -> Content:
-        obs = view.obs
-        if obs["seat"] is None or "hand" not in obs:
+        hand = view.obs.hand
+        if hand is None:
             return Content.styled(_("Hands are hidden."), "dim")
         return Content.assemble(
-            (_("Your hand: "), "bold"), cards_text(obs["hand"], view.selected) if obs["hand"] else _("(empty)")
+            (_("Your hand: "), "bold"), cards_text(cards_of(hand), view.selected) if hand else _("(empty)")
         )

@@ -13,8 +13,9 @@ from textual.widgets import Static
 from ...core.actions import Action
 from ...core.game import Game
 from ...core.record import initial, steps
+from ...play.session import SeatKind, SeatName
 from ..i18n import LANGUAGES, _
-from ..words import action_text
+from ..words import action_text, log_lines, seat_name
 from .base import BoardApp, other_language
 from .board import Board, View
 
@@ -28,7 +29,8 @@ def positions(record: dict[str, Any]) -> list[Game]:
 
 
 class ReplayApp(BoardApp):
-    """Shows ``positions`` one at a time; ``v`` changes whose view is shown."""
+    """Shows ``positions`` one at a time; ``v`` changes whose view is shown (a seat's, or
+    everyone's public view): the board and the log show only what that view may see (R9)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,space", "step(1)", show=False),
@@ -61,23 +63,24 @@ class ReplayApp(BoardApp):
         self.show()
 
     def _names(self) -> list[str]:
-        return [_("Player {n}").format(n=s + 1) for s in range(self.games[0].n)]
+        return [seat_name(SeatName(s, SeatKind.PLAYER)) for s in range(self.games[0].players)]
 
     def show(self) -> None:
         game = self.games[self.index]
         names = self._names()
-        obs = game.observation(self.viewer)
+        obs = game.observe(self.viewer)
         last = len(self.games) - 1
         title = _("Replay {name} · decision {i} of {n}").format(name=self.record_name, i=self.index, n=last)
         who = _("everyone's public view") if self.viewer is None else names[self.viewer]
         title += " · " + _("view: {who}").format(who=who)
         prompt = ""
         if self.index:
-            seat, text = obs["history"][-1]
-            prompt = f"{names[seat]}: {action_text(Action.parse(text))}"
+            seat, action_id = obs.history[-1]
+            prompt = f"{names[seat]}: {action_text(Action.from_id(action_id))}"
         if game.result is not None and self.index == last:
             prompt += "  " + _("Game over.")
-        view = View(obs, names, None, prompt, self.status, title=title)
+        log = log_lines(game.events_for(self.viewer), names)
+        view = View(obs, names, None, prompt, self.status, title=title, log=log)
         self.query_one(Board).show(view)
         keys = _("[←/→] step · [home/end] first/last · [v] change view · [?] rules · [l] {other} · [q] quit").format(
             other=LANGUAGES[other_language()]
@@ -100,7 +103,7 @@ class ReplayApp(BoardApp):
         self.show()
 
     def action_view(self) -> None:
-        n = self.games[0].n
+        n = self.games[0].players
         self.viewer = 0 if self.viewer is None else (None if self.viewer == n - 1 else self.viewer + 1)
         self.show()
 

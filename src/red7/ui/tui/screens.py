@@ -102,11 +102,14 @@ RULES_MD = """\
 
 ## {keys_title}
 {keys}
+
+{complete}
 """
 
 
 def rules_markdown() -> str:
-    """The rules screen's text, in the language in use."""
+    """The rules screen's text, in the language in use; it ends with where the complete
+    rules are (docs/rules.md, docs/regras.md in Portuguese), rule IDs and all."""
     from ..words import COLOUR_NAMES, RULE_TEXT
 
     rules = "\n".join(
@@ -147,6 +150,8 @@ def rules_markdown() -> str:
             "[u] take the turn back, [k] onto the deck (7), [t] take (1), [d] draw, [n] decline, [h] hint, "
             "[l] language, [?] rules, [q] quit."
         ),
+        # the rules document in the language in use: its path is part of the translation
+        complete=_("Complete rules, rule by rule: docs/rules.md"),
     )
 
 

@@ -1,0 +1,150 @@
+"""Bot specs: the short texts that name a bot, and the registry of bots they name.
+
+The command line, tournaments and the terminal game build their bots from a spec::
+
+    make_bot("easy")                 # a level: easy, medium, hard, expert
+    make_bot("greedy")               # a bot by name: random, greedy, ismcts
+    make_bot("ismcts:iters=400")     # with options (name:key=value,key=value)
+    make_bot("ismcts:seconds=0.5")   # a time budget instead of iterations
+
+A spec is ``name`` or ``name:key=value,...``, case-insensitive; every option value is a
+positive number. Levels are fixed aliases of specs (:data:`LEVELS`) and take no options.
+
+The registry is open: :func:`register_bot` adds a bot under a new name, after which
+every front end that takes a spec can play it (the built-in ``random``, ``greedy`` and
+``ismcts`` are registered the same way, below).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable
+from typing import Final
+
+from .base import Bot, BotSpecError
+from .greedy import GreedyBot
+from .ismcts import ISMCTSBot
+from .random_bot import RandomBot
+
+BotFactory = Callable[..., Bot]
+"""Makes a bot from a spec's options, given as keyword arguments (``worlds=3``): a bot
+class or any function. It rejects options it does not know with TypeError, and values
+it does not accept with ValueError (its message is shown to the user)."""
+
+LEVELS: Final[dict[str, str]] = {
+    "easy": "random",
+    "medium": "greedy",
+    "hard": "ismcts:steps=8000",
+    "expert": "ismcts:steps=40000",
+}
+"""What each level exposed to players is (budgets measured in the README)."""
+
+_NAME: Final = re.compile(r"[a-z][a-z0-9_-]*")
+_BOTS: dict[str, BotFactory] = {}
+
+
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Make :func:`make_bot` build ``factory(**options)`` for the spec ``name`` (or
+    ``name:key=value,...``); the bot's ``name`` is then set to the spec.
+
+    ``name`` is lower case (letters, digits, ``-`` and ``_``, starting with a letter)
+    and names neither a level nor a bot already registered; a bad or taken name raises
+    :class:`BotSpecError`, and nothing is registered.
+    """
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise BotSpecError(f"bot name {name!r} must be lower-case letters, digits, '-' or '_', starting with a letter")
+    if name in LEVELS or name in _BOTS:
+        raise BotSpecError(f"the bot name {name!r} is taken: {', '.join(bot_names())}")
+    if not callable(factory):
+        raise BotSpecError(f"bot {name!r} needs a factory that makes bots, not {factory!r}")
+    _BOTS[name] = factory
+
+
+def unregister_bot(name: str) -> None:
+    """Forget the bot registered as ``name`` (KeyError if there is none)."""
+    del _BOTS[name]
+
+
+def bot_names() -> list[str]:
+    """Every spec name accepted by :func:`make_bot`: the levels, then the bots in the
+    order they were registered."""
+    return [*LEVELS, *_BOTS]
+
+
+def make_bot(spec: str) -> Bot:
+    """The bot described by ``spec`` (see the module docstring); its ``name`` is the spec,
+    lower-cased. Raises :class:`BotSpecError` naming what is wrong with the spec."""
+    text = spec.strip().lower() if isinstance(spec, str) else ""
+    name, _, rest = text.partition(":")
+    expanded = LEVELS.get(name)
+    if expanded is not None:
+        if rest:
+            raise BotSpecError(f"level {name!r} takes no options; use a bot name such as 'ismcts:{rest}'")
+        level_bot = make_bot(expanded)
+        level_bot.name = name
+        return level_bot
+    factory = _BOTS.get(name)
+    if factory is None:
+        raise BotSpecError(f"unknown bot {spec!r}: choose one of {', '.join(bot_names())}")
+    options = _options(spec, rest)
+    _check_options(name, factory, options)
+    try:
+        bot = factory(**options)
+    except BotSpecError:
+        raise
+    except (TypeError, ValueError) as err:  # the bot refusing its options in its own words
+        raise BotSpecError(f"bad bot spec {spec!r}: {err}") from None
+    bot.name = text
+    return bot
+
+
+def _options(spec: str, text: str) -> dict[str, int | float]:
+    """The options of a spec, ``key=value,...`` after the colon."""
+    options: dict[str, int | float] = {}
+    for part in filter(None, text.split(",")):
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise BotSpecError(f"bad option {part!r} in {spec!r}: write key=value")
+        options[key.strip()] = _number(key.strip(), value.strip())
+    return options
+
+
+def _number(key: str, text: str) -> int | float:
+    """An option's value: a positive int, or else a positive finite float."""
+    try:
+        value: int | float = int(text)
+    except ValueError:
+        try:
+            value = float(text)
+        except ValueError:
+            raise BotSpecError(f"option {key}={text!r} is not a number") from None
+    if not value > 0 or value == float("inf"):  # "not > 0" also refuses nan
+        raise BotSpecError(f"option {key}={text} must be a positive number")
+    return value
+
+
+def _check_options(name: str, factory: BotFactory, options: dict[str, int | float]) -> None:
+    """Refuse options that ``factory`` has no parameter for, quoting its documentation."""
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # no signature to read: the factory will say
+        return
+    try:
+        signature.bind(**options)
+    except TypeError:
+        raise BotSpecError(f"bot {name!r} does not take options {sorted(options)}: {_usage(factory)}".strip()) from None
+
+
+def _usage(factory: BotFactory) -> str:
+    """What a factory says about its options: a class's ``__init__`` docstring, or a
+    function's docstring."""
+    target = factory.__init__ if isinstance(factory, type) else factory  # type: ignore[misc]
+    if target is object.__init__:
+        return ""
+    return inspect.getdoc(target) or ""
+
+
+register_bot("random", RandomBot)
+register_bot("greedy", GreedyBot)
+register_bot("ismcts", ISMCTSBot)

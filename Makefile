@@ -46,6 +46,6 @@ clean:
 # Messages: extract from the code, merge into the catalogs, compile the .mo files (Babel).
 translations: $(FULL)
 	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --project red7 --version 0.1.0 \
-		--msgid-bugs-address "" --copyright-holder "red7 contributors" -o src/red7/ui/locale/red7.pot .
-	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -i src/red7/ui/locale/red7.pot -d src/red7/ui/locale -D red7
+		--msgid-bugs-address "" --copyright-holder "red7 contributors" --width 120 -o src/red7/ui/locale/red7.pot .
+	$(BIN)/pybabel update --width 120 --no-fuzzy-matching --ignore-obsolete -i src/red7/ui/locale/red7.pot -d src/red7/ui/locale -D red7
 	$(BIN)/pybabel compile --statistics -d src/red7/ui/locale -D red7

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from helpers import CONFIGS, choose
 from red7 import Action, Card, CardSet, Config, Game, GameError
+from red7.core.cards import BLUE, INDIGO, RED
 from red7.core.events import (
     EVENT_TYPES,
     CanvasPlayed,
@@ -173,7 +174,7 @@ def test_a_round_end_with_scoring_and_the_next_deal() -> None:
         [["B1"], ["G2"]], [["R6", "R4", "O5", "Y3"], ["G7"]], canvas=["B2"], current=1, advanced=True
     )
     events = applied(game, "concede")
-    assert events[:2] == [PlayerEliminated(1, True), RoundOver(1, 0, "blue", CardSet(["R6", "O5", "Y3"]), 14)]
+    assert events[:2] == [PlayerEliminated(1, True), RoundOver(1, 0, BLUE, CardSet(["R6", "O5", "Y3"]), 14)]
     assert events[2:] == [deal_of(game)] and game.round == 2
 
 
@@ -182,7 +183,7 @@ def test_a_round_end_without_scoring_ends_the_basic_game() -> None:
     game = Game.from_position([["B1"], ["G2"]], [["R6"], ["G7"]], current=1)
     assert applied(game, "concede") == [
         PlayerEliminated(1, True),
-        RoundOver(1, 0, "red", CardSet([]), 0),
+        RoundOver(1, 0, RED, CardSet([]), 0),
         GameOver((0,), (0, 0), 1),
     ]
 
@@ -199,7 +200,7 @@ def test_the_target_ends_the_match() -> None:
     )
     assert applied(game, "concede") == [
         PlayerEliminated(1, True),
-        RoundOver(1, 0, "red", CardSet(["R7"]), 7),
+        RoundOver(1, 0, RED, CardSet(["R7"]), 7),
         GameOver((0,), (40, 0), 1),
     ]
 
@@ -366,7 +367,7 @@ def test_events_to_json() -> None:
     assert DrawDeclined(1).to_json() == {"event": "draw_declined", "seat": 1}
     assert TurnEnded(0).to_json() == {"event": "turn_ended", "seat": 0}
     assert PlayerEliminated(2, True).to_json() == {"event": "player_eliminated", "seat": 2, "conceded": True}
-    assert RoundOver(3, 1, "indigo", CardSet(["I2", "G3"]), 5).to_json() == {
+    assert RoundOver(3, 1, INDIGO, CardSet(["I2", "G3"]), 5).to_json() == {
         "event": "round_over",
         "round": 3,
         "winner": 1,

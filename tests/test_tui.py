@@ -176,7 +176,7 @@ def test_the_hotseat_screen_never_shows_another_players_hand() -> None:
         if a.my_turn():
             shown = set(texts(a).replace("›", " ").replace("‹", " ").split())
             me = a.viewer
-            assert me == a.table.current
+            assert me is not None and me == a.table.current
             assert hand_cards(a.table, me) <= shown
             assert not hand_cards(a.table, 1 - me) & shown
         return a.table.is_over or len(passes) >= 6

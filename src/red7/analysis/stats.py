@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.cards import COLOURS, VALUE_OF, parse_colour
+from ..core.cards import COLOURS, VALUE_OF
 from ..core.events import CardPlayed, RoundDealt, RoundOver
 from ..core.game import Game
 from ..core.model import Config, Step
@@ -72,7 +72,7 @@ class DesignFigures:
             "rules_in_force": list(self.rules),
             "round_first_players": [e.first_player for e in events if isinstance(e, RoundDealt)],
             "round_winners": [e.winner for e in rounds],
-            "round_rules": [parse_colour(e.rule) for e in rounds],
+            "round_rules": [e.rule for e in rounds],
             "action_plays": {v: plays[v] for v in ACTION_VALUES},
         }
 

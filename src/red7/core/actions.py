@@ -128,6 +128,21 @@ class Action:
         return cls._all[action_id]
 
     @classmethod
+    def of(cls, kind: Kind | str, card: Card | int | str | None = None, destination: str | None = None) -> Action:
+        """The decision of ``kind`` about ``card`` (and, for a 7's move, its
+        ``destination``: ``"canvas"`` or ``"deck"``), e.g. ``Action.of(Kind.PLAY, "R7")``.
+
+        >>> Action.of("move", "G2", "deck")
+        Action('move G2 deck')
+        """
+        parts = [str(kind)]
+        if card is not None:
+            parts.append(card if isinstance(card, str) else str(Card(card)))
+        if destination is not None:
+            parts.append(destination)
+        return cls.parse(" ".join(parts))
+
+    @classmethod
     def parse(cls, text: str) -> Action:
         """Read a decision's notation (words and cards are case-insensitive)."""
         words = text.lower().split() if isinstance(text, str) else []

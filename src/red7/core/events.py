@@ -15,7 +15,7 @@ Cards are :class:`~red7.core.cards.Card` values and card sets
 >>> from red7 import Game
 >>> game = Game(players=2, seed=1)
 >>> game.apply("concede")
-[PlayerEliminated(seat=1, conceded=True), RoundOver(round=1, winner=0, rule='red', scored=CardSet([]), points=0), \
+[PlayerEliminated(seat=1, conceded=True), RoundOver(round=1, winner=0, rule=0, scored=CardSet([]), points=0), \
 GameOver(winners=(0,), scores=(0, 0), rounds=1)]
 """
 
@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from .cards import ALL_CARDS, Card, CardSet
+from .cards import ALL_CARDS, COLOURS, Card, CardSet
 
 MAX_SEATS = 4
 
@@ -148,14 +148,17 @@ class PlayerEliminated(Event):
 @dataclass(frozen=True, slots=True)
 class RoundOver(Event):
     """Round ``round`` ended: ``winner`` is the last player in it, under the final
-    ``rule`` (an English colour name); in the advanced game it scored ``scored`` for
-    ``points`` (R6.2, R8.2)."""
+    ``rule`` (a colour index, 0 = Red; its English name in JSON); in the advanced game
+    it scored ``scored`` for ``points`` (R6.2, R8.2)."""
 
     round: int
     winner: int
-    rule: str
+    rule: int
     scored: CardSet
     points: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {**Event.to_json(self), "rule": COLOURS[self.rule]}
 
 
 @dataclass(frozen=True, slots=True)

@@ -238,7 +238,7 @@ class Game:
             draw_ends_turn=False,
             round=1,
             turns=0,
-            history=(),
+            history=[],
             round_results=(),
             result=None,
         )
@@ -502,7 +502,7 @@ class Game:
         me = s.current
         events = self._events
         start = len(events)
-        s.history += ((me, action_id),)
+        s.history.append((me, action_id))
         self._solver = None
         if action_id < A.CANVAS:
             card = action_id
@@ -664,7 +664,7 @@ class Game:
         scored = qualifying_mask(s.rule, s.palettes[w]) if cfg.advanced else 0
         points = sum(VALUE_OF[c] for c in bits_of(scored))
         s.round_results += (RoundResult(w, s.rule, tuple(names_of(scored)), points),)
-        self._events.append(RoundOver(s.round, w, COLOURS[s.rule], CardSet(scored), points))
+        self._events.append(RoundOver(s.round, w, s.rule, CardSet(scored), points))
         if not cfg.advanced:
             return self._finish((w,))
         s.palettes[w] &= ~scored

@@ -117,9 +117,9 @@ class Config:
         return {"players": self.players, "advanced": self.advanced, "actions": self.actions}
 
 
-@dataclass(frozen=True)
-class RoundResult:
-    """How one round ended (R6.2, R8.2)."""
+class RoundResult(NamedTuple):
+    """How one round ended (R6.2, R8.2). Immutable (a NamedTuple: positions hold them,
+    and search hashes positions)."""
 
     winner: int
     rule: int
@@ -134,8 +134,7 @@ class RoundResult:
         return {"winner": self.winner, "rule": COLOURS[self.rule], "scored": list(self.scored), "points": self.points}
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(NamedTuple):
     """How the game ended. ``winners`` has one seat except when equal highest scores
     share the victory (R8.4, R8.6)."""
 
@@ -220,10 +219,12 @@ class Refusal:
         """The English sentence with its placeholders (what catalogs translate)."""
         return REFUSALS[self.code][1]
 
-    def format(self, template: str) -> str:
-        """``template`` (this refusal's sentence, possibly translated) with its fields."""
+    def format(self, template: str, **fields: str) -> str:
+        """``template`` (this refusal's sentence, possibly translated) with its fields;
+        ``fields`` override them (an interface names the step in its own language)."""
         card = NAME_OF[self.card] if self.card is not None else ""
-        return template.format(card=card, kind=self.action.kind.value, step=self.step.label)
+        values = {"card": card, "kind": self.action.kind.value, "step": self.step.label, **fields}
+        return template.format(**values)
 
     @property
     def message(self) -> str:

@@ -197,33 +197,23 @@ def check_seat(seat: object, players: int) -> None:
 
 def observe(s: State, seat: int | None) -> Observation:
     """What ``seat`` (None: a spectator) sees of the position ``s`` (R9)."""
-    check_seat(seat, s.config.players)
+    if seat is not None and (type(seat) is not int or not 0 <= seat < s.config.players):
+        check_seat(seat, s.config.players)  # raises, naming the seats
     deck = s.deck
     known = s.deck_known_count
     step = s.step
-    return Observation(
-        seat,
-        s.config,
-        s.round,
-        s.turns,
-        None if step >= Step.OVER else s.current,
-        step,
-        s.rule,
-        tuple(s.canvas),
-        tuple(s.palettes),
-        tuple(h.bit_count() for h in s.hands),
-        tuple(s.alive),
-        tuple(s.known_hand_cards),
-        len(deck),
-        tuple(deck[-1 : -known - 1 : -1]) if known else (),
-        s.out_of_round.bit_count(),
-        s.out_of_round_known,
-        None if seat is None else s.out_of_round_own[seat],
-        tuple(s.scores),
-        tuple(s.score_piles),
-        s.pending if step == Step.SEVEN else None,
-        None if seat is None else s.hands[seat],
-        s.history,
-        s.round_results,
+    # Built with tuple.__new__ (the fields in order) rather than Observation(...): bots
+    # observe at every decision and search at every leaf, so this is a hot path.
+    return _new(Observation, (
+        seat, s.config, s.round, s.turns, None if step >= _OVER else s.current, step, s.rule, tuple(s.canvas),
+        tuple(s.palettes), tuple(map(_bit_count, s.hands)), tuple(s.alive), tuple(s.known_hand_cards), len(deck),
+        tuple(deck[-1 : -known - 1 : -1]) if known else (), s.out_of_round.bit_count(), s.out_of_round_known,
+        None if seat is None else s.out_of_round_own[seat], tuple(s.scores), tuple(s.score_piles),
+        s.pending if step == _SEVEN else None, None if seat is None else s.hands[seat], tuple(s.history), s.round_results,
         s.result,
-    )
+    ))  # fmt: skip
+
+
+_new = tuple.__new__
+_bit_count = int.bit_count
+_OVER, _SEVEN = Step.OVER, Step.SEVEN

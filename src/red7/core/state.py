@@ -58,8 +58,8 @@ class State:
     round: int
     turns: int
     """Turns begun in the match, the eliminating ones included."""
-    history: tuple[tuple[int, int], ...]
-    """(seat, action id) of every decision of the match (a tuple: copies share it)."""
+    history: list[tuple[int, int]]
+    """(seat, action id) of every decision of the match."""
     round_results: tuple[RoundResult, ...]
     result: Result | None
 
@@ -71,7 +71,7 @@ class State:
             config=config, seed=seed, explicit_chance=explicit_chance, hands=[0] * n, palettes=[0] * n,
             known_hand_cards=[0] * n, deck=[], deck_known_count=0, canvas=[], rule=0, out_of_round=0,
             out_of_round_known=0, out_of_round_own=[0] * n, score_piles=[0] * n, scores=[0] * n, alive=[True] * n,
-            current=0, step=Step.START, pending=None, draw_ends_turn=False, round=0, turns=0, history=(),
+            current=0, step=Step.START, pending=None, draw_ends_turn=False, round=0, turns=0, history=[],
             round_results=(), result=None,
         )  # fmt: skip
 
@@ -100,7 +100,7 @@ class State:
             self.draw_ends_turn,
             self.round,
             self.turns,
-            self.history,
+            self.history[:],
             self.round_results,
             self.result,
         )
@@ -111,9 +111,20 @@ class State:
         return tuple(tuple(v) if i in _LIST_FIELDS else v for i, v in enumerate(values))
 
     def position_key(self) -> tuple[Any, ...]:
-        """Every field but how the position was reached (history, turn counter, seed)."""
-        values = _ALL_FIELDS(self)
-        return tuple(tuple(v) if i in _LIST_FIELDS else v for i, v in enumerate(values) if i not in _PATH_FIELDS)
+        """The position however it was reached: every field but the history, the turn
+        counter, the seed and the game's constants (configuration, chance mode). Written
+        out because search bots key their transposition tables with it.
+
+        >>> len(State.empty(Config(), seed=0).position_key()) == len(_POSITION_FIELDS)
+        True
+        """
+        return (
+            tuple(self.hands), tuple(self.palettes), tuple(self.known_hand_cards), tuple(self.deck),
+            self.deck_known_count, tuple(self.canvas), self.rule, self.out_of_round, self.out_of_round_known,
+            tuple(self.out_of_round_own), tuple(self.score_piles), tuple(self.scores), tuple(self.alive),
+            self.current, int(self.step), self.pending, self.draw_ends_turn, self.round, self.round_results,
+            self.result,
+        )  # fmt: skip
 
     @property
     def players(self) -> int:
@@ -124,4 +135,5 @@ _NAMES: Final = tuple(f.name for f in fields(State))
 _ALL_FIELDS: Final = attrgetter(*_NAMES)
 _LIST_FIELDS: Final = frozenset(i for i, f in enumerate(fields(State)) if str(f.type).startswith("list["))
 """The fields a key turns into tuples (the others are immutable already)."""
-_PATH_FIELDS: Final = frozenset(_NAMES.index(name) for name in ("seed", "history", "turns"))
+_POSITION_FIELDS: Final = frozenset(_NAMES) - {"config", "seed", "explicit_chance", "history", "turns"}
+"""What :meth:`State.position_key` holds (a test checks it against the key's length)."""

@@ -100,7 +100,7 @@ class TurnSolver:
         self.actions = actions
         self._best = [-1] * 7  # the other players' best key per rule; -1: not computed yet
         self._checks = _RULE_THEN_COLOURS[rule]
-        self._without: dict[int, int] = {}  # owner * 7 + rule -> best key of the others but that owner
+        self._without: dict[int, int] | None = None  # owner * 7 + rule -> best of the others but that owner
         self._ids: list[int] | None = None
         self._safe: list[bool] = []
 
@@ -319,6 +319,8 @@ class TurnSolver:
         assert owner is not None
         rest = self.palettes[owner] & ~(1 << card)
         without = self._without
+        if without is None:
+            without = self._without = {}
         for c in (self.rule, *colours_in(hand)):
             mine = _KEYS[c].get(m)
             if mine is None:

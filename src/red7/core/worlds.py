@@ -58,8 +58,10 @@ class WorldSampler:
         if needed != len(self.unseen) or min(self.hand_needs, default=0) < 0 or self.deck_need < 0 or removed < 0:
             raise GameError(f"inconsistent observation: {len(self.unseen)} unseen cards for {needed} hidden places")
 
-    def sample(self, rng: random.Random) -> Game:
-        """A game whose ``observe(viewer)`` equals the sampled observation."""
+    def sample(self, rng: random.Random, explicit_chance: bool = False) -> Game:
+        """A game whose ``observe(viewer)`` equals the sampled observation; with
+        ``explicit_chance`` its later deals and unknown draws are chance nodes (as in
+        ``Game(..., explicit_chance=True)``) instead of coming from the world's shuffle."""
         obs = self.observation
         pool = self.unseen[:]
         rng.shuffle(pool)
@@ -83,7 +85,7 @@ class WorldSampler:
             State(
                 config=obs.config,
                 seed=rng.getrandbits(SEED_BITS),
-                explicit_chance=False,
+                explicit_chance=explicit_chance,
                 hands=hands,
                 palettes=list(obs.palettes),
                 known_hand_cards=list(obs.known_hand_cards),
@@ -103,7 +105,7 @@ class WorldSampler:
                 draw_ends_turn=False,
                 round=obs.round,
                 turns=obs.turns,
-                history=obs.history,
+                history=list(obs.history),
                 round_results=obs.round_results,
                 result=obs.result,
             )

@@ -383,9 +383,8 @@ class Red7State(pyspiel.State):
         are rebuilt to agree with the new world (see :func:`_rebuild`). Same information
         state string and tensor and same current player for ``player_id``; the new
         state's OpenSpiel ``history()`` is empty (only its events carry the past).
-        Decision nodes only. The sampler's worlds shuffle for themselves (no explicit
-        chance): after a resampling, draws and later deals happen inside the decisions,
-        from the world's shuffled deck and seed, with the same odds but no chance nodes.
+        Decision nodes only. The new state's chance stays explicit: its later draws and
+        deals are chance nodes, as in any state of the game.
 
         Like the sampler (and the project's own ISMCTS), this ignores what the legality of
         past decisions reveals: with actions on, a 7 or a 1 that takes is legal only if its
@@ -399,7 +398,7 @@ class Red7State(pyspiel.State):
             raise GameError("resample_from_infostate works at decision nodes only")
         rng = random.Random(int(probability_sampler() * (1 << 53)))
         obs = g.observe(player_id)
-        world = WorldSampler(obs).sample(rng)
+        world = WorldSampler(obs).sample(rng, explicit_chance=True)
         new: Red7State = self.get_game().new_initial_state()
         new._core = _Core(world, tuple(_rebuild(self.events, obs, world, rng)))
         return new
@@ -437,7 +436,9 @@ _EVENT_TEXT: Final[dict[type[Event], Callable[[Any], str]]] = {
     DrawDeclined: lambda e: f"{e.seat} decline",
     TurnEnded: lambda e: f"{e.seat} turn ends",
     PlayerEliminated: lambda e: f"{e.seat} {'concedes' if e.conceded else 'is out'}",
-    RoundOver: lambda e: f"round {e.round} to {e.winner} under {e.rule} scoring {e.scored or '-'} ({e.points})",
+    RoundOver: lambda e: (
+        f"round {e.round} to {e.winner} under {COLOURS[e.rule]} scoring {e.scored or '-'} ({e.points})"
+    ),
     GameOver: lambda e: f"game over, won by {' '.join(map(str, e.winners))}",
 }
 

@@ -193,10 +193,6 @@ class Session:
         """The answer of the bot to move (from :class:`BotTurn`); returns its events."""
         return self.table.apply_bot(action)
 
-    def play_bot(self) -> Action:
-        """Let the bot to move choose and play, in this thread."""
-        return self.table.play_bot()
-
     # --- what a seat may see --------------------------------------------------------------
 
     def log(self, viewer: int | None, start: int = 0) -> list[Event]:

@@ -255,9 +255,7 @@ def refusal_text(refusal: Refusal) -> str:
     engine's sentence for the refusal's code (:data:`red7.core.model.REFUSALS`),
     translated by the catalog and filled by the refusal, e.g. "With B3 on the canvas
     you would not be winning (R4.4)."."""
-    # The step is named in the language in use; the refusal fills the other fields.
-    template = _(refusal.template).replace("{step}", step_name(refusal.step))
-    reason = refusal.format(template)
+    reason = refusal.format(_(refusal.template), step=step_name(refusal.step))
     return f"{reason[:1].upper()}{reason[1:]} ({refusal.rule})."
 
 

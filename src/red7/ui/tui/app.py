@@ -102,7 +102,7 @@ def _button_label(name: str) -> str:
 def decision_of(key: ActionKey, card: Card | None) -> Action:
     """The decision of ``key`` (a kind and a 7's destination) about ``card``."""
     kind, destination = key
-    return Action.parse(" ".join(str(part) for part in (kind, card, destination) if part is not None))
+    return Action.of(kind, card, destination)
 
 
 class PlayApp(BoardApp):

@@ -32,6 +32,8 @@ test: $(FULL)
 bench: $(FULL)
 	$(BIN)/red7 bench
 	$(BIN)/python benchmarks/env_speed.py
+	@if command -v valgrind >/dev/null; then $(BIN)/python benchmarks/instructions.py; \
+	else echo "valgrind is not installed: instruction counts skipped (apt-get install valgrind)"; fi
 
 lint: $(FULL)
 	$(BIN)/pip install --quiet -e '.[dev]'

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -342,17 +343,25 @@ def test_records_written_before_explicit_chance_replay(
     assert twin.explicit.result == game.result
 
 
-def test_the_readme_example_record_is_refused_at_its_second_decision_as_before() -> None:
-    """The README's example record (its shape: format, version, config, seed,
-    decisions, result) was never a real game: seed 7 deals no B3 to the first player,
-    and the old engine refused decision 2 too. The refusal names the decision, the card
+def test_a_record_with_an_illegal_decision_is_refused_naming_it() -> None:
+    """The README's example record once was not a real game: seed 7 deals no B3 to the
+    first player, so decision 2 is refused, and the refusal names the decision, the card
     and the rule (R4.2)."""
-    readme = json.loads(
+    bad = json.loads(
         '{"format": "red7-record", "version": 1,'
         ' "config": {"players": 2, "advanced": false, "actions": false},'
         ' "seed": 7, "decisions": ["play R5", "canvas B3", "end", "concede"],'
         ' "result": {"winners": [0], "scores": [0, 0], "rounds": 1}}'
     )
     with pytest.raises(RecordError) as info:
-        replay(readme)
+        replay(bad)
     assert "decision 2 ('canvas B3') is illegal: B3 is not in your hand (R4.2)" in str(info.value)
+
+
+def test_the_readme_example_record_replays() -> None:
+    """The record shown in the README (its ```json block) is a real game: it replays
+    with every decision checked and gives the recorded result."""
+    text = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    block = text.split("```json\n", 1)[1].split("```", 1)[0]
+    game = replay(json.loads(block))
+    assert game.is_over and game.result is not None and to_record(game)["decisions"] == json.loads(block)["decisions"]

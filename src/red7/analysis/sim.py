@@ -23,7 +23,7 @@ from ..core.game import Game
 from ..core.model import Config
 from ..core.seeds import derive_seed
 
-__all__ = ["players_rng", "play_random_game", "random_decision", "simulate"]
+__all__ = ["players_rng", "play_random_game", "simulate"]
 
 
 def players_rng(seed: int) -> random.Random:

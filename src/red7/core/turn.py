@@ -31,8 +31,9 @@ _RULE_THEN_COLOURS: Final = tuple(
     tuple((rule, *(c for c in range(7) if bits >> (6 - c) & 1 and c != rule)) for bits in range(128))
     for rule in range(7)
 )
-"""``[rule][colour_bits(hand)]`` (:func:`red7.core.cards.colour_bits`): the rule in force, then each other colour in the hand:
-the rules the mover could be winning under at the end of a turn (R4.3, R4.4)."""
+"""``[rule][colour_bits(hand)]`` (:func:`red7.core.cards.colour_bits`): the rule in
+force, then each other colour in the hand: the rules the mover could be winning under
+at the end of a turn (R4.3, R4.4)."""
 START, AFTER, FIVE, SEVEN, ONE, DRAW = Step.START, Step.AFTER, Step.FIVE, Step.SEVEN, Step.ONE, Step.DRAW
 
 

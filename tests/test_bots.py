@@ -28,10 +28,10 @@ from red7.bots import (
     safe_or_concede,
     unregister_bot,
 )
-from red7.bots.greedy import GreedyBot, draws_unknown
+from red7.bots.greedy import GreedyBot
 from red7.core.actions import Action
 from red7.core.cards import NAME_OF
-from red7.core.events import CardDrawn, PlayerEliminated
+from red7.core.events import CardDrawn, PlayerEliminated, draws_unknown
 from red7.core.worlds import WorldSampler, sample_world
 from red7.play import bot_rng, play_game
 

@@ -17,7 +17,7 @@ from typing import Final
 
 from ..core import actions as A
 from ..core.actions import Action
-from ..core.events import CardDrawn, Event
+from ..core.events import draws_unknown
 from ..core.game import Game
 from ..core.observation import Observation
 from ..core.rules import cached_keys, compute_key
@@ -97,16 +97,6 @@ def evaluate(obs: Observation, rounds_before: int) -> float:
             elif best_seat == nxt:
                 nxt_flex += 1
     return W_HAND * obs.hand_sizes[me] + W_MARGIN * (mine - other) + W_FLEX * flex - W_NEXT * nxt_flex
-
-
-def draws_unknown(events: Sequence[Event]) -> bool:
-    """Did these events draw a card that only its drawer sees (a 3's draw or the advanced
-    draw from the unknown part of the deck, R7.3, R5.1)? Such a line has a chance
-    outcome, so its value depends on the world."""
-    for e in events:  # a plain loop: this runs once per node searched
-        if type(e) is CardDrawn and not e.public:
-            return True
-    return False
 
 
 class GreedyBot(Bot):

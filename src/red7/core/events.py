@@ -22,6 +22,7 @@ GameOver(winners=(0,), scores=(0, 0), rounds=1)]
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -168,6 +169,17 @@ class GameOver(Event):
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     rounds: int
+
+
+def draws_unknown(events: Iterable[Event]) -> bool:
+    """Did these events draw a card that only its drawer sees (a 3's draw or the
+    advanced draw from the unknown part of the deck, R7.3, R5.1; not a public card,
+    R7.z)? Then what follows depends on a hidden card: a line of search has a chance
+    outcome, and a person may not take the decision back (no peeking at the deck)."""
+    for e in events:  # a plain loop: search bots ask once per node
+        if type(e) is CardDrawn and not e.public:
+            return True
+    return False
 
 
 # Events are immutable, so the engine hands out one shared instance per value of the

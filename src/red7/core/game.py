@@ -114,7 +114,9 @@ class Game:
     (True, (0,))
     """
 
-    __slots__ = ("_s", "_solver", "_events")
+    # The event log is ``_past + _events``: ``_past`` is frozen and shared with clones
+    # (so a copy costs nothing for the log), ``_events`` is what this game logged since.
+    __slots__ = ("_s", "_solver", "_events", "_past")
 
     def __init__(
         self,
@@ -137,15 +139,18 @@ class Game:
         self._s = State.empty(config, seed, bool(explicit_chance))
         self._solver: TurnSolver | None = None
         self._events: list[Event] = []
+        self._past: tuple[Event, ...] = ()
         self._deal(FULL_DECK)
 
     @classmethod
-    def _of(cls, state: State, events: list[Event] | None = None) -> Game:
-        """A game around ``state`` (the core's own constructors: clone, worlds, positions)."""
+    def _of(cls, state: State, past: tuple[Event, ...] = ()) -> Game:
+        """A game around ``state`` whose event log begins with ``past`` (the core's own
+        constructors: clone, worlds, positions)."""
         game = cls.__new__(cls)
         game._s = state
         game._solver = None
-        game._events = events if events is not None else []
+        game._events = []
+        game._past = past
         return game
 
     # --- construction of arbitrary positions ---------------------------------------
@@ -238,7 +243,7 @@ class Game:
             draw_ends_turn=False,
             round=1,
             turns=0,
-            history=[],
+            history=(),
             round_results=(),
             result=None,
         )
@@ -332,12 +337,12 @@ class Game:
     @property
     def events(self) -> tuple[Event, ...]:
         """Every event so far, as they happened (hidden cards included: see :meth:`events_for`)."""
-        return tuple(self._events)
+        return self._past + tuple(self._events)
 
     def events_for(self, seat: int | None, start: int = 0) -> list[Event]:
         """The events from number ``start`` on, as ``seat`` (None: a spectator) may see them (R9)."""
         check_seat(seat, self._s.config.players)
-        return [e.seen_by(seat) for e in self._events[start:]]
+        return [e.seen_by(seat) for e in self.events[start:]]
 
     def hand(self, seat: int) -> list[str]:
         """The hand of ``seat``, highest card first (hidden information: not for other seats' eyes)."""
@@ -380,7 +385,10 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy: what happens to one never touches the other."""
-        game = Game._of(self._s.copy(), self._events[:])
+        if self._events:  # freeze this game's log: the copy shares it from now on
+            self._past += tuple(self._events)
+            self._events = []
+        game = Game._of(self._s.copy(), self._past)
         game._solver = self._solver  # immutable: it describes the same decision point
         return game
 
@@ -502,7 +510,7 @@ class Game:
         me = s.current
         events = self._events
         start = len(events)
-        s.history.append((me, action_id))
+        s.history += ((me, action_id),)
         self._solver = None
         if action_id < A.CANVAS:
             card = action_id

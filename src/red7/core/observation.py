@@ -209,7 +209,7 @@ def observe(s: State, seat: int | None) -> Observation:
         tuple(s.palettes), tuple(map(_bit_count, s.hands)), tuple(s.alive), tuple(s.known_hand_cards), len(deck),
         tuple(deck[-1 : -known - 1 : -1]) if known else (), s.out_of_round.bit_count(), s.out_of_round_known,
         None if seat is None else s.out_of_round_own[seat], tuple(s.scores), tuple(s.score_piles),
-        s.pending if step == _SEVEN else None, None if seat is None else s.hands[seat], tuple(s.history),
+        s.pending if step == _SEVEN else None, None if seat is None else s.hands[seat], s.history,
         s.round_results, s.result,
     ))  # fmt: skip
 

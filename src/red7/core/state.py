@@ -58,8 +58,9 @@ class State:
     round: int
     turns: int
     """Turns begun in the match, the eliminating ones included."""
-    history: list[tuple[int, int]]
-    """(seat, action id) of every decision of the match."""
+    history: tuple[tuple[int, int], ...]
+    """(seat, action id) of every decision of the match (a tuple: copies and
+    observations share it; appending copies it, a few hundred entries at most)."""
     round_results: tuple[RoundResult, ...]
     result: Result | None
 
@@ -71,7 +72,7 @@ class State:
             config=config, seed=seed, explicit_chance=explicit_chance, hands=[0] * n, palettes=[0] * n,
             known_hand_cards=[0] * n, deck=[], deck_known_count=0, canvas=[], rule=0, out_of_round=0,
             out_of_round_known=0, out_of_round_own=[0] * n, score_piles=[0] * n, scores=[0] * n, alive=[True] * n,
-            current=0, step=Step.START, pending=None, draw_ends_turn=False, round=0, turns=0, history=[],
+            current=0, step=Step.START, pending=None, draw_ends_turn=False, round=0, turns=0, history=(),
             round_results=(), result=None,
         )  # fmt: skip
 
@@ -100,7 +101,7 @@ class State:
             self.draw_ends_turn,
             self.round,
             self.turns,
-            self.history[:],
+            self.history,
             self.round_results,
             self.result,
         )

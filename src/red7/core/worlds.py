@@ -105,7 +105,7 @@ class WorldSampler:
                 draw_ends_turn=False,
                 round=obs.round,
                 turns=obs.turns,
-                history=list(obs.history),
+                history=obs.history,
                 round_results=obs.round_results,
                 result=obs.result,
             )

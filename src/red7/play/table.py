@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..bots.base import Bot
 from ..core.actions import Action, to_action
-from ..core.events import CardDrawn, Event, PlayerEliminated, TurnEnded
+from ..core.events import Event, PlayerEliminated, TurnEnded, draws_unknown
 from ..core.game import Game
 from ..core.model import Config, GameError, Option, Refusal
 from ..core.observation import Observation
@@ -42,12 +42,6 @@ def ends_turn_of(seat: int, events: Sequence[Event]) -> bool:
     after one of these.
     """
     return any(isinstance(e, (TurnEnded, PlayerEliminated)) and e.seat == seat for e in events)
-
-
-def draws_unknown(events: Sequence[Event]) -> bool:
-    """Did ``events`` show their drawer a card nobody knew (R7.3, R5.1; not a public
-    card, R7.z)?"""
-    return any(isinstance(e, CardDrawn) and not e.public for e in events)
 
 
 @dataclass

@@ -23,7 +23,6 @@ from ..core.events import (
     Event,
     PlayerEliminated,
     RoundOver,
-    TurnEnded,
 )
 from ..core.model import Refusal, Step
 from ..core.standing import Standing
@@ -201,7 +200,8 @@ def decision_text(action: Action) -> str:
 
 def event_text(event: Event) -> str | None:
     """What a move-log line says of ``event`` (as its viewer sees it), e.g. "played R7";
-    None for the events the log leaves to other messages (deals, round and game ends)."""
+    None for the events the log leaves to other messages (deals, round and game ends)
+    and for the end of a turn, which every turn has: the next line shows who plays."""
     match event:
         case CardPlayed(card=card):
             return _filled(ACTION_TEXT[Kind.PLAY, None], card)
@@ -217,8 +217,6 @@ def event_text(event: Event) -> str | None:
             return _("drew {card}").format(card=card)
         case DrawDeclined():
             return _(ACTION_TEXT[Kind.DECLINE, None])
-        case TurnEnded():
-            return _(ACTION_TEXT[Kind.END, None])
         case PlayerEliminated(conceded=True):
             return _(ACTION_TEXT[Kind.CONCEDE, None])
         case PlayerEliminated():

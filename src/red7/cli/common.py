@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import NoReturn, TypeAlias
 
+from ..core.model import Config, GameError
+
 
 class UsageError(Exception):
     """A user mistake: reported in one line, exit code 2."""
@@ -25,13 +27,15 @@ Commands: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 
 def players(text: str) -> int:
+    """A number of players, checked by the engine's own :class:`Config` (R2.1)."""
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of players (2, 3 or 4)") from None
-    if not 2 <= n <= 4:
-        raise argparse.ArgumentTypeError(f"Red7 is played by 2 to 4 players, not {n}")
-    return n
+    try:
+        return Config(n).players
+    except GameError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def positive(text: str) -> int:

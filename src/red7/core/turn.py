@@ -74,8 +74,8 @@ class TurnSolver:
         "_best",
         "_checks",
         "_without",
-        "_ids",
-        "_safe",
+        "ids",
+        "safe",
     )
 
     def __init__(
@@ -102,27 +102,15 @@ class TurnSolver:
         self._best = [-1] * 7  # the other players' best key per rule; -1: not computed yet
         self._checks = _RULE_THEN_COLOURS[rule]
         self._without: dict[int, int] | None = None  # owner * 7 + rule -> best of the others but that owner
-        self._ids: list[int] | None = None
-        self._safe: list[bool] = []
+        self.ids: list[int]
+        """The legal decision ids in increasing order (do not modify the list)."""
+        self.safe: list[bool]
+        """Per legal id, whether it is safe (R4.7)."""
+        self.ids, self.safe = self._solve()
 
     # --- the legal decisions ------------------------------------------------------------
 
-    @property
-    def ids(self) -> list[int]:
-        """The legal decision ids in increasing order (do not modify the list)."""
-        if self._ids is None:
-            self._solve()
-        assert self._ids is not None
-        return self._ids
-
-    @property
-    def safe(self) -> list[bool]:
-        """Per legal id, whether it is safe (R4.7)."""
-        if self._ids is None:
-            self._solve()
-        return self._safe
-
-    def _solve(self) -> None:
+    def _solve(self) -> tuple[list[int], list[bool]]:
         ids: list[int] = []
         safe: list[bool] = []
         step = self.step
@@ -173,7 +161,7 @@ class TurnSolver:
         if step == DRAW:
             ids += [A.DRAW, A.DECLINE]
             safe += [True, True]
-        self._ids, self._safe = ids, safe
+        return ids, safe
 
     def has_play(self) -> bool:
         """Is some ``play`` legal (for the 5, R7.y: with none, its action does nothing)?"""

@@ -25,7 +25,9 @@ its own RNG (:func:`red7.play.match.bot_rng` of the game's seed, as in ``play_ga
   ``RuntimeError``.
 - Seeds: ``reset(seed=s)`` plays the engine game of seed ``s`` and later resets continue
   from it (:mod:`red7.envs.seeding`); ``seat="random"`` draws the agent's seat from the
-  game's seed (``derive_seed(game_seed, "seat")``).
+  game's seed (``derive_seed(game_seed, "seat")``). An episode begins at the agent's
+  first decision: a deal on which the bots end the game (or the agent's basic round)
+  before the agent decides is skipped for the next episode's deal.
 """
 
 from __future__ import annotations
@@ -96,16 +98,22 @@ class SingleAgentRed7(gym.Env[npt.NDArray[np.int8], np.int64]):
     ) -> tuple[npt.NDArray[np.int8], dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = self._seeds.next(seed)
-        if self.seat_choice == "random":
-            self.seat = random.Random(derive_seed(game_seed, "seat")).randrange(self.n)
-        else:
-            self.seat = int(self.seat_choice)
-        others = [s for s in range(self.n) if s != self.seat]
-        self._bot_of = {s: (bot, bot_rng(game_seed, s)) for s, bot in zip(others, self.bots, strict=True)}
-        self.game = Game(config=self.config, seed=game_seed)
-        self._illegal = None
-        self._play_bots()
-        return self._obs(), self._info()
+        while True:
+            if self.seat_choice == "random":
+                self.seat = random.Random(derive_seed(game_seed, "seat")).randrange(self.n)
+            else:
+                self.seat = int(self.seat_choice)
+            others = [s for s in range(self.n) if s != self.seat]
+            self._bot_of = {s: (bot, bot_rng(game_seed, s)) for s, bot in zip(others, self.bots, strict=True)}
+            self.game = Game(config=self.config, seed=game_seed)
+            self._illegal = None
+            self._play_bots()
+            if not self._done():
+                return self._obs(), self._info()
+            # The bots ended the episode before the agent's first decision (a bot out of
+            # safe choices concedes at once): an episode is the agent's decisions, so the
+            # next episode's deal is played instead.
+            game_seed = self._seeds.next(None)
 
     def step(self, action: int | np.integer[Any]) -> tuple[npt.NDArray[np.int8], float, bool, bool, dict[str, Any]]:
         game = self.game

@@ -50,7 +50,7 @@ from ..words import (
     winning_line,
 )
 from .base import BoardApp, other_language
-from .board import Board, View, cards_of
+from .board import Board, BoardView, cards_shown
 from .screens import Choice, Pass
 
 VERBS: Final[Mapping[str, tuple[ActionKey, ...]]] = {
@@ -211,7 +211,7 @@ class PlayApp(BoardApp):
         if not cards:
             return []
         obs = self.table.observe(self.viewer)
-        order = cards_of(obs.hand or 0) + [c for p in obs.palettes for c in cards_of(p)]
+        order = cards_shown(obs.hand or 0) + [c for p in obs.palettes for c in cards_shown(p)]
         return [c for c in order if c in cards]
 
     def refresh_view(self) -> None:
@@ -225,7 +225,7 @@ class PlayApp(BoardApp):
         elif self.thinking and self.table.current is not None:
             prompt = _("{name} is thinking…").format(name=self.names[self.table.current])
         log = log_lines(self.session.log(self.viewer), self.names)
-        view = View(obs, self.names, self.selected, prompt, self.status, marks=self.marks, log=log)
+        view = BoardView(obs, self.names, self.selected, prompt, self.status, marks=self.marks, log=log)
         self.query_one(Board).show(view)
         self._show_buttons()
         keys = _("[←/→] or [1-9] pick a card · [h] hint · [?] rules · [l] {other} · [q] quit").format(

@@ -46,13 +46,14 @@ def cards_text(cards: Sequence[Card], selected: Card | None = None) -> Content:
     return Content(" ").join(card_text(card, card == selected) for card in cards)
 
 
-def cards_of(mask: int) -> list[Card]:
-    """The cards of a card-set mask of an observation, highest first (as a palette is read)."""
+def cards_shown(mask: int) -> list[Card]:
+    """The cards of a card-set mask of an observation in the order the board shows them:
+    highest first (as a palette is read)."""
     return list(CardSet(mask))
 
 
 @dataclass
-class View:
+class BoardView:
     """What the board shows: an observation, the players' names, the move log as the
     observation's seat sees it, and the person's state."""
 
@@ -82,7 +83,7 @@ class Board(Vertical):
         yield Static(id="status")
         yield Static(id="log")
 
-    def show(self, view: View) -> None:
+    def show(self, view: BoardView) -> None:
         obs, names = view.obs, view.names
         self.query_one("#title", Static).update(Content.styled(view.title or self._title(obs), "bold"))
         self.query_one("#rule", Static).update(self._rule(obs))
@@ -124,7 +125,7 @@ class Board(Vertical):
         return Content.assemble(*parts)
 
     @staticmethod
-    def _seats(view: View) -> Content:
+    def _seats(view: BoardView) -> Content:
         obs, names = view.obs, view.names
         leader = standing_of(obs).leader
         parts: list[Content | str | tuple[str, str]] = []
@@ -144,17 +145,17 @@ class Board(Vertical):
                 points = _("{score}/{target} pts").format(score=obs.scores[seat], target=obs.target)
                 parts.append(points.ljust(12))
             parts.append(("★ " if seat == leader else "  ", "bold yellow"))
-            parts.append(cards_text(cards_of(obs.palettes[seat]), view.selected))
+            parts.append(cards_text(cards_shown(obs.palettes[seat]), view.selected))
             known = obs.known_hand_cards[seat]
             if known and seat != obs.seat:
                 parts.append(("  " + _("(drew {cards})").format(cards=CardSet(known)), "dim"))
         return Content.assemble(*parts)
 
     @staticmethod
-    def _hand(view: View) -> Content:
+    def _hand(view: BoardView) -> Content:
         hand = view.obs.hand
         if hand is None:
             return Content.styled(_("Hands are hidden."), "dim")
         return Content.assemble(
-            (_("Your hand: "), "bold"), cards_text(cards_of(hand), view.selected) if hand else _("(empty)")
+            (_("Your hand: "), "bold"), cards_text(cards_shown(hand), view.selected) if hand else _("(empty)")
         )

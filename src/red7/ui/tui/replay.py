@@ -17,7 +17,7 @@ from ...play.session import SeatKind, SeatName
 from ..i18n import LANGUAGES, _
 from ..words import action_text, log_lines, seat_name
 from .base import BoardApp, other_language
-from .board import Board, View
+from .board import Board, BoardView
 
 
 def positions(record: dict[str, Any]) -> list[Game]:
@@ -80,7 +80,7 @@ class ReplayApp(BoardApp):
         if game.result is not None and self.index == last:
             prompt += "  " + _("Game over.")
         log = log_lines(game.events_for(self.viewer), names)
-        view = View(obs, names, None, prompt, self.status, title=title, log=log)
+        view = BoardView(obs, names, None, prompt, self.status, title=title, log=log)
         self.query_one(Board).show(view)
         keys = _("[←/→] step · [home/end] first/last · [v] change view · [?] rules · [l] {other} · [q] quit").format(
             other=LANGUAGES[other_language()]

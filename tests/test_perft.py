@@ -9,7 +9,7 @@ mover's own decisions until the turn is over and counts
   queries, without the history and the turn counter, so that different orders reaching
   the same position count once; see :func:`outcome_key`).
 
-Every expected number below was worked out by hand from RULES.md, branch by branch, as
+Every expected number below was worked out by hand from docs/rules.md, branch by branch, as
 the comments show; the engine was only used to print the seeded deals.
 
 Notation in the comments: ``P`` is the mover's palette, ``H`` their hand, ``[x3]``

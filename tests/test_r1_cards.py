@@ -1,6 +1,6 @@
 """R1: the 49 cards, their order (R1.2) and their notation (R1.3).
 
-Expected values are written out by hand from RULES.md R1: colour order, strongest
+Expected values are written out by hand from docs/rules.md R1: colour order, strongest
 first, is Red Orange Yellow Green Blue Indigo Violet (letters R O Y G B I V), and a
 card is compared by value first, then colour.
 """

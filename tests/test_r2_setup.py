@@ -1,6 +1,6 @@
 """R2: setting up a round from Game(players=n, seed=s).
 
-Expected facts come from RULES.md R2: 7 cards per hand, one face-up palette card per
+Expected facts come from docs/rules.md R2: 7 cards per hand, one face-up palette card per
 player, the Red rule, 49 - 8n cards left in the deck, and the first turn taken by the
 seat to the left (next seat) of the player holding the highest palette card (R1.2).
 """

@@ -1,6 +1,6 @@
 """R3: the seven rules, qualifying sets (red7.qualifying) and who is winning (red7.winner).
 
-Every expected answer below was worked out by hand from the R3 table of RULES.md.
+Every expected answer below was worked out by hand from the R3 table of docs/rules.md.
 The property test at the end compares the engine with a slow reference written here
 directly from the R3 table (it enumerates every candidate group and run explicitly and
 does not use src/red7/rules.py or any of the engine's masks).

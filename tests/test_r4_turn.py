@@ -1,6 +1,6 @@
 """R4: a turn (the four options, end, canvas legality, safe marks, illegal input, turn order).
 
-Every expected answer below was worked out by hand from RULES.md. Card order (R1.2):
+Every expected answer below was worked out by hand from docs/rules.md. Card order (R1.2):
 value first, then colour R > O > Y > G > B > I > V. All games are basic with the
 action rules off unless a test says otherwise.
 """

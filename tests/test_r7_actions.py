@@ -1,6 +1,6 @@
 """The action cards (R7) and their edge cases, on hand-built positions.
 
-Every expected list of decisions below was worked out by hand from RULES.md (the
+Every expected list of decisions below was worked out by hand from docs/rules.md (the
 reasoning is in each test's comments); none was copied from the engine's output.
 Rule colours: canvas ``[]`` is the Red start card; otherwise the last canvas card's
 colour is the rule. Card order (R1.2): value first, then R > O > Y > G > B > I > V.

@@ -1,6 +1,6 @@
 """R8: scoring and the match (advanced game), and R6.3 (the basic game never scores).
 
-Every expected score, pile and winner below is worked out by hand from RULES.md:
+Every expected score, pile and winner below is worked out by hand from docs/rules.md:
 R3's table gives the qualifying set, R8.2 moves it to the round winner's score pile
 (each card worth its value), R8.3 ends the match at 40/35/30 points for 2/3/4
 players, R8.4 deals a new round from every card outside the score piles or, with

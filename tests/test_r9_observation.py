@@ -3,7 +3,7 @@
 Public: palettes, canvas/rule, scores and piles, hand and deck sizes, who is out,
 whose turn and which step, every decision so far, and the known top of the deck
 (R7.z) with who drew those cards. Private: one's own hand. The expected views below
-are written by hand from RULES.md and the field list at the top of
+are written by hand from docs/rules.md and the field list at the top of
 src/red7/observation.py.
 """
 

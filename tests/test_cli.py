@@ -395,3 +395,20 @@ def test_the_text_game_speaks_portuguese(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "Sua mão: " in proc.stdout and "Vencendo: " in proc.stdout
+
+
+def test_output_cut_short_by_its_reader_ends_quietly(tmp_path: Path) -> None:
+    """`red7 play --text | head -1`: when whoever reads the output goes away, the command
+    stops with exit code 1 and no traceback (a BrokenPipeError used to end the text
+    game with one)."""
+    program = "import sys; from red7.cli import main; sys.exit(main(['play', '--text', '--seed', '3']))"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", program],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)},
+    )  # fmt: skip
+    assert proc.stdout is not None
+    assert proc.stdout.readline().startswith(b"Red7")
+    proc.stdout.close()  # the reader leaves; the game goes on answering "1" to every question
+    _, err = proc.communicate(b"1\n" * 300, timeout=60)
+    assert b"Traceback" not in err and proc.returncode == 1

@@ -7,6 +7,7 @@ one-line message and exit code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -46,6 +47,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # whoever read the output stopped (``red7 ... | head``): stop quietly
+        # Python flushes standard output at exit: point it at devnull so that flush
+        # cannot fail again (the recipe of the ``signal`` module's documentation).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 __all__ = ["build_parser", "main"]

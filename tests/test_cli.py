@@ -73,6 +73,16 @@ def test_console_script_exists() -> None:
     assert RED7.exists(), f"{RED7} is the console script installed by pyproject.toml"
 
 
+def test_the_license_is_an_spdx_expression() -> None:
+    """PEP 639: `license = "MIT"`; the table form made setuptools print a deprecation
+    warning at every install (make play). Setuptools reads the string from 77 on."""
+    import tomllib
+
+    pyproject = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["project"]["license"] == "MIT"
+    assert pyproject["build-system"]["requires"] == ["setuptools>=77"]
+
+
 # --- sim --------------------------------------------------------------------------------
 
 
@@ -231,7 +241,9 @@ def _bad_records(tmp_path: Path) -> dict[str, Path]:
     wrong = dict(good, result=dict(good["result"], winners=[1 - good["result"]["winners"][0]]))
     write_record(tmp_path / "wrong_result.json", wrong)
     write_record(tmp_path / "list.json", [1, 2])  # type: ignore[arg-type]
+    write_record(tmp_path / "null_result.json", dict(good, result=None))
     return {
+        "null_result": tmp_path / "null_result.json",
         "truncated": tmp_path / "truncated.json",
         "notjson": tmp_path / "notjson.json",
         "illegal": tmp_path / "illegal.json",
@@ -241,7 +253,7 @@ def _bad_records(tmp_path: Path) -> dict[str, Path]:
     }
 
 
-@pytest.mark.parametrize("kind", ["truncated", "notjson", "illegal", "wrong_result", "list", "missing"])
+@pytest.mark.parametrize("kind", ["truncated", "notjson", "illegal", "wrong_result", "list", "missing", "null_result"])
 def test_replay_bad_record_exits_2_with_one_line(kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _bad_records(tmp_path)[kind]
     code, out, err = run_main(["replay", str(path)], capsys)
@@ -251,6 +263,24 @@ def test_replay_bad_record_exits_2_with_one_line(kind: str, tmp_path: Path, caps
         assert "decision 1" in err
     if kind in ("missing", "truncated", "notjson"):
         assert path.name in err
+    if kind == "truncated":
+        assert "at at" not in err
+    if kind == "null_result":  # the game the decisions play is over, the record says it is not
+        assert "claims no result" in err and "finish the game" in err
+
+
+def test_replay_counts_players_from_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Screens call the first seat "player 1"; so does replay --check (it said "won by player 0")."""
+    game = next(g for g in map(finished_game, range(1, 50)) if g.result and g.result.winners == (0,))
+    path = save(game, tmp_path / "good.json")
+    code, out, _ = run_main(["replay", "--check", str(path)], capsys)
+    assert code == 0
+    assert out == f"record replays correctly: {len(game.history)} decisions, won by player 1 in 1 round\n"
+    write_record(path, dict(to_record(game), result=dict(to_record(game)["result"], winners=[1])))
+    code, _, err = run_main(["replay", "--check", str(path)], capsys)
+    assert code == 2
+    assert "result (won by player 2 in 1 round) differs from the replayed one (won by player 1 in 1 round)" in err
+    assert "player 0" not in err
 
 
 @pytest.mark.parametrize("kind", ["truncated", "illegal", "missing"])
@@ -355,19 +385,142 @@ def test_bench_rejects_an_unknown_bot(capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--bots", "easy,hard", "--players", "4"], "--bots: 2 bot(s) for 4 players; give 1 or 3 specs"),
+        (
+            ["--bots", "easy,hard", "--players", "4"],
+            "--bots: 2 bots for 4 players, that is 1 person (you) and 3 bot seats; give 1 bot for all of them or 3, "
+            "one per seat, or add --hotseat so that the 2 seats without a bot are people",
+        ),
+        (
+            ["--bots", "easy,hard", "--players", "2"],
+            "--bots: 2 bots for 2 players, that is 1 person (you) and 1 bot seat; give 1 bot, or use --players 3",
+        ),
+        (
+            ["--bots", "easy,medium,hard,expert"],
+            "--bots: 4 bots and you make 5 players, but Red7 is played by 2 to 4; give at most 3 bots",
+        ),
+        (
+            ["--hotseat", "--bots", "easy,medium,hard,expert"],
+            "--bots: 4 bots and at least 1 person make 5 players, but Red7 is played by 2 to 4; give at most 3 bots",
+        ),
+        (
+            ["--hotseat", "--players", "2", "--bots", "easy,easy"],
+            "--bots: 2 bots at a table of 2 players leave no seat for a person (with --hotseat the seats without a "
+            "bot are people, at least 1); give at most 1 bot, or use --players 3",
+        ),
         (["--bots", "easy,,hard"], "--bots: empty bot spec"),
+        (["--players", "2", "--hotseat", "--bots", ""], "--bots: empty bot spec"),
+        (["--bots", ""], "--bots: empty bot spec"),
         (["--bots", "wizard"], "--bots: "),
-        (["--hotseat", "--players", "2", "--bots", "easy,easy"], "--bots: 2 bot(s) for 2 players; give 1 to 1 specs"),
         (["--hotseat", "--names", "Ana,Bia,Caio"], "--names: 3 names for 2 person(s)"),
         (["--delay", "-1"], "--delay must be between 0 and 10 seconds"),
     ],
 )
 def test_play_refuses_bad_seats_in_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_main(["play", *argv], capsys)
+    """Each mistake says how many players, people and bots it makes and what would work
+    (five bots used to end in a GameError traceback, an empty --bots meant no bots)."""
+    code, out, err = run_main(["play", "--text", *argv], capsys)
     assert code == 2 and out == ""
     assert_one_line_error(err)
     assert message in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "people", "specs"),
+    [
+        ([], 1, ["medium"]),
+        (["--players", "4"], 1, ["medium"] * 3),
+        (["--players", "3", "--bots", "easy"], 1, ["easy", "easy"]),
+        (["--bots", "easy,hard"], 1, ["easy", "hard"]),
+        (["--hotseat"], 2, []),
+        (["--hotseat", "--players", "3"], 3, []),
+        (["--hotseat", "--bots", "easy"], 1, ["easy"]),
+        (["--hotseat", "--bots", "easy,hard"], 1, ["easy", "hard"]),
+        (["--hotseat", "--players", "4", "--bots", "easy"], 3, ["easy"]),
+    ],
+)
+def test_play_seats_follow_the_rules_of_the_help(argv: list[str], people: int, specs: list[str]) -> None:
+    """The seat rules --help states: without --hotseat one person and the bots in every
+    other seat (one spec for all, or one each; medium by default); with --hotseat one
+    bot per spec and people in the other seats; --players by default one more than the
+    bots given, at least 2."""
+    from red7.cli.play import table_maker
+
+    table = table_maker(build_parser().parse_args(["play", *argv]))(1)
+    assert table.people == list(range(people))
+    assert [s.spec for s in table.seats[people:]] == specs
+
+
+def test_play_help_states_the_seat_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "Without --hotseat you are the one person and the bots fill the other seats" in help_text
+    assert "give one spec for every bot seat or one per bot seat (default medium)" in help_text
+    assert "With --hotseat each spec is one bot (default none) and the other seats are people" in help_text
+    assert "2 to 4 players in all" in help_text
+    assert "the seats without a bot are people (at least one)" in help_text
+
+
+def test_a_hotseat_of_people_only_plays_in_text(tmp_path: Path) -> None:
+    """`red7 play --text --players 3 --hotseat`: three people, no bot (it once named the
+    people as bots and stopped with "GameError: it is not a bot's turn")."""
+    target = tmp_path / "g.json"
+    proc = run_script(
+        ["play", "--text", "--players", "3", "--hotseat", "--seed", "4", "--save", str(target)],
+        tmp_path,
+        stdin="1\n" * 3000,
+    )
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert proc.stdout.startswith("Red7 — Player 1, Player 2, Player 3. Seed 4.")
+    assert "Bot" not in proc.stdout
+    assert json.loads(target.read_text(encoding="utf-8"))["result"] is not None
+
+
+def unwritable_directory(tmp_path: Path) -> Path:
+    """A directory in which no file can be created: a read-only one, or for root (whom
+    permission bits do not stop) /sys, where not even root creates files."""
+    if os.geteuid() != 0:
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o555)
+        return locked
+    if not Path("/sys/kernel").is_dir():
+        pytest.skip("no directory that root cannot write to")
+    return Path("/sys")
+
+
+@pytest.mark.parametrize("where", ["parent is a file", "a directory", "unwritable", "parent under a file", "empty"])
+def test_play_checks_save_before_the_game(where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--save is checked before the first decision, with the true reason (it was checked
+    only when the game ended: "File exists", and the record was lost)."""
+    (tmp_path / "hostname").write_text("x\n", encoding="utf-8")
+    path, reason = {
+        "parent is a file": (tmp_path / "hostname" / "x.json", f"{tmp_path / 'hostname'} is not a directory"),
+        "parent under a file": (tmp_path / "hostname" / "a" / "x.json", f"{tmp_path / 'hostname'} is not a directory"),
+        "a directory": (tmp_path, f"{tmp_path} is a directory"),
+        "unwritable": (unwritable_directory(tmp_path) / "g.json", "no file can be created in "),
+        "empty": (Path(""), "the file name is empty"),
+    }[where]
+    argv = ["play", "--text", "--seed", "3", "--save", "" if where == "empty" else str(path)]
+    code, out, err = run_main(argv, capsys)
+    assert code == 2 and out == "", out[:200]  # no game began
+    assert_one_line_error(err)
+    assert reason in err
+    if where != "empty":
+        assert f"--save: cannot save the record to {path}: " in err
+
+
+def test_play_saves_into_directories_it_makes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A --save whose directories do not exist yet passes the check, and they are made
+    when the record is written."""
+    import io
+
+    target = tmp_path / "new" / "deeper" / "g.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3000))
+    code, _, err = run_main(["play", "--text", "--seed", "3", "--save", str(target)], capsys)
+    assert code == 0 and err == ""
+    assert json.loads(target.read_text(encoding="utf-8"))["result"] is not None
 
 
 def test_play_refuses_an_unknown_language(capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,7 +16,7 @@ from typing import IO, Any
 import pytest
 
 from red7 import Action, Game
-from red7.core.record import RecordError, replay, to_record
+from red7.core.record import RecordError, replay, result_in_words, to_record
 from red7.play import records
 from red7.play.records import load, save
 
@@ -182,6 +182,36 @@ def test_failed_first_save_creates_no_file(tmp_path: Path, monkeypatch: pytest.M
     assert list(tmp_path.iterdir()) == []
 
 
+# --- where a record can be saved -----------------------------------------------------
+
+
+def test_a_record_can_be_saved_where_directories_are_missing_and_none_is_made(tmp_path: Path) -> None:
+    assert records.unsaveable(tmp_path / "a" / "b" / "g.json") is None
+    assert records.unsaveable(tmp_path / "g.json") is None
+    assert list(tmp_path.iterdir()) == []  # the check leaves nothing behind
+
+
+def test_why_a_record_cannot_be_saved(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    assert records.unsaveable(tmp_path) == f"{tmp_path} is a directory"
+    assert records.unsaveable(tmp_path / "file" / "g.json") == f"{tmp_path / 'file'} is not a directory"
+    assert records.unsaveable(tmp_path / "file" / "a" / "g.json") == f"{tmp_path / 'file'} is not a directory"
+
+
+def test_a_directory_without_write_permission_cannot_take_a_record(tmp_path: Path) -> None:
+    """Tried, not read from permission bits (root passes those; /sys refuses even root)."""
+    if os.geteuid() == 0:
+        locked = Path("/sys")
+        if not (locked / "kernel").is_dir():
+            pytest.skip("no directory that root cannot write to")
+    else:
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o555)
+    reason = records.unsaveable(locked / "sub" / "g.json")
+    assert reason is not None and reason.startswith(f"no file can be created in {locked} (")
+    assert not (locked / "sub").exists()
+
+
 # --- bad decisions --------------------------------------------------------------------
 
 
@@ -248,6 +278,38 @@ def test_wrong_round_count_is_reported() -> None:
     record = finished_record()
     record["result"] = dict(record["result"], rounds=record["result"]["rounds"] + 1)
     assert "result" in replay_error(record)
+
+
+def test_no_result_for_a_finished_game_is_reported() -> None:
+    """`"result": null` says the game is not over: decisions that finish it contradict
+    the record (it used to replay as valid)."""
+    record = finished_record()
+    count = len(record["decisions"])
+    record["result"] = None
+    message = replay_error(record)
+    assert (
+        f"the record claims no result, as for an unfinished game, but its {count} decisions finish the game" in message
+    )
+
+
+def test_result_messages_count_players_from_1() -> None:
+    """A person reads the message: the first seat is player 1, as on the screens."""
+    record = finished_record(seed=3)
+    winner = record["result"]["winners"][0]
+    record["result"] = dict(record["result"], winners=[1 - winner])
+    message = replay_error(record)
+    assert f"the recorded result (won by player {2 - winner} in 1 round) differs from the replayed one " in message
+    assert f"(won by player {winner + 1} in 1 round)" in message
+
+
+def test_a_result_in_words() -> None:
+    assert result_in_words({"winners": [0], "scores": [0, 0], "rounds": 1}) == "won by player 1 in 1 round"
+    assert result_in_words({"winners": [3], "scores": [0, 9, 2, 41], "rounds": 4}) == (
+        "won by player 4 in 4 rounds (scores 0, 9, 2, 41)"
+    )
+    # what is not a result (a hand-made record) shows as it is, without a crash
+    for odd in (None, [1], "x", {"winners": []}, {"winners": ["a"], "scores": [], "rounds": 1}, {"winners": [0]}):
+        assert result_in_words(odd) == json.dumps(odd)
 
 
 def test_claimed_result_for_unfinished_game_is_reported() -> None:
@@ -322,6 +384,18 @@ def test_load_truncated_json(tmp_path: Path) -> None:
     with pytest.raises(RecordError) as info:
         load(bad)
     assert "cut.json" in str(info.value) and "JSON" in str(info.value)
+
+
+def test_load_json_cut_in_a_string_says_where_it_begins(tmp_path: Path) -> None:
+    """json's message "Unterminated string starting at" ends with "at"; ours once said
+    "... starting at at line 7"."""
+    text = _saved_text(tmp_path)
+    bad = tmp_path / "cut.json"
+    bad.write_text(text[: text.index('"decisions"') + 5], encoding="utf-8")
+    with pytest.raises(RecordError) as info:
+        load(bad)
+    line = text[: text.index('"decisions"')].count("\n") + 1
+    assert f"Unterminated string starting at line {line}, column 2" in str(info.value)
 
 
 def test_load_empty_file(tmp_path: Path) -> None:

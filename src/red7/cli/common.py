@@ -69,7 +69,7 @@ def game_options(p: argparse.ArgumentParser, players_default: int | None = 2) ->
         "--players",
         type=players,
         default=players_default,
-        help="2, 3 or 4 (default 2; for play, one more than the bots given)",
+        help="2, 3 or 4 (default 2; for play, one more than the bots given, at least 2)",
     )
     p.add_argument("--advanced", action="store_true", help="advanced game: canvas draw and scoring over a match")
     p.add_argument("--actions", action="store_true", help="the action rules of the 1, 3, 5 and 7")

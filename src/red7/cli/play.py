@@ -9,9 +9,9 @@ from pathlib import Path
 
 from ..core.actions import Action
 from ..core.game import Game
-from ..core.model import Config
-from ..core.record import RecordError, replay
-from ..play.records import load, records_dir
+from ..core.model import MAX_PLAYERS, Config
+from ..core.record import RecordError, replay, result_in_words
+from ..play.records import load, records_dir, unsaveable
 from ..play.table import Seat, Table
 from .common import Parser, UsageError, game_options, interactive, language
 
@@ -23,14 +23,16 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
         "--bots",
         metavar="LEVEL,...",
         default=None,
-        help="the other seats: easy, medium, hard, expert or any bot spec; one spec for every seat, "
-        "or one per seat (default medium)",
+        help="the bots, separated by commas: easy, medium, hard, expert or any bot spec. Without --hotseat you "
+        "are the one person and the bots fill the other seats: give one spec for every bot seat or one per bot "
+        "seat (default medium). With --hotseat each spec is one bot (default none) and the other seats are "
+        "people. 2 to 4 players in all.",
     )
     p.add_argument(
         "--hotseat",
         action="store_true",
-        help="several people at one screen: the seats without a bot are people, and the hand is "
-        "hidden while the device passes",
+        help="several people at one screen: the seats without a bot are people (at least one), and the hand "
+        "is hidden while the device passes",
     )
     p.add_argument("--names", metavar="NAME,...", default=None, help="the people's names, in seat order")
     p.add_argument(
@@ -87,38 +89,75 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise UsageError(
             _("{file} is not a Red7 record that can be replayed ({reason})").format(file=args.file, reason=err)
         ) from None
-    result = game.result
-    if result is None:
+    if game.result is None:
         print(f"record replays correctly: {game.decisions} decisions, game not finished")
     else:
-        winners = " and ".join(f"player {w}" for w in result.winners)
-        print(f"record replays correctly: {game.decisions} decisions, {result.rounds} round(s), won by {winners}")
+        print(f"record replays correctly: {game.decisions} decisions, {result_in_words(game.result.as_dict())}")
     return 0
 
 
 # --- play ------------------------------------------------------------------------------
 
 
+def _count(n: int, word: str) -> str:
+    """``n`` and ``word``, plural when n is not 1 (``1 bot``, ``3 bots``)."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def seat_plan(specs: list[str] | None, players: int | None, hotseat: bool) -> tuple[int, list[str]]:
+    """The seats ``play``'s options ask for: ``(people, bot specs)``, people first.
+
+    ``specs`` is what ``--bots`` gave (None: nothing), ``players`` what ``--players``
+    gave (None: one more than the bots given, at least 2). Without ``hotseat`` there is
+    one person and the bots fill the other seats: one spec serves every bot seat, or
+    there is one per bot seat (none: ``medium`` for all). With ``hotseat`` every spec is
+    one bot and the seats without a bot are people, at least one. A request that breaks
+    these rules or the 2 to 4 players of R2.1 raises a one-line UsageError saying how many
+    seats, people and bots it would make and what would work.
+    """
+    most = MAX_PLAYERS
+    given = len(specs or [])
+    person = "at least 1 person" if hotseat else "you"
+    if players is None and given + 1 > most:
+        raise UsageError(
+            f"--bots: {_count(given, 'bot')} and {person} make {given + 1} players, but Red7 is played by 2 to "
+            f"{most}; give at most {_count(most - 1, 'bot')}"
+        )
+    seats = players or max(2, given + 1)
+    # Bots that outnumber the bot seats fit a larger table, when Red7 allows one.
+    more = [f"use --players {given + 1}"] if given >= seats - 1 and given + 1 <= most else []
+    if hotseat:
+        if given < seats:
+            return seats - given, list(specs or [])
+        fixes = [f"give at most {_count(seats - 1, 'bot')}", *more]
+        raise UsageError(
+            f"--bots: {_count(given, 'bot')} at a table of {seats} players leave no seat for a person (with "
+            f"--hotseat the seats without a bot are people, at least 1); {', or '.join(fixes)}"
+        )
+    bot_seats = seats - 1
+    if specs is None:
+        return 1, ["medium"] * bot_seats
+    if given in (1, bot_seats):
+        return 1, specs * bot_seats if given == 1 else list(specs)
+    fixes = ["give 1 bot" if bot_seats == 1 else f"give 1 bot for all of them or {bot_seats}, one per seat", *more]
+    if given < bot_seats:
+        fixes.append(f"add --hotseat so that the {_count(seats - given, 'seat')} without a bot are people")
+    raise UsageError(
+        f"--bots: {_count(given, 'bot')} for {seats} players, that is 1 person (you) and "
+        f"{_count(bot_seats, 'bot seat')}; {', or '.join(fixes)}"
+    )
+
+
 def table_maker(args: argparse.Namespace) -> Callable[[int | None], Table]:
-    """Check ``play``'s seat options (a mistake is a one-line UsageError) and return a
-    function dealing a new table from a seed (None: a fresh one): the people first, then
-    the bots, in the configuration the options give."""
+    """Check ``play``'s seat options (a mistake is a one-line UsageError, see
+    :func:`seat_plan`) and return a function dealing a new table from a seed (None: a
+    fresh one): the people first, then the bots, in the configuration the options give."""
     from ..bots import BotSpecError, make_bot
 
-    specs = [s.strip() for s in args.bots.split(",")] if args.bots else []
-    if any(not s for s in specs):
+    specs = [s.strip() for s in args.bots.split(",")] if args.bots is not None else None
+    if specs is not None and not all(specs):
         raise UsageError("--bots: empty bot spec; write levels separated by commas, e.g. --bots easy,hard")
-    players = args.players or (len(specs) + 1 if specs and not args.hotseat else 2)
-    if not specs and not args.hotseat:
-        specs = ["medium"]
-    if len(specs) == 1 and not args.hotseat:
-        specs *= players - 1
-    people = players - len(specs)
-    if people < 1 or (not args.hotseat and people != 1):
-        wanted = f"1 to {players - 1}" if args.hotseat else f"1 or {players - 1}"
-        raise UsageError(
-            f"--bots: {len(specs)} bot(s) for {players} players; give {wanted} specs (the other seats are people)"
-        )
+    people, specs = seat_plan(specs, args.players, args.hotseat)
     names = [n.strip() for n in args.names.split(",")] if args.names else []
     if len(names) > people:
         raise UsageError(f"--names: {len(names)} names for {people} person(s) at the table")
@@ -128,7 +167,7 @@ def table_maker(args: argparse.Namespace) -> Callable[[int | None], Table]:
     except BotSpecError as err:
         raise UsageError(f"--bots: {err}") from None
 
-    config = Config(players, args.advanced, args.actions)
+    config = Config(people + len(specs), args.advanced, args.actions)
 
     def new_table(seed: int | None) -> Table:
         seats = [Seat(names[s] if s < len(names) else "") for s in range(people)]
@@ -145,7 +184,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     new_table = table_maker(args)
     if not 0 <= args.delay <= 10:
         raise UsageError(f"--delay must be between 0 and 10 seconds, not {args.delay}")
-    save_to = Path(args.save) if args.save else None
+    if args.save == "":
+        raise UsageError("--save: the file name is empty")
+    save_to = Path(args.save) if args.save is not None else None
+    if save_to is not None and (problem := unsaveable(save_to)):  # before the game, not after it
+        raise UsageError(f"--save: cannot save the record to {save_to}: {problem}")
     if args.text or not interactive():
         from ..play.session import Session
         from ..ui.text_game import play_text

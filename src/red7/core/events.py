@@ -27,8 +27,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from .cards import ALL_CARDS, COLOURS, Card, CardSet
-
-MAX_SEATS = 4
+from .model import MAX_PLAYERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,21 +183,20 @@ def draws_unknown(events: Iterable[Event]) -> bool:
 
 # Events are immutable, so the engine hands out one shared instance per value of the
 # events a decision causes (as Action does): appending an event costs a look-up, not an
-# object. EVENTS[seat][card] and so on; the rarer events are made when they happen.
-PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(tuple(CardPlayed(s, c) for c in ALL_CARDS) for s in range(MAX_SEATS))
-CANVASED: tuple[tuple[CanvasPlayed, ...], ...] = tuple(
-    tuple(CanvasPlayed(s, c) for c in ALL_CARDS) for s in range(MAX_SEATS)
-)
+# object: PLAYED[seat][card] and so on; the rarer events are made when they happen.
+_SEATS = range(MAX_PLAYERS)
+PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(tuple(CardPlayed(s, c) for c in ALL_CARDS) for s in _SEATS)
+CANVASED: tuple[tuple[CanvasPlayed, ...], ...] = tuple(tuple(CanvasPlayed(s, c) for c in ALL_CARDS) for s in _SEATS)
 MOVED: tuple[tuple[tuple[CardMoved, ...], ...], ...] = tuple(
-    tuple(tuple(CardMoved(s, c, to_canvas) for c in ALL_CARDS) for to_canvas in (False, True)) for s in range(MAX_SEATS)
+    tuple(tuple(CardMoved(s, c, to_canvas) for c in ALL_CARDS) for to_canvas in (False, True)) for s in _SEATS
 )
 DRAWN: tuple[tuple[tuple[CardDrawn, ...], ...], ...] = tuple(
-    tuple(tuple(CardDrawn(s, c, public) for c in ALL_CARDS) for public in (False, True)) for s in range(MAX_SEATS)
+    tuple(tuple(CardDrawn(s, c, public) for c in ALL_CARDS) for public in (False, True)) for s in _SEATS
 )
-HIDDEN_DRAW: tuple[CardDrawn, ...] = tuple(CardDrawn(s, None, False) for s in range(MAX_SEATS))
-TURN_ENDED: tuple[TurnEnded, ...] = tuple(TurnEnded(s) for s in range(MAX_SEATS))
+HIDDEN_DRAW: tuple[CardDrawn, ...] = tuple(CardDrawn(s, None, False) for s in _SEATS)
+TURN_ENDED: tuple[TurnEnded, ...] = tuple(TurnEnded(s) for s in _SEATS)
 ELIMINATED: tuple[tuple[PlayerEliminated, ...], ...] = tuple(
-    tuple(PlayerEliminated(s, conceded) for conceded in (False, True)) for s in range(MAX_SEATS)
+    tuple(PlayerEliminated(s, conceded) for conceded in (False, True)) for s in _SEATS
 )
 
 EVENT_TYPES: tuple[type[Event], ...] = (

@@ -14,6 +14,9 @@ from typing import Any, Final, NamedTuple
 from .actions import CONCEDE, Action, Kind
 from .cards import NAME_OF, Card
 
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 4
+"""Red7 is played by 2 to 4 players (R2.1)."""
 TARGETS: Final = {2: 40, 3: 35, 4: 30}
 """Points that win an advanced match, by number of players (R8.3)."""
 HAND_SIZE: Final = 7
@@ -93,8 +96,9 @@ class Config:
     actions: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or isinstance(self.players, bool) or not 2 <= self.players <= 4:
-            raise GameError(f"Red7 is played by 2 to 4 players, not {self.players!r}")
+        players = self.players
+        if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise GameError(f"Red7 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
         for name in ("advanced", "actions"):
             if not isinstance(getattr(self, name), bool):
                 raise GameError(f"option {name!r} must be true or false, not {getattr(self, name)!r}")

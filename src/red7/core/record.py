@@ -51,12 +51,35 @@ def parse(text: str, where: str = "record") -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
+        # Some of json's messages end with "at" ("Unterminated string starting at"): say it once.
+        what = err.msg.removesuffix(" at")
         raise RecordError(
-            f"{where} is not valid JSON (truncated?): {err.msg} at line {err.lineno}, column {err.colno}"
+            f"{where} is not valid JSON (truncated?): {what} at line {err.lineno}, column {err.colno}"
         ) from None
     if not isinstance(data, dict):
         raise RecordError(f"{where} must hold a JSON object, not {type(data).__name__}")
     return data
+
+
+def result_in_words(result: Any) -> str:
+    """A result as a record holds it (``{"winners": [0], "scores": [0, 0], "rounds": 1}``)
+    in words for a person, who counts players from 1 as the screens do: "won by player 1
+    in 1 round"; the scores follow when one is not 0 (the advanced game, R8). Anything
+    that is not such a result is shown as the JSON it is.
+
+    >>> result_in_words({"winners": [0, 2], "scores": [30, 4, 30], "rounds": 6})
+    'won by players 1 and 3 in 6 rounds (scores 30, 4, 30)'
+    """
+    try:
+        winners = [str(seat + 1) for seat in result["winners"]]
+        scores, rounds = list(result["scores"]), int(result["rounds"])
+    except (TypeError, KeyError, ValueError):  # not a result (a hand-made record): as it is
+        return json.dumps(result)
+    if not winners:
+        return json.dumps(result)
+    who = f"player {winners[0]}" if len(winners) == 1 else f"players {', '.join(winners[:-1])} and {winners[-1]}"
+    words = f"won by {who} in {rounds} round{'' if rounds == 1 else 's'}"
+    return words + (f" (scores {', '.join(map(str, scores))})" if any(scores) else "")
 
 
 def dumps(game: Game) -> str:
@@ -112,19 +135,29 @@ def steps(record: dict[str, Any]) -> Iterator[tuple[int, Action, Game]]:
 def replay(record: dict[str, Any], on_step: Callable[[int, Action, Game], None] | None = None) -> Game:
     """Replay and verify ``record``; returns the final game.
 
-    Raises RecordError if a decision is unreadable or illegal, or if the recorded
-    result (when given) differs from the replayed one.
+    Raises RecordError if a decision is unreadable or illegal, or if the record has a
+    ``result`` field that the replay contradicts: a result the replayed game does not
+    reach (it is unfinished, or ends otherwise), or ``null`` (the game is not over) for
+    decisions that finish the game. A record without the field claims nothing.
     """
     game, _ = _game_of(record)
     for number, action, game in steps(record):
         if on_step:
             on_step(number, action, game)
-    expected = record.get("result")
-    if expected is not None:
-        if not game.is_over:
-            count = len(record["decisions"])
-            raise RecordError(f"the record claims a result but its {count} decisions do not finish the game")
-        actual = game.result.as_dict() if game.result else None
-        if actual != expected:
-            raise RecordError(f"the replayed result {actual} differs from the recorded result {expected}")
+    if "result" not in record:
+        return game
+    expected, count = record["result"], len(record["decisions"])
+    actual = game.result.as_dict() if game.result else None
+    if expected is None and actual is not None:
+        raise RecordError(
+            f"the record claims no result, as for an unfinished game, but its {count} decisions finish the game: "
+            f"{result_in_words(actual)}"
+        )
+    if expected is not None and actual is None:
+        raise RecordError(f"the record claims a result but its {count} decisions do not finish the game")
+    if actual != expected:
+        said, found = result_in_words(expected), result_in_words(actual)
+        if said == found:  # equal in words, not in the record (an extra field...): show both as they are
+            said, found = json.dumps(expected), json.dumps(actual)
+        raise RecordError(f"the recorded result ({said}) differs from the replayed one ({found})")
     return game

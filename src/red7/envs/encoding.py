@@ -49,10 +49,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..core.model import Step
+from ..core.model import MAX_PLAYERS, Step
 from ..core.observation import Observation
 
-MAX_SEATS: Final = 4
+MAX_SEATS: Final = MAX_PLAYERS
+"""Per-seat fields are padded to the largest table (observer first)."""
 CARDS: Final = 49
 FIELDS: Final[tuple[tuple[str, int], ...]] = (
     ("hand", CARDS),

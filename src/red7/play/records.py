@@ -23,11 +23,46 @@ def records_dir() -> Path:
     return user_data_path("red7") / "records"
 
 
+def _temporary(directory: Path) -> tuple[int, str]:
+    """A new temporary file in ``directory`` (its descriptor and name), where a record is
+    written before it takes its place."""
+    return tempfile.mkstemp(dir=directory, prefix=".record-", suffix=".tmp")
+
+
+def unsaveable(path: str | os.PathLike[str]) -> str | None:
+    """Why :func:`save` could not write a record to ``path`` now, in words; None if it can.
+
+    Checked without leaving anything behind: ``path`` must not be a directory, and the
+    nearest of its parent directories that exists (save makes the missing ones) must be
+    a directory in which a file can be created (tried, not guessed from permission bits,
+    which say nothing on a read-only file system or to root).
+    """
+    target = Path(path)
+    try:
+        if target.is_dir():
+            return f"{target} is a directory"
+        existing = target.parent
+        while not existing.exists():
+            existing = existing.parent
+    except OSError as err:  # a parent that may not be looked into (exists() raises PermissionError)
+        return f"{err.filename or target} cannot be looked into ({err.strerror or err})"
+    if not existing.is_dir():
+        return f"{existing} is not a directory"
+    try:
+        fd, tmp = _temporary(existing)
+    except OSError as err:
+        return f"no file can be created in {existing} ({err.strerror or err})"
+    os.close(fd)
+    os.unlink(tmp)
+    return None
+
+
 def save(game: Game, path: str | os.PathLike[str]) -> Path:
-    """Write the record of ``game`` to ``path`` atomically (never half-written)."""
+    """Write the record of ``game`` to ``path`` atomically (never half-written), making
+    the missing parent directories (:func:`unsaveable` says beforehand if it cannot)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".record-", suffix=".tmp")
+    fd, tmp = _temporary(target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(dumps(game))

@@ -5,14 +5,20 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.color import Color as RichColor
+from rich.color import ColorSystem
+from rich.style import Style as RichStyle
+from textual.geometry import Region
 from textual.widgets import Markdown
 
 from helpers import make, run_main
+from red7 import Game
 from red7.bots import Bot, Option, make_bot
 from red7.core.actions import Action
 from red7.core.cards import COLOURS, Card, names_of
@@ -24,10 +30,11 @@ from red7.play.records import load
 from red7.play.table import Seat, Table
 from red7.ui.i18n import set_language
 from red7.ui.tui.app import PlayApp
+from red7.ui.tui.board import Board, BoardView, move_log
 from red7.ui.tui.replay import ReplayApp, positions
 from red7.ui.tui.screens import Choice, Pass, Rules
 from red7.ui.words import RULE_TEXT, refusal_text, winning_line
-from tui_driver import SIZE, new_app, play_until, settle, texts
+from tui_driver import SIZE, new_app, play_until, screen_lines, settle, texts
 
 
 def run(app: Any, script: Callable[[Any], Awaitable[None]], size: tuple[int, int] = SIZE) -> None:
@@ -410,10 +417,18 @@ def test_the_sevens_card_and_destination_by_keys_R7_7() -> None:
         assert app.table.game.step_name == "seven"
         assert board(app, "prompt").startswith("The 7: pick another card of your palette")
         assert [str(c) for c in app.selectable()] == ["O5", "Y4"]
-        await pilot.press("2", "k")  # Y4 face down onto the deck: public (R7.z)
+        # the number keys count the palette as shown (R7 O5 Y4), the 7 itself included
+        assert [str(c) for c in app.numbered()] == ["R7", "O5", "Y4"]
+        assert "★ 1 R7  2 O5  3 Y4 \n" in board(app, "seats")
+        await pilot.press("1")  # the 7 cannot move itself: said in words, nothing picked
+        assert (
+            board(app, "status")
+            == "R7 cannot be used now: The 7 moves another card of your palette, not R7 itself (R7.7)."
+        )
+        await pilot.press("3", "k")  # Y4 face down onto the deck: public (R7.z)
         assert app.table.game.step_name == "after"
         assert "Deck: " in board(app, "rule") and "(known on top: Y4)" in board(app, "rule")
-        assert "put Y4 from the palette on top of the deck" in board(app, "log")
+        assert "put Y4 from the palette on top of the deck" in board(app, "log-lines")
 
     run(app, script)
 
@@ -428,7 +443,7 @@ def test_the_ones_victim_card_by_click_and_key_R7_1() -> None:
         assert app.selected == Card.parse("V6")
         await pilot.press("t")
         assert app.table.game.palette(1) == ["Y2"]
-        assert "took V6 and put it on the deck" in board(app, "log")
+        assert "took V6 and put it on the deck" in board(app, "log-lines")
 
     run(app, script)
 
@@ -439,7 +454,10 @@ def test_the_advanced_draw_is_answered_by_a_key_R5_1() -> None:
     async def script(pilot: Any) -> None:
         await pilot.press("1", "c")  # B3 to the canvas: 3 > 1 card in the palette, a draw is offered
         assert app.table.game.step_name == "draw"
-        assert board(app, "prompt") == "You may draw the top card of the deck [d] or decline [n]."
+        # the canvas is staged until the draw: it can still be taken back
+        assert (
+            board(app, "prompt") == "You may draw the top card of the deck [d] or decline [n]. [u] takes the turn back."
+        )
         await pilot.press("d")
         assert isinstance(app.screen, Choice) and app.screen.id == "confirm-turn"
         await pilot.press("enter")
@@ -533,20 +551,23 @@ def test_the_buttons_are_the_kinds_of_the_legal_decisions() -> None:
 
     async def script(pilot: Any) -> None:
         assert not app.table.game.is_legal("canvas B2") and not app.table.game.is_legal("canvas I1")
-        assert shown_buttons(app) == {"play", "concede", "hint", "rules"}
+        assert shown_buttons(app) == {"play", "concede"}
         await pilot.press("2", "p")
-        assert shown_buttons(app) == {"canvas", "concede", "undo", "hint", "rules"}
+        assert shown_buttons(app) == {"canvas", "concede", "undo"}
 
     run(app, script)
 
 
 class Scripted(Bot):
-    """A bot that makes the decisions it was given, in order."""
+    """A bot that makes the decisions it was given, in order (then those of ``then``, if given)."""
 
-    def __init__(self, *decisions: str) -> None:
+    def __init__(self, *decisions: str, then: Bot | None = None) -> None:
         self.decisions = [Action.parse(d) for d in decisions]
+        self.then = then
 
     def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
+        if not self.decisions and self.then is not None:
+            return self.then.choose(observation, options, rng)
         return self.decisions.pop(0)
 
 
@@ -559,10 +580,423 @@ def test_the_log_shows_what_happened_and_hides_the_opponents_draw_R9() -> None:
     async def script(pilot: Any) -> None:
         await settle(pilot)
         assert app.my_turn() and "R7" in app.table.game.hand(1)
-        assert board(app, "log").split("\n")[1:] == [
+        assert board(app, "log-lines").split("\n") == [
             "Bia: played Y3",
             "Bia: drew a card",
             "Bia: put Y2 on the canvas (rule: Yellow)",
         ]  # the end of a turn is no line of its own: the next line shows who plays
+
+    run(app, script)
+
+
+# --- issue 10: the flow behind dialogs, readable cards, number keys, the log ---------------------
+
+
+class Gated(Scripted):
+    """A scripted bot that thinks until the test opens its gate (its first decision only)."""
+
+    def __init__(self, *decisions: str) -> None:
+        super().__init__(*decisions)
+        self.gate = threading.Event()
+
+    def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
+        self.gate.wait(10)
+        return super().choose(observation, options, rng)
+
+
+@pytest.mark.parametrize("dialog", ["q", "question_mark"])
+def test_a_dialog_opened_while_a_bot_thinks_does_not_stop_its_turn(dialog: str) -> None:
+    """The quit question (or the rules) opened while Bia thinks: her first decision comes
+    in behind the dialog and shows there; once the dialog is closed she makes the second
+    decision of her turn and play goes on (it used to stop for good)."""
+    game = make(["G1 B2", "Y3 R6"], ["O6", "Y5"], current=1)
+    bia = Gated("play R6", "end")
+    app = PlayApp(lambda: Table.around(game, [Seat("Ana"), Seat("Bia", bia, "random")]), bot_delay=0, hint="easy")
+
+    async def script(pilot: Any) -> None:
+        await pilot.pause()
+        assert app.thinking
+        await pilot.press(dialog)
+        assert app.screen.id in ("confirm-quit", "rules")
+        bia.gate.set()
+        for _ in range(500):
+            await pilot.pause()
+            if not app.thinking:
+                break
+        assert app.table.game.palette(1) == ["R6", "Y5"] and app.table.current == 1
+        assert board(app, "log-lines").endswith("Bia: played R6")  # shown behind the dialog
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.table.current == 0 and app.my_turn()
+        assert board(app, "prompt").startswith("Your turn")
+
+    run(app, script)
+
+
+def wcag_contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """The WCAG 2 contrast ratio of two sRGB colours (1 to 21)."""
+
+    def luminance(rgb: tuple[int, int, int]) -> float:
+        def channel(c: int) -> float:
+            v = c / 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+        r, g, b_ = (channel(c) for c in rgb)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b_
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def rgb(color: RichColor, system: ColorSystem) -> tuple[int, int, int]:
+    """``color`` as a terminal of colour ``system`` shows it."""
+    shown = color.downgrade(system).get_truecolor()
+    return shown.red, shown.green, shown.blue
+
+
+def drawn_cards(app: PlayApp, widget: str) -> dict[str, RichStyle]:
+    """Each card label as ``widget`` draws it (the styles of its rendered segments, after
+    Textual's own link styling): ``R7``, ``›R7‹``... -> style."""
+    shown = app.query_one(f"#{widget}")
+    lines = shown.render_lines(Region(0, 0, shown.size.width, shown.size.height))
+    cards = {}
+    for line in lines:
+        for segment in line:
+            label = segment.text.strip()
+            if len(label) in (2, 4) and label.strip("›‹") in names_of(0x1FFFFFFFFFFFF):
+                assert segment.style is not None
+                cards[label] = segment.style
+    return cards
+
+
+SEVEN_COLOURS = ["R7", "O6", "Y5", "G4", "B3", "I2", "V1"]
+
+
+def test_every_card_label_reaches_AA_contrast_and_the_selection_shows_without_colour() -> None:
+    """All seven colours, usable, selected and muted (cannot be used now), in truecolor and
+    in a 256-colour terminal: the label's colour against its background is at least
+    4.5:1 (WCAG AA). Only the selected card is framed and reversed; no card is underlined
+    (Textual's link style made yellow cards grey on yellow and underlined them all); a
+    muted card is not bold and has another background than the usable card."""
+    app = position_app(make([" ".join(SEVEN_COLOURS), "G1"], ["O3", "Y2"]))
+
+    def check(style: RichStyle) -> None:
+        assert style.color is not None and style.bgcolor is not None
+        for system in (ColorSystem.TRUECOLOR, ColorSystem.EIGHT_BIT):
+            ratio = wcag_contrast(rgb(style.color, system), rgb(style.bgcolor, system))
+            assert ratio >= 4.5, (style, system, ratio)
+        assert not style.underline
+
+    async def script(pilot: Any) -> None:
+        for n, selected in enumerate(SEVEN_COLOURS, 1):
+            await pilot.press(str(n))
+            cards = drawn_cards(app, "hand")
+            assert set(cards) == {f"›{c}‹" if c == selected else c for c in SEVEN_COLOURS}
+            for label, style in cards.items():
+                check(style)
+                assert style.bold and bool(style.reverse) == label.startswith("›")
+        usable = drawn_cards(app, "hand")
+        obs = app.table.observe(0)
+        hand = [Card.parse(c) for c in SEVEN_COLOURS]
+        app.query_one(Board).show(BoardView(obs, app.names, numbered=hand, usable=[]))  # none usable now
+        await pilot.pause()
+        muted = drawn_cards(app, "hand")
+        assert set(muted) == set(SEVEN_COLOURS)
+        for label, style in muted.items():
+            check(style)
+            assert not style.bold
+            # a muted card looks unlike a usable one, also in 256 colours
+            plain = usable.get(label) or usable[f"›{label}‹"]
+            assert plain.bgcolor is not None and style.bgcolor is not None
+            for system in (ColorSystem.TRUECOLOR, ColorSystem.EIGHT_BIT):
+                assert rgb(style.bgcolor, system) != rgb(plain.bgcolor, system), (label, system)
+
+    run(app, script)
+
+
+def three_at_the_ones_step() -> PlayApp:
+    """Ana has played I1 (R7.1): Bia's palette (2 cards) may be taken from, Cid's (1 card,
+    smaller than Ana's 2) may not."""
+    game = make(["I1 B2", "R3", "G2"], ["O5", "V6 Y2", "G3"], actions=True)
+    return PlayApp(
+        lambda: Table.around(
+            game, [Seat("Ana"), Seat("Bia", make_bot("easy"), "easy"), Seat("Cid", make_bot("easy"), "easy")]
+        ),
+        bot_delay=0,
+        hint="easy",
+    )
+
+
+def test_number_keys_count_the_cards_as_shown_and_say_why_one_cannot_be_used_R7_1() -> None:
+    """At a 1's step the number keys count the other palettes as the board shows them
+    (Bia's V6 Y2, then Cid's G3), usable or not; Cid's card is muted and its number says
+    why it cannot be taken. (The keys used to count only the usable cards, so a number
+    picked another card than the one shown with it.)"""
+    app = three_at_the_ones_step()
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("2", "p")  # I1 (the hand shows B2 first)
+        assert app.table.game.step_name == "one"
+        assert [str(c) for c in app.numbered()] == ["V6", "Y2", "G3"]
+        seats = board(app, "seats")
+        assert "1 V6  2 Y2 \n" in seats and seats.rstrip().endswith("3 G3")
+        assert drawn_cards(app, "seats")["G3"].bold is False and drawn_cards(app, "seats")["V6"].bold
+        before = app.table.game.fingerprint()
+        await pilot.press("3")
+        assert app.selected is None
+        assert board(app, "status") == ("G3 cannot be used now: G3 is in a palette with fewer cards than yours (R7.1).")
+        await pilot.press("4")
+        assert board(app, "status") == "There are 3 cards to pick: press 1 to 3."
+        await pilot.press("2")
+        assert app.selected == Card.parse("Y2") and "›Y2‹" in board(app, "seats")
+        await click_card(pilot, "seats", "G3")  # a click says the same as its number key
+        assert board(app, "status").startswith("G3 cannot be used now: ") and app.selected == Card.parse("Y2")
+        assert app.table.game.fingerprint() == before
+        await pilot.press("t")
+        assert app.table.game.palette(1) == ["V6"]
+
+    run(app, script)
+
+
+def test_an_unusable_hand_card_is_muted_and_its_number_says_why() -> None:
+    """After R7 is played only B3 can go on the canvas (Blue: 2 colours against 1); G2's
+    number says why not, in words, with the rule."""
+    app = position_app(make(["R7 B3 V2", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("1", "p")
+        assert [str(c) for c in app.numbered()] == ["B3", "V2"]
+        assert [str(c) for c in app.selectable()] == ["B3"]
+        cards = drawn_cards(app, "hand")
+        assert not cards["V2"].bold and cards["›B3‹"].bold  # the only usable card is picked already
+        await pilot.press("2")
+        assert board(app, "status") == "V2 cannot be used now: With V2 on the canvas you would not be winning (R4.4)."
+
+    run(app, script)
+
+
+def test_keys_are_ignored_while_the_terminal_is_too_small() -> None:
+    """Behind "the terminal is too small" the game's keys do nothing (a 7 was once played
+    unseen); quit, the language and the rules still work, and the message says so."""
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        message = app.query_one("#too-small")
+        assert message.display
+        assert "Until then only [q] quit, [l] Português (Brasil) and [?] rules work." in str(message.render())
+        before = app.table.game.fingerprint()
+        for key in ("1", "p", "right", "c", "x", "h", "e", "u"):
+            await pilot.press(key)
+            assert app.table.game.fingerprint() == before, key
+            assert app.selected is None and len(app.screen_stack) == 1 and not app.hinting, key
+        await pilot.press("l")
+        assert "Até lá só funcionam [q] sair, [l] English e [?] regras." in str(message.render())
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, Rules)
+        await pilot.press("escape", "q")
+        assert app.screen.id == "confirm-quit"
+        await pilot.press("escape")
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        await pilot.press("1", "p")  # the table shows again: its keys work again
+        assert app.table.game.palette(0) == ["R7", "O6"]
+
+    run(app, script, size=(60, 20))
+
+
+def test_ctrl_c_asks_to_quit_in_the_chosen_language_and_twice_quits() -> None:
+    set_language("pt-BR")
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("ctrl+c")
+        assert app.screen.id == "confirm-quit" and "Sair?" in texts(app, app.screen)
+        await pilot.press("ctrl+c")
+        assert app.closing
+
+    run(app, script)
+
+
+def assert_fits(app: PlayApp) -> None:
+    """The buttons and the key line show whole on the screen."""
+    screen = "\n".join(screen_lines(app))
+    for button in app.query("#buttons Button"):
+        if button.display:
+            assert str(button.label) in screen, f"button {button.label} is cut"
+    for line in str(app.query_one("#keys").render()).split("\n"):
+        assert line in screen, f"the key line is cut: {line}"
+
+
+def test_the_log_keeps_every_move_and_shows_the_newest_at_80x24() -> None:
+    """A 4-player advanced game with action cards at 80x24: the log holds every move of
+    the game (whole bot turns were lost), with a marker before each new round, and its
+    newest line is on the screen at each of the person's turns; the buttons and the key
+    line are never cut."""
+    app = new_app(seed=11, bots=("easy", "easy", "easy"), advanced=True, actions=True)
+    checked: list[int] = []
+
+    async def look(pilot: Any) -> None:
+        log = board(app, "log-lines").split("\n")
+        assert log == (move_log(app.table.events_for(0), app.names) or ["(none yet)"])
+        for _ in range(20):  # the log scrolls to its end with the next layout
+            if any(line.startswith(f" {log[-1]}") for line in screen_lines(app)):  # the scrollbar may follow
+                break
+            await pilot.pause()
+        else:
+            raise AssertionError(f"the newest line {log[-1]!r} is not on the screen")
+        assert_fits(app)
+        checked.append(app.table.game.round)
+
+    async def script(pilot: Any) -> None:
+        # to the person's third turn of round 2 (the first comes right after the round's dialog)
+        await play_until(pilot, lambda a: checked.count(2) >= 3, seed=5, on_turn=look)
+        log = board(app, "log-lines").split("\n")
+        assert "— Round 2 —" in log and len(log) > 12  # far more than the six lines the old log kept
+
+    run(app, script, size=(80, 24))
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR"])
+def test_buttons_and_keys_fit_80x24_at_the_widest_step(lang: str) -> None:
+    """The 7's step after a staged play shows the most buttons (canvas, onto the deck,
+    concede, take back) and the longest key line: all whole at 80x24, in both languages."""
+    set_language(lang)
+    app = position_app(make(["R7 B2", "G1 O3"], ["O5 Y4", "V6"], actions=True))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("1", "p")
+        assert shown_buttons(app) == {"canvas", "deck", "concede", "undo"}
+        assert_fits(app)
+
+    run(app, script, size=(80, 24))
+
+
+def test_the_move_that_ends_a_round_shows_in_the_log_and_the_dialog() -> None:
+    """Bia concedes and the advanced round ends: the round's dialog begins with her
+    concession, and the log behind it has it too, with the round's winner and the new
+    round's marker; nobody is said to be thinking any more, and the next round's prompt
+    and buttons wait for the dialog to close."""
+    # seed 2: Ana begins round 2
+    game = Game.from_position([["G1", "B2"], ["Y3", "R6"]], [["O6"], ["Y5"]], current=1, advanced=True, seed=2)
+    app = PlayApp(
+        lambda: Table.around(game, [Seat("Ana"), Seat("Bia", Scripted("concede", then=make_bot("easy")), "random")]),
+        bot_delay=0,
+        hint="easy",
+    )
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        assert isinstance(app.screen, Choice) and app.screen.id == "round-over"
+        assert "Round 1 is over\nBia: conceded\n\nRound winner: Ana" in texts(app, app.screen)
+        assert board(app, "log-lines").split("\n")[-3:] == [
+            "Bia: conceded",
+            "Round winner: Ana, under the rule Red.",
+            "— Round 2 —",
+        ]
+        # behind the dialog: no stale "thinking", and nothing to do yet in the next round
+        assert board(app, "prompt") == "" and shown_buttons(app) == set()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Round 2" in board(app, "title")
+        assert app.table.current == 0 and board(app, "prompt").startswith("Your turn")
+
+    run(app, script)
+
+
+def test_an_elimination_with_an_empty_hand_shows_in_the_game_over_dialog_R4_1() -> None:
+    """Ana ends her turn winning; Bia, with no card left, is out at the start of hers
+    (R4.1) and the game is over: the dialog says what happened."""
+    game = make(["R7", ""], ["O6", "Y5"])
+    app = position_app(game)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("1", "p")
+        assert (
+            board(app, "prompt")
+            == "You are winning and no hand card can go on the canvas: end your turn [e]. [u] takes the turn back."
+        )
+        await pilot.press("e", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, Choice) and app.screen.id == "game-over"
+        body = texts(app, app.screen)
+        assert "Bia: is out: no card left in hand (R4.1)\n\nRound winner: Ana" in body
+        assert board(app, "log-lines").split("\n")[-3:] == [
+            "Bia: is out: no card left in hand (R4.1)",
+            "Round winner: Ana, under the rule Red.",
+            "Ana won the game!",
+        ]
+
+    run(app, script)
+
+
+def test_a_replay_log_tells_the_rounds_end_and_marks_the_next_round(tmp_path: Path) -> None:
+    """Replayed to the decision that ends round 1, the log ends with the move that ended
+    it (a concession or an empty hand, R4.1), the round's winner and the next round's
+    marker, although the board already shows round 2."""
+    table = Table(
+        [Seat("", make_bot("easy"), "easy"), Seat("", make_bot("easy"), "easy")], Config(2, advanced=True), seed=3
+    )
+    while not table.game.round_results:
+        table.play_bot()
+    games = positions(load(table.save(tmp_path / "r.json")))
+    app = ReplayApp(games, "r.json")
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("end")
+        log = str(app.query_one("#log-lines").render()).split("\n")
+        first = table.game.round_results[0]
+        rule = COLOURS[first.rule].capitalize()
+        assert log[-2:] == [f"Round winner: Player {first.winner + 1}, under the rule {rule}.", "— Round 2 —"]
+        assert log[-3].endswith((": conceded", ": is out: no card left in hand (R4.1)"))
+
+    run(app, script)
+
+
+def test_the_prompt_offers_only_what_the_legal_decisions_allow() -> None:
+    """No canvas is legal at the start (G1 and B3 would not win): the prompt asks for a
+    play only. After an unsafe play with nothing left in hand Ana can only concede: the
+    prompt says so, without a card to put on the canvas, and the key line offers no pick."""
+    app = position_app(make(["G1 B3", "V1"], ["O6", "Y5 R6"]))
+
+    async def script(pilot: Any) -> None:
+        assert board(app, "prompt") == "Your turn: pick a hand card and play it to your palette [p]."
+        assert "pick a card" in board(app, "keys")
+
+    run(app, script)
+
+    app = position_app(make(["G1", "B2"], ["O6", "R7"]))
+
+    async def alone(pilot: Any) -> None:
+        await pilot.press("1", "p", "enter")  # not safe: done anyway
+        assert app.table.game.step_name == "after" and app.table.game.hand(0) == []
+        assert (
+            board(app, "prompt")
+            == "Nothing you can do now keeps you in the round: concede [x]. [u] takes the turn back."
+        )
+        assert "pick a card" not in board(app, "keys")
+        assert shown_buttons(app) == {"concede", "undo"}
+        await pilot.press("1")
+        assert board(app, "status").startswith("There is no card to pick now. Nothing you can do now")
+
+    run(app, alone)
+
+
+@pytest.mark.parametrize(("advanced", "says"), [(False, "you lose the game"), (True, "You will be out of this round.")])
+def test_the_concede_question_says_what_conceding_costs(advanced: bool, says: str) -> None:
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"], advanced=advanced))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("x")
+        assert app.screen.id == "confirm-concede" and says in texts(app, app.screen)
+
+    run(app, script)
+
+
+def test_take_back_with_nothing_to_take_back_says_so_plainly() -> None:
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("u")
+        assert board(app, "status") == "Nothing to take back: you have not played anything this turn."
 
     run(app, script)

@@ -66,6 +66,12 @@ async def settle(pilot: Pilot[None]) -> None:
     raise AssertionError("the bots never finished")
 
 
+def screen_lines(app: Any) -> list[str]:
+    """The text of every line of the terminal as it is drawn now (the active screen,
+    dialogs over the table included)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
 def key_for(action: Action) -> str:
     if action.kind is Kind.MOVE:
         return "c" if action.destination == "canvas" else "k"
@@ -79,9 +85,13 @@ async def take_turn(pilot: Pilot[None], rng: random.Random) -> None:
     options = app.table.options()
     safe = [o for o in options if o.safe and o.action.kind is not Kind.CONCEDE]
     action = rng.choice(safe).action if safe else next(o.action for o in options if o.action.kind is Kind.CONCEDE)
-    if action.card is not None:
-        cards = app.selectable()
-        await pilot.press(str(cards.index(action.card) + 1))
+    if action.card is not None:  # its number key (1-9 count the cards as shown), else the arrows
+        n = app.numbered().index(action.card) + 1
+        if n <= 9:
+            await pilot.press(str(n))
+        else:
+            while app.selected != action.card:
+                await pilot.press("right")
     await pilot.press(key_for(action))
     await pilot.pause()
     if isinstance(app.screen, Choice):  # confirm the turn, the concession or an unsafe choice
@@ -94,8 +104,10 @@ async def play_until(
     done: Callable[[PlayApp], bool],
     seed: int = 0,
     on_dialog: Callable[[PlayApp], Awaitable[None]] | None = None,
+    on_turn: Callable[[Pilot[None]], Awaitable[None]] | None = None,
 ) -> None:
-    """Play by keys until ``done(app)``; round-end dialogs are acknowledged with Enter."""
+    """Play by keys until ``done(app)``; round-end dialogs are acknowledged with Enter;
+    ``on_turn`` looks at the screen before each of the person's decisions."""
     app: PlayApp = pilot.app  # type: ignore[assignment]
     rng = random.Random(seed)
     await settle(pilot)
@@ -109,6 +121,8 @@ async def play_until(
             await pilot.press("enter")
             await settle(pilot)
         elif app.my_turn():
+            if on_turn:
+                await on_turn(pilot)
             await take_turn(pilot, rng)
         else:
             await settle(pilot)

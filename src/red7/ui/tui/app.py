@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
+from rich.console import RenderableType
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -28,8 +29,8 @@ from textual.widgets import Button, Static
 from ...bots import make_bot
 from ...core.actions import Action, Kind
 from ...core.cards import Card
-from ...core.model import STEP_KINDS, Option
-from ...core.observation import Observation
+from ...core.events import Event, RoundOver
+from ...core.model import STEP_KINDS, Option, Step
 from ...core.standing import standing_of
 from ...play.session import BotTurn, GameEnd, PersonTurn, RoundEnd, Session
 from ...play.table import Table
@@ -39,7 +40,6 @@ from ..words import (
     action_text,
     bot_level,
     decision_text,
-    log_lines,
     refusal_text,
     round_summary,
     seat_mark,
@@ -50,8 +50,8 @@ from ..words import (
     winning_line,
 )
 from .base import BoardApp, other_language
-from .board import Board, BoardView, cards_shown
-from .screens import Choice, Pass
+from .board import Board, BoardView, cards_shown, move_log
+from .screens import Choice, Pass, Rules
 
 VERBS: Final[Mapping[str, tuple[ActionKey, ...]]] = {
     "play": ((Kind.PLAY, None),),
@@ -78,9 +78,10 @@ _BUTTONS: Final = (
     ("decline", "n"),
     ("concede", "x"),
     ("undo", "u"),
-    ("hint", "h"),
-    ("rules", "?"),
 )
+"""The buttons: the kinds of decision, and taking the turn back. The other keys (hint,
+rules, log, language, quit) are on the key line below, clickable too: the buttons fit
+80 columns in both languages at the step that shows the most of them."""
 
 
 def _button_label(name: str) -> str:
@@ -94,8 +95,6 @@ def _button_label(name: str) -> str:
         "decline": _("Decline"),
         "concede": _("Concede"),
         "undo": _("Take back"),
-        "hint": _("Hint"),
-        "rules": _("Rules"),
     }[name]
 
 
@@ -108,7 +107,12 @@ def decision_of(key: ActionKey, card: Card | None) -> Action:
 class PlayApp(BoardApp):
     """A game of Red7 at one screen. ``new_table`` deals the next game for "play again";
     each game is a :class:`Session` that saves its record into ``records`` (or to
-    ``save_to``) when it ends."""
+    ``save_to``) when it ends.
+
+    The flow never stops behind a dialog: while one is open (a question, the rules, a
+    hotseat pass) the game waits, a bot's answer that arrives meanwhile is applied and
+    shown, and the game goes on when the last dialog closes.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", show=False),
@@ -124,10 +128,15 @@ class PlayApp(BoardApp):
         Binding("n", "verb('decline')", show=False),
         Binding("u,backspace", "undo", show=False),
         Binding("h", "hint", show=False),
+        Binding("pageup", "scroll_log(-1)", show=False),
+        Binding("pagedown", "scroll_log(1)", show=False),
         Binding("question_mark", "rules", show=False),
         Binding("l", "language", show=False),
         Binding("q", "quit_game", show=False),
     ]
+    BOARD_ACTIONS: ClassVar[frozenset[str]] = frozenset(
+        {"move", "select", "verb", "undo", "hint", "pick", "scroll_log"}
+    )
 
     def __init__(
         self,
@@ -142,6 +151,8 @@ class PlayApp(BoardApp):
         self.new_table, self.hotseat, self.bot_delay, self.hint_spec = new_table, hotseat, bot_delay, hint
         self.records, self.save_to = records, save_to
         self.generation = 0  # bumped for each game: bots' answers from an older game are dropped
+        self.dialogs = 0  # how many dialogs are open: the table waits for their answers
+        self.closing = False
         self._start(new_table())
 
     def _start(self, table: Table) -> None:
@@ -155,13 +166,18 @@ class PlayApp(BoardApp):
         self.status = ""
         self.thinking = False
         self.hinting = False
-        self.waiting = False  # a dialog is open: the table waits for its answer
+        self.last_move: list[Event] = []  # the events of the last decision applied
         self.generation += 1
 
     @property
     def table(self) -> Table:
         """The table of the game in progress (read it; change it through the session)."""
         return self.session.table
+
+    @property
+    def waiting(self) -> bool:
+        """Is a dialog open, so that the table waits for its answer?"""
+        return self.dialogs > 0
 
     def _name_seats(self) -> None:
         """Each seat's name and each bot's level, in the language in use."""
@@ -204,48 +220,80 @@ class PlayApp(BoardApp):
     def _options(self) -> list[Option]:
         return self.table.options() if self.my_turn() else []
 
-    def selectable(self) -> list[Card]:
-        """The cards the person can pick now: those the legal decisions name, in screen
-        order (the hand, then the palettes seat by seat)."""
-        cards = {o.action.card for o in self._options() if o.action.card is not None}
-        if not cards:
+    def numbered(self) -> list[Card]:
+        """The cards the number keys count now, in the order the board shows them: the
+        hand when the step plays or canvases a hand card, your palette at a 7's step, the
+        other palettes seat by seat at a 1's step (the step's kinds of decision decide,
+        not whether each card is usable). Empty when the person picks no card now."""
+        if not self.my_turn():
             return []
         obs = self.table.observe(self.viewer)
-        order = cards_shown(obs.hand or 0) + [c for p in obs.palettes for c in cards_shown(p)]
-        return [c for c in order if c in cards]
+        kinds = STEP_KINDS[obs.step]
+        cards = cards_shown(obs.hand or 0) if kinds & {Kind.PLAY, Kind.CANVAS} else []
+        for seat, palette in enumerate(obs.palettes):
+            if (Kind.MOVE in kinds and seat == obs.seat) or (Kind.TAKE in kinds and seat != obs.seat):
+                cards += cards_shown(palette)
+        return cards
+
+    def selectable(self) -> list[Card]:
+        """The cards the person can pick now (those the legal decisions name), in the
+        order the board shows them."""
+        named = {o.action.card for o in self._options() if o.action.card is not None}
+        return [c for c in self.numbered() if c in named]
 
     def refresh_view(self) -> None:
         obs = self.table.observe(self.viewer)
+        numbered = self.numbered()
         selectable = self.selectable()
         if self.selected not in selectable:
             self.selected = selectable[0] if len(selectable) == 1 else None
         prompt = ""
         if self.my_turn():
-            prompt = self._prompt(obs)
+            prompt = self._prompt()
         elif self.thinking and self.table.current is not None:
             prompt = _("{name} is thinking…").format(name=self.names[self.table.current])
-        log = log_lines(self.session.log(self.viewer), self.names)
-        view = BoardView(obs, self.names, self.selected, prompt, self.status, marks=self.marks, log=log)
+        log = move_log(self.session.log(self.viewer), self.names)
+        view = BoardView(
+            obs,
+            self.names,
+            self.selected,
+            prompt,
+            self.status,
+            marks=self.marks,
+            log=log,
+            numbered=numbered,
+            usable=selectable if numbered else None,
+        )
         self.query_one(Board).show(view)
         self._show_buttons()
-        keys = _("[←/→] or [1-9] pick a card · [h] hint · [?] rules · [l] {other} · [q] quit").format(
-            other=LANGUAGES[other_language()]
-        )
-        self.query_one("#keys", Static).update(Content.styled(keys, "dim"))
+        self.query_one("#keys", Static).update(self._keys_line(bool(numbered)))
+
+    def _keys_line(self, picking: bool) -> Content:
+        """The keys that work now beside the buttons, each clickable: picking a card
+        (when there is one to pick), a hint (on the person's turn), the rules, the log,
+        the language and quitting."""
+        parts = [(_("[←/→] [1-9] pick a card"), "")] if picking else []
+        if self.my_turn():
+            parts.append((_("[h] hint"), "app.hint"))
+        parts += [
+            (_("[?] rules"), "app.rules"),
+            (_("[PgUp/PgDn] log"), ""),
+            (_("[l] {other}").format(other=LANGUAGES[other_language()]), "app.language"),
+            (_("[q] quit"), "app.quit_game"),
+        ]
+        return self.keys_line(parts)
 
     def _show_buttons(self) -> None:
         """A verb's button shows when a legal decision is of its kind (and the person may
-        decide); take-back when something is staged; hint and rules always."""
+        decide); take-back when something is staged."""
         offered = {(o.action.kind, o.action.destination) for o in self._options()}
         for name, key in _BUTTONS:
             button = self.query_one(f"#b-{name}", Button)
             button.label = Content(f"{_button_label(name)} [{key}]")
             if name in VERBS:
                 button.display = not offered.isdisjoint(VERBS[name])
-            elif name == "undo":
-                button.display = self.my_turn() and bool(self.table.staged)
             else:
-                button.display = True
+                button.display = self.my_turn() and bool(self.table.staged)
 
     def say(self, message: str) -> None:
         self.status = message
@@ -254,19 +302,28 @@ class PlayApp(BoardApp):
     # --- the flow of the game -------------------------------------------------------------
 
     def advance(self) -> None:
-        """Move the game on until a person must act: round ends, hotseat passing, bots."""
-        if self.waiting or self.thinking:
+        """Move the game on until a person must act: round ends, hotseat passing, bots.
+        It waits while a dialog is open or a bot thinks (each calls it again when done)."""
+        if self.waiting or self.thinking or self.closing:
             return
         moment = self.session.next()
         if isinstance(moment, GameEnd):
             self._game_over(moment)
+            self.refresh_view()  # the final move in the log; no prompt or button behind the dialog
         elif isinstance(moment, RoundEnd):
             summary = round_summary(moment.over, moment.scores, self.table.config.target, self.names)
             title = _("Round {n} is over").format(n=moment.over.round)
             self._ask(
-                Choice(title, summary, [("enter", "ok", _("Next round"))], "ok", id="round-over"),
-                lambda _: self.advance(),
+                Choice(
+                    title,
+                    self._final_move(moment.over) + summary,
+                    [("enter", "ok", _("Next round"))],
+                    "ok",
+                    id="round-over",
+                ),
+                lambda _: None,
             )
+            self.refresh_view()  # the final move in the log; no prompt or button behind the dialog
         elif isinstance(moment, PersonTurn):
             if self.passing and self.viewer != moment.seat:
                 self.viewer = None
@@ -277,17 +334,28 @@ class PlayApp(BoardApp):
         else:
             self._think(moment)
 
+    def _final_move(self, over: RoundOver) -> str:
+        """The log lines of the decision that ended the round ``over`` (a concession, or
+        the turn after which a player with no card left was out, R4.1), ending with a
+        blank line; empty if the last decision applied was another one."""
+        if over not in self.last_move:
+            return ""
+        seen = [e.seen_by(self.viewer) for e in self.last_move[: self.last_move.index(over)]]
+        lines = move_log(seen, self.names)
+        return "\n".join(lines) + "\n\n" if lines else ""
+
     def _reveal(self, seat: int) -> None:
         self.viewer = seat
         self.status = ""
-        self.advance()
 
     def _ask(self, screen: Any, then: Callable[[Any], None]) -> None:
-        self.waiting = True
+        """Open a dialog; its answer goes to ``then``, and then the game goes on."""
+        self.dialogs += 1
 
         def answered(answer: Any) -> None:
-            self.waiting = False
+            self.dialogs -= 1
             then(answer)
+            self.advance()  # whatever happened meanwhile (a bot's answer) moves on now
 
         self.push_screen(screen, answered)
 
@@ -312,10 +380,11 @@ class PlayApp(BoardApp):
             pass
 
     def _bot_chose(self, action: Action, generation: int) -> None:
-        if generation != self.generation:
+        if generation != self.generation or self.closing:
             return
         self.thinking = False
-        self.session.apply_bot(action)
+        self.last_move = self.session.apply_bot(action)
+        self.refresh_view()  # the move shows at once, also behind a dialog or before a round's end
         self.advance()
 
     def _game_over(self, end: GameEnd) -> None:
@@ -325,7 +394,8 @@ class PlayApp(BoardApp):
                 path=end.record, error=end.save_error.strerror
             )
         lines = [
-            round_summary(end.last_round, end.over.scores, self.table.config.target, self.names),
+            self._final_move(end.last_round)
+            + round_summary(end.last_round, end.over.scores, self.table.config.target, self.names),
             "",
             winners_line(end.over.winners, self.names),
         ]
@@ -348,7 +418,11 @@ class PlayApp(BoardApp):
             return
         self._start(self.new_table())
         self.refresh_view()
-        self.advance()
+
+    def exit(self, result: None = None, return_code: int = 0, message: RenderableType | None = None) -> None:
+        """Leave the app; the game stops moving at once (no bot starts thinking)."""
+        self.closing = True
+        super().exit(result, return_code, message)
 
     # --- a person's decisions ---------------------------------------------------------------
 
@@ -357,35 +431,76 @@ class PlayApp(BoardApp):
 
     def _hint_keys(self) -> str:
         if self.my_turn():
-            return self._prompt(self.table.observe(self.viewer))
+            return self._prompt()
         return _("Press [?] for the rules and the keys.")
 
-    def _prompt(self, obs: Observation) -> str:
-        can_end = any(o.action.kind is Kind.END for o in self._options())
-        return step_prompt(obs.step, can_end, bool(self.table.staged))
+    def _prompt(self) -> str:
+        """What the person to move can do now, with its keys: only what the legal
+        decisions allow (an empty hand is not asked for a card, End turn only while
+        winning); "[u] takes the turn back." when something is staged."""
+        offered = {(o.action.kind, o.action.destination) for o in self._options()}
+        step = self.table.observe(self.viewer).step
+        if offered <= {(Kind.CONCEDE, None)}:
+            text = _("Nothing you can do now keeps you in the round: concede [x].")
+        elif step is Step.AFTER:
+            can_end, can_canvas = (Kind.END, None) in offered, (Kind.CANVAS, None) in offered
+            text = (
+                step_prompt(step, can_end, False)
+                if can_canvas
+                else _("You are winning and no hand card can go on the canvas: end your turn [e].")
+            )
+        elif step is Step.START and (Kind.CANVAS, None) not in offered:
+            text = _("Your turn: pick a hand card and play it to your palette [p].")
+        elif step is Step.START and (Kind.PLAY, None) not in offered:
+            text = _("Your turn: pick a hand card and put it on the canvas [c].")
+        elif step is Step.SEVEN and (Kind.MOVE, "deck") not in offered:
+            text = _("The 7: pick another card of your palette and move it to the canvas [c].")
+        elif step is Step.SEVEN and (Kind.MOVE, "canvas") not in offered:
+            text = _("The 7: pick another card of your palette and move it onto the deck [k].")
+        else:
+            text = step_prompt(step, False, False)
+        return text + (" " + _("[u] takes the turn back.") if self.table.staged else "")
 
     def action_move(self, delta: int) -> None:
         cards = self.selectable()
         if not cards:
-            self.say(self._not_now())
+            self.say(self._no_card())
             return
         i = cards.index(self.selected) if self.selected in cards else (-1 if delta > 0 else 0)
         self.selected = cards[(i + delta) % len(cards)]
         self.say("")
 
     def action_select(self, n: int) -> None:
-        cards = self.selectable()
+        """Number key ``n``: the n-th card the board numbers (see :meth:`numbered`)."""
+        cards = self.numbered()
         if not cards:
-            self.say(self._not_now())
+            self.say(self._no_card())
         elif n > len(cards):
             self.say(
                 ngettext(
                     "There is {n} card to pick: press 1.", "There are {n} cards to pick: press 1 to {n}.", len(cards)
                 ).format(n=len(cards))
             )
+        elif cards[n - 1] not in self.selectable():
+            self.say(self._why_not(cards[n - 1]))
         else:
             self.selected = cards[n - 1]
             self.say("")
+
+    def _no_card(self) -> str:
+        if not self.my_turn():
+            return self._not_now()
+        return _("There is no card to pick now. {keys}").format(keys=self._prompt())
+
+    def _why_not(self, card: Card) -> str:
+        """Why ``card`` cannot be used at this step: the engine's refusal of each decision
+        of this step about it (play, canvas, a 7's move, a 1's take), in words."""
+        accepted = STEP_KINDS[self.table.observe(self.viewer).step]
+        keys = dict.fromkeys(k for ks in VERBS.values() for k in ks if k[0] in accepted and k[0] in CARD_KINDS)
+        reasons = dict.fromkeys(
+            refusal_text(refusal) for key in keys if (refusal := self.table.check(decision_of(key, card))) is not None
+        )
+        return _("{card} cannot be used now: {reasons}").format(card=card, reasons=" ".join(reasons))
 
     def action_pick(self, name: str) -> None:
         """A click on a card (``name`` in notation)."""
@@ -396,6 +511,9 @@ class PlayApp(BoardApp):
         if card in self.selectable():
             self.selected = card
             self.say("")
+            return
+        if card in self.numbered():
+            self.say(self._why_not(card))
             return
         obs = self.table.observe(self.viewer)
         owner = next((s for s, p in enumerate(obs.palettes) if p >> card & 1), None)
@@ -440,10 +558,16 @@ class PlayApp(BoardApp):
     def _decide(self, option: Option) -> None:
         action = option.action
         if action.kind is Kind.CONCEDE:
+            # the basic game is one round (R6.3): out of it, the game is lost
+            consequence = (
+                _("You will be out of this round.")
+                if self.table.config.advanced
+                else _("You will be out, and the basic game has only this round: you lose the game.")
+            )
             self._ask(
                 Choice(
                     _("Concede?"),
-                    _("You will be out of this round."),
+                    consequence,
                     [("enter", "yes", _("Concede")), ("escape", "no", _("Keep playing"))],
                     "no",
                     id="confirm-concede",
@@ -495,13 +619,13 @@ class PlayApp(BoardApp):
         if answer == "confirm":
             self._commit(action)
         elif answer == "undo":
-            self.action_undo()
+            self._take_back()
         else:
             self.say("")
 
     def _commit(self, action: Action) -> None:
         seat = self.table.current
-        self.session.decide(action)
+        self.last_move = self.session.decide(action)
         self.selected = None
         self.status = ""
         if self.passing and self.table.current != seat:
@@ -512,11 +636,17 @@ class PlayApp(BoardApp):
     def action_undo(self) -> None:
         if not self.my_turn():
             self.say(self._not_now())
-        elif self.session.take_back():
+        else:
+            self._take_back()
+
+    def _take_back(self) -> None:
+        if self.session.take_back():
             self.selected = None
             self.say(_("Turn taken back."))
+        elif self.table.observe(self.viewer).step is Step.START:
+            self.say(_("Nothing to take back: you have not played anything this turn."))
         else:
-            self.say(_("Nothing to take back: you have not played this turn, or a card was drawn since."))
+            self.say(_("Nothing to take back: a card was drawn, and a draw cannot be taken back."))
 
     def action_hint(self) -> None:
         if not self.my_turn():
@@ -548,8 +678,17 @@ class PlayApp(BoardApp):
         self._name_seats()
         self.say(self.language_message())
 
+    def action_rules(self) -> None:
+        """The rules, as a dialog: the table waits while they are read."""
+        self._ask(Rules(id="rules"), lambda _: None)
+
+    def request_quit(self) -> None:
+        self.action_quit_game()
+
     def action_quit_game(self) -> None:
-        if self.table.is_over:
+        """``q`` or Ctrl+C: ask first, unless the game is over or the question is on the
+        screen already (pressed twice: quit)."""
+        if self.table.is_over or self.screen.id == "confirm-quit":
             self.exit()
             return
         self._ask(
@@ -569,7 +708,3 @@ class PlayApp(BoardApp):
             self.action_verb(name)
         elif name == "undo":
             self.action_undo()
-        elif name == "hint":
-            self.action_hint()
-        elif name == "rules":
-            self.action_rules()

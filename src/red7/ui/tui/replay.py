@@ -7,7 +7,6 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.content import Content
 from textual.widgets import Static
 
 from ...core.actions import Action
@@ -15,9 +14,9 @@ from ...core.game import Game
 from ...core.record import initial, steps
 from ...play.session import SeatKind, SeatName
 from ..i18n import LANGUAGES, _
-from ..words import action_text, log_lines, seat_name
+from ..words import action_text, seat_name
 from .base import BoardApp, other_language
-from .board import Board, BoardView
+from .board import Board, BoardView, move_log
 
 
 def positions(record: dict[str, Any]) -> list[Game]:
@@ -34,6 +33,8 @@ class ReplayApp(BoardApp):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,space", "step(1)", show=False),
+        Binding("pageup", "scroll_log(-1)", show=False),
+        Binding("pagedown", "scroll_log(1)", show=False),
         Binding("left", "step(-1)", show=False),
         Binding("home", "jump(0)", show=False),
         Binding("end", "jump(-1)", show=False),
@@ -42,6 +43,7 @@ class ReplayApp(BoardApp):
         Binding("l", "language", show=False),
         Binding("q,escape", "quit", show=False),
     ]
+    BOARD_ACTIONS: ClassVar[frozenset[str]] = frozenset({"step", "jump", "view", "scroll_log"})
 
     def __init__(self, games: list[Game], name: str = "") -> None:
         super().__init__()
@@ -79,13 +81,21 @@ class ReplayApp(BoardApp):
             prompt = f"{names[seat]}: {action_text(Action.from_id(action_id))}"
         if game.result is not None and self.index == last:
             prompt += "  " + _("Game over.")
-        log = log_lines(game.events_for(self.viewer), names)
+        log = move_log(game.events_for(self.viewer), names)
         view = BoardView(obs, names, None, prompt, self.status, title=title, log=log)
         self.query_one(Board).show(view)
-        keys = _("[←/→] step · [home/end] first/last · [v] change view · [?] rules · [l] {other} · [q] quit").format(
-            other=LANGUAGES[other_language()]
+        keys = self.keys_line(
+            [
+                (_("[←/→] step"), ""),
+                (_("[home/end] first/last"), ""),
+                (_("[v] change view"), "app.view"),
+                (_("[PgUp/PgDn] log"), ""),
+                (_("[?] rules"), "app.rules"),
+                (_("[l] {other}").format(other=LANGUAGES[other_language()]), "app.language"),
+                (_("[q] quit"), "app.quit"),
+            ]
         )
-        self.query_one("#keys", Static).update(Content.styled(keys, "dim"))
+        self.query_one("#keys", Static).update(keys)
 
     def action_step(self, delta: int) -> None:
         new = self.index + delta

@@ -338,7 +338,7 @@ def test_play_in_process_rejects_bad_input_then_continues(
     monkeypatch.setattr(sys, "stdin", io.StringIO("fly\n999\n0\nquit\n"))
     code, out, err = run_main(["play", "--seed", "7", "--save", str(tmp_path / "g.json")], capsys)
     assert code == 0 and err == ""
-    assert "bad decision 'fly'" in out
+    assert "'fly' is not a decision: type a number from 1 to" in out
     assert out.count("Choose a number from 1 to") == 2
     assert not (tmp_path / "g.json").exists()
 

@@ -17,6 +17,10 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from red7.core.actions import Action
+from red7.core.cards import ALL_CARDS, COLOUR_LETTERS
+from red7.core.events import PlayerEliminated
+from red7.core.model import Refusal, RefusalCode, Step
 from red7.ui.i18n import (
     LOCALE_DIR,
     LanguageError,
@@ -27,6 +31,7 @@ from red7.ui.i18n import (
     parse_language,
     set_language,
 )
+from red7.ui.words import card_label, card_marks, cards_label, event_text, refusal_text
 
 ROOT = Path(__file__).resolve().parent.parent
 PO = LOCALE_DIR / "pt_BR" / "LC_MESSAGES" / "red7.po"
@@ -95,7 +100,7 @@ def test_set_language_switches_every_message() -> None:
     assert _("Red") == "Vermelho"
     assert ngettext("{n} card", "{n} cards", 1).format(n=1) == "1 carta"
     assert ngettext("{n} card", "{n} cards", 33).format(n=33) == "33 cartas"
-    assert ngettext("{n} card", "{n} cards", 0).format(n=0) == "0 carta"  # pt-BR: 0 takes the singular
+    assert ngettext("{n} card", "{n} cards", 0).format(n=0) == "0 cartas"  # Portuguese: 0 takes the plural
     set_language("en")
     assert _("Red") == "Red"
 
@@ -119,3 +124,79 @@ def test_an_unknown_language_is_refused_with_the_choices() -> None:
     with pytest.raises(LanguageError, match="choose one of: en, pt-BR"):
         parse_language("fr")
     assert language() == "en"
+
+
+def test_zero_takes_the_plural_in_every_count_of_the_portuguese_catalog() -> None:
+    """ "0 cartas", "0 cartas na mão", "= 0 pontos": every plural message at 0 is its
+    plural form (Babel's Portuguese rule gave 0 the singular: "Baralho: 0 carta")."""
+    set_language("pt-BR")
+    plurals = [key for key in catalog() if isinstance(key, tuple)]
+    assert len(plurals) >= 10
+    for singular, plural in plurals:
+        assert ngettext(singular, plural, 0) == ngettext(singular, plural, 2) != ngettext(singular, plural, 1)
+
+
+RULE_ID = re.compile(r"\(R\d")
+
+
+def test_no_message_for_players_names_a_rule_by_its_id() -> None:
+    """Rule IDs ("(R4.6)") are for the API and the rules documents: no message of the
+    code or of the catalog contains one."""
+    for key, message in catalog().items():
+        texts = [*((key,) if isinstance(key, str) else key)]
+        texts += message.string if isinstance(message.string, tuple) else [message.string]  # type: ignore[attr-defined]
+        assert not [t for t in texts if RULE_ID.search(t)], key
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR"])
+@pytest.mark.parametrize("code", list(RefusalCode))
+def test_a_refusal_says_the_rule_in_words_without_its_id(lang: str, code: RefusalCode) -> None:
+    set_language(lang)
+    refusal = Refusal(code, Action.parse("play V7"), Step.START, ALL_CARDS[0])
+    text = refusal_text(refusal)
+    assert not RULE_ID.search(text) and refusal.rule not in text, text
+    assert text[0].isupper() and text.endswith(".")
+    assert event_text(PlayerEliminated(1, conceded=False)) is not None
+    assert not RULE_ID.search(event_text(PlayerEliminated(1, conceded=False)) or "")
+
+
+def test_english_shows_cards_in_the_notation() -> None:
+    assert card_marks() == tuple(COLOUR_LETTERS)
+    assert [card_label(c) for c in ALL_CARDS] == [str(c) for c in ALL_CARDS]
+
+
+def test_portuguese_cards_cannot_be_misread() -> None:
+    """A Brazilian reads V5 as Vermelho (it is Violet) and G as nothing (Green is Verde):
+    Portuguese shows seven distinct marks of the same width, none a notation letter, so
+    no card looks like another card's notation."""
+    set_language("pt-BR")
+    marks = card_marks()
+    assert marks == ("Vm", "Lj", "Am", "Vd", "Az", "An", "Vt")
+    assert len(set(marks)) == 7 and len(set(map(len, marks))) == 1
+    assert not set(marks) & set(COLOUR_LETTERS)
+    assert card_label("R7") == "Vm7" and card_label("V1") == "Vt1" and card_label("G2") == "Vd2"
+    assert cards_label(["B3", "I4"]) == "Az3 An4"
+    labels = {card_label(c) for c in ALL_CARDS}
+    assert len(labels) == 49 and not labels & {str(c) for c in ALL_CARDS}
+
+
+@pytest.mark.parametrize(
+    ("english", "portuguese"),
+    [
+        # a card (a carta) is feminine: the words that refer back to one agree with it
+        ("took {card} and put it on the deck", "pegou {card} e a pôs no topo do baralho"),
+        (
+            "the 7 moves another card of your palette, not {card} itself",
+            "o 7 move outra carta da sua Paleta, não a própria {card}",
+        ),
+        ("(none yet)", "(nenhuma ainda)"),  # jogadas
+        ("Replay {name} · decision {i} of {n}", "Revendo {name} · decisão {i} de {n}"),
+        ("everyone's public view", "pública"),  # after "visão: " (a seat's: "visão: Jogador 1")
+        # "passar a vez" is to skip one's turn: what is handed over is the keyboard
+        ("Pass the device to {name}", "Passe o teclado para {name}"),
+        ("Red7 — {names}. Seed {seed}.", "Red7 — {names}. Semente {seed}."),
+    ],
+)
+def test_portuguese_wordings(english: str, portuguese: str) -> None:
+    set_language("pt-BR")
+    assert _(english) == portuguese

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from helpers import make
-from red7 import Game
+from red7 import Card, Game
 from red7.bots import make_bot
 from red7.core.model import Config, IllegalActionError, RefusalCode
 from red7.core.record import replay
@@ -36,7 +37,7 @@ def bot_table(seed: int, config: Config | None = None, bots: int = 1) -> Table:
     ("lang", "words"),
     [
         ("en", ("Your hand: ", "Winning: ", "Bot 2: played ", "won the game!", "Record saved to ")),
-        ("pt-BR", ("Sua mão: ", "Vencendo: ", "Bot 2: jogou ", "venceu o jogo!", "Registro salvo em ")),
+        ("pt-BR", ("Sua mão: ", "Vencendo: ", "Bot 2: jogou ", "venceu o jogo!", "Registro salvo em ", "desistir")),
     ],
 )
 def test_a_whole_game_on_the_session(lang: str, words: tuple[str, ...], tmp_path: Path) -> None:
@@ -47,7 +48,7 @@ def test_a_whole_game_on_the_session(lang: str, words: tuple[str, ...], tmp_path
     out = run_text(Session(table, save_to=tmp_path / "g.json"), "1\n" * 500)
     for word in words:
         assert word in out, (word, out[-1500:])
-    assert out.startswith(f"Red7 — {'You' if lang == 'en' else 'Você'}, Bot 2. Seed 7.")
+    assert out.startswith("Red7 — You, Bot 2. Seed 7." if lang == "en" else "Red7 — Você, Bot 2. Semente 7.")
     assert replay(load(tmp_path / "g.json")).result == table.game.result
 
 
@@ -71,23 +72,23 @@ def test_the_log_shows_own_draws_but_not_the_bots_R9() -> None:
 TYPED_REFUSALS = [
     # (code, position, answers before the refused one, the refused one, in Portuguese)
     (RefusalCode.WRONG_STEP, make(["R7 B3", "G1"], ["O6", "Y5"]), [], "end",
-     "Uma decisão 'end' não cabe na etapa 'início' do turno (R4.2)."),
+     "Uma decisão 'end' não cabe na etapa 'início' do turno."),
     (RefusalCode.NOT_IN_HAND, make(["R7 B3", "G1"], ["O6", "Y5"]), [], "play G1",
-     "G1 não está na sua mão (R4.2)."),
+     "Vd1 não está na sua mão."),
     (RefusalCode.CANVAS_NOT_WINNING, make(["G1 B3", "V1"], ["O6", "Y5 R6"]), [], "canvas B3",
-     "Com B3 na Tela você não estaria vencendo (R4.4)."),
+     "Com Az3 na Tela você não estaria vencendo."),
     (RefusalCode.NOT_WINNING, make(["I1 B2", "V1"], ["O6", "R7"]), ["play I1"], "end",
-     "Você não está vencendo, então o turno não pode terminar (R4.6)."),
+     "Você não está vencendo, então o turno não pode terminar."),
     (RefusalCode.CANNOT_FINISH, make(["V7 O1", "B5"], ["G3", "I7 R5"], actions=True), [], "play V7",
-     "Você só pode jogar V7 se ainda puder terminar o turno vencendo (R7.x)."),
+     "Você só pode jogar Vt7 se ainda puder terminar o turno vencendo."),
     (RefusalCode.SEVEN_ITSELF, make(["R7 B2", "G1 O3"], ["O5 Y4", "V6"], actions=True), ["play R7"],
-     "move R7 deck", "O 7 move outra carta da sua Paleta, não o próprio R7 (R7.7)."),
+     "move R7 deck", "O 7 move outra carta da sua Paleta, não a própria Vm7."),
     (RefusalCode.NOT_IN_PALETTE, make(["R7 B2", "G1 O3"], ["O5 Y4", "V6"], actions=True), ["play R7"],
-     "move B2 canvas", "B2 não está na sua Paleta (R7.7)."),
+     "move B2 canvas", "Az2 não está na sua Paleta."),
     (RefusalCode.NOT_IN_OTHER_PALETTE, make(["I1 B2", "G1 O3"], ["O5", "V6 Y2"], actions=True), ["play I1"],
-     "take O5", "O5 não está na Paleta de outro jogador que continua na rodada (R7.1)."),
+     "take O5", "Lj5 não está na Paleta de outro jogador que continua na rodada."),
     (RefusalCode.PALETTE_TOO_SMALL, make(["I1 B2", "G1 O3", "R1 R2"], ["O5", "V6 Y2", "G4"], actions=True),
-     ["play I1"], "take G4", "G4 está numa Paleta com menos cartas que a sua (R7.1)."),
+     ["play I1"], "take G4", "Vd4 está numa Paleta com menos cartas que a sua."),
 ]  # fmt: skip
 
 
@@ -99,7 +100,8 @@ def test_a_typed_illegal_decision_is_explained_in_the_language_in_use(
     lang: str, code: RefusalCode, game: Game, before: list[str], refused: str, portuguese: str
 ) -> None:
     """Every refusal a person can type: the engine's code, translated through the catalog,
-    with its rule; never the English exception. The game waits for another answer."""
+    the rule in words and the cards as the language shows them, without the rule's ID;
+    never the English exception. The game waits for another answer."""
     set_language(lang)
     trial = game.clone()
     for answer in before:
@@ -114,6 +116,7 @@ def test_a_typed_illegal_decision_is_explained_in_the_language_in_use(
     if lang == "pt-BR":
         assert f"  {portuguese}\n" in out and err.value.reason not in out
     assert "illegal decision" not in out  # the exception's English text
+    assert f"({err.value.refusal.rule})" not in out  # the rule's ID is for the API
     assert table.game.fingerprint() == trial.fingerprint()  # the refused decision changed nothing
 
 
@@ -131,3 +134,128 @@ def test_the_text_game_imports_nothing_of_textual() -> None:
         "assert not [m for m in sys.modules if m.startswith('textual') or m.startswith('red7.ui.tui')]"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def four_options() -> Game:
+    """Ana (O4) against Bot 2 (Y5) under Red: she may play R7 or G6, put G6 on the canvas
+    (Green: O4 is even, Y5 is not) or concede."""
+    return make(["R7 G6", "B1 I2"], ["O4", "Y5"])
+
+
+@pytest.mark.parametrize(
+    ("lang", "offered", "shown"),
+    [
+        (
+            "en",
+            ["play G6", "play R7", "put G6 on the canvas [canvas G6]", "concede   (you would be out)"],
+            ["You: O4", "Bot 2: Y5", "Your hand: R7 G6", "You: put G6 on the canvas (rule: Green)"],
+        ),
+        (
+            "pt-BR",
+            [
+                "jogar Vd6 [play G6]",
+                "jogar Vm7 [play R7]",
+                "descartar Vd6 na Tela [canvas G6]",
+                "desistir [concede]   (você sairia da rodada)",
+            ],
+            ["Você: Lj4", "Bot 2: Am5", "Sua mão: Vm7 Vd6", "Você: descartou Vd6 na Tela (regra: Verde)"],
+        ),
+    ],
+)
+def test_decisions_and_cards_in_the_language_in_use_with_the_notation_to_type(
+    lang: str, offered: list[str], shown: list[str]
+) -> None:
+    """The options are the decisions in words, cards as the language shows them (in
+    Portuguese Vm7, never V-for-Vermelho), with the notation to type in brackets; the
+    notation typed is accepted. Apart from the opening explanation and the brackets, no
+    card is written in the notation in Portuguese."""
+    set_language(lang)
+    table = Table.around(four_options(), [Seat(), Seat("", make_bot("easy"), "easy")])
+    out = run_text(Session(table), "canvas G6\nquit\n")
+    first = out.split("\n>")[0]
+    assert re.findall(r"^ +\d+\. (.*)$", first, re.MULTILINE) == offered
+    for text in shown:
+        assert f"{text}" in out, (text, out)
+    assert Card.parse("G6") in table.game.observe(0).canvas  # the notation typed was accepted
+    if lang == "pt-BR":
+        shown_lines = [re.sub(r"\[[^]]*\]", "", line) for line in out.splitlines()[3:]]
+        assert not [line for line in shown_lines if re.search(r"\b[ROYGBIV][1-7]\b", line)]
+
+
+@pytest.mark.parametrize(
+    ("lang", "says"),
+    [
+        (
+            "en",
+            [
+                "'foo' is not a decision: type a number from 1 to 4, or a decision's notation ('play R7', 'canvas B3',",
+                "'play X9' names no card: the notation writes a card with its colour's English initial and its "
+                "number, e.g. 'play R7' (R Red, O Orange, Y Yellow, G Green, B Blue, I Indigo, V Violet).",
+            ],
+        ),
+        (
+            "pt-BR",
+            [
+                "'foo' não é uma decisão: digite um número de 1 a 4 ou a notação de uma decisão, que aparece entre "
+                "colchetes (a notação do jogo, em inglês: ",
+                "'play X9' não indica uma carta: a notação do jogo escreve uma carta com a inicial da cor em inglês "
+                "e o número, por exemplo 'play R7' (R Vermelho, O Laranja, Y Amarelo, G Verde, B Azul, I Anil, "
+                "V Violeta).",
+            ],
+        ),
+    ],
+)
+def test_text_that_is_no_decision_is_explained_in_the_language_in_use(lang: str, says: list[str]) -> None:
+    """An unreadable answer, or a card the notation does not know, says what to type in the
+    language in use, and that the notation is English; not the engine's English error."""
+    set_language(lang)
+    table = Table.around(four_options(), [Seat(), Seat("", make_bot("easy"), "easy")])
+    before = table.game.fingerprint()
+    out = run_text(Session(table), "foo\nplay X9\nsair\n")
+    for text in says:
+        assert f"  {text}" in out, (text, out)
+    assert "bad decision" not in out and "unknown card" not in out
+    assert table.game.fingerprint() == before
+
+
+@pytest.mark.parametrize(
+    ("lang", "explained"),
+    [
+        ("en", "A card shows its colour and its number: R7 is the Red 7. The colours: R Red, O Orange, "),
+        (
+            "pt-BR",
+            "Cada carta mostra a cor e o número: Vm7 é o 7 Vermelho. As cores: Vm Vermelho (R), Lj Laranja (O), "
+            "Am Amarelo (Y), Vd Verde (G), Az Azul (B), An Anil (I), Vt Violeta (V). Os registros de partida e a "
+            "notação do modo texto usam as iniciais em inglês, entre parênteses: V1 é a carta Vt1 (V é Violeta, "
+            "não Vermelho).",
+        ),
+    ],
+)
+def test_the_text_game_begins_by_saying_how_cards_are_written(lang: str, explained: str) -> None:
+    set_language(lang)
+    table = Table.around(four_options(), [Seat(), Seat("", make_bot("easy"), "easy")])
+    assert run_text(Session(table), "quit\n").splitlines()[1].startswith(explained)
+
+
+class Terminal(io.StringIO):
+    """Output that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_an_80_column_terminal_long_lines_wrap_between_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The opening explanation, the standing and the messages are long in Portuguese: on a
+    terminal they wrap between words at its width (the terminal cut "Vi|oleta") and go
+    on at their own indentation; Enter alone asks again without a complaint."""
+    monkeypatch.setenv("COLUMNS", "80")
+    set_language("pt-BR")
+    table = Table.around(four_options(), [Seat(), Seat("", make_bot("easy"), "easy")])
+    out = Terminal()
+    assert play_text(Session(table), io.StringIO("\nfoo\nquit\n"), out) == 0
+    lines = out.getvalue().replace("> ", "").splitlines()
+    assert max(map(len, lines)) < 80
+    assert "Vt Violeta (V). Os registros de partida e a notação do modo texto usam as iniciais" in " ".join(lines)
+    error = next(i for i, line in enumerate(lines) if "'foo' não é uma decisão" in line)
+    assert lines[error].startswith("  '") and lines[error + 1].startswith("  ") and lines[error + 1][2] != " "
+    assert sum("não é uma decisão" in line for line in lines) == 1  # for 'foo', not for the empty answer

@@ -10,8 +10,8 @@ from pathlib import Path
 from ..core.actions import Action
 from ..core.game import Game
 from ..core.model import MAX_PLAYERS, Config
-from ..core.record import RecordError, replay, result_in_words
-from ..play.records import load, records_dir, unsaveable
+from ..core.record import RecordError, replay, result_in_words, seats_of
+from ..play.records import last_unfinished, load, records_dir, unfinished_dir, unsaveable
 from ..play.table import Seat, Table
 from .common import Parser, UsageError, game_options, interactive, language
 
@@ -48,6 +48,22 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
         help="the plain text game on standard input/output (used when they are not a terminal)",
     )
     p.add_argument("--hint", metavar="SPEC", default="hard", help="the bot whose advice the hint key shows")
+    p.add_argument(
+        "--no-confirm",
+        dest="confirm",
+        action="store_false",
+        help="do not ask to confirm the last decision of each turn (unsafe decisions and conceding still ask; "
+        "the key f switches it during the game)",
+    )
+    p.add_argument(
+        "--resume",
+        metavar="FILE",
+        nargs="?",
+        const="",
+        default=None,
+        help="go on with an unfinished game, with the same seats and rules: the last one saved (the terminal game "
+        "saves the game in progress after every move, until it ends) or the record FILE",
+    )
     p.add_argument("--delay", type=float, default=0.5, help="least seconds per bot move, to follow it (default 0.5)")
 
     p = sub.add_parser("replay", help="step through a game record on the game screen, or verify it (--check)")
@@ -72,12 +88,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
         from ..ui.tui.replay import ReplayApp, positions
 
         try:
-            games = positions(load(args.file))
+            record = load(args.file)
+            games = positions(record)
         except RecordError as err:
             raise UsageError(
                 _("{file} is not a Red7 record that can be replayed ({reason})").format(file=args.file, reason=err)
             ) from None
-        ReplayApp(games, Path(args.file).name).run()
+        ReplayApp(games, Path(args.file).name, seats_of(record)).run()
         return 0
 
     def show(number: int, action: Action, game: Game) -> None:
@@ -177,11 +194,50 @@ def table_maker(args: argparse.Namespace) -> Callable[[int | None], Table]:
     return new_table
 
 
+RESUME_CONFLICTS = {
+    "players": "--players",
+    "bots": "--bots",
+    "hotseat": "--hotseat",
+    "names": "--names",
+    "advanced": "--advanced",
+    "actions": "--actions",
+    "seed": "--seed",
+}
+"""The options that set up a new game: a resumed game takes them from its record."""
+
+
+def resumed_table(args: argparse.Namespace) -> tuple[Table, Path]:
+    """The table of the game ``--resume`` names (its FILE, else the last unfinished game
+    saved) and the file it was read from. Options that set up a new game, no game to
+    resume and a record that cannot be resumed are one-line UsageErrors."""
+    given = [flag for dest, flag in RESUME_CONFLICTS.items() if getattr(args, dest) not in (None, False)]
+    if given:
+        raise UsageError(f"--resume: the record says who plays and by which rules; leave out {', '.join(given)}")
+    path = Path(args.resume) if args.resume else last_unfinished()
+    if path is None:
+        raise UsageError(f"--resume: there is no unfinished game to resume in {unfinished_dir()}")
+    try:
+        return Table.resume(load(path)), path
+    except RecordError as err:
+        raise UsageError(f"--resume: {path} cannot be resumed ({err})") from None
+
+
+def same_seats(table: Table) -> Callable[[int | None], Table]:
+    """A function dealing a new game (from a seed; None: a fresh one) to the people and
+    bots of ``table``, under its rules: "play again" after a resumed game."""
+
+    def new_table(seed: int | None) -> Table:
+        return Table([Seat.of(seat) for seat in table.seat_records()], table.config, seed)
+
+    return new_table
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from ..ui.i18n import detect_language, set_language
 
     set_language(args.lang or detect_language())
-    new_table = table_maker(args)
+    resume: tuple[Table, Path] | None = resumed_table(args) if args.resume is not None else None
+    new_table = same_seats(resume[0]) if resume is not None else table_maker(args)
     if not 0 <= args.delay <= 10:
         raise UsageError(f"--delay must be between 0 and 10 seconds, not {args.delay}")
     if args.save == "":
@@ -189,11 +245,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     save_to = Path(args.save) if args.save is not None else None
     if save_to is not None and (problem := unsaveable(save_to)):  # before the game, not after it
         raise UsageError(f"--save: cannot save the record to {save_to}: {problem}")
+    autosaves = unfinished_dir()
     if args.text or not interactive():
         from ..play.session import Session
         from ..ui.text_game import play_text
 
-        return play_text(Session(new_table(args.seed), records_dir(), save_to), sys.stdin, sys.stdout)
+        if resume is None:
+            session = Session(new_table(args.seed), records_dir(), save_to)
+        else:  # a game resumed from its autosave goes on being saved there, and the file goes at the end
+            table, path = resume
+            session = Session(table, records_dir(), save_to, path if path.parent == autosaves else None, resumed=True)
+        return play_text(session, sys.stdin, sys.stdout)
     from ..bots import BotSpecError, make_bot
     from ..ui.tui.app import PlayApp
 
@@ -204,10 +266,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     seeds = iter([args.seed] if args.seed is not None else [])
     PlayApp(
         lambda: new_table(next(seeds, None)),
-        hotseat=args.hotseat,
+        # a resumed game with several people at the table is a hotseat game
+        hotseat=args.hotseat or (resume is not None and len(resume[0].people) > 1),
         bot_delay=args.delay,
         hint=args.hint,
         records=records_dir(),
         save_to=save_to,
+        confirm=args.confirm,
+        autosaves=autosaves,
+        resume=resume[0] if resume is not None else None,
+        resumed_from=resume[1] if resume is not None else None,
     ).run()
     return 0

@@ -6,7 +6,14 @@ A record is JSON::
      "config": {"players": 2, "advanced": false, "actions": false},
      "seed": 7,
      "decisions": ["play R5", "canvas B3", "end", "concede"],
-     "result": {"winners": [0], "scores": [0, 0], "rounds": 1}}
+     "result": {"winners": [0], "scores": [0, 0], "rounds": 1},
+     "seats": [{"name": "Ana", "bot": null}, {"name": "", "bot": "easy"}]}
+
+``seats`` is optional (records written before it existed have none and still load and
+replay; the version stays 1): who sat in each seat, a person's given name (empty: the
+front end names the seat in its language) and a bot's spec (null for a person). It is
+what a front end needs to show the players' names and to resume an unfinished game
+(:func:`seats_of`); the replay itself does not depend on it.
 
 Chance comes only from the game's seeded RNG (:func:`red7.core.seeds.round_rng`), so
 replaying the decisions from the seed re-creates every state. :func:`replay` checks
@@ -18,7 +25,8 @@ written by :mod:`red7.play.records`; :func:`parse` reads a record's text.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action, ActionError
@@ -33,9 +41,22 @@ class RecordError(ValueError):
     """A record that cannot be read or does not replay."""
 
 
-def to_record(game: Game) -> dict[str, Any]:
-    """The record of ``game`` so far (``result`` is None while it is not over)."""
-    return {
+@dataclass(frozen=True)
+class SeatRecord:
+    """Who sat in one seat, as a record keeps it: a person (``bot`` None) with the name
+    they gave (empty: none), or a bot by its spec (``easy``, ``ismcts:iters=400``...)."""
+
+    name: str = ""
+    bot: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "bot": self.bot}
+
+
+def to_record(game: Game, seats: Sequence[SeatRecord] | None = None) -> dict[str, Any]:
+    """The record of ``game`` so far (``result`` is None while it is not over), with
+    who sat where when ``seats`` is given (one per player)."""
+    record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "config": game.config.as_dict(),
@@ -43,6 +64,34 @@ def to_record(game: Game) -> dict[str, Any]:
         "decisions": [str(action) for _, action in game.history],
         "result": game.result.as_dict() if game.result else None,
     }
+    if seats is not None:
+        if len(seats) != game.players:
+            raise ValueError(f"{len(seats)} seats for a game of {game.players} players")
+        record["seats"] = [seat.as_dict() for seat in seats]
+    return record
+
+
+def seats_of(record: dict[str, Any]) -> list[SeatRecord] | None:
+    """Who sat in each seat of ``record`` (None: the record does not say, as records
+    written before the field existed). A ``seats`` field that is not one
+    ``{"name": text, "bot": spec or null}`` per player raises RecordError."""
+    if "seats" not in record:
+        return None
+    seats, config = record["seats"], record.get("config")
+    players = config.get("players") if isinstance(config, dict) else None
+    if not isinstance(seats, list) or (isinstance(players, int) and len(seats) != players):
+        per = f"one seat per player ({players})" if isinstance(players, int) else "one seat per player"
+        raise RecordError(f"record 'seats' must list {per}, not {json.dumps(seats)}")
+    found = []
+    for number, seat in enumerate(seats, 1):
+        name = seat.get("name", "") if isinstance(seat, dict) else None
+        bot = seat.get("bot") if isinstance(seat, dict) else None
+        if not isinstance(name, str) or not (bot is None or (isinstance(bot, str) and bot)):
+            raise RecordError(
+                f'record seat {number} must be {{"name": text, "bot": a bot spec or null}}, not {json.dumps(seat)}'
+            )
+        found.append(SeatRecord(name, bot))
+    return found
 
 
 def parse(text: str, where: str = "record") -> dict[str, Any]:
@@ -82,9 +131,10 @@ def result_in_words(result: Any) -> str:
     return words + (f" (scores {', '.join(map(str, scores))})" if any(scores) else "")
 
 
-def dumps(game: Game) -> str:
-    """The record of ``game`` as JSON text (one decision list, indented)."""
-    return json.dumps(to_record(game), indent=1) + "\n"
+def dumps(game: Game, seats: Sequence[SeatRecord] | None = None) -> str:
+    """The record of ``game`` (with ``seats``, see :func:`to_record`) as JSON text
+    (one decision list, indented)."""
+    return json.dumps(to_record(game, seats), indent=1) + "\n"
 
 
 def _game_of(record: dict[str, Any]) -> tuple[Game, list[str]]:
@@ -105,9 +155,11 @@ def _game_of(record: dict[str, Any]) -> tuple[Game, list[str]]:
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise RecordError(f"record 'seed' must be an integer, not {seed!r}")
     try:
-        return Game(config=Config.from_mapping(cfg), seed=seed), decisions
+        game = Game(config=Config.from_mapping(cfg), seed=seed)
     except (GameError, TypeError) as err:
         raise RecordError(f"record config is invalid: {err}") from None
+    seats_of(record)  # a malformed seats field is refused, although the replay does not need it
+    return game, decisions
 
 
 def initial(record: dict[str, Any]) -> Game:

@@ -3,17 +3,24 @@
 The record itself (what it holds, how it replays) is :mod:`red7.core.record`; this
 module adds the files: written atomically (never half-written), read with a
 :class:`~red7.core.record.RecordError` for anything that is not a record.
+
+Finished games go to :func:`records_dir`. A game in progress in the terminal game is
+saved after every decision that can no longer be taken back into
+:func:`unfinished_dir`, one file per game (two games played at once in two terminals
+do not overwrite each other); the file goes when the game ends, and
+``red7 play --resume`` takes up the most recently saved one (:func:`last_unfinished`).
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..core.game import Game
-from ..core.record import RecordError, dumps, parse
+from ..core.record import RecordError, SeatRecord, dumps, parse
 
 
 def records_dir() -> Path:
@@ -21,6 +28,22 @@ def records_dir() -> Path:
     from platformdirs import user_data_path
 
     return user_data_path("red7") / "records"
+
+
+def unfinished_dir(records: Path | None = None) -> Path:
+    """Where games in progress are saved, one record file each: ``unfinished`` in
+    ``records`` (default :func:`records_dir`)."""
+    return (records or records_dir()) / "unfinished"
+
+
+def last_unfinished(directory: Path | None = None) -> Path | None:
+    """The most recently saved game in progress in ``directory`` (default
+    :func:`unfinished_dir`): the record file written last; None if there is none."""
+    try:
+        files = [f for f in (directory or unfinished_dir()).glob("*.json") if f.is_file()]
+    except OSError:
+        return None
+    return max(files, key=lambda f: (f.stat().st_mtime_ns, f.name), default=None)
 
 
 def _temporary(directory: Path) -> tuple[int, str]:
@@ -57,15 +80,16 @@ def unsaveable(path: str | os.PathLike[str]) -> str | None:
     return None
 
 
-def save(game: Game, path: str | os.PathLike[str]) -> Path:
-    """Write the record of ``game`` to ``path`` atomically (never half-written), making
-    the missing parent directories (:func:`unsaveable` says beforehand if it cannot)."""
+def save(game: Game, path: str | os.PathLike[str], seats: Sequence[SeatRecord] | None = None) -> Path:
+    """Write the record of ``game`` (with who sat where, if ``seats`` is given) to
+    ``path`` atomically (never half-written), making the missing parent directories
+    (:func:`unsaveable` says beforehand if it cannot)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = _temporary(target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(dumps(game))
+            f.write(dumps(game, seats))
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -22,13 +22,16 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from ..bots import BotSpecError, make_bot
 from ..bots.base import Bot
 from ..core.actions import Action, to_action
 from ..core.events import Event, PlayerEliminated, TurnEnded, draws_unknown
 from ..core.game import Game
 from ..core.model import Config, GameError, Option, Refusal
 from ..core.observation import Observation
+from ..core.record import RecordError, SeatRecord, replay, seats_of
 from ..core.seeds import fresh_seed
 from .match import bot_rng
 from .records import save
@@ -56,6 +59,17 @@ class Seat:
     @property
     def is_person(self) -> bool:
         return self.bot is None
+
+    @property
+    def record(self) -> SeatRecord:
+        """The seat as a record keeps it: the name, and the bot's spec (None: a person)."""
+        return SeatRecord(self.name, self.spec if self.bot is not None else None)
+
+    @classmethod
+    def of(cls, record: SeatRecord) -> Seat:
+        """The seat a record describes, with a new bot made from its spec (a spec that
+        names no bot raises BotSpecError)."""
+        return cls(record.name, make_bot(record.bot) if record.bot is not None else None, record.bot)
 
 
 @dataclass(frozen=True)
@@ -100,6 +114,26 @@ class Table:
         table = cls(seats, game.config, game.seed)
         table._game = game
         return table
+
+    @classmethod
+    def resume(cls, record: dict[str, Any]) -> Table:
+        """The table of an unfinished game's ``record``, to play on: its decisions
+        replayed (and checked), the people and bots of its ``seats`` back in their seats
+        (each bot made again from its spec; it chooses from its own RNG stream again).
+        A record that does not replay, is finished, or does not say who sat where (one
+        written before records kept the seats) raises RecordError, saying why."""
+        game = replay(record)
+        seats = seats_of(record)
+        if game.is_over:
+            raise RecordError("the game is over: it can be replayed (red7 replay), not resumed")
+        if seats is None:
+            raise RecordError(
+                "the record does not say who sat at the table (it is older than that): it cannot be resumed"
+            )
+        try:
+            return cls.around(game, [Seat.of(seat) for seat in seats])
+        except BotSpecError as err:
+            raise RecordError(f"a seat's bot cannot be made: {err}") from None
 
     # --- what anyone may ask --------------------------------------------------------
 
@@ -196,6 +230,11 @@ class Table:
         """The decisions of the person's turn that :meth:`take_back` would undo."""
         return list(self._staged)
 
+    @property
+    def committed(self) -> int:
+        """How many decisions can no longer be taken back (all but :attr:`staged`)."""
+        return self._game.decisions - len(self._staged)
+
     def take_back(self) -> bool:
         """Undo the staged decisions of the turn (their events too); False if there were none."""
         if not self._staged or self._checkpoint is None:
@@ -233,6 +272,18 @@ class Table:
         """A file name for this game's record: when it was saved, and its seed."""
         return f"red7-{time.strftime('%Y%m%d-%H%M%S')}-{self.seed}.json"
 
+    def seat_records(self) -> list[SeatRecord]:
+        """Who sits where, as a record keeps it (names and bot specs)."""
+        return [seat.record for seat in self.seats]
+
     def save(self, path: str | Path) -> Path:
-        """Write the game's record (red7.core.record) atomically to ``path``."""
-        return save(self._game, path)
+        """Write the game's record (red7.core.record) with its seats atomically to ``path``."""
+        return save(self._game, path, self.seat_records())
+
+    def save_committed(self, path: str | Path) -> Path:
+        """Write the record of the game without the person's staged decisions (those
+        they may still take back; see :attr:`committed`) atomically to ``path``: what
+        a game in progress is saved as, so that a resumed turn starts where it could
+        be taken back to."""
+        game = self._checkpoint if self._staged and self._checkpoint is not None else self._game
+        return save(game, path, self.seat_records())

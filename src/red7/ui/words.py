@@ -8,11 +8,11 @@ imports a user-interface toolkit.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from ..core.actions import Action, Kind
-from ..core.cards import COLOURS, Card
+from ..core.cards import COLOUR_LETTERS, COLOURS, Card, CardSet, to_card
 from ..core.events import (
     CanvasPlayed,
     CardDrawn,
@@ -29,6 +29,14 @@ from ..core.standing import Standing
 from ..play.session import SeatKind, SeatName
 from .i18n import N_, _, ngettext
 
+CARD_MARKS: Final = N_("R O Y G B I V")
+"""The colours' marks on a card as the interfaces show it (the mark, then the number:
+``R7``), in card order, separated by spaces; each translation gives seven distinct
+marks. English shows the notation's letters (R1.3). A language whose readers would
+misread them gives other marks: a Portuguese reader takes V for *Vermelho*, but V is
+Violet (and G, Green, is *Verde*), so Portuguese shows ``Vm7`` for R7 and ``Vt1`` for
+V1. Only what a person reads changes: records, the engine and what a person types
+keep the notation."""
 COLOUR_NAMES: Final = {
     "red": N_("Red"),
     "orange": N_("Orange"),
@@ -108,6 +116,44 @@ def colour_name(colour: int | str) -> str:
     return _(COLOUR_NAMES[COLOURS[colour] if isinstance(colour, int) else colour])
 
 
+def card_marks() -> tuple[str, ...]:
+    """The seven colours' marks in the language in use (:data:`CARD_MARKS`), Red first."""
+    return tuple(_(CARD_MARKS).split())
+
+
+def card_label(card: Card | str | int) -> str:
+    """A card as a person reads it in the language in use: its colour's mark and its
+    number, e.g. ``R7`` in English, ``Vm7`` in Portuguese (``card``: a card, its
+    notation or its index)."""
+    c = to_card(card)
+    return f"{card_marks()[c.colour]}{c.value}"
+
+
+def cards_label(cards: Iterable[Card | str | int] | int) -> str:
+    """Cards as a person reads them, e.g. "Vm7 Az3"; a card-set mask is shown highest
+    card first (as a palette is read)."""
+    return " ".join(card_label(c) for c in (CardSet(cards) if isinstance(cards, int) else cards))
+
+
+def cards_explained() -> str:
+    """How the interfaces write a card, for the rules screen and the text game: the mark
+    of each colour and, where the marks are not the notation's letters (R1.3), the
+    letter each colour has in records and in what a person types."""
+    marks = card_marks()
+    legend = ", ".join(
+        f"{mark} {colour_name(colour)}" + (f" ({letter})" if mark != letter else "")
+        for colour, mark, letter in zip(COLOURS, marks, COLOUR_LETTERS, strict=True)
+    )
+    text = _("A card shows its colour and its number: {card} is the {colour} 7. The colours: {legend}.").format(
+        card=card_label(Card.of(0, 7)), colour=colour_name("red"), legend=legend
+    )
+    if marks != tuple(COLOUR_LETTERS):
+        text += " " + _(
+            "Game records and the text game's notation use the English initials in parentheses: {notation} is {card}."
+        ).format(notation=Card.of(6, 1), card=card_label(Card.of(6, 1)))
+    return text
+
+
 def rule_text(rule: int | str) -> str:
     """The rule in words, e.g. "Red: highest card" (``rule``: index or English name)."""
     name = COLOURS[rule] if isinstance(rule, int) else rule
@@ -154,9 +200,12 @@ def standing_text(st: Standing, names: Sequence[str]) -> str:
         return _("{colour}: nobody qualifies").format(colour=colour)
     if st.rule == "red":
         if st.challenger is None:
-            return _("{colour}: {card}, nobody else has a card").format(colour=colour, card=st.top(st.leader))
+            return _("{colour}: {card}, nobody else has a card").format(colour=colour, card=_top(st, st.leader))
         return _("{colour}: {card} against {other_card} ({challenger})").format(
-            colour=colour, card=st.top(st.leader), other_card=st.top(st.challenger), challenger=names[st.challenger]
+            colour=colour,
+            card=_top(st, st.leader),
+            other_card=_top(st, st.challenger),
+            challenger=names[st.challenger],
         )
     what = qualifying_words(st.rule, st.count(st.leader))
     if st.challenger is None:
@@ -168,10 +217,16 @@ def standing_text(st: Standing, names: Sequence[str]) -> str:
     return _("{colour}: {what} each, and the highest card decides: {card} against {other_card} ({challenger})").format(
         colour=colour,
         what=what,
-        card=st.top(st.leader),
-        other_card=st.top(st.challenger),
+        card=_top(st, st.leader),
+        other_card=_top(st, st.challenger),
         challenger=names[st.challenger],
     )
+
+
+def _top(st: Standing, seat: int) -> str:
+    """The highest qualifying card of ``seat`` as a person reads it ("" if none)."""
+    top = st.top(seat)
+    return card_label(top) if top is not None else ""
 
 
 def winning_line(st: Standing, names: Sequence[str]) -> str:
@@ -185,7 +240,7 @@ def _filled(template: str, card: Card | None) -> str:
     """``template`` translated, with the card and the rule its colour would make."""
     if card is None:
         return _(template)
-    return _(template).format(card=card, rule=colour_name(card.colour_name))
+    return _(template).format(card=card_label(card), rule=colour_name(card.colour_name))
 
 
 def action_text(action: Action) -> str:
@@ -213,25 +268,29 @@ def event_text(event: Event) -> str | None:
             return _filled(ACTION_TEXT[Kind.TAKE, None], card)
         case CardDrawn(card=None):
             return _(ACTION_TEXT[Kind.DRAW, None])
-        case CardDrawn(card=card):
-            return _("drew {card}").format(card=card)
+        case CardDrawn(card=Card() as card):
+            return _("drew {card}").format(card=card_label(card))
         case DrawDeclined():
             return _(ACTION_TEXT[Kind.DECLINE, None])
         case PlayerEliminated(conceded=True):
             return _(ACTION_TEXT[Kind.CONCEDE, None])
         case PlayerEliminated():
-            return _("is out: no card left in hand (R4.1)")
+            return _("is out: no card left in hand")
     return None
 
 
-def log_lines(events: Sequence[Event], names: Sequence[str], last: int | None = None) -> list[str]:
+def log_lines(
+    events: Sequence[Event], names: Sequence[str], last: int | None = None, viewer: int | None = None
+) -> list[str]:
     """The log lines of ``events`` (as one seat sees them), e.g. "Bot 2: played R7";
-    only the last ``last`` lines if given."""
+    only the last ``last`` lines if given. A card ``viewer`` drew is told to that
+    person: "You drew G3"."""
     lines = []
     for event in events:
-        text = event_text(event)
         seat = getattr(event, "seat", None)  # every event the log tells of has a seat
-        if text is not None and seat is not None:
+        if isinstance(event, CardDrawn) and event.card is not None and seat == viewer:
+            lines.append(_("You drew {card}").format(card=card_label(event.card)))
+        elif (text := event_text(event)) is not None and seat is not None:
             lines.append(f"{names[seat]}: {text}")
     return lines if last is None else lines[-last:]
 
@@ -249,12 +308,27 @@ def step_prompt(step: Step, can_end: bool, staged: bool) -> str:
 
 
 def refusal_text(refusal: Refusal) -> str:
-    """Why a decision is not allowed, in the language in use, with its rule: the
-    engine's sentence for the refusal's code (:data:`red7.core.model.REFUSALS`),
-    translated by the catalog and filled by the refusal, e.g. "With B3 on the canvas
-    you would not be winning (R4.4)."."""
-    reason = refusal.format(_(refusal.template), step=step_name(refusal.step))
-    return f"{reason[:1].upper()}{reason[1:]} ({refusal.rule})."
+    """Why a decision is not allowed, in the language in use: the engine's sentence for
+    the refusal's code (:data:`red7.core.model.REFUSALS`), which says the rule in words,
+    translated by the catalog and filled by the refusal, e.g. "With B3 on the canvas you
+    would not be winning.". The rule's ID (``refusal.rule``) is for the API and for
+    the rules documents, not for a player."""
+    fields = {"step": step_name(refusal.step)}
+    if refusal.card is not None:
+        fields["card"] = card_label(refusal.card)
+    reason = refusal.format(_(refusal.template), **fields)
+    return f"{reason[:1].upper()}{reason[1:]}."
+
+
+def turn_summary(staged: Sequence[Action], last: Action) -> str:
+    """The turn a person is asked to confirm: the decisions staged so far and ``last``,
+    the one that ends the turn, e.g. "You played R7, ended the turn.". A draw (R5.1) is
+    still to come when it is confirmed, so it is said as what will happen: "You put B3
+    on the canvas (rule: Blue) and will draw a card."."""
+    if last.kind is Kind.DRAW:
+        done = ", ".join(action_text(a) for a in staged)
+        return _("You {summary} and will draw a card.").format(summary=done) if done else _("You will draw a card.")
+    return _("You {summary}.").format(summary=", ".join(action_text(a) for a in [*staged, last]))
 
 
 def unsafe_reason(after: Standing | None, names: Sequence[str]) -> str:
@@ -289,7 +363,7 @@ def round_summary(over: RoundOver, scores: Sequence[int], target: int | None, na
         scoring = ngettext(
             "Scoring cards: {cards} = {points} point.", "Scoring cards: {cards} = {points} points.", over.points
         )
-        lines.append(scoring.format(cards=str(over.scored) or "—", points=over.points))
+        lines.append(scoring.format(cards=cards_label(over.scored) or "—", points=over.points))
         lines.append(scores_line(scores, target, names))
     return "\n".join(lines)
 

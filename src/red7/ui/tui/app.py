@@ -15,14 +15,14 @@ explained from its refusal code (:func:`~red7.ui.words.refusal_text`).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from rich.console import RenderableType
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Static
 
@@ -32,25 +32,30 @@ from ...core.cards import Card
 from ...core.events import Event, RoundOver
 from ...core.model import STEP_KINDS, Option, Step
 from ...core.standing import standing_of
-from ...play.session import BotTurn, GameEnd, PersonTurn, RoundEnd, Session
+from ...play.records import last_unfinished
+from ...play.session import BotTurn, GameEnd, PersonTurn, Plan, PlanEnd, RoundEnd, Session, cards_at_round_end
 from ...play.table import Table
 from ..i18n import LANGUAGES, _, ngettext
 from ..words import (
     ActionKey,
-    action_text,
     bot_level,
+    card_label,
+    cards_label,
+    colour_name,
     decision_text,
     refusal_text,
     round_summary,
     seat_mark,
     seat_name,
+    standing_text,
     step_prompt,
+    turn_summary,
     unsafe_reason,
     winners_line,
     winning_line,
 )
 from .base import BoardApp, other_language
-from .board import Board, BoardView, cards_shown, move_log
+from .board import Board, BoardView, cards_shown, just_drawn, move_log
 from .screens import Choice, Pass, Rules
 
 VERBS: Final[Mapping[str, tuple[ActionKey, ...]]] = {
@@ -104,10 +109,120 @@ def decision_of(key: ActionKey, card: Card | None) -> Action:
     return Action.of(kind, card, destination)
 
 
+def plan_text(plan: Plan, level: str, names: Sequence[str]) -> str:
+    """A hint in words: the bot's whole turn (``level``: the bot in words), e.g. "Hint:
+    the hard bot would play Y2, then put G5 on the canvas → Green: 3 even cards against
+    2 (Bot 2)."; "…, then draw and see" when it stops at a draw from the unknown deck;
+    "nothing keeps you in the round: concede" when conceding is all that is left."""
+    if plan.end is PlanEnd.CONCEDE and plan.forced:
+        return _("Hint: nothing keeps you in the round: concede [x].")
+    steps = [decision_text(action) for action in plan.decisions]
+    if plan.end is PlanEnd.DRAW:  # what the drawn card allows is not known yet (and not shown)
+        last = plan.decisions[-1]
+        steps[-1] = (
+            _("draw and see")
+            if last.kind is Kind.DRAW
+            else _("{decision} and see what you draw").format(decision=steps[-1])
+        )
+    line = steps[0]
+    for step in steps[1:]:
+        line = _("{first}, then {next}").format(first=line, next=step)
+    if plan.standing is None:
+        return _("Hint: the {level} bot would {decision}.").format(level=level, decision=line)
+    return _("Hint: the {level} bot would {plan} → {why}.").format(
+        level=level, plan=line, why=standing_text(plan.standing, names)
+    )
+
+
+def match_summary(events: Sequence[Event], scores: Sequence[int], names: Sequence[str]) -> str:
+    """An advanced match round by round, from its events as one seat sees them (round
+    ends are public) and its final ``scores``: each round's winner, final rule, scoring
+    cards and points, and the scores after it (R8.2); then every palette at the end of
+    the last round, as each player left it."""
+    overs = [e for e in events if isinstance(e, RoundOver)]
+    # the scores after each round, counted back from the final ones (a match set up
+    # mid-way, Game.from_position, has score piles from rounds it has no events of)
+    after, running = [], list(scores)
+    for over in reversed(overs):
+        after.append(tuple(running))
+        running[over.winner] -= over.points
+    lines = [_("Round by round:")]
+    for over, standing in zip(overs, reversed(after), strict=True):
+        won = ngettext(
+            "Round {n}: {name} under {rule}, scoring {cards} = {points} point",
+            "Round {n}: {name} under {rule}, scoring {cards} = {points} points",
+            over.points,
+        )
+        name, rule, cards = names[over.winner], colour_name(over.rule), cards_label(over.scored) or "—"
+        lines.append(won.format(n=over.round, name=name, rule=rule, cards=cards, points=over.points))
+        board = ", ".join(f"{name} {score}" for name, score in zip(names, standing, strict=True))
+        lines.append("   " + _("scores: {scores}").format(scores=board))
+    lines += ["", _("Final palettes (round {n}):").format(n=overs[-1].round if overs else 1)]
+    for name, seat in zip(names, cards_at_round_end(events, len(names)), strict=True):
+        lines.append(f"   {name}: {cards_label(seat.palette) or '—'}")
+    return "\n".join(lines)
+
+
+def _scrolling(text: str, classes: str = "") -> VerticalScroll:
+    """``text`` in a box that scrolls when it is taller than the room a dialog leaves
+    (PgUp/PgDn, the wheel), so a dialog's answers always show, also at 80×24."""
+    return VerticalScroll(Static(Content(text)), classes=f"dialog-scroll {classes}".strip())
+
+
+SCROLL_CSS: Final = """
+.dialog-scroll { height: auto; max-height: 50vh; margin-bottom: 1; scrollbar-size-vertical: 1; }
+"""
+
+
+class Summary(Choice):
+    """A :class:`Choice` whose body scrolls when it is long (the end of a match, round by
+    round): PgUp/PgDn scroll it."""
+
+    DEFAULT_CSS = SCROLL_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("pageup", "scroll_body(-1)", show=False),
+        Binding("pagedown", "scroll_body(1)", show=False),
+    ]
+
+    def on_mount(self) -> None:
+        body = self.query_one(".dialog-body")
+        self.query_one(".dialog").mount(_scrolling(self.body), before=body)
+        body.remove()
+
+    def action_scroll_body(self, pages: int) -> None:
+        box = self.query_one(".dialog-scroll")
+        if pages < 0:
+            box.scroll_page_up(animate=False)
+        else:
+            box.scroll_page_down(animate=False)
+
+
+class PassWithNews(Pass):
+    """The hotseat pass screen, with what happened since the next person's last turn
+    (the others' moves as that person may see them, R9): nothing is added when nothing
+    happened (the first turn of the game)."""
+
+    DEFAULT_CSS = SCROLL_CSS
+
+    def __init__(self, name: str, news: Sequence[str]) -> None:
+        super().__init__(name)
+        self.news = list(news)
+
+    def on_mount(self) -> None:
+        if self.news:
+            text = "\n".join([_("Since your last turn:"), *self.news])
+            self.query_one(".dialog").mount(_scrolling(text, "news"), after=self.query_one(".dialog-body"))
+
+
 class PlayApp(BoardApp):
     """A game of Red7 at one screen. ``new_table`` deals the next game for "play again";
     each game is a :class:`Session` that saves its record into ``records`` (or to
-    ``save_to``) when it ends.
+    ``save_to``) when it ends, and with ``autosaves`` (a directory) keeps the game in
+    progress in a file of its own there until it ends (see :mod:`red7.play.records`).
+    ``resume`` is a table to play on first (:meth:`Table.resume`), read from the file
+    ``resumed_from``: when that file is in ``autosaves`` the game goes on being saved
+    there. ``confirm``: the last decision of a turn asks for confirmation (``f``
+    switches it; unsafe decisions and conceding always ask).
 
     The flow never stops behind a dialog: while one is open (a question, the rules, a
     hotseat pass) the game waits, a bot's answer that arrives meanwhile is applied and
@@ -128,6 +243,7 @@ class PlayApp(BoardApp):
         Binding("n", "verb('decline')", show=False),
         Binding("u,backspace", "undo", show=False),
         Binding("h", "hint", show=False),
+        Binding("f", "confirm_turns", show=False),
         Binding("pageup", "scroll_log(-1)", show=False),
         Binding("pagedown", "scroll_log(1)", show=False),
         Binding("question_mark", "rules", show=False),
@@ -135,7 +251,7 @@ class PlayApp(BoardApp):
         Binding("q", "quit_game", show=False),
     ]
     BOARD_ACTIONS: ClassVar[frozenset[str]] = frozenset(
-        {"move", "select", "verb", "undo", "hint", "pick", "scroll_log"}
+        {"move", "select", "verb", "undo", "hint", "pick", "scroll_log", "confirm_turns"}
     )
 
     def __init__(
@@ -146,22 +262,35 @@ class PlayApp(BoardApp):
         hint: str = "hard",
         records: Path | None = None,
         save_to: Path | None = None,
+        confirm: bool = True,
+        autosaves: Path | None = None,
+        resume: Table | None = None,
+        resumed_from: Path | None = None,
     ) -> None:
         super().__init__()
         self.new_table, self.hotseat, self.bot_delay, self.hint_spec = new_table, hotseat, bot_delay, hint
-        self.records, self.save_to = records, save_to
+        self.records, self.save_to, self.confirm, self.autosaves = records, save_to, confirm, autosaves
         self.generation = 0  # bumped for each game: bots' answers from an older game are dropped
         self.dialogs = 0  # how many dialogs are open: the table waits for their answers
         self.closing = False
-        self._start(new_table())
+        if resume is None:
+            self._start(new_table())
+        else:
+            here = resumed_from is not None and autosaves is not None and resumed_from.parent == autosaves
+            self._start(resume, resumed_from if here else None, resumed=True)
 
-    def _start(self, table: Table) -> None:
-        self.session = Session(table, self.records, self.save_to)
+    def _start(self, table: Table, autosave: Path | None = None, resumed: bool = False) -> None:
+        if autosave is None and self.autosaves is not None:
+            autosave = self.autosaves / table.record_name()
+        self.session = Session(table, self.records, self.save_to, autosave, resumed)
         self.saved: Path | None = None
         self._name_seats()
         people = table.people
         self.passing = self.hotseat and len(people) > 1
         self.viewer: int | None = None if self.passing else (people[0] if people else None)
+        # per person: how many events they had seen when their view was last hidden
+        # (the hotseat pass screen tells them what happened since)
+        self.seen: dict[int, int] = {}
         self.selected: Card | None = None
         self.status = ""
         self.thinking = False
@@ -252,7 +381,8 @@ class PlayApp(BoardApp):
             prompt = self._prompt()
         elif self.thinking and self.table.current is not None:
             prompt = _("{name} is thinking…").format(name=self.names[self.table.current])
-        log = move_log(self.session.log(self.viewer), self.names)
+        seen = self.session.log(self.viewer)
+        log = move_log(seen, self.names, self.viewer)
         view = BoardView(
             obs,
             self.names,
@@ -263,6 +393,7 @@ class PlayApp(BoardApp):
             log=log,
             numbered=numbered,
             usable=selectable if numbered else None,
+            drawn=just_drawn(seen, self.viewer) & set(cards_shown(obs.hand or 0)),
         )
         self.query_one(Board).show(view)
         self._show_buttons()
@@ -275,6 +406,7 @@ class PlayApp(BoardApp):
         parts = [(_("[←/→] [1-9] pick a card"), "")] if picking else []
         if self.my_turn():
             parts.append((_("[h] hint"), "app.hint"))
+        parts.append((_("[f] confirm turns: on") if self.confirm else _("[f] confirm turns: off"), "app.confirm_turns"))
         parts += [
             (_("[?] rules"), "app.rules"),
             (_("[PgUp/PgDn] log"), ""),
@@ -326,9 +458,10 @@ class PlayApp(BoardApp):
             self.refresh_view()  # the final move in the log; no prompt or button behind the dialog
         elif isinstance(moment, PersonTurn):
             if self.passing and self.viewer != moment.seat:
-                self.viewer = None
+                self._hide()
                 self.refresh_view()
-                self._ask(Pass(self.names[moment.seat]), lambda _: self._reveal(moment.seat))
+                news = move_log(self.session.log(moment.seat, self.seen.get(moment.seat, 0)), self.names)
+                self._ask(PassWithNews(self.names[moment.seat], news), lambda _: self._reveal(moment.seat))
                 return
             self.refresh_view()
         else:
@@ -341,12 +474,19 @@ class PlayApp(BoardApp):
         if over not in self.last_move:
             return ""
         seen = [e.seen_by(self.viewer) for e in self.last_move[: self.last_move.index(over)]]
-        lines = move_log(seen, self.names)
+        lines = move_log(seen, self.names, self.viewer)
         return "\n".join(lines) + "\n\n" if lines else ""
 
     def _reveal(self, seat: int) -> None:
         self.viewer = seat
         self.status = ""
+
+    def _hide(self) -> None:
+        """Hotseat: hide the hand at the screen (the table shows a spectator's view), and
+        note how much of the game its person has seen."""
+        if self.viewer is not None:
+            self.seen[self.viewer] = self.table.event_count
+        self.viewer = None
 
     def _ask(self, screen: Any, then: Callable[[Any], None]) -> None:
         """Open a dialog; its answer goes to ``then``, and then the game goes on."""
@@ -393,16 +533,15 @@ class PlayApp(BoardApp):
             self.status = _("Could not save the record to {path}: {error}").format(
                 path=end.record, error=end.save_error.strerror
             )
-        lines = [
-            self._final_move(end.last_round)
-            + round_summary(end.last_round, end.over.scores, self.table.config.target, self.names),
-            "",
-            winners_line(end.over.winners, self.names),
-        ]
+        if self.table.config.advanced:  # a match: every round, and how the last one ended
+            summary = match_summary(self.session.log(self.viewer), end.over.scores, self.names)
+        else:
+            summary = round_summary(end.last_round, end.over.scores, self.table.config.target, self.names)
+        lines = [self._final_move(end.last_round) + summary, "", winners_line(end.over.winners, self.names)]
         if end.saved is not None:
             lines.append(_("Record saved to {path} (red7 replay {path}).").format(path=end.saved))
         self._ask(
-            Choice(
+            Summary(
                 _("Game over"),
                 "\n".join(lines),
                 [("enter", "again", _("Play again")), ("q", "quit", _("Quit"))],
@@ -500,7 +639,7 @@ class PlayApp(BoardApp):
         reasons = dict.fromkeys(
             refusal_text(refusal) for key in keys if (refusal := self.table.check(decision_of(key, card))) is not None
         )
-        return _("{card} cannot be used now: {reasons}").format(card=card, reasons=" ".join(reasons))
+        return _("{card} cannot be used now: {reasons}").format(card=card_label(card), reasons=" ".join(reasons))
 
     def action_pick(self, name: str) -> None:
         """A click on a card (``name`` in notation)."""
@@ -520,13 +659,15 @@ class PlayApp(BoardApp):
         if owner is not None and owner != self.viewer:
             self.say(
                 _("{card} is in {name}'s palette: only a 1's action takes a card from another palette.").format(
-                    card=card, name=self.names[owner]
+                    card=card_label(card), name=self.names[owner]
                 )
             )
         elif owner is not None:
-            self.say(_("{card} is in your palette: only a 7's action moves a palette card.").format(card=card))
+            self.say(
+                _("{card} is in your palette: only a 7's action moves a palette card.").format(card=card_label(card))
+            )
         else:
-            self.say(_("{card} cannot be used now. {keys}").format(card=card, keys=self._hint_keys()))
+            self.say(_("{card} cannot be used now. {keys}").format(card=card_label(card), keys=self._hint_keys()))
 
     def _not_now(self) -> str:
         if self.thinking and self.table.current is not None:
@@ -589,15 +730,24 @@ class PlayApp(BoardApp):
                 lambda answer: self._commit(action) if answer == "yes" else self.say(""),
             )
             return
-        if self.table.ends_turn(action):
+        if self.confirm and self.table.ends_turn(action):
             self._confirm_turn(action)
             return
         self._commit(action)
 
+    def action_confirm_turns(self) -> None:
+        """``f``: whether the last decision of a turn asks for confirmation (unsafe
+        decisions and conceding ask either way)."""
+        self.confirm = not self.confirm
+        self.say(
+            _("The last decision of a turn asks for confirmation again.")
+            if self.confirm
+            else _("Turns end without asking for confirmation (unsafe choices and conceding still ask).")
+        )
+
     def _confirm_turn(self, action: Action) -> None:
         obs = self.table.observe(self.viewer)
         staged = self.table.staged
-        summary = ", ".join(action_text(a) for a in [*staged, action])
         # the standing the turn ends with: under the new rule if the last decision sets one
         rule = action.card.colour if action.kind is Kind.CANVAS and action.card is not None else None
         after = winning_line(standing_of(obs, rule), self.names)
@@ -607,7 +757,7 @@ class PlayApp(BoardApp):
         self._ask(
             Choice(
                 _("Confirm your turn"),
-                _("You {summary}.").format(summary=summary) + "\n" + after,
+                turn_summary(staged, action) + "\n" + after,
                 answers,
                 "cancel",
                 id="confirm-turn",
@@ -629,7 +779,7 @@ class PlayApp(BoardApp):
         self.selected = None
         self.status = ""
         if self.passing and self.table.current != seat:
-            self.viewer = None  # the turn is over: hide this hand before anything else shows
+            self._hide()  # the turn is over: hide this hand before anything else shows
         self.refresh_view()
         self.advance()
 
@@ -652,27 +802,25 @@ class PlayApp(BoardApp):
         if not self.my_turn():
             self.say(self._not_now())
             return
-        turn = self.session.advice(make_bot(self.hint_spec))
+        hint = self.session.hint(make_bot(self.hint_spec))
         self.hinting = True
         self.say(_("Thinking of a hint…"))
         generation = self.generation
 
         def work() -> None:
-            self._from_thread(self._hinted, turn.choose(), generation)
+            self._from_thread(self._hinted, hint.plan(), generation)
 
         self.run_worker(work, thread=True, group="hint", exit_on_error=True)
 
-    def _hinted(self, action: Action, generation: int) -> None:
+    def _hinted(self, plan: Plan, generation: int) -> None:
+        """Show the hint's plan (the whole turn), its first card picked."""
         self.hinting = False
         if generation != self.generation:
             return
-        if action.card is not None:
-            self.selected = action.card
-        self.say(
-            _("Hint: the {level} bot would {decision}.").format(
-                level=bot_level(self.hint_spec), decision=decision_text(action)
-            )
-        )
+        first = plan.decisions[0].card
+        if first is not None and first in self.selectable():
+            self.selected = first
+        self.say(plan_text(plan, bot_level(self.hint_spec), self.names))
 
     def notify_language(self) -> None:
         self._name_seats()
@@ -694,13 +842,32 @@ class PlayApp(BoardApp):
         self._ask(
             Choice(
                 _("Quit?"),
-                _("The game in progress will not be saved."),
+                self._saved_so_far(),
                 [("enter", "yes", _("Quit")), ("escape", "no", _("Keep playing"))],
                 "no",
                 id="confirm-quit",
             ),
             lambda answer: self.exit() if answer == "yes" else self.say(""),
         )
+
+    def _saved_so_far(self) -> str:
+        """What quitting now costs: nothing, the game is saved (and how to take it up
+        again: ``red7 play --resume``, with the file when it is not the last one saved);
+        or the game is lost (nothing saved yet, or saving failed)."""
+        session = self.session
+        if session.autosave_error is not None:
+            return _("The game could not be saved ({error}): if you quit, it is lost.").format(
+                error=session.autosave_error.strerror or session.autosave_error
+            )
+        path = session.autosaved
+        if path is None:
+            return _("The game in progress will not be saved.")
+        command = "red7 play --resume" if last_unfinished(path.parent) == path else f"red7 play --resume {path}"
+        staged = self.table.staged and self.table.current == self.viewer
+        text = _("The game so far is saved to:") + f"\n{path}"  # a long path on a line of its own
+        if staged:  # what may still be taken back is not kept: the turn goes on from before it
+            text += " " + _("What you can still take back this turn is not kept.")
+        return text + "\n" + _("Continue it later with: {command}").format(command=command)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         name = (event.button.id or "").removeprefix("b-")

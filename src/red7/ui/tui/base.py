@@ -1,10 +1,11 @@
 """What the game and the replayer share: the stylesheet, the message shown when the
-terminal is too small, the language switch, the rules screen, Ctrl+C and a message
-for keys that mean nothing.
+terminal is too small, the language switch, the rules screen, Ctrl+C and Ctrl+Q, and
+a message for keys that mean nothing.
 
 While the terminal is too small the board is hidden, and so are its keys: only quit
-(``q``, Ctrl+C), the language (``l``) and the rules (``?``) work, so nothing happens on
-a table nobody sees. Ctrl+C works over dialogs too; pressed twice, it quits.
+(``q``, Ctrl+C, Ctrl+Q), the language (``l``) and the rules (``?``) work, so nothing
+happens on a table nobody sees. Ctrl+C and Ctrl+Q work over dialogs too; pressed twice,
+they quit.
 """
 
 from __future__ import annotations
@@ -39,8 +40,12 @@ class BoardApp(App[None]):
 
     CSS_PATH = "red7.tcss"
     TITLE = "Red7"
-    # a priority binding, so that Ctrl+C works over dialogs too (pressed twice, it quits)
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+c", "help_quit", show=False, priority=True)]
+    # priority bindings, so that Ctrl+C works over dialogs too (pressed twice, it quits);
+    # Ctrl+Q, Textual's own quit, asks as q does instead of throwing a game away
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "help_quit", show=False, priority=True),
+        Binding("ctrl+q", "help_quit", show=False, priority=True),
+    ]
     BOARD_ACTIONS: ClassVar[frozenset[str]] = frozenset()
     """Actions that act on the board: off while it is hidden."""
 
@@ -113,7 +118,8 @@ class BoardApp(App[None]):
         return Content.assemble(*parts)
 
     def action_help_quit(self) -> None:
-        """Ctrl+C quits as ``q`` does (Textual would only say, in English, to press Ctrl+Q)."""
+        """Ctrl+C and Ctrl+Q quit as ``q`` does (Textual would only say, in English, to
+        press Ctrl+Q, and Ctrl+Q would quit without asking)."""
         self.request_quit()
 
     def action_scroll_log(self, pages: int) -> None:

@@ -1,8 +1,12 @@
 """The table as one seat sees it: palettes, canvas, rule, standing, hand and log.
 
 :class:`Board` renders an observation and the move log as that seat sees it (R9) and
-nothing else, so what it shows is what that seat may see. Cards are drawn in their colour *and* as ``R7`` text, so the
-screen reads without colour too; a click on a card runs the app action ``pick(card)``.
+nothing else, so what it shows is what that seat may see. Cards are drawn in their
+colour *and* as text in the language in use (``R7``; ``Vm7`` in Portuguese, see
+:func:`~red7.ui.words.card_label`), so the screen reads without colour too; a click on
+a card runs the app action ``pick(card)`` with the card's notation. Every card of a
+language takes the same width, and a row of cards too long for the screen goes on
+under its first card, so palettes stay readable at 80 columns.
 
 Every card label reaches WCAG AA contrast (4.5:1) against its own background, in
 truecolor and in 256-colour terminals alike: the selected card is framed ``›R7‹`` and
@@ -16,17 +20,39 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
 from ...core.cards import COLOURS, Card, CardSet
-from ...core.events import Event, GameOver, RoundDealt, RoundOver
+from ...core.events import (
+    CanvasPlayed,
+    CardDrawn,
+    CardMoved,
+    CardPlayed,
+    CardTaken,
+    DrawDeclined,
+    Event,
+    GameOver,
+    RoundDealt,
+    RoundOver,
+)
 from ...core.observation import Observation
 from ...core.standing import standing_of
 from ..i18n import _, ngettext
-from ..words import RULE_TEXT, colour_name, log_lines, round_winner, winners_line, winning_line
+from ..words import (
+    RULE_TEXT,
+    card_label,
+    card_marks,
+    cards_label,
+    colour_name,
+    log_lines,
+    round_winner,
+    winners_line,
+    winning_line,
+)
 
 CARD_COLOURS: Final = {
     "red": ("#c62828", "#ffffff", "#ef9a9a"),
@@ -51,12 +77,25 @@ NUMBER_KEYS: Final = 9
 """The number keys 1-9 pick the first nine cards the board numbers."""
 
 
-def card_text(card: Card, selected: bool = False, usable: bool = True, key: int | None = None) -> Content:
-    """One clickable card, ``R7`` on its colour: the selected card is framed ``›R7‹`` and
-    reversed; a card that cannot be used now is muted; ``key`` (1-9) is the number key
-    that picks it, written before it."""
-    label = f"›{card}‹" if selected else f" {card} "
-    style = (CARD_STYLE if usable else MUTED_STYLE)[card.colour_name] + (" reverse" if selected else "")
+def card_text(
+    card: Card,
+    selected: bool = False,
+    usable: bool = True,
+    key: int | None = None,
+    counts: bool = False,
+    new: bool = False,
+) -> Content:
+    """One clickable card, ``R7`` (:func:`~red7.ui.words.card_label`) on its colour, as
+    wide as every card of the language in use: the selected card is framed ``›R7‹``
+    and reversed; a card that cannot be used now is muted; ``key`` (1-9) is the number
+    key that picks it, written before it. A palette card that ``counts`` under the rule
+    (its owner's qualifying set, R3.1) is underlined; a ``new`` card (just drawn) is
+    marked ``R7+``. Every mark shows without colour."""
+    width = max(map(len, card_marks())) + 1  # the mark and one digit
+    name = card_label(card).ljust(width)
+    label = f"›{name}‹" if selected else f" {name}{'+' if new else ' '}"
+    style = (CARD_STYLE if usable else MUTED_STYLE)[card.colour_name]
+    style += (" reverse" if selected else "") + (" underline" if counts else "")
     shown = Content.from_markup(f"[{style} @click=app.pick('{card}')]{label}[/]")
     if key is None:
         return shown
@@ -76,16 +115,36 @@ def cards_text(
     )
 
 
+def wrapped(items: Sequence[Content], indent: int, width: int, gap: int = 1) -> Content:
+    """``items`` side by side, ``gap`` spaces apart, on a line that begins at column
+    ``indent``; an item that would pass column ``width`` begins a new line at
+    ``indent`` (at least one item a line), so a long row of cards goes on under its
+    first card and no item is cut in two."""
+    parts: list[Content | str] = []
+    used = indent
+    for item in items:
+        if parts and used + gap + item.cell_length > width:
+            parts.append("\n" + " " * indent)
+            used = indent
+        elif parts:
+            parts.append(" " * gap)
+            used += gap
+        parts.append(item)
+        used += item.cell_length
+    return Content.assemble(*parts)
+
+
 def cards_shown(mask: int) -> list[Card]:
     """The cards of a card-set mask of an observation in the order the board shows them:
     highest first (as a palette is read)."""
     return list(CardSet(mask))
 
 
-def move_log(events: Sequence[Event], names: Sequence[str]) -> list[str]:
-    """The move log: :func:`~red7.ui.words.log_lines` of ``events`` (as one seat sees
-    them, R9), with each round's winner, the game's winners and a marker before every
-    round after the first ("— Round 2 —"), so the move that ends a round stays in the log."""
+def move_log(events: Sequence[Event], names: Sequence[str], viewer: int | None = None) -> list[str]:
+    """The move log: :func:`~red7.ui.words.log_lines` of ``events`` (as ``viewer`` sees
+    them, R9; a card ``viewer`` drew says "You drew G3"), with each round's winner, the
+    game's winners and a marker before every round after the first ("— Round 2 —"), so
+    the move that ends a round stays in the log."""
     lines: list[str] = []
     for event in events:
         if isinstance(event, RoundDealt):
@@ -96,8 +155,26 @@ def move_log(events: Sequence[Event], names: Sequence[str]) -> list[str]:
         elif isinstance(event, GameOver):
             lines.append(winners_line(event.winners, names))
         else:
-            lines += log_lines([event], names)
+            lines += log_lines([event], names, viewer=viewer)
     return lines
+
+
+def just_drawn(events: Sequence[Event], seat: int | None) -> frozenset[Card]:
+    """The cards ``seat`` drew since its last decision that was not a draw (an
+    advanced draw, R5.1, or a 3's, R7.3), as that seat's events tell (``seat``'s own
+    view): the board marks them in the hand until the seat plays again."""
+    drawn: set[Card] = set()
+    if seat is None:
+        return frozenset()
+    for event in reversed(events):
+        match event:
+            case CardDrawn(seat=s, card=Card() as card) if s == seat:
+                drawn.add(card)
+            case RoundDealt() | CardPlayed() | CanvasPlayed() | CardMoved() | CardTaken() | DrawDeclined() if (
+                getattr(event, "seat", seat) == seat
+            ):
+                break
+    return frozenset(drawn)
 
 
 @dataclass
@@ -122,6 +199,8 @@ class BoardView:
     usable: Collection[Card] | None = None
     """The cards the person can pick now; the other cards of :attr:`numbered` are muted.
     None: nobody picks a card now, nothing is muted."""
+    drawn: Collection[Card] = ()
+    """Cards of the hand just drawn (:func:`just_drawn`), marked ``R7+``."""
 
 
 class Cards(Static):
@@ -160,13 +239,19 @@ class Board(Vertical):
         with MoveLog(id="log"):
             yield Static(id="log-lines")
 
+    @property
+    def line_width(self) -> int:
+        """The columns a line of the board has: the terminal's, less the padding of the
+        game's ``#main`` (read from the app, which is resized before the board is)."""
+        return max(self.app.size.width - 2, 1)
+
     def show(self, view: BoardView) -> None:
         obs, names = view.obs, view.names
         self.query_one("#title", Static).update(Content.styled(view.title or self._title(obs), "bold"))
-        self.query_one("#rule", Static).update(self._rule(obs))
+        self.query_one("#rule", Static).update(self._rule(obs, self.line_width))
         self.query_one("#standing", Static).update(Content(winning_line(standing_of(obs), names)))
-        self.query_one("#seats", Static).update(self._seats(view))
-        self.query_one("#hand", Static).update(self._hand(view))
+        self.query_one("#seats", Static).update(self._seats(view, self.line_width))
+        self.query_one("#hand", Static).update(self._hand(view, self.line_width))
         self.query_one("#prompt", Static).update(Content.styled(view.prompt, "bold"))
         self.query_one("#status", Static).update(Content.styled(view.status, "italic"))
         self.query_one("#log-title", Static).update(Content.styled(_("Last moves:"), "dim"))
@@ -190,63 +275,87 @@ class Board(Vertical):
         return " · ".join(parts)
 
     @staticmethod
-    def _rule(obs: Observation) -> Content:
+    def _rule(obs: Observation, width: int) -> Content:
+        """The rule, the canvas and the deck, on one line if they fit, else each whole on
+        a line of its own ("Deck: 22 cards" is never cut in two)."""
         rule = COLOURS[obs.rule]
         deck = ngettext("{n} card", "{n} cards", obs.deck_size).format(n=obs.deck_size)
-        parts: list[Content | str | tuple[str, str]] = [
-            _("Rule: "),
-            (f" {colour_name(rule)} ", CARD_STYLE[rule]),
-            " " + _(RULE_TEXT[rule]),
-            "   " + _("Canvas: "),
-            cards_text([Card(c) for c in obs.canvas[-3:]]) if obs.canvas else _("only the Red rule card"),
-            "   " + _("Deck: {cards}").format(cards=deck),
+        known = (
+            " " + _("(known on top: {cards})").format(cards=cards_label(obs.deck_known_top))
+            if obs.deck_known_top
+            else ""
+        )
+        canvas = cards_text([Card(c) for c in obs.canvas[-3:]]) if obs.canvas else _("only the Red rule card")
+        groups = [
+            Content.assemble(_("Rule: "), (f" {colour_name(rule)} ", CARD_STYLE[rule]), " " + _(RULE_TEXT[rule])),
+            Content.assemble(_("Canvas: "), canvas),
+            Content(_("Deck: {cards}").format(cards=deck) + known),
         ]
-        if obs.deck_known_top:
-            known = " ".join(str(Card(c)) for c in obs.deck_known_top)
-            parts.append(" " + _("(known on top: {cards})").format(cards=known))
-        return Content.assemble(*parts)
+        return wrapped(groups, 0, width, gap=3)
 
     @staticmethod
     def _keys(view: BoardView) -> dict[Card, int]:
         return {card: n for n, card in enumerate(view.numbered[:NUMBER_KEYS], 1)}
 
     @classmethod
-    def _cards(cls, view: BoardView, cards: Sequence[Card]) -> Content:
+    def _cards(cls, view: BoardView, cards: Sequence[Card], counting: Collection[Card] = ()) -> list[Content]:
+        """``cards`` as the board draws them (``counting``: those that count under the rule)."""
         usable = None if view.usable is None else [c for c in cards if c in view.usable or c not in view.numbered]
-        return cards_text(cards, view.selected, usable, cls._keys(view))
+        keys = cls._keys(view)
+        return [
+            card_text(
+                card,
+                card == view.selected,
+                usable is None or card in usable,
+                keys.get(card),
+                counts=card in counting,
+                new=card in view.drawn,
+            )
+            for card in cards
+        ]
 
     @classmethod
-    def _seats(cls, view: BoardView) -> Content:
+    def _seats(cls, view: BoardView, width: int) -> Content:
+        """A line per seat: its name, hand size, score (advanced game), ★ for the
+        leader and its palette, in columns as wide as their longest entry; a palette
+        longer than the line goes on under its first card."""
         obs, names = view.obs, view.names
-        leader = standing_of(obs).leader
+        standing = standing_of(obs)
+        leader = standing.leader
+        labels = [name + (f" {view.marks[s]}" if s in view.marks else "") for s, name in enumerate(names)]
+        hands = [ngettext("{n} card in hand", "{n} cards in hand", n).format(n=n) for n in obs.hand_sizes]
+        points = [_("{score}/{target} pts").format(score=p, target=obs.target) for p in obs.scores]
+        columns = [labels, hands, points] if obs.advanced else [labels, hands]
+        widths = [max(map(cell_len, column)) + 2 for column in columns]
         parts: list[Content | str | tuple[str, str]] = []
-        width = max(len(n) + len(view.marks.get(s, "")) for s, n in enumerate(names)) + 3
-        for seat, name in enumerate(names):
+        for seat in range(len(names)):
             if seat:
                 parts.append("\n")
             turn = "▶ " if seat == obs.current_player else "  "
-            label = name + (f" {view.marks[seat]}" if seat in view.marks else "")
-            parts.append((turn + label.ljust(width), "bold" if seat == obs.seat else ""))
+            parts.append((turn + _pad(labels[seat], widths[0]), "bold" if seat == obs.seat else ""))
             if not obs.alive[seat]:
                 parts.append((_("out of the round"), "dim"))
                 continue
-            size = obs.hand_sizes[seat]
-            parts.append(ngettext("{n} card in hand", "{n} cards in hand", size).format(n=size).ljust(18))
-            if obs.advanced:
-                points = _("{score}/{target} pts").format(score=obs.scores[seat], target=obs.target)
-                parts.append(points.ljust(12))
+            parts += [_pad(column[seat], w) for column, w in zip(columns[1:], widths[1:], strict=True)]
             parts.append(("★ " if seat == leader else "  ", "bold yellow"))
-            parts.append(cls._cards(view, cards_shown(obs.palettes[seat])))
+            counting = {Card.parse(c) for c in standing.qualifying[seat]}
+            row = cls._cards(view, cards_shown(obs.palettes[seat]), counting)
             known = obs.known_hand_cards[seat]
             if known and seat != obs.seat:
-                parts.append(("  " + _("(drew {cards})").format(cards=CardSet(known)), "dim"))
+                row.append(Content.styled(" " + _("(drew {cards})").format(cards=cards_label(known)), "dim"))
+            parts.append(wrapped(row, 2 + sum(widths) + 2, width))
         return Content.assemble(*parts)
 
     @classmethod
-    def _hand(cls, view: BoardView) -> Content:
+    def _hand(cls, view: BoardView, width: int) -> Content:
         hand = view.obs.hand
         if hand is None:
             return Content.styled(_("Hands are hidden."), "dim")
-        return Content.assemble(
-            (_("Your hand: "), "bold"), cls._cards(view, cards_shown(hand)) if hand else _("(empty)")
-        )
+        title = _("Your hand: ")
+        cards = wrapped(cls._cards(view, cards_shown(hand)), cell_len(title), width) if hand else _("(empty)")
+        return Content.assemble((title, "bold"), cards)
+
+
+def _pad(text: str, width: int) -> str:
+    """``text`` filled with spaces to ``width`` columns."""
+    return text + " " * max(width - cell_len(text), 0)

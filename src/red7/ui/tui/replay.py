@@ -1,22 +1,30 @@
-"""``red7 replay FILE``: step through a game record on the game's own board."""
+"""``red7 replay FILE``: step through a game record on the game's own board.
+
+The seats are named as in the game when the record says who sat where (its ``seats``,
+:func:`~red7.core.record.seats_of`: names and bot levels), else "Player n". ``v``
+changes whose view is shown: everyone's public view, each seat's, and once the last
+decision of a finished game is shown, every hand (nothing is left to hide then).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.content import Content
 from textual.widgets import Static
 
 from ...core.actions import Action
 from ...core.game import Game
-from ...core.record import initial, steps
-from ...play.session import SeatKind, SeatName
+from ...core.record import SeatRecord, initial, steps
+from ...play.session import SeatKind, SeatName, cards_at_round_end, seat_names
 from ..i18n import LANGUAGES, _
-from ..words import action_text, seat_name
+from ..words import action_text, cards_label, seat_mark, seat_name, winners_line
 from .base import BoardApp, other_language
-from .board import Board, BoardView, move_log
+from .board import Board, BoardView, cards_text, move_log
 
 
 def positions(record: dict[str, Any]) -> list[Game]:
@@ -28,8 +36,10 @@ def positions(record: dict[str, Any]) -> list[Game]:
 
 
 class ReplayApp(BoardApp):
-    """Shows ``positions`` one at a time; ``v`` changes whose view is shown (a seat's, or
-    everyone's public view): the board and the log show only what that view may see (R9)."""
+    """Shows ``positions`` one at a time, the seats named from ``seats`` (a record's, if
+    it has them); ``v`` changes whose view is shown (everyone's public view, a seat's,
+    and at the end of a finished game every hand): the board and the log show only what
+    that view may see (R9)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,space", "step(1)", show=False),
@@ -45,11 +55,17 @@ class ReplayApp(BoardApp):
     ]
     BOARD_ACTIONS: ClassVar[frozenset[str]] = frozenset({"step", "jump", "view", "scroll_log"})
 
-    def __init__(self, games: list[Game], name: str = "") -> None:
+    def __init__(self, games: list[Game], name: str = "", seats: Sequence[SeatRecord] | None = None) -> None:
         super().__init__()
         self.games, self.record_name = games, name
+        players = games[0].players
+        self.seats: list[SeatName] = (
+            seat_names(seats) if seats is not None else [SeatName(s, SeatKind.PLAYER) for s in range(players)]
+        )
         self.index = 0
         self.viewer: int | None = None
+        self.all_hands = False
+        """Every hand is shown (only at the end of a finished game)."""
         self.status = ""
 
     def compose(self) -> ComposeResult:
@@ -65,25 +81,37 @@ class ReplayApp(BoardApp):
         self.show()
 
     def _names(self) -> list[str]:
-        return [seat_name(SeatName(s, SeatKind.PLAYER)) for s in range(self.games[0].players)]
+        return [seat_name(seat) for seat in self.seats]
+
+    @property
+    def at_the_end(self) -> bool:
+        """Is the last position of a finished game shown (where every hand may show)?"""
+        return self.index == len(self.games) - 1 and self.games[-1].is_over
 
     def show(self) -> None:
         game = self.games[self.index]
         names = self._names()
+        marks = {seat.seat: seat_mark(seat) for seat in self.seats if seat.level is not None}
         obs = game.observe(self.viewer)
         last = len(self.games) - 1
         title = _("Replay {name} · decision {i} of {n}").format(name=self.record_name, i=self.index, n=last)
-        who = _("everyone's public view") if self.viewer is None else names[self.viewer]
+        if self.all_hands:
+            who = _("all hands")
+        else:
+            who = _("everyone's public view") if self.viewer is None else names[self.viewer]
         title += " · " + _("view: {who}").format(who=who)
         prompt = ""
         if self.index:
             seat, action_id = obs.history[-1]
             prompt = f"{names[seat]}: {action_text(Action.from_id(action_id))}"
         if game.result is not None and self.index == last:
-            prompt += "  " + _("Game over.")
-        log = move_log(game.events_for(self.viewer), names)
-        view = BoardView(obs, names, None, prompt, self.status, title=title, log=log)
+            prompt += "  " + _("Game over.") + " " + winners_line(game.result.winners, names)
+        events = list(game.events) if self.all_hands else game.events_for(self.viewer)
+        log = move_log(events, names)
+        view = BoardView(obs, names, None, prompt, self.status, title=title, marks=marks, log=log)
         self.query_one(Board).show(view)
+        if self.all_hands:
+            self.query_one("#hand", Static).update(self._hands(game, names))
         keys = self.keys_line(
             [
                 (_("[←/→] step"), ""),
@@ -97,6 +125,24 @@ class ReplayApp(BoardApp):
         )
         self.query_one("#keys", Static).update(keys)
 
+    @staticmethod
+    def _hands(game: Game, names: Sequence[str]) -> Content:
+        """Every seat's hand at the end of the game, from every event (nothing is hidden
+        any more); a seat out of the round also shows the palette it left with."""
+        parts: list[Content | str | tuple[str, str]] = [(_("Every hand at the end:"), "bold")]
+        width = max(len(name) for name in names) + 2
+        for name, seat in zip(names, cards_at_round_end(game.events, game.players), strict=True):
+            parts += ["\n  ", (name + ":").ljust(width), " "]
+            parts.append(cards_text(list(seat.hand)) if seat.hand else _("(empty)"))
+            if seat.out:
+                parts.append(
+                    (
+                        "   " + _("out of the round, palette: {cards}").format(cards=cards_label(seat.palette) or "—"),
+                        "dim",
+                    )
+                )
+        return Content.assemble(*parts)
+
     def action_step(self, delta: int) -> None:
         new = self.index + delta
         self.status = (
@@ -105,16 +151,36 @@ class ReplayApp(BoardApp):
             else (_("This is the first position.") if new < 0 else _("This is the last decision of the record."))
         )
         self.index = min(max(new, 0), len(self.games) - 1)
+        self._leave_all_hands()
         self.show()
 
     def action_jump(self, where: int) -> None:
         self.index = where % len(self.games)
         self.status = ""
+        self._leave_all_hands()
         self.show()
 
+    def _leave_all_hands(self) -> None:
+        """Away from the end, every hand would show hidden cards: back to the public view."""
+        if self.all_hands and not self.at_the_end:
+            self.all_hands, self.viewer = False, None
+            self.status = _("Every hand shows only at the end of the game: back to the public view.")
+
     def action_view(self) -> None:
+        """``v``: the public view, then each seat's, then (at the end of a finished game)
+        every hand, then the public view again."""
         n = self.games[0].players
-        self.viewer = 0 if self.viewer is None else (None if self.viewer == n - 1 else self.viewer + 1)
+        if self.all_hands:
+            self.all_hands, self.viewer = False, None
+        elif self.viewer is None:
+            self.viewer = 0
+        elif self.viewer < n - 1:
+            self.viewer += 1
+        elif self.at_the_end:
+            self.all_hands, self.viewer = True, None
+        else:
+            self.viewer = None
+        self.status = ""
         self.show()
 
     def notify_language(self) -> None:

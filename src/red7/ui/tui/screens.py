@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Markdown, Static
 
-from ...core.cards import COLOUR_LETTERS, COLOURS
+from ...core.cards import COLOURS
 from ..i18n import _
 
 
@@ -84,6 +84,9 @@ RULES_MD = """\
 
 {goal}
 
+## {cards_title}
+{cards}
+
 ## {turn_title}
 {turn}
 
@@ -100,6 +103,9 @@ RULES_MD = """\
 ## {actions_title}
 {actions}
 
+## {board_title}
+{board}
+
 ## {keys_title}
 {keys}
 
@@ -108,13 +114,15 @@ RULES_MD = """\
 
 
 def rules_markdown() -> str:
-    """The rules screen's text, in the language in use; it ends with where the complete
-    rules are (docs/rules.md, docs/regras.md in Portuguese), rule IDs and all."""
-    from ..words import COLOUR_NAMES, RULE_TEXT
+    """The rules screen's text, in the language in use: how the screen writes a card
+    (and, where that is not the notation, the notation's letters), the rules with each
+    colour's mark, the keys; it ends with where the complete rules are (docs/rules.md,
+    docs/regras.md in Portuguese), rule IDs and all."""
+    from ..words import COLOUR_NAMES, RULE_TEXT, card_marks, cards_explained
 
     rules = "\n".join(
-        f"| **{_(COLOUR_NAMES[c])}** ({letter}) | {_(RULE_TEXT[c])} |"
-        for c, letter in zip(COLOURS, COLOUR_LETTERS, strict=True)
+        f"| **{_(COLOUR_NAMES[c])}** ({mark}) | {_(RULE_TEXT[c])} |"
+        for c, mark in zip(COLOURS, card_marks(), strict=True)
     )
     return RULES_MD.format(
         title=_("The rules of Red7"),
@@ -122,6 +130,8 @@ def rules_markdown() -> str:
             "Be the only player left in the round. At the end of each of your turns you must be winning "
             "under the rule in force (the colour on top of the canvas); otherwise you are out."
         ),
+        cards_title=_("Cards"),
+        cards=cards_explained(),
         turn_title=_("Your turn"),
         turn=_(
             "Do one of these: play a hand card to your palette; put a hand card on the canvas to change "
@@ -144,11 +154,17 @@ def rules_markdown() -> str:
             "or onto the deck; **5** play one more card to your palette; **3** draw a card; **1** take a "
             "card from a palette at least as large as yours and put it on the deck."
         ),
+        board_title=_("On the board"),
+        board=_(
+            "The cards you can use now carry their number key; the others are greyed. The card you picked is "
+            "framed ›7‹. Underlined palette cards are those that count under the rule in force; a card marked + is "
+            "one you have just drawn. ★ marks the player who is winning."
+        ),
         keys_title=_("Keys"),
         keys=_(
             "Arrows or 1-9 pick a card (or click it). [p] play, [c] canvas, [e] end the turn, [x] concede, "
             "[u] take the turn back, [k] onto the deck (7), [t] take (1), [d] draw, [n] decline, [h] hint, "
-            "[l] language, [?] rules, [q] quit."
+            "[f] confirm turns on or off, [PgUp/PgDn] scroll the last moves, [l] language, [?] rules, [q] quit."
         ),
         # the rules document in the language in use: its path is part of the translation
         complete=_("Complete rules, rule by rule: docs/rules.md"),

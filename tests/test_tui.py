@@ -115,6 +115,10 @@ def test_an_advanced_round_ends_with_the_scoring_cards_and_scores() -> None:
         assert f"Round winner: {app.names[r.winner]}, under the rule {COLOURS[r.rule].capitalize()}." in dialog
         assert f"Scoring cards: {' '.join(r.scored)} = {r.points} point" in dialog
         assert "Scores (target 40): " in dialog and f"{app.names[r.winner]} {r.points}" in dialog
+        # the board behind already shows round 2's deal: the dialog shows how round 1's palettes ended
+        palettes = dict(line.strip().split(": ", 1) for line in dialog.split("Final palettes:\n")[1].split("\n")[:2])
+        assert set(palettes) == set(app.names)
+        assert set(r.scored) <= set(palettes[app.names[r.winner]].split())
         await pilot.press("enter")
         await settle(pilot)
         assert "Round 2" in board(app, "title")

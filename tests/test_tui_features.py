@@ -572,3 +572,23 @@ def test_the_pass_screen_says_what_happened_since_that_players_last_turn_R9() ->
         assert news_seen[0][1] == []
     assert any(any(line.startswith("Bot 2: ") for line in lines) for _person, lines in news_seen[1:])
     assert {person for person, _lines in news_seen} == {"Ana", "Bia"}
+
+
+def test_q_on_the_pass_screen_asks_to_quit_and_keeping_on_hides_the_hand_again() -> None:
+    """The pass screen answers q as the table does: the quit question; "Keep playing"
+    brings the pass screen back, so the next person's hand is still hidden."""
+    app = PlayApp(lambda: Table([Seat("Ana"), Seat("Bia")], Config(2), seed=3), hotseat=True, bot_delay=0, hint="easy")
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        assert isinstance(app.screen, Pass) and "Quit [q]" in texts(app, app.screen)
+        await pilot.press("q")
+        assert isinstance(app.screen, Choice) and app.screen.id == "confirm-quit"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, Pass) and app.viewer is None
+        await pilot.press("q", "enter")
+        await settle(pilot)
+        assert app.return_code is not None or not app.is_running
+
+    run(app, script)

@@ -158,9 +158,16 @@ def match_summary(events: Sequence[Event], scores: Sequence[int], names: Sequenc
         board = ", ".join(f"{name} {score}" for name, score in zip(names, standing, strict=True))
         lines.append("   " + _("scores: {scores}").format(scores=board))
     lines += ["", _("Final palettes (round {n}):").format(n=overs[-1].round if overs else 1)]
-    for name, seat in zip(names, cards_at_round_end(events, len(names)), strict=True):
-        lines.append(f"   {name}: {cards_label(seat.palette) or '—'}")
-    return "\n".join(lines)
+    return "\n".join(lines + palette_lines(events, names))
+
+
+def palette_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
+    """Each player's palette as the last round ``events`` deal ended (or stands), one
+    indented line each: "   Ana: R7 B3"."""
+    return [
+        f"   {name}: {cards_label(seat.palette) or '—'}"
+        for name, seat in zip(names, cards_at_round_end(events, len(names)), strict=True)
+    ]
 
 
 def _scrolling(text: str, classes: str = "") -> VerticalScroll:
@@ -444,6 +451,13 @@ class PlayApp(BoardApp):
             self.refresh_view()  # the final move in the log; no prompt or button behind the dialog
         elif isinstance(moment, RoundEnd):
             summary = round_summary(moment.over, moment.scores, self.table.config.target, self.names)
+            # the board already shows the next deal: the dialog shows how the palettes ended
+            seen = self.session.log(self.viewer)
+            ended = [i for i, e in enumerate(seen) if isinstance(e, RoundOver) and e.round == moment.over.round]
+            if ended:
+                summary += (
+                    "\n\n" + _("Final palettes:") + "\n" + "\n".join(palette_lines(seen[: ended[-1]], self.names))
+                )
             title = _("Round {n} is over").format(n=moment.over.round)
             self._ask(
                 Choice(
@@ -461,7 +475,7 @@ class PlayApp(BoardApp):
                 self._hide()
                 self.refresh_view()
                 news = move_log(self.session.log(moment.seat, self.seen.get(moment.seat, 0)), self.names)
-                self._ask(PassWithNews(self.names[moment.seat], news), lambda _: self._reveal(moment.seat))
+                self._ask(PassWithNews(self.names[moment.seat], news), lambda answer: self._passed(moment.seat, answer))
                 return
             self.refresh_view()
         else:
@@ -476,6 +490,14 @@ class PlayApp(BoardApp):
         seen = [e.seen_by(self.viewer) for e in self.last_move[: self.last_move.index(over)]]
         lines = move_log(seen, self.names, self.viewer)
         return "\n".join(lines) + "\n\n" if lines else ""
+
+    def _passed(self, seat: int, answer: str) -> None:
+        """The pass screen's answer: show ``seat``'s hand, or ask to quit (kept playing,
+        the pass screen comes back: the hand stays hidden)."""
+        if answer == "quit":
+            self.action_quit_game()
+        else:
+            self._reveal(seat)
 
     def _reveal(self, seat: int) -> None:
         self.viewer = seat

@@ -50,10 +50,11 @@ class Choice(ModalScreen[str]):
             self.dismiss(self.cancel)
 
 
-class Pass(ModalScreen[None]):
-    """Hotseat: hides the table until the next person says they are at the screen."""
+class Pass(ModalScreen[str]):
+    """Hotseat: hides the table until the next person says they are at the screen
+    (answer ``ready``), or someone asks to quit (``q``: answer ``quit``)."""
 
-    BINDINGS = [Binding("enter", "ready", show=False)]
+    BINDINGS = [Binding("enter", "answer('ready')", show=False), Binding("q", "answer('quit')", show=False)]
 
     def __init__(self, name: str) -> None:
         super().__init__(id="pass")
@@ -65,18 +66,21 @@ class Pass(ModalScreen[None]):
                 Content.styled(_("Pass the device to {name}").format(name=self.person), "bold"), classes="dialog-title"
             )
             yield Static(Content(_("The table is hidden so nobody sees another player's hand.")), classes="dialog-body")
-            button = Button(
-                Content(_("I am {name}: show my hand [enter]").format(name=self.person)), id="ready", compact=True
-            )
-            button.can_focus = False
-            yield button
+            with Horizontal(classes="dialog-buttons"):
+                for answer, label in (
+                    ("ready", _("I am {name}: show my hand [enter]").format(name=self.person)),
+                    ("quit", _("Quit [q]")),
+                ):
+                    button = Button(Content(label), id=answer, compact=True)
+                    button.can_focus = False
+                    yield button
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(None)
+        self.dismiss(event.button.id or "ready")
 
-    def action_ready(self) -> None:
-        self.dismiss(None)
+    def action_answer(self, answer: str) -> None:
+        self.dismiss(answer)
 
 
 RULES_MD = """\

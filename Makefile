@@ -5,8 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORE := $(VENV)/.core-installed
 FULL := $(VENV)/.test-installed
+WEB := $(VENV)/.web-installed
 
-.PHONY: play test bench lint clean translations
+.PHONY: play serve test bench lint clean translations
 
 $(CORE): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("red7 needs Python 3.11+, found " + sys.version.split()[0] + ": run make PYTHON=python3.11 ...") if sys.version_info < (3, 11) else None'
@@ -22,8 +23,15 @@ $(FULL): $(CORE)
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(FULL)
 
+$(WEB): $(CORE) pyproject.toml
+	$(BIN)/pip install --quiet -e '.[web]'
+	touch $(WEB)
+
 play: $(CORE)
 	$(BIN)/red7 play
+
+serve: $(WEB)
+	$(BIN)/red7 serve
 
 test: $(FULL)
 	$(BIN)/lint-imports

@@ -31,10 +31,10 @@ from red7.play.records import load
 from red7.play.table import Seat, Table
 from red7.ui.i18n import set_language
 from red7.ui.tui.app import PlayApp
-from red7.ui.tui.board import Board, BoardView, move_log
+from red7.ui.tui.board import Board, BoardView
 from red7.ui.tui.replay import ReplayApp, positions
 from red7.ui.tui.screens import Choice, Pass, Rules
-from red7.ui.words import RULE_TEXT, card_label, refusal_text, winning_line
+from red7.ui.words import RULE_TEXT, card_label, move_log, refusal_text, winning_line
 from tui_driver import SIZE, new_app, play_until, screen_lines, settle, texts
 
 

@@ -32,10 +32,9 @@ from red7.play.session import Plan, PlanEnd, Session, cards_at_round_end
 from red7.play.table import Seat, Table
 from red7.ui.i18n import set_language
 from red7.ui.tui.app import PlayApp, match_summary, plan_text
-from red7.ui.tui.board import move_log
 from red7.ui.tui.replay import ReplayApp, positions
 from red7.ui.tui.screens import Choice, Pass
-from red7.ui.words import standing_text
+from red7.ui.words import move_log, standing_text
 from tui_driver import SIZE, play_until, screen_lines, settle, texts
 
 

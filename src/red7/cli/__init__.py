@@ -1,4 +1,4 @@
-"""The ``red7`` command line: play, replay, sim, bench, tournament and stats.
+"""The ``red7`` command line: play, replay, serve, sim, bench, tournament and stats.
 
 Every user mistake (a bad option, a bad record, an illegal decision) ends with a
 one-line message and exit code 2, never a traceback.
@@ -12,12 +12,13 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from . import analysis, play
+from . import analysis, play, serve
 from .common import Parser, UsageError
 
 COMMANDS = {
     "play": play.cmd_play,
     "replay": play.cmd_replay,
+    "serve": serve.cmd_serve,
     "sim": analysis.cmd_sim,
     "bench": analysis.cmd_bench,
     "tournament": analysis.cmd_tournament,
@@ -30,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"red7 {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     play.add_commands(sub)
+    serve.add_commands(sub)
     analysis.add_commands(sub)
     return parser
 

@@ -6,14 +6,21 @@ translated by the catalogs in ``locale/<lang>/LC_MESSAGES/red7.mo``, which Babel
 builds from the ``.po`` files (``make translations``). Notation, records and APIs
 never go through here: they stay in English letters (R1.3).
 
-The language is process-wide, chosen once by the front end (:func:`set_language`).
+The language is chosen by the front end: process-wide for the terminal game
+(:func:`set_language`), or for one block of code with :func:`using` (the web server
+speaks each table's language to its clients, in one process, from many tasks and
+threads at once: the choice lives in a context variable, so one table's words never
+leak into another's).
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import gettext
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Final
 
@@ -62,37 +69,55 @@ def detect_language(environ: Mapping[str, str] | None = None) -> str:
 
 def translations(lang: str) -> gettext.NullTranslations:
     """The catalog of ``lang`` (English: the messages as written)."""
-    tag = parse_language(lang)
+    return _catalog(parse_language(lang))
+
+
+@functools.cache
+def _catalog(tag: str) -> gettext.NullTranslations:
     if tag == "en":
         return gettext.NullTranslations()
     return gettext.translation(DOMAIN, LOCALE_DIR, languages=[_GETTEXT_NAMES[tag]])
 
 
-_language = "en"
-_current: gettext.NullTranslations = gettext.NullTranslations()
+_default = "en"
+_context: ContextVar[str | None] = ContextVar("red7_language", default=None)
 
 
 def set_language(lang: str) -> str:
-    """Make ``lang`` the language of every message from now on; returns its tag."""
-    global _language, _current
-    _current = translations(lang)
-    _language = parse_language(lang)
-    return _language
+    """Make ``lang`` the language of every message from now on (where no :func:`using`
+    block chooses another); returns its tag."""
+    global _default
+    _default = parse_language(lang)
+    return _default
+
+
+@contextlib.contextmanager
+def using(lang: str) -> Iterator[str]:
+    """Messages in ``lang`` inside the block, in this thread or task only; yields its tag."""
+    token = _context.set(parse_language(lang))
+    try:
+        yield _context.get() or _default
+    finally:
+        _context.reset(token)
 
 
 def language() -> str:
     """The tag of the language in use."""
-    return _language
+    return _context.get() or _default
+
+
+def _current() -> gettext.NullTranslations:
+    return _catalog(language())
 
 
 def _(message: str) -> str:
     """``message`` in the language in use."""
-    return _current.gettext(message)
+    return _current().gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a message for the count ``n``, in the language in use."""
-    return _current.ngettext(singular, plural, n)
+    return _current().ngettext(singular, plural, n)
 
 
 def N_(message: str) -> str:

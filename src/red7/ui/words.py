@@ -21,10 +21,12 @@ from ..core.events import (
     CardTaken,
     DrawDeclined,
     Event,
+    GameOver,
     PlayerEliminated,
+    RoundDealt,
     RoundOver,
 )
-from ..core.model import Refusal, Step
+from ..core.model import Option, Refusal, Step
 from ..core.standing import Standing
 from ..play.session import SeatKind, SeatName
 from .i18n import N_, _, ngettext
@@ -307,6 +309,33 @@ def step_prompt(step: Step, can_end: bool, staged: bool) -> str:
     return _(STEP_PROMPTS[step]) if step in STEP_PROMPTS else ""
 
 
+def turn_prompt(step: Step, options: Sequence[Option], staged: bool) -> str:
+    """What the person to move can do now, with the terminal game's keys: only what
+    the legal ``options`` allow (an empty hand is not asked for a card, End turn only
+    while winning); "[u] takes the turn back." when something is ``staged``."""
+    offered = {(o.action.kind, o.action.destination) for o in options}
+    if offered <= {(Kind.CONCEDE, None)}:
+        text = _("Nothing you can do now keeps you in the round: concede [x].")
+    elif step is Step.AFTER:
+        can_end, can_canvas = (Kind.END, None) in offered, (Kind.CANVAS, None) in offered
+        text = (
+            step_prompt(step, can_end, False)
+            if can_canvas
+            else _("You are winning and no hand card can go on the canvas: end your turn [e].")
+        )
+    elif step is Step.START and (Kind.CANVAS, None) not in offered:
+        text = _("Your turn: pick a hand card and play it to your palette [p].")
+    elif step is Step.START and (Kind.PLAY, None) not in offered:
+        text = _("Your turn: pick a hand card and put it on the canvas [c].")
+    elif step is Step.SEVEN and (Kind.MOVE, "deck") not in offered:
+        text = _("The 7: pick another card of your palette and move it to the canvas [c].")
+    elif step is Step.SEVEN and (Kind.MOVE, "canvas") not in offered:
+        text = _("The 7: pick another card of your palette and move it onto the deck [k].")
+    else:
+        text = step_prompt(step, False, False)
+    return text + (" " + _("[u] takes the turn back.") if staged else "")
+
+
 def refusal_text(refusal: Refusal) -> str:
     """Why a decision is not allowed, in the language in use: the engine's sentence for
     the refusal's code (:data:`red7.core.model.REFUSALS`), which says the rule in words,
@@ -373,3 +402,40 @@ def winners_line(winners: Sequence[int], names: Sequence[str]) -> str:
     return ngettext("{names} won the game!", "{names} share the victory!", len(winners)).format(
         names=" & ".join(names[w] for w in winners)
     )
+
+
+def move_log(events: Sequence[Event], names: Sequence[str], viewer: int | None = None) -> list[str]:
+    """The move log: :func:`log_lines` of ``events`` (as ``viewer`` sees
+    them, R9; a card ``viewer`` drew says "You drew G3"), with each round's winner, the
+    game's winners and a marker before every round after the first ("— Round 2 —"), so
+    the move that ends a round stays in the log."""
+    lines: list[str] = []
+    for event in events:
+        if isinstance(event, RoundDealt):
+            if event.round > 1:
+                lines.append(_("— Round {n} —").format(n=event.round))
+        elif isinstance(event, RoundOver):
+            lines.append(round_winner(event, names))
+        elif isinstance(event, GameOver):
+            lines.append(winners_line(event.winners, names))
+        else:
+            lines += log_lines([event], names, viewer=viewer)
+    return lines
+
+
+def just_drawn(events: Sequence[Event], seat: int | None) -> frozenset[Card]:
+    """The cards ``seat`` drew since its last decision that was not a draw (an
+    advanced draw, R5.1, or a 3's, R7.3), as that seat's events tell (``seat``'s own
+    view): the board marks them in the hand until the seat plays again."""
+    drawn: set[Card] = set()
+    if seat is None:
+        return frozenset()
+    for event in reversed(events):
+        match event:
+            case CardDrawn(seat=s, card=Card() as card) if s == seat:
+                drawn.add(card)
+            case RoundDealt() | CardPlayed() | CanvasPlayed() | CardMoved() | CardTaken() | DrawDeclined() if (
+                getattr(event, "seat", seat) == seat
+            ):
+                break
+    return frozenset(drawn)

@@ -43,19 +43,21 @@ from ..words import (
     cards_label,
     colour_name,
     decision_text,
+    just_drawn,
+    move_log,
     refusal_text,
     round_summary,
     seat_mark,
     seat_name,
     standing_text,
-    step_prompt,
+    turn_prompt,
     turn_summary,
     unsafe_reason,
     winners_line,
     winning_line,
 )
 from .base import BoardApp, other_language
-from .board import Board, BoardView, cards_shown, just_drawn, move_log
+from .board import Board, BoardView, cards_shown
 from .screens import Choice, Pass, Rules
 
 VERBS: Final[Mapping[str, tuple[ActionKey, ...]]] = {
@@ -599,28 +601,8 @@ class PlayApp(BoardApp):
         """What the person to move can do now, with its keys: only what the legal
         decisions allow (an empty hand is not asked for a card, End turn only while
         winning); "[u] takes the turn back." when something is staged."""
-        offered = {(o.action.kind, o.action.destination) for o in self._options()}
         step = self.table.observe(self.viewer).step
-        if offered <= {(Kind.CONCEDE, None)}:
-            text = _("Nothing you can do now keeps you in the round: concede [x].")
-        elif step is Step.AFTER:
-            can_end, can_canvas = (Kind.END, None) in offered, (Kind.CANVAS, None) in offered
-            text = (
-                step_prompt(step, can_end, False)
-                if can_canvas
-                else _("You are winning and no hand card can go on the canvas: end your turn [e].")
-            )
-        elif step is Step.START and (Kind.CANVAS, None) not in offered:
-            text = _("Your turn: pick a hand card and play it to your palette [p].")
-        elif step is Step.START and (Kind.PLAY, None) not in offered:
-            text = _("Your turn: pick a hand card and put it on the canvas [c].")
-        elif step is Step.SEVEN and (Kind.MOVE, "deck") not in offered:
-            text = _("The 7: pick another card of your palette and move it to the canvas [c].")
-        elif step is Step.SEVEN and (Kind.MOVE, "canvas") not in offered:
-            text = _("The 7: pick another card of your palette and move it onto the deck [k].")
-        else:
-            text = step_prompt(step, False, False)
-        return text + (" " + _("[u] takes the turn back.") if self.table.staged else "")
+        return turn_prompt(step, self._options(), bool(self.table.staged))
 
     def action_move(self, delta: int) -> None:
         cards = self.selectable()

@@ -27,18 +27,6 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ...core.cards import COLOURS, Card, CardSet
-from ...core.events import (
-    CanvasPlayed,
-    CardDrawn,
-    CardMoved,
-    CardPlayed,
-    CardTaken,
-    DrawDeclined,
-    Event,
-    GameOver,
-    RoundDealt,
-    RoundOver,
-)
 from ...core.observation import Observation
 from ...core.standing import standing_of
 from ..i18n import _, ngettext
@@ -48,9 +36,6 @@ from ..words import (
     card_marks,
     cards_label,
     colour_name,
-    log_lines,
-    round_winner,
-    winners_line,
     winning_line,
 )
 
@@ -138,43 +123,6 @@ def cards_shown(mask: int) -> list[Card]:
     """The cards of a card-set mask of an observation in the order the board shows them:
     highest first (as a palette is read)."""
     return list(CardSet(mask))
-
-
-def move_log(events: Sequence[Event], names: Sequence[str], viewer: int | None = None) -> list[str]:
-    """The move log: :func:`~red7.ui.words.log_lines` of ``events`` (as ``viewer`` sees
-    them, R9; a card ``viewer`` drew says "You drew G3"), with each round's winner, the
-    game's winners and a marker before every round after the first ("— Round 2 —"), so
-    the move that ends a round stays in the log."""
-    lines: list[str] = []
-    for event in events:
-        if isinstance(event, RoundDealt):
-            if event.round > 1:
-                lines.append(_("— Round {n} —").format(n=event.round))
-        elif isinstance(event, RoundOver):
-            lines.append(round_winner(event, names))
-        elif isinstance(event, GameOver):
-            lines.append(winners_line(event.winners, names))
-        else:
-            lines += log_lines([event], names, viewer=viewer)
-    return lines
-
-
-def just_drawn(events: Sequence[Event], seat: int | None) -> frozenset[Card]:
-    """The cards ``seat`` drew since its last decision that was not a draw (an
-    advanced draw, R5.1, or a 3's, R7.3), as that seat's events tell (``seat``'s own
-    view): the board marks them in the hand until the seat plays again."""
-    drawn: set[Card] = set()
-    if seat is None:
-        return frozenset()
-    for event in reversed(events):
-        match event:
-            case CardDrawn(seat=s, card=Card() as card) if s == seat:
-                drawn.add(card)
-            case RoundDealt() | CardPlayed() | CanvasPlayed() | CardMoved() | CardTaken() | DrawDeclined() if (
-                getattr(event, "seat", seat) == seat
-            ):
-                break
-    return frozenset(drawn)
 
 
 @dataclass

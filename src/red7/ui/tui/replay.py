@@ -22,9 +22,9 @@ from ...core.game import Game
 from ...core.record import SeatRecord, initial, steps
 from ...play.session import SeatKind, SeatName, cards_at_round_end, seat_names
 from ..i18n import LANGUAGES, _
-from ..words import action_text, cards_label, seat_mark, seat_name, winners_line
+from ..words import action_text, cards_label, move_log, seat_mark, seat_name, winners_line
 from .base import BoardApp, other_language
-from .board import Board, BoardView, cards_text, move_log
+from .board import Board, BoardView, cards_text
 
 
 def positions(record: dict[str, Any]) -> list[Game]:

@@ -1,0 +1,99 @@
+"""A table as the web server holds it in memory: its seats and the table of its game.
+
+The data only; :mod:`red7.web.service` changes it, :mod:`red7.web.views` shows it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+
+from ..core.game import Game
+from ..core.model import Config
+from ..play.session import SeatKind, SeatName
+from ..play.table import Seat, Table
+from ..ui.words import seat_name
+from .store import token_hash
+
+
+@dataclass
+class SeatState:
+    """One seat of a live table."""
+
+    name: str = ""
+    token_hash: str | None = None
+    """The SHA-256 of the person's seat token (None: no person sits here)."""
+    bot: str | None = None
+    online: int = 0
+    """How many connections of this seat's person are open."""
+    left: float | None = None
+    """When (``time.monotonic``) the person's last connection closed; None while online."""
+    substitute: str | None = None
+    """The bot playing for the person while they are away."""
+
+    @property
+    def taken(self) -> bool:
+        return self.bot is not None or self.token_hash is not None
+
+
+@dataclass
+class LiveTable:
+    """A table in memory: its seats, and the table (:class:`~red7.play.table.Table`) of
+    its current game once started."""
+
+    id: str
+    lang: str
+    config: Config
+    seats: list[SeatState]
+    status: str = "open"
+    game_number: int = 0
+    game_id: int | None = None
+    table: Table | None = None
+    persisted: int = 0
+    """How many decisions of the current game the database holds."""
+    bot_task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def seq(self) -> int:
+        """The sequence number the next decision is made against."""
+        return 0 if self.table is None else self.table.game.decisions
+
+    def names(self) -> list[str]:
+        """Each seat's name in the language in use ("Ana", "Bot 3", "Player 2")."""
+        # several people share a web table: a seat is never "You" to everyone
+        return [
+            seat_name(SeatName(s, SeatKind.BOT if seat.bot else SeatKind.PLAYER, seat.name, seat.bot))
+            for s, seat in enumerate(self.seats)
+        ]
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat ``token`` opens (None: no seat; compared in constant time)."""
+        if not token:
+            return None
+        digest = token_hash(token)
+        found = None
+        for s, seat in enumerate(self.seats):
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                found = s
+        return found
+
+    def rewound(self, number: int) -> Iterator[LiveTable]:
+        """This table as it was after each decision of its game ``number`` (only the
+        current game is in memory: others are read back by the caller), from the deal
+        on; decisions still staged are left out."""
+        if self.table is None or number != self.game_number:
+            return
+        game = self.table.game
+        history = [action for _seat, action in game.history][: self._committed()]
+        replayed = Game(config=game.config, seed=game.seed)
+        seats = [Seat(s.name, None, s.bot) for s in self.seats]
+        for i in range(len(history) + 1):
+            if i:
+                replayed.apply(history[i - 1])
+            step = replace(self, table=Table.around(replayed.clone(), seats), bot_task=None)
+            yield step
+
+    def _committed(self) -> int:
+        return self.table.committed if self.table is not None else 0

@@ -1,0 +1,282 @@
+"""The web application: ``red7 serve`` (FastAPI, served by uvicorn).
+
+Pages (plain HTML, CSS and ES modules from ``red7/web/static``; no build step):
+``/`` the lobby, ``/t/{id}`` a table (``?watch`` for spectators), ``/t/{id}/replay/{n}``
+the replay of a game.
+
+The lobby is REST (JSON in and out; errors are ``{"code", "message"}`` with a 4xx status):
+
+* ``GET /api/ui?lang=pt-BR``: the words of the pages' own controls, translated;
+* ``GET /api/tables``: the open tables and those being played;
+* ``POST /api/tables`` ``{"players", "advanced", "actions", "lang", "name"}``: a new
+  table, its creator in seat 0: ``{"id", "seat": 0, "token"}``;
+* ``POST /api/tables/{id}/seats/{seat}`` ``{"name"}``: take a free seat: ``{"seat", "token"}``;
+* ``POST /api/tables/{id}/bots`` ``{"token", "seat", "level"}``: a bot in a free seat;
+* ``POST /api/tables/{id}/start`` ``{"token"}``: start once every seat is taken;
+* ``GET /api/tables/{id}/games/{n}/record``: the record of a finished game (the
+  engine's JSON format, which ``red7 replay`` reads);
+* ``GET /api/tables/{id}/games/{n}/replay?token=``: a game step by step, as the token's
+  seat saw it (no token: the spectator's view).
+
+The game is one WebSocket per client, ``/ws/{id}?token=`` (no token: a spectator). The
+server sends a ``table`` frame (:func:`red7.web.views.table_frame`) on connecting and
+after every change, and an ``error`` frame for anything refused. The client sends
+``{"type": "decide", "seq": n, "action": "play R7"}``, ``{"type": "take_back", "seq": n}``
+and ``{"type": "again"}``; ``seq`` is the frame's ``seq`` the decision was made against.
+
+Limits: a WebSocket whose ``Origin`` is another site is closed (code 4403); a message
+over :data:`MAX_MESSAGE` bytes is refused, as are more than :data:`RATE` messages a
+second over a burst of :data:`BURST`; tokens never appear in the logs (the access
+log is off; the app logs table ids only).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from ..ui.i18n import LANGUAGES, _, using
+from .service import Client, Refused, Tables
+from .store import Store
+from .views import UI_WORDS, error_frame, lobby_json, replay_frames, table_frame
+
+STATIC = Path(__file__).parent / "static"
+MAX_MESSAGE = 4096
+"""Bytes a client message may have (a decision is about 60)."""
+RATE, BURST = 20.0, 60
+"""Messages a second a connection may send on average, and at once (a person clicks a
+few a second at most; a flood is refused message by message)."""
+
+log = logging.getLogger("red7.web")
+
+
+@dataclass
+class Settings:
+    """How a server runs: its database (None: the SQLite file in the user's data
+    directory), bot workers (0: threads in this process), the least seconds a bot's
+    move takes, the seconds a person may be away on their turn before a bot plays for
+    them, and the origins allowed to open WebSockets besides the server's own."""
+
+    database_url: str | None = None
+    workers: int = 2
+    bot_delay: float = 0.8
+    patience: float = 60.0
+    allowed_origins: tuple[str, ...] = ()
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The application; its tables are loaded from the database when it starts."""
+    settings = settings or Settings()
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(settings.database_url)
+        store.upgrade()
+        pool: Executor | None = ProcessPoolExecutor(settings.workers) if settings.workers > 0 else None
+        tables = Tables(store, pool, settings.bot_delay, settings.patience)
+        tables.load()
+        await tables.start_background()
+        state["tables"] = tables
+        log.info("red7 serve: %d tables loaded", len(tables.live))
+        try:
+            yield
+        finally:
+            await tables.stop()
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
+            store.close()
+
+    app = FastAPI(title="Red7", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def tables() -> Tables:
+        return state["tables"]  # type: ignore[no-any-return]
+
+    @app.exception_handler(Refused)
+    async def refused(_request: Request, err: Refused) -> JSONResponse:
+        return JSONResponse({"code": err.code, "message": err.message}, status_code=err.status)
+
+    async def body(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+        if len(raw) > MAX_MESSAGE:
+            raise Refused("too-large", _("The request is too large."), 413)
+        try:
+            data = json.loads(raw or b"{}")
+        except ValueError:
+            raise Refused("bad-json", _("The request is not JSON.")) from None
+        if not isinstance(data, dict):
+            raise Refused("bad-json", _("The request must be a JSON object."))
+        return data
+
+    # --- pages --------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "lobby.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+    @app.get("/t/{table_id}/replay/{number}", include_in_schema=False)
+    async def replay_page(table_id: str, number: int) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
+
+    @app.get("/healthz", include_in_schema=False)
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    # --- the lobby ------------------------------------------------------------------
+
+    @app.get("/api/ui")
+    async def ui_words(lang: str = "en") -> dict[str, Any]:
+        try:
+            with using(lang) as tag:
+                return {"lang": tag, "languages": LANGUAGES, "ui": {key: _(words) for key, words in UI_WORDS.items()}}
+        except ValueError as err:
+            raise Refused("bad-language", str(err)) from None
+
+    @app.get("/api/tables")
+    async def list_tables() -> dict[str, Any]:
+        return {"tables": lobby_json(tables().listed())}
+
+    @app.post("/api/tables")
+    async def create_table(request: Request) -> dict[str, Any]:
+        data = await body(request)
+        live, token = tables().create(
+            data.get("players", 2),
+            data.get("advanced", False),
+            data.get("actions", False),
+            data.get("lang", "en"),
+            data.get("name", ""),
+        )
+        await tables().hub.publish(live)
+        return {"id": live.id, "seat": 0, "token": token}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}")
+    async def take_seat(table_id: str, seat: int, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        token = await tables().join(table_id, seat, data.get("name", ""))
+        return {"seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/bots")
+    async def add_bot(table_id: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        await tables().add_bot(table_id, data.get("token"), data.get("seat"), data.get("level"))
+        return {"ok": True}
+
+    @app.post("/api/tables/{table_id}/start")
+    async def start(table_id: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        await tables().start(table_id, data.get("token"))
+        return {"ok": True}
+
+    @app.get("/api/tables/{table_id}/games/{number}/record")
+    async def record(table_id: str, number: int) -> dict[str, Any]:
+        return tables().record(table_id, number)
+
+    @app.get("/api/tables/{table_id}/games/{number}/replay")
+    async def replay(table_id: str, number: int, token: str | None = None) -> dict[str, Any]:
+        live = tables().get(table_id)
+        seat = live.seat_of(token)
+        if token and seat is None:
+            with using(live.lang):
+                raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
+        return {"frames": replay_frames(live, number, seat)}
+
+    # --- the game -------------------------------------------------------------------
+
+    def same_origin(websocket: WebSocket) -> bool:
+        origin = websocket.headers.get("origin")
+        if origin is None:  # not a browser (a program, the load generator): no page can forge it
+            return True
+        if origin in settings.allowed_origins:
+            return True
+        return urlsplit(origin).netloc == websocket.headers.get("host")
+
+    @app.websocket("/ws/{table_id}")
+    async def play(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+        if not same_origin(websocket):
+            await websocket.close(code=4403, reason="cross-origin")
+            return
+        live = tables().live.get(table_id)
+        if live is None:
+            await websocket.close(code=4404, reason="no such table")
+            return
+        seat = live.seat_of(token)
+        await websocket.accept()
+        if token and seat is None:
+            with using(live.lang):
+                await websocket.send_json(
+                    error_frame("bad-token", _("This seat token does not open a seat at this table."))
+                )
+            await websocket.close(code=4403)
+            return
+        lock = asyncio.Lock()
+
+        async def send(frame: dict[str, Any]) -> None:
+            async with lock:
+                await websocket.send_json(frame)
+
+        client = Client(table_id, seat, send)
+        await tables().connect(client)
+        allowance, last = float(BURST), time.monotonic()
+        try:
+            while True:
+                message = await websocket.receive_text()
+                now = time.monotonic()
+                allowance = min(float(BURST), allowance + (now - last) * RATE)
+                last = now
+                with using(live.lang):
+                    if allowance < 1:
+                        await send(error_frame("too-fast", _("Too many messages: slow down.")))
+                        continue
+                    allowance -= 1
+                    if len(message.encode()) > MAX_MESSAGE:
+                        await send(error_frame("too-large", _("The message is too large.")))
+                        continue
+                    try:
+                        await handle(live, seat, message)
+                    except Refused as err:
+                        await send(error_frame(err.code, err.message))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await tables().disconnect(client)
+
+    async def handle(live: Any, seat: int | None, message: str) -> None:
+        try:
+            data = json.loads(message)
+        except ValueError:
+            raise Refused("bad-json", _("The message is not JSON.")) from None
+        if not isinstance(data, dict):
+            raise Refused("bad-json", _("The message must be a JSON object."))
+        kind = data.get("type")
+        if seat is None and kind in ("decide", "take_back", "again"):
+            raise Refused("spectator", _("Spectators cannot play: take a seat to play."), 403)
+        if kind == "decide":
+            await tables().decide(live.id, seat, data.get("seq"), data.get("action"))  # type: ignore[arg-type]
+        elif kind == "take_back":
+            await tables().take_back(live.id, seat, data.get("seq"))  # type: ignore[arg-type]
+        elif kind == "again":
+            await tables().again(live.id, seat)  # type: ignore[arg-type]
+        else:
+            raise Refused("bad-type", _("Unknown message type: use decide, take_back or again."))
+
+    app.state.tables = tables
+    app.state.frame = table_frame
+    return app

@@ -1,0 +1,336 @@
+"""Everything the web server sends to a browser is built here, and only here.
+
+:func:`table_frame` is the one way a game reaches a client: it reads the game through the
+engine's per-seat views, :meth:`~red7.play.table.Table.observe` and
+:meth:`~red7.play.table.Table.events_for` (R9), for the seat the client holds a token
+of, or for a spectator (None), and never reads the game's state. Reconnect snapshots,
+updates and replays are this same frame; errors are :func:`error_frame`. The
+wire-level leak test (tests/test_web_leaks.py) records every frame and checks that no
+other seat's hand card and nothing of the unknown deck's order ever appears in one.
+
+Words are in the table's language (:func:`red7.ui.i18n.using`), from the same catalogs
+and the same functions as the terminal game (:mod:`red7.ui.words`); the browser runs no
+rule and translates nothing: it renders what the frame says. A card goes out as
+``{"id": "R7", "label": "Vm7", "colour": "red", "name": "Vermelho 7"}``: its notation
+(what the browser sends back), what a person reads (R1.3 letters in English, the
+Portuguese marks in Portuguese), its colour for the stylesheet, and its name for screen
+readers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from ..core.actions import Kind
+from ..core.cards import COLOURS, Card, CardSet
+from ..core.events import RoundOver
+from ..core.model import STEP_KINDS, Option, Step
+from ..core.standing import standing_of
+from ..ui.i18n import N_, _, ngettext, using
+from ..ui.words import (
+    RULE_TEXT,
+    card_label,
+    colour_name,
+    decision_text,
+    just_drawn,
+    move_log,
+    round_summary,
+    turn_prompt,
+    turn_summary,
+    unsafe_reason,
+    winners_line,
+    winning_line,
+)
+
+if TYPE_CHECKING:
+    from .live import LiveTable
+
+PROTOCOL: Final = 1
+"""The version of the frames (sent in every frame as ``v``)."""
+
+UI_WORDS: Final = {
+    "play": N_("Play"),
+    "canvas": N_("Canvas"),
+    "deck": N_("Onto the deck"),
+    "take": N_("Take"),
+    "draw": N_("Draw"),
+    "decline": N_("Do not draw"),
+    "end": N_("End turn"),
+    "concede": N_("Concede"),
+    "take_back": N_("Take the turn back"),
+    "confirm": N_("Confirm"),
+    "cancel": N_("Choose again"),
+    "confirm_turn": N_("Confirm your turn"),
+    "unsafe_title": N_("This choice is not safe"),
+    "do_it": N_("Do it anyway"),
+    "your_hand": N_("Your hand"),
+    "hands_hidden": N_("Hands are hidden."),
+    "canvas_title": N_("Canvas"),
+    "rule": N_("Rule"),
+    "deck_title": N_("Deck"),
+    "log": N_("Last moves"),
+    "next_round": N_("Next round"),
+    "play_again": N_("Play again"),
+    "game_over": N_("Game over"),
+    "spectating": N_("You are watching: no hand is shown."),
+    "out": N_("out of the round"),
+    "winning": N_("winning"),
+    "away": N_("away"),
+    "online": N_("online"),
+    "offline": N_("offline"),
+    "replay": N_("Replay"),
+    "record": N_("Game record (JSON)"),
+    "reconnecting": N_("Connection lost: reconnecting…"),
+    "your_turn": N_("Your turn"),
+    "waiting_for": N_("Waiting for {name}…"),
+    "thinking": N_("{name} is thinking…"),
+    "seat_empty": N_("empty seat"),
+    "take_seat": N_("Take this seat"),
+    "add_bot": N_("Add a bot"),
+    "start": N_("Start the game"),
+    "your_name": N_("Your name"),
+    "share": N_("Share this link to invite players:"),
+    "watch_link": N_("Spectators' link:"),
+    "lobby_title": N_("Red7 online"),
+    "new_table": N_("New table"),
+    "players": N_("Players"),
+    "advanced_game": N_("Advanced game (scores over a match)"),
+    "action_cards": N_("Action cards"),
+    "language": N_("Language"),
+    "create": N_("Create the table"),
+    "open_tables": N_("Open tables"),
+    "no_tables": N_("No table is open: create one."),
+    "join": N_("Join"),
+    "watch": N_("Watch"),
+    "level_easy": N_("easy"),
+    "level_medium": N_("medium"),
+    "level_hard": N_("hard"),
+    "level_expert": N_("expert"),
+    "first": N_("First"),
+    "previous": N_("Previous"),
+    "next": N_("Next"),
+    "last": N_("Last"),
+    "decision_of": N_("Decision {i} of {n}"),
+    "rules": N_("Rules"),
+}
+"""The words of the page's own controls, sent translated in every frame (``ui``)."""
+
+
+def card_json(card: Card | int | str) -> dict[str, str]:
+    """A card as the browser gets it (see the module docstring)."""
+    c = Card.parse(card) if isinstance(card, str) else Card(card)
+    return {
+        "id": str(c),
+        "label": card_label(c),
+        "colour": c.colour_name,
+        "name": _("{colour} {number}").format(colour=colour_name(c.colour_name), number=c.value),
+    }
+
+
+def cards_json(mask_or_cards: int | Sequence[int]) -> list[dict[str, str]]:
+    """Cards, a card-set mask highest first (as a palette is read) or a sequence in order."""
+    cards = list(CardSet(mask_or_cards)) if isinstance(mask_or_cards, int) else [Card(c) for c in mask_or_cards]
+    return [card_json(c) for c in cards]
+
+
+def error_frame(code: str, message: str) -> dict[str, Any]:
+    """A refusal or a mistake, said in words (``message``, already in the table's
+    language) and as a stable ``code`` for programs; it changed nothing."""
+    return {"v": PROTOCOL, "type": "error", "code": code, "message": message}
+
+
+def table_frame(live: LiveTable, seat: int | None) -> dict[str, Any]:
+    """The table as ``seat`` may see it (None: a spectator), in the table's language."""
+    with using(live.lang):
+        names = live.names()
+        frame: dict[str, Any] = {
+            "v": PROTOCOL,
+            "type": "table",
+            "table": {
+                "id": live.id,
+                "lang": live.lang,
+                "players": live.config.players,
+                "advanced": live.config.advanced,
+                "actions": live.config.actions,
+                "status": live.status,
+                "game": live.game_number,
+                "settings": settings_text(live),
+            },
+            "seats": [
+                {
+                    "seat": s,
+                    "name": names[s],
+                    "bot": seat_info.bot,
+                    "person": seat_info.bot is None,
+                    "taken": seat_info.taken,
+                    "online": seat_info.online > 0,
+                    "away": seat_info.substitute is not None,
+                    "you": s == seat,
+                }
+                for s, seat_info in enumerate(live.seats)
+            ],
+            "you": seat,
+            "seq": live.seq,
+            "ui": {key: _(words) for key, words in UI_WORDS.items()},
+            "game": None if live.table is None else game_json(live, seat, names),
+        }
+        return frame
+
+
+def settings_text(live: LiveTable) -> str:
+    """E.g. "3 players · advanced game, 35 points to win · action cards"."""
+    config = live.config
+    parts = [ngettext("{n} player", "{n} players", config.players).format(n=config.players)]
+    if config.advanced:
+        parts.append(_("advanced game, {target} points to win").format(target=config.target))
+    else:
+        parts.append(_("basic game"))
+    if config.actions:
+        parts.append(_("action rules"))
+    return " · ".join(parts)
+
+
+def game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> dict[str, Any]:
+    """The game part of a frame: the observation of ``seat``, the move log from its
+    events, and, on its turn, its legal options with their safety marks and words."""
+    table = live.table
+    assert table is not None
+    obs = table.observe(seat)
+    events = table.events_for(seat)
+    standing = standing_of(obs)
+    mine = seat is not None and table.current == seat and live.seats[seat].substitute is None
+    options = table.options() if mine else []
+    rule = COLOURS[obs.rule]
+    game: dict[str, Any] = {
+        "round": obs.round,
+        "step": obs.step.value,
+        "current": obs.current_player,
+        "rule": {"colour": rule, "name": colour_name(rule), "text": _(RULE_TEXT[rule])},
+        "canvas": cards_json(obs.canvas),
+        "deck": {"size": obs.deck_size, "known_top": cards_json(obs.deck_known_top)},
+        "palettes": [
+            [dict(card_json(c), counts=str(c) in standing.qualifying[s]) for c in CardSet(palette)]
+            for s, palette in enumerate(obs.palettes)
+        ],
+        "hand_sizes": list(obs.hand_sizes),
+        "alive": list(obs.alive),
+        "known_hands": [cards_json(known) for known in obs.known_hand_cards],
+        "scores": list(obs.scores),
+        "target": obs.config.target if obs.advanced else None,
+        "leader": standing.leader,
+        "standing": winning_line(standing, names),
+        "hand": None if obs.hand is None else cards_json(obs.hand),
+        "drawn": sorted(str(c) for c in just_drawn(events, seat)) if seat is not None else [],
+        "log": move_log(events, names, seat),
+        "prompt": turn_prompt(obs.step, options, bool(table.staged)) if mine else waiting_text(live, names),
+        "options": [option_json(live, option, names) for option in options],
+        "picks": picks(obs.step, seat) if mine else None,
+        "staged": [str(a) for a in table.staged] if mine else [],
+        "last_round": last_round_json(events, list(obs.scores), obs.config.target if obs.advanced else None, names),
+        "over": None
+        if obs.result is None
+        else {"winners": list(obs.result.winners), "text": winners_line(obs.result.winners, names)},
+    }
+    return game
+
+
+def waiting_text(live: LiveTable, names: Sequence[str]) -> str:
+    table = live.table
+    assert table is not None
+    if table.is_over or table.current is None:
+        return ""
+    current = table.current
+    if live.seats[current].bot is not None or live.seats[current].substitute is not None:
+        return _("{name} is thinking…").format(name=names[current])
+    return _("Waiting for {name}…").format(name=names[current])
+
+
+def picks(step: Step, seat: int | None) -> str:
+    """Where the cards of this step's decisions are picked: ``hand``, ``own-palette``
+    (a 7's card), ``other-palettes`` (a 1's), or ``none`` (draw, decline, end)."""
+    kinds = STEP_KINDS[step]
+    if kinds & {Kind.PLAY, Kind.CANVAS}:
+        return "hand"
+    if Kind.MOVE in kinds:
+        return "own-palette"
+    if Kind.TAKE in kinds:
+        return "other-palettes"
+    return "none"
+
+
+def option_json(live: LiveTable, option: Option, names: Sequence[str]) -> dict[str, Any]:
+    """One legal decision: its notation (sent back as is), kind, card, where it goes,
+    its safety mark (R4.7) and why it is not safe, whether it ends the turn (and so asks
+    for confirmation, with the turn in words), and its words."""
+    table = live.table
+    assert table is not None
+    action = option.action
+    ends = action.kind is not Kind.CONCEDE and table.ends_turn(action)
+    reason = None
+    if not option.safe and action.kind is not Kind.CONCEDE:
+        preview = table.preview(action)
+        reason = unsafe_reason(standing_of(preview) if preview is not None else None, names)
+    summary = None
+    if ends:
+        after_rule = action.card.colour if action.kind is Kind.CANVAS and action.card is not None else None
+        seat = table.current
+        standing = standing_of(table.observe(seat), after_rule)
+        summary = turn_summary(table.staged, action) + "\n" + winning_line(standing, names)
+    return {
+        "action": str(action),
+        "kind": action.kind.value,
+        "card": None if action.card is None else str(action.card),
+        "to": action.destination,
+        "safe": option.safe,
+        "unsafe_reason": reason,
+        "ends_turn": ends,
+        "summary": summary,
+        "text": decision_text(action),
+    }
+
+
+def last_round_json(
+    events: Sequence[Any], scores: list[int], target: int | None, names: Sequence[str]
+) -> dict[str, Any] | None:
+    """The last round that ended (its number, winner, rule, scoring cards, points and the
+    summary in words), for the round-end dialog; None before any round ended."""
+    overs = [e for e in events if isinstance(e, RoundOver)]
+    if not overs:
+        return None
+    over = overs[-1]
+    return {
+        "round": over.round,
+        "winner": over.winner,
+        "rule": COLOURS[over.rule],
+        "scored": cards_json(list(over.scored)),
+        "points": over.points,
+        "text": round_summary(over, scores, target, names),
+    }
+
+
+def lobby_json(lives: Sequence[LiveTable]) -> list[dict[str, Any]]:
+    """The tables a visitor may join or watch (public facts only: no token, no seed)."""
+    rows = []
+    for live in lives:
+        with using(live.lang):
+            names = live.names()
+            rows.append(
+                {
+                    "id": live.id,
+                    "lang": live.lang,
+                    "status": live.status,
+                    "settings": settings_text(live),
+                    "players": live.config.players,
+                    "free": sum(not s.taken for s in live.seats),
+                    "seats": [names[s] if seat.taken else None for s, seat in enumerate(live.seats)],
+                }
+            )
+    return rows
+
+
+def replay_frames(live: LiveTable, number: int, seat: int | None) -> list[dict[str, Any]]:
+    """A finished (or running) game of the table step by step as ``seat`` may see it:
+    one frame per decision, each made by :func:`table_frame` over a table rewound to
+    that decision (a running game: only its decisions that cannot be taken back)."""
+    return [table_frame(step, seat) for step in live.rewound(number)]

@@ -1,5 +1,8 @@
-"""The web game: ``red7 serve`` (see :mod:`red7.web.server` for the pages, the REST
-lobby and the WebSocket protocol; :mod:`red7.web.views` for everything sent to a
-browser; :mod:`red7.web.service` for the tables, their bots and connections (:mod:`red7.web.live` the data); :mod:`red7.web.store`
-for the database). Needs the optional ``web`` extra (FastAPI, uvicorn, SQLAlchemy,
-Alembic)."""
+"""The web game: ``red7 serve``.
+
+See :mod:`red7.web.server` for the pages, the REST lobby and the WebSocket protocol;
+:mod:`red7.web.views` for everything sent to a browser; :mod:`red7.web.service` for
+the tables, their bots and connections (:mod:`red7.web.live` holds the data); and
+:mod:`red7.web.store` for the database. Needs the optional ``web`` extra (FastAPI,
+uvicorn, SQLAlchemy, Alembic).
+"""

@@ -36,6 +36,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import multiprocessing
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -45,6 +46,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -86,7 +88,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url)
         store.upgrade()
-        pool: Executor | None = ProcessPoolExecutor(settings.workers) if settings.workers > 0 else None
+        # spawned, not forked: a forked worker would inherit the listening socket and,
+        # orphaned when the server is killed, keep the port so the server cannot restart
+        spawn = multiprocessing.get_context("spawn")
+        pool: Executor | None = ProcessPoolExecutor(settings.workers, spawn) if settings.workers > 0 else None
         tables = Tables(store, pool, settings.bot_delay, settings.patience)
         tables.load()
         await tables.start_background()
@@ -109,6 +114,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(Refused)
     async def refused(_request: Request, err: Refused) -> JSONResponse:
         return JSONResponse({"code": err.code, "message": err.message}, status_code=err.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(_request: Request, err: RequestValidationError) -> JSONResponse:
+        # a path or query parameter of the wrong type (a seat that is not a number...)
+        # (the details are FastAPI's, in English; the sentence around them is translated)
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'][1:]))}: {e['msg']}" for e in err.errors())
+        message = _("A part of the address is not valid ({problems}).").format(problems=problems)
+        return JSONResponse({"code": "bad-request", "message": message}, status_code=422)
 
     async def body(request: Request) -> dict[str, Any]:
         raw = await request.body()
@@ -196,7 +209,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if token and seat is None:
             with using(live.lang):
                 raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
-        return {"frames": replay_frames(live, number, seat)}
+        return {"frames": replay_frames(tables().played(table_id, number), number, seat)}
 
     # --- the game -------------------------------------------------------------------
 
@@ -237,7 +250,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         allowance, last = float(BURST), time.monotonic()
         try:
             while True:
-                message = await websocket.receive_text()
+                received = await websocket.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                message = received.get("text")
                 now = time.monotonic()
                 allowance = min(float(BURST), allowance + (now - last) * RATE)
                 last = now
@@ -246,6 +262,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         await send(error_frame("too-fast", _("Too many messages: slow down.")))
                         continue
                     allowance -= 1
+                    if message is None:  # a binary message: the protocol is JSON text
+                        await send(error_frame("bad-json", _("The message is not JSON.")))
+                        continue
                     if len(message.encode()) > MAX_MESSAGE:
                         await send(error_frame("too-large", _("The message is too large.")))
                         continue

@@ -27,7 +27,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..bots import LEVELS, BotSpecError, make_bot
@@ -151,6 +151,10 @@ class Tables:
                 game.apply(action)
             live.table = Table.around(game, self._table_seats(live))
             live.game_number, live.game_id, live.persisted = stored.game.number, stored.game.id, game.decisions
+            if game.is_over and stored.game.result is None:  # killed between its last decision and its result
+                assert game.result is not None
+                self.store.finish_game(live.id, stored.game.id, game.result.as_dict())
+                live.status = "over"
             for seat in live.seats:
                 if seat.bot is None and seat.token_hash is not None:
                     seat.left = time.monotonic()  # nobody is connected yet after a restart
@@ -190,9 +194,11 @@ class Tables:
         except GameError as err:
             raise Refused("bad-settings", str(err)) from None
         try:
-            tag = parse_language(lang) if isinstance(lang, str) else "en"
+            tag = parse_language(lang if isinstance(lang, str) else repr(lang))
         except ValueError as err:
             raise Refused("bad-settings", str(err)) from None
+        with using(tag):
+            self._clean_name(name)  # refused before anything is made
         table_id = secrets.token_urlsafe(6)
         live = LiveTable(table_id, tag, config, [SeatState() for _ in range(config.players)])
         self.store.create_table(table_id, config.players, config.advanced, config.actions, tag)
@@ -218,7 +224,10 @@ class Tables:
 
     def _free_seat(self, live: LiveTable, seat: Any) -> int:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < live.config.players:
-            raise Refused("bad-seat", _("Seats are numbered 1 to {n}.").format(n=live.config.players))
+            # the API counts seats from 0, as the engine does (the pages show them from 1)
+            raise Refused(
+                "bad-seat", _("This table's seats are numbered 0 to {last}.").format(last=live.config.players - 1)
+            )
         if live.status != "open":
             raise Refused("started", _("The game has started: seats can no longer be taken."), 409)
         if live.seats[seat].taken:
@@ -276,6 +285,9 @@ class Tables:
         live.game_id = self.store.new_game(live.id, live.game_number, live.config.as_dict(), seed)
         live.table = Table(self._table_seats(live), live.config, seed)
         live.status, live.persisted = "playing", 0
+        for seat in live.seats:  # a person who is not connected when the game starts is away from now on
+            if seat.bot is None and not seat.online and seat.left is None:
+                seat.left = time.monotonic()
         await self._changed(live)
 
     @staticmethod
@@ -420,6 +432,23 @@ class Tables:
         await self._changed(live)
 
     # --- records --------------------------------------------------------------------
+
+    def played(self, table_id: str, number: int) -> LiveTable:
+        """The table as it was in its game ``number``: the table itself for the current
+        game, else one around that game read back from the database (for replays)."""
+        live = self.get(table_id)
+        if live.table is not None and number == live.game_number:
+            return live
+        with using(live.lang):
+            stored = self.store.game(table_id, number)
+            if stored is None:
+                raise Refused("no-game", _("This table has no game {n}.").format(n=number), 404)
+        game = Game(config=Config.from_mapping(stored.config), seed=stored.seed)
+        for action in stored.decisions:
+            game.apply(action)
+        seats = [Seat(s.name, None, s.bot) for s in live.seats]
+        status = "over" if stored.result is not None else "playing"
+        return replace(live, table=Table.around(game, seats), game_number=number, status=status, bot_task=None)
 
     def record(self, table_id: str, number: int) -> dict[str, Any]:
         """The record of game ``number`` at the table, in the engine's format (what

@@ -27,6 +27,7 @@ from ..core.cards import COLOURS, Card, CardSet
 from ..core.events import RoundOver
 from ..core.model import STEP_KINDS, Option, Step
 from ..core.standing import standing_of
+from ..play.session import cards_at_round_end
 from ..ui.i18n import N_, _, ngettext, using
 from ..ui.words import (
     RULE_TEXT,
@@ -113,7 +114,27 @@ UI_WORDS: Final = {
     "last": N_("Last"),
     "decision_of": N_("Decision {i} of {n}"),
     "rules": N_("Rules"),
+    "counts": N_("Underlined: counts under the rule"),
+    "drawn": N_("+ just drawn"),
+    "in_hand": N_("Cards in hand: {n}"),
+    "points": N_("Points: {score} of {target}"),
+    "known_top": N_("Known on top:"),
+    "known_hand": N_("Known in hand:"),
+    "you": N_("you"),
+    "close": N_("Close"),
+    "level": N_("Bot level"),
+    "no_table": N_("There is no such table."),
+    "back_to_table": N_("Back to the table"),
+    "no_replay": N_("There is nothing to replay yet."),
+    "pick_first": N_("Pick a card first: arrows, 1-9 or a click."),
+    "concede_round": N_("You will be out of this round."),
+    "concede_game": N_("You will be out, and the basic game has only this round: you lose the game."),
+    "final_palettes": N_("Final palettes:"),
+    "status_open": N_("waiting for players"),
+    "status_playing": N_("being played"),
 }
+"""The words of the page's own controls, sent translated in every frame (``ui``); fields
+such as ``{n}`` are left for the page to fill."""
 """The words of the page's own controls, sent translated in every frame (``ui``)."""
 
 
@@ -299,7 +320,9 @@ def last_round_json(
     if not overs:
         return None
     over = overs[-1]
+    ended = events[: len(events) - events[::-1].index(over) - 1]  # the round as it stood when it ended
     return {
+        "palettes": [cards_json(seat.palette.mask) for seat in cards_at_round_end(ended, len(scores))],
         "round": over.round,
         "winner": over.winner,
         "rule": COLOURS[over.rule],

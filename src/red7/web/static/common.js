@@ -1,0 +1,126 @@
+// Red7 web: what every page shares: building elements, the words of the page, the
+// REST calls, the seat tokens kept in localStorage and the language of the lobby.
+// No game rule lives here (nor anywhere in the browser): the pages render what the
+// server sends.
+
+/** English words for the few things the server's `ui` words do not cover yet (and for
+ * the moments before the first frame arrives); a server word always wins. */
+export const FALLBACK = {
+  counts: "Underlined: counts under the rule",
+  drawn: "+ just drawn",
+  in_hand: "Cards in hand: {n}",
+  points: "Points: {score} of {target}",
+  known_top: "Known on top:",
+  known_hand: "Known in hand:",
+  you: "you",
+  close: "Close",
+  level: "Bot level",
+  no_table: "There is no such table.",
+  back_to_table: "Back to the table",
+  no_replay: "There is nothing to replay yet.",
+  pick_first: "Pick a card first: arrows, 1-9 or a click.",
+  concede_round: "You will be out of this round.",
+  concede_game: "You will be out, and the basic game has only this round: you lose the game.",
+  reconnecting: "Connection lost: reconnecting…",
+  lobby_title: "Red7 online",
+};
+
+/** The word `key` of `ui` (the server's translated words) with `{name}` fields filled. */
+export function t(ui, key, vars) {
+  let text = (ui && ui[key]) || FALLBACK[key] || key;
+  if (vars) text = text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+  return text;
+}
+
+/** An element: `h("button", {class: "x", onclick: f}, "text", child)`. */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") el.addEventListener(name.slice(2), value);
+    else if (name === "class") el.className = value;
+    else if (name === "value") el.value = value;
+    else if (value === true) el.setAttribute(name, "");
+    else el.setAttribute(name, String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : String(child));
+  }
+  return el;
+}
+
+/** Text only screen readers read. */
+export function srOnly(text) {
+  return h("span", { class: "sr-only" }, text);
+}
+
+/** A JSON call to the server; throws an Error with the server's message on a refusal. */
+export async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  const response = await fetch(path, init);
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const err = new Error((data && data.message) || `${response.status} ${response.statusText}`);
+    err.code = data && data.code;
+    err.status = response.status;
+    throw err;
+  }
+  return data;
+}
+
+// --- seat tokens: one per table, kept by this browser ------------------------------------
+
+const tokenKey = (id) => `red7:token:${id}`;
+export const getToken = (id) => localStorage.getItem(tokenKey(id));
+export const setToken = (id, token) => localStorage.setItem(tokenKey(id), token);
+export const clearToken = (id) => localStorage.removeItem(tokenKey(id));
+
+export const getName = () => localStorage.getItem("red7:name") || "";
+export const setName = (name) => localStorage.setItem("red7:name", name);
+
+// --- the language of the pages before a table says its own -------------------------------
+
+/** The lobby's language: the one chosen before, else the browser's (pt → pt-BR), else English. */
+export function pageLanguage() {
+  const chosen = localStorage.getItem("red7:lang");
+  if (chosen) return chosen;
+  const wanted = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+  for (const tag of wanted) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (base === "pt") return "pt-BR";
+    if (base === "en") return "en";
+  }
+  return "en";
+}
+
+export const choosePageLanguage = (lang) => localStorage.setItem("red7:lang", lang);
+
+/** The pages' words in `lang` (GET /api/ui): `{lang, languages, ui}`. */
+export async function loadWords(lang) {
+  try {
+    return await api(`/api/ui?lang=${encodeURIComponent(lang)}`);
+  } catch {
+    return { lang: "en", languages: { en: "English" }, ui: {} };
+  }
+}
+
+/** A message in the page's toast line (role=alert), cleared after a while. */
+let toastTimer = null;
+export function toast(text, ms = 6000) {
+  const box = document.getElementById("toast");
+  if (!box) return;
+  box.textContent = text;
+  box.classList.toggle("shown", Boolean(text));
+  clearTimeout(toastTimer);
+  if (text) toastTimer = setTimeout(() => toast(""), ms);
+}

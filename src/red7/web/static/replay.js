@@ -1,0 +1,86 @@
+// Red7 web: the replay of a game, /t/<id>/replay/<n>: every decision's frame (GET
+// /api/tables/<id>/games/<n>/replay, as this browser's seat saw it, or as a spectator),
+// drawn by the same renderer as the live table; First/Previous/Next/Last and the
+// ←/→/Home/End keys step through it.
+
+import { api, getToken, h, loadWords, pageLanguage, t, toast } from "./common.js";
+import { renderBoard } from "./render.js";
+
+const parts = location.pathname.split("/");
+const tableId = decodeURIComponent(parts[2] || "");
+const number = Number(parts[4]);
+let frames = [];
+let at = 0;
+let ui = {};
+const $ = (id) => document.getElementById(id);
+
+function words() {
+  $("first").textContent = t(ui, "first");
+  $("previous").textContent = t(ui, "previous");
+  $("next").textContent = t(ui, "next");
+  $("last").textContent = t(ui, "last");
+  $("back").textContent = t(ui, "back_to_table");
+  $("bar").setAttribute("aria-label", t(ui, "replay"));
+}
+
+function show(i) {
+  if (!frames.length) return;
+  at = Math.max(0, Math.min(frames.length - 1, i));
+  const frame = frames[at];
+  renderBoard($("board"), frame, { interactive: false });
+  $("where").textContent = t(ui, "decision_of", { i: at, n: frames.length - 1 });
+  $("first").disabled = $("previous").disabled = at === 0;
+  $("next").disabled = $("last").disabled = at === frames.length - 1;
+}
+
+async function load() {
+  const base = `/api/tables/${encodeURIComponent(tableId)}/games/${number}/replay`;
+  const token = getToken(tableId);
+  try {
+    try {
+      frames = (await api(token ? `${base}?token=${encodeURIComponent(token)}` : base)).frames;
+    } catch (err) {
+      if (!token || err.status !== 403) throw err;
+      frames = (await api(base)).frames; // a token this table no longer knows: the spectator's view
+    }
+  } catch (err) {
+    $("board").replaceChildren(h("p", { class: "gone" }, err.message));
+    return;
+  }
+  if (!frames.length) {
+    $("board").replaceChildren(h("p", { class: "gone" }, t(ui, "no_replay")));
+    $("where").textContent = "";
+    for (const id of ["first", "previous", "next", "last"]) $(id).disabled = true;
+    return;
+  }
+  const first = frames[0];
+  ui = first.ui;
+  document.documentElement.lang = first.table.lang;
+  $("settings").textContent = `${t(ui, "replay")} · ${first.table.settings}`;
+  document.title = `Red7 · ${t(ui, "replay")} · ${first.table.settings}`;
+  words();
+  show(0);
+}
+
+function main() {
+  $("back").href = `/t/${encodeURIComponent(tableId)}`;
+  $("first").addEventListener("click", () => show(0));
+  $("previous").addEventListener("click", () => show(at - 1));
+  $("next").addEventListener("click", () => show(at + 1));
+  $("last").addEventListener("click", () => show(frames.length - 1));
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: frames.length - 1 };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    show(moves[event.key]);
+  });
+  loadWords(pageLanguage()).then((w) => {
+    if (frames.length) return;
+    ui = w.ui;
+    words();
+  });
+  load().catch((err) => toast(err.message));
+}
+
+main();

@@ -1,0 +1,615 @@
+// Red7 web: a table, /t/<id> (?watch: as a spectator). One WebSocket, /ws/<id>?token=...;
+// every `table` frame redraws the page (render.js), `error` frames show their message.
+// The person picks a card the legal options name, then one of that card's options (or a
+// card-less one); the server's marks decide what asks first (safe, ends_turn).
+
+import {
+  api, clearToken, getName, getToken, h, loadWords, pageLanguage, setName, setToken, t, toast,
+} from "./common.js";
+import { cardEl, pickable, renderBoard } from "./render.js";
+
+const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const watching = new URLSearchParams(location.search).has("watch");
+let token = watching ? null : getToken(tableId);
+
+let frame = null; // the last table frame
+let ui = {}; // its words (before the first frame: the lobby's language)
+let selected = null; // the card picked (its id)
+let pending = null; // {seq}: a decision sent, its answer not arrived yet
+let socket = null;
+let attempts = 0;
+let retryTimer = null;
+let gone = false; // the table does not exist: stop trying
+let tokenDropped = false; // the server refused this browser's token: reconnect as a spectator
+let firstFrame = true;
+let lastPrompt = "";
+const drafts = { name: getName(), levels: {} }; // what is typed in the set-up panel
+
+const $ = (id) => document.getElementById(id);
+
+// --- the connection ---------------------------------------------------------------------
+
+function socketUrl() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  return `${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}${query}`;
+}
+
+function connect() {
+  clearTimeout(retryTimer);
+  const ws = new WebSocket(socketUrl());
+  socket = ws;
+  ws.addEventListener("open", () => {
+    attempts = 0;
+    showConnection(true);
+  });
+  ws.addEventListener("message", (event) => {
+    let data;
+    try {
+      data = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (data.type === "table") onFrame(data);
+    else if (data.type === "error") onError(data);
+  });
+  ws.addEventListener("close", (event) => {
+    if (socket !== ws) return; // replaced on purpose (a seat was taken)
+    socket = null;
+    if (event.code === 4404) {
+      gone = true;
+      showGone();
+      return;
+    }
+    if (event.code === 4403) {
+      if (tokenDropped) {
+        tokenDropped = false; // the seat token was refused: watch instead
+        connect();
+      } else {
+        showConnection(true);
+        toast(event.reason || "403", 60000); // refused (another site's page): trying again cannot help
+      }
+      return;
+    }
+    showConnection(false);
+    const delay = Math.min(10000, 500 * 2 ** attempts) * (0.8 + Math.random() * 0.4);
+    attempts += 1;
+    retryTimer = setTimeout(connect, delay);
+  });
+}
+
+function reconnectNow() {
+  const old = socket;
+  socket = null;
+  if (old) old.close();
+  connect();
+}
+
+function send(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    toast(t(ui, "reconnecting"));
+    return false;
+  }
+  socket.send(JSON.stringify(message));
+  return true;
+}
+
+function showConnection(up) {
+  const box = $("conn");
+  box.textContent = up ? "" : t(ui, "reconnecting");
+  box.classList.toggle("down", !up);
+  document.body.classList.toggle("offline", !up);
+}
+
+function showGone() {
+  $("conn").textContent = "";
+  $("board").replaceChildren(
+    h("p", { class: "gone" }, t(ui, "no_table"), " ", h("a", { href: "/" }, t(ui, "lobby_title"))),
+  );
+  $("setup").replaceChildren();
+}
+
+// --- frames -------------------------------------------------------------------------------
+
+function onError(data) {
+  pending = null;
+  toast(data.message || data.code);
+  if (data.code === "bad-token") {
+    // this browser's token no longer opens a seat here: watch instead
+    clearToken(tableId);
+    token = null;
+    tokenDropped = true;
+  }
+  if (frame) draw();
+}
+
+function onFrame(data) {
+  frame = data;
+  ui = data.ui || ui;
+  document.documentElement.lang = data.table.lang;
+  document.title = `Red7 · ${data.table.settings}`;
+  if (pending && pending.seq !== data.seq) pending = null;
+  const { usable } = pickable(data);
+  if (!usable.includes(selected)) selected = usable.length === 1 ? usable[0] : null;
+  draw();
+  announce();
+  roundEnded();
+  firstFrame = false;
+}
+
+function myTurn() {
+  return Boolean(frame && frame.game && frame.you !== null && frame.game.options.length);
+}
+
+/** The prompt goes to the live region when it changes (the board itself is redrawn). */
+function announce() {
+  const g = frame.game;
+  const text = g ? g.prompt || "" : "";
+  if (text !== lastPrompt) {
+    lastPrompt = text;
+    $("announce").textContent = text;
+  }
+}
+
+// --- drawing ------------------------------------------------------------------------------
+
+function draw() {
+  $("settings").textContent = frame.table.settings;
+  if (!frame.game) {
+    $("board").replaceChildren();
+    $("setup").replaceChildren(setupEl());
+    return;
+  }
+  $("setup").replaceChildren();
+  const picks = pickable(frame);
+  renderBoard($("board"), frame, {
+    interactive: myTurn(),
+    selected,
+    numbered: picks.numbered,
+    usable: picks.usable,
+    onCard: pickCard,
+    turn: myTurn(),
+    pending: Boolean(pending),
+    actions: actionsEl(picks),
+    side: linksEl(),
+  });
+}
+
+const KIND_KEYS = { play: "p", canvas: "c", take: "t", end: "e", draw: "d", decline: "n", concede: "x" };
+
+function optionKey(option) {
+  if (option.kind === "move") return option.to === "deck" ? "k" : "c";
+  return KIND_KEYS[option.kind] || "";
+}
+
+function optionLabel(option) {
+  if (option.kind === "move") return t(ui, option.to === "deck" ? "deck" : "canvas");
+  return t(ui, option.kind);
+}
+
+function actionButton(label, key, attrs, onclick) {
+  return h(
+    "button",
+    { type: "button", "aria-keyshortcuts": key || null, onclick, ...attrs },
+    h("span", {}, label),
+    key ? h("kbd", { "aria-hidden": "true" }, key) : null,
+  );
+}
+
+function optionButton(option) {
+  const unsafe = !option.safe && option.kind !== "concede";
+  return actionButton(
+    optionLabel(option),
+    optionKey(option),
+    {
+      class: ["act", `k-${option.kind}`, unsafe && "unsafe", option.kind === "concede" && "danger"].filter(Boolean).join(" "),
+      title: option.text,
+      "data-action": option.action,
+      "data-kind": option.kind,
+      "data-safe": String(option.safe),
+      "data-focus": `act:${option.action}`,
+    },
+    () => choose(option),
+  );
+}
+
+/** The buttons of the person's turn: the options of the picked card, the card-less ones,
+ * taking the turn back, conceding; or what ends the game. */
+function actionsEl(picks) {
+  const g = frame.game;
+  if (g.over) return overEl();
+  if (!myTurn()) return null;
+  const buttons = [];
+  if (selected && picks.byCard.has(selected)) for (const option of picks.byCard.get(selected)) buttons.push(optionButton(option));
+  for (const option of g.options) if (!option.card && option.kind !== "concede") buttons.push(optionButton(option));
+  if (g.staged.length) {
+    buttons.push(
+      actionButton(t(ui, "take_back"), "u", { class: "act k-take-back", "data-kind": "take_back", "data-focus": "act:take_back" }, takeBack),
+    );
+  }
+  const concede = g.options.find((o) => o.kind === "concede");
+  if (concede) buttons.push(optionButton(concede));
+  return h("div", { class: "buttons", role: "group", "aria-labelledby": "prompt" }, buttons);
+}
+
+function overEl() {
+  const g = frame.game;
+  const n = frame.table.game;
+  return h(
+    "div",
+    { class: "over" },
+    h("p", { class: "over-text" }, g.over.text),
+    h(
+      "p",
+      { class: "over-links" },
+      h("a", { href: `/t/${encodeURIComponent(tableId)}/replay/${n}` }, t(ui, "replay")),
+      h("a", { href: `/api/tables/${encodeURIComponent(tableId)}/games/${n}/record` }, t(ui, "record")),
+      frame.you !== null
+        ? h("button", { type: "button", class: "primary", "data-focus": "again", onclick: playAgain }, t(ui, "play_again"))
+        : null,
+    ),
+  );
+}
+
+function shareLinks() {
+  const base = `${location.origin}/t/${encodeURIComponent(tableId)}`;
+  return [
+    h("p", { class: "share" }, t(ui, "share"), " ", h("a", { href: base, class: "link-share" }, base)),
+    h("p", { class: "share" }, t(ui, "watch_link"), " ", h("a", { href: `${base}?watch`, class: "link-watch" }, `${base}?watch`)),
+  ];
+}
+
+function linksEl() {
+  return h("section", { class: "links" }, shareLinks());
+}
+
+// --- a table not started yet ----------------------------------------------------------------
+
+function setupEl() {
+  const seated = token !== null;
+  const anyFree = frame.seats.some((s) => !s.taken);
+  const rows = frame.seats.map((seat, s) => {
+    const parts = [h("span", { class: "seat-no", "aria-hidden": "true" }, `${s + 1}.`)];
+    if (seat.taken) {
+      parts.push(h("span", { class: "seat-label" }, seat.name));
+      if (seat.bot) parts.push(h("span", { class: "badge bot" }, t(ui, `level_${seat.bot}`)));
+      if (seat.you) parts.push(h("span", { class: "badge you" }, t(ui, "you")));
+      if (!seat.bot) parts.push(h("span", { class: `badge ${seat.online ? "online" : "offline"}` }, t(ui, seat.online ? "online" : "offline")));
+    } else {
+      parts.push(h("span", { class: "seat-label empty" }, t(ui, "seat_empty")));
+      if (seated) {
+        const level = drafts.levels[s] || "medium";
+        const select = h(
+          "select",
+          {
+            id: `level-${s}`,
+            "aria-label": `${t(ui, "level")} (${s + 1})`,
+            "data-focus": `level:${s}`,
+            onchange: (e) => {
+              drafts.levels[s] = e.target.value;
+            },
+          },
+          ["easy", "medium", "hard", "expert"].map((lv) => h("option", { value: lv, selected: lv === level }, t(ui, `level_${lv}`))),
+        );
+        parts.push(
+          select,
+          h("button", { type: "button", class: "add-bot", "data-seat": s, "data-focus": `bot:${s}`, onclick: () => addBot(s) }, t(ui, "add_bot")),
+        );
+      } else if (!watching) {
+        parts.push(
+          h("button", { type: "button", class: "take-seat", "data-seat": s, "data-focus": `seat:${s}`, onclick: () => takeSeat(s) }, t(ui, "take_seat")),
+        );
+      }
+    }
+    return h("li", { class: seat.you ? "you" : null }, parts);
+  });
+  const box = h(
+    "section",
+    { class: "setup panel", "aria-labelledby": "setup-title" },
+    h("h2", { id: "setup-title" }, frame.table.settings),
+  );
+  if (!seated && !watching && anyFree) {
+    box.append(
+      h(
+        "p",
+        { class: "field" },
+        h("label", { for: "seat-name" }, t(ui, "your_name")),
+        h("input", {
+          id: "seat-name",
+          maxlength: "24",
+          autocomplete: "nickname",
+          value: drafts.name,
+          "data-focus": "name",
+          oninput: (e) => {
+            drafts.name = e.target.value;
+          },
+        }),
+      ),
+    );
+  }
+  box.append(h("ol", { class: "seatlist" }, rows));
+  if (seated) {
+    box.append(
+      h("p", {}, h("button", { type: "button", class: "primary start", disabled: anyFree, "data-focus": "start", onclick: startGame }, t(ui, "start"))),
+    );
+  }
+  if (watching) box.append(h("p", { class: "spectating" }, t(ui, "spectating")));
+  box.append(...shareLinks());
+  const focused = document.activeElement && document.activeElement.getAttribute("data-focus");
+  if (focused) {
+    queueMicrotask(() => {
+      const again = document.querySelector(`#setup [data-focus="${CSS.escape(focused)}"]`);
+      if (again && document.activeElement !== again) again.focus({ preventScroll: true });
+    });
+  }
+  return box;
+}
+
+async function takeSeat(s) {
+  try {
+    const name = drafts.name.trim();
+    setName(name);
+    const answer = await api(`/api/tables/${encodeURIComponent(tableId)}/seats/${s}`, { name });
+    setToken(tableId, answer.token);
+    token = answer.token;
+    reconnectNow();
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+async function addBot(s) {
+  try {
+    await api(`/api/tables/${encodeURIComponent(tableId)}/bots`, { token, seat: s, level: drafts.levels[s] || "medium" });
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+async function startGame() {
+  try {
+    await api(`/api/tables/${encodeURIComponent(tableId)}/start`, { token });
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+// --- deciding -------------------------------------------------------------------------------
+
+const dialog = () => $("dialog");
+let dialogQueue = Promise.resolve();
+
+/** A modal question: `{title, lines, extra, buttons: [{label, value, primary, href}]}`; the
+ * answer's value ("" when closed with Esc). Questions wait for the one shown before. */
+function ask(spec) {
+  const shown = dialogQueue.then(
+    () =>
+      new Promise((resolve) => {
+        const box = dialog();
+        const buttons = spec.buttons.map((b) =>
+          b.href
+            ? h("a", { class: "button-link", href: b.href }, b.label)
+            : h(
+                "button",
+                {
+                  type: "button",
+                  class: b.primary ? "primary" : null,
+                  "data-answer": b.value,
+                  onclick: () => box.close(b.value),
+                },
+                b.label,
+              ),
+        );
+        box.replaceChildren(
+          h("h2", { id: "dialog-title" }, spec.title),
+          ...(spec.lines || []).filter(Boolean).map((line) => h("p", { class: "dialog-line" }, line)),
+          ...(spec.extra ? [spec.extra] : []),
+          h("div", { class: "dialog-buttons" }, buttons),
+        );
+        box.className = spec.kind || "";
+        box.returnValue = "";
+        box.addEventListener("close", () => resolve(box.returnValue), { once: true });
+        box.showModal();
+        const first = box.querySelector("button.primary") || box.querySelector("button");
+        if (first) first.focus();
+      }),
+  );
+  dialogQueue = shown.catch(() => {});
+  return shown;
+}
+
+function pickCard(id) {
+  selected = id;
+  draw();
+  const again = document.querySelector(`[data-focus="card:${CSS.escape(id)}"]`);
+  if (again) again.focus({ preventScroll: true });
+}
+
+async function choose(option) {
+  if (pending || dialog().open || !myTurn()) return;
+  const seq = frame.seq;
+  if (option.kind === "concede") {
+    const answer = await ask({
+      title: `${t(ui, "concede")}?`,
+      lines: [t(ui, frame.table.advanced ? "concede_round" : "concede_game")],
+      buttons: [
+        { label: t(ui, "concede"), value: "yes", primary: true },
+        { label: t(ui, "cancel"), value: "no" },
+      ],
+    });
+    if (answer !== "yes") return;
+  } else if (!option.safe) {
+    const answer = await ask({
+      title: t(ui, "unsafe_title"),
+      lines: [option.unsafe_reason, option.text],
+      kind: "unsafe",
+      buttons: [
+        { label: t(ui, "do_it"), value: "yes", primary: true },
+        { label: t(ui, "cancel"), value: "no" },
+      ],
+    });
+    if (answer !== "yes") return;
+  } else if (option.ends_turn) {
+    const buttons = [{ label: t(ui, "confirm"), value: "yes", primary: true }];
+    if (frame.game.staged.length) buttons.push({ label: t(ui, "take_back"), value: "back" });
+    buttons.push({ label: t(ui, "cancel"), value: "no" });
+    const answer = await ask({ title: t(ui, "confirm_turn"), lines: (option.summary || option.text).split("\n"), buttons });
+    if (answer === "back") {
+      takeBack();
+      return;
+    }
+    if (answer !== "yes") return;
+  }
+  // the table may have moved on while the question was open
+  if (!myTurn() || frame.seq !== seq || !frame.game.options.some((o) => o.action === option.action)) {
+    draw();
+    return;
+  }
+  if (send({ type: "decide", seq, action: option.action })) {
+    pending = { seq };
+    selected = null;
+    draw();
+  }
+}
+
+function takeBack() {
+  if (!myTurn() || pending || !frame.game.staged.length) return;
+  if (send({ type: "take_back", seq: frame.seq })) {
+    pending = { seq: frame.seq };
+    selected = null;
+    draw();
+  }
+}
+
+function playAgain() {
+  send({ type: "again" });
+}
+
+/** The round-end dialog when a round has just ended (not for one that ended before the
+ * page opened); the game-over words and links with it when the game is over. */
+function roundEnded() {
+  const g = frame.game;
+  if (!g || !g.last_round) return;
+  const key = `red7:round:${tableId}`;
+  const mark = `${frame.table.game}:${g.last_round.round}`;
+  const seen = sessionStorage.getItem(key);
+  if (seen === mark) return;
+  sessionStorage.setItem(key, mark);
+  if (firstFrame && seen === null) return;
+  const round = g.last_round;
+  const lines = round.text.split("\n");
+  const n = frame.table.game;
+  const scored = !round.scored.length ? null : h(
+    "ul",
+    { class: "cards scored" },
+    round.scored.map((card) => h("li", {}, cardEl(card, { small: true }))),
+  );
+  // how every palette ended: the table behind the dialog already shows the next deal
+  const palettes = !round.palettes ? null : h(
+    "div",
+    { class: "final-palettes" },
+    h("p", {}, t(ui, "final_palettes")),
+    h("ul", { class: "final-list" }, round.palettes.map((cards, s) => h(
+      "li",
+      {},
+      h("span", { class: "final-name" }, frame.seats[s].name),
+      h("ul", { class: "cards" }, cards.map((card) => h("li", {}, cardEl(card, { small: true })))),
+    ))),
+  );
+  const extra = h(
+    "div",
+    { class: "round-extra" },
+    scored,
+    palettes,
+    g.over ? h("p", { class: "over-text" }, g.over.text) : null,
+  );
+  const buttons = [];
+  if (g.over) {
+    if (frame.you !== null) buttons.push({ label: t(ui, "play_again"), value: "again", primary: true });
+    buttons.push({ label: t(ui, "replay"), href: `/t/${encodeURIComponent(tableId)}/replay/${n}` });
+    buttons.push({ label: t(ui, "record"), href: `/api/tables/${encodeURIComponent(tableId)}/games/${n}/record` });
+    buttons.push({ label: t(ui, "close"), value: "close", primary: frame.you === null });
+  } else {
+    buttons.push({ label: t(ui, "next_round"), value: "next", primary: true });
+  }
+  ask({ title: g.over ? t(ui, "game_over") : lines[0], lines: g.over ? lines : lines.slice(1), extra, buttons, kind: "round-end" }).then(
+    (answer) => {
+      if (answer === "again") playAgain();
+    },
+  );
+}
+
+// --- keys: the terminal game's ----------------------------------------------------------------
+
+function optionFor(test) {
+  if (!myTurn()) return null;
+  const g = frame.game;
+  return g.options.find((o) => test(o)) || null;
+}
+
+function cardOption(test) {
+  if (!myTurn()) return null;
+  if (!selected) {
+    toast(t(ui, "pick_first"), 3000);
+    return null;
+  }
+  return frame.game.options.find((o) => o.card === selected && test(o)) || null;
+}
+
+document.addEventListener("keydown", (event) => {
+  if (dialog().open || !frame || !frame.game) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const tag = event.target && event.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  const picks = pickable(frame);
+  const key = event.key;
+  let option = null;
+  let handled = true;
+  if (key === "ArrowLeft" || key === "ArrowRight") {
+    if (!picks.usable.length) return;
+    const i = picks.usable.indexOf(selected);
+    const step = key === "ArrowRight" ? 1 : -1;
+    const next = i < 0 ? (step > 0 ? 0 : picks.usable.length - 1) : (i + step + picks.usable.length) % picks.usable.length;
+    pickCard(picks.usable[next]);
+  } else if (/^[1-9]$/.test(key)) {
+    const id = picks.numbered[Number(key) - 1];
+    if (id && picks.usable.includes(id)) pickCard(id);
+  } else if (key === "p") option = cardOption((o) => o.kind === "play");
+  else if (key === "c") option = cardOption((o) => o.kind === "canvas" || (o.kind === "move" && o.to !== "deck"));
+  else if (key === "k") option = cardOption((o) => o.kind === "move" && o.to === "deck");
+  else if (key === "t") option = cardOption((o) => o.kind === "take");
+  else if (key === "d") option = optionFor((o) => o.kind === "draw");
+  else if (key === "n") option = optionFor((o) => o.kind === "decline");
+  else if (key === "e") option = optionFor((o) => o.kind === "end");
+  else if (key === "x") option = optionFor((o) => o.kind === "concede");
+  else if (key === "u" || key === "Backspace") takeBack();
+  else if (key === "Enter") {
+    if (tag === "BUTTON" || tag === "A") return; // the focused control's own Enter
+    const mine = selected ? picks.byCard.get(selected) || [] : [];
+    if (mine.length === 1) option = mine[0];
+    else handled = false;
+  } else if (key === "Escape") {
+    selected = null;
+    draw();
+  } else handled = false;
+  if (handled) event.preventDefault();
+  if (option) choose(option);
+});
+
+// --- start ------------------------------------------------------------------------------------
+
+function main() {
+  if (!tableId) {
+    showGone();
+    return;
+  }
+  connect();
+  loadWords(pageLanguage()).then((words) => {
+    if (frame) return;
+    ui = words.ui;
+    document.documentElement.lang = words.lang;
+    if (gone) showGone();
+  });
+}
+
+main();

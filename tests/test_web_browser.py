@@ -1,0 +1,575 @@
+"""The web game in a real browser: ``red7 serve`` in a subprocess (tests/web_server.py) and
+Debian's Chromium driven by Playwright (never a downloaded browser: CI installs the
+``chromium`` package, and these tests fail, not skip, without it).
+
+People play through the pages only (clicks, taps and keys); the REST API sets up some
+tables to keep the tests short. Screenshots of the lobby and of a table are saved to
+docs/images for the README.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+from web_server import WebServer
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+IMAGES = Path(os.environ.get("RED7_SCREENSHOTS") or tempfile.mkdtemp(prefix="red7-screens-"))
+"""Where the screenshots go: a temporary folder, or the README's pictures with
+``RED7_SCREENSHOTS=docs/images .venv/bin/python -m pytest tests/test_web_browser.py``."""
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+WAIT = 20_000
+"""Milliseconds to wait for a page to show something the server sends."""
+PORTUGUESE_LABEL = re.compile(r"^(Vm|Lj|Am|Vd|Az|An|Vt)[1-7]$")
+PORTUGUESE_NAME = re.compile(r"^(Vermelho|Laranja|Amarelo|Verde|Azul|Anil|Violeta) [1-7]$")
+ENGLISH_LABEL = re.compile(r"^[ROYGBIV][1-7]$")
+
+
+# --- the server and the browser -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    with WebServer(tmp_path_factory.mktemp("red7-web"), bot_delay=0.05, away=60) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: the browser tests drive Debian's Chromium "
+            "(apt-get install chromium; .ci/run installs it). Never run `playwright install`."
+        )
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+class People:
+    """Browser contexts (each one person's browser) opened by a test; every page's
+    JavaScript errors are collected and must be none when the test ends."""
+
+    def __init__(self, browser: Browser, server: WebServer) -> None:
+        self.browser, self.server = browser, server
+        self.contexts: list[BrowserContext] = []
+        self.errors: list[str] = []
+
+    def context(self, **options: Any) -> BrowserContext:
+        options.setdefault("viewport", LAPTOP)
+        options.setdefault("locale", "en-GB")
+        context = self.browser.new_context(base_url=self.server.url, **options)
+        context.set_default_timeout(WAIT)
+        context.on("page", self._watch)
+        self.contexts.append(context)
+        return context
+
+    def _watch(self, page: Page) -> None:
+        page.on("pageerror", lambda err: self.errors.append(f"{page.url}: {err}"))
+
+    def seated(self, table: str, token: str, **options: Any) -> Page:
+        """A person's page at ``table``, its seat token in localStorage as the lobby keeps it."""
+        context = self.context(**options)
+        key, value = json.dumps("red7:token:" + table), json.dumps(token)
+        origin = json.dumps(self.server.url)
+        context.add_init_script(f"if (location.origin === {origin}) localStorage.setItem({key}, {value});")
+        page = context.new_page()
+        page.goto(f"/t/{table}")
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def people(browser: Browser, server: WebServer) -> Iterator[People]:
+    crowd = People(browser, server)
+    yield crowd
+    crowd.close()
+    assert not crowd.errors, f"JavaScript errors: {crowd.errors}"
+
+
+def new_table(
+    server: WebServer,
+    players: int = 2,
+    *,
+    advanced: bool = False,
+    actions: bool = False,
+    lang: str = "en",
+    name: str = "Ana",
+    bots: dict[int, str] | None = None,
+    start: bool = True,
+) -> tuple[str, str]:
+    """A table made through the REST API (its creator in seat 0): its id and the creator's token."""
+    made = httpx.post(
+        f"{server.url}/api/tables",
+        json={"players": players, "advanced": advanced, "actions": actions, "lang": lang, "name": name},
+    )
+    made.raise_for_status()
+    table, token = made.json()["id"], made.json()["token"]
+    for seat, level in (bots or {}).items():
+        httpx.post(
+            f"{server.url}/api/tables/{table}/bots", json={"token": token, "seat": seat, "level": level}
+        ).raise_for_status()
+    if start:
+        httpx.post(f"{server.url}/api/tables/{table}/start", json={"token": token}).raise_for_status()
+    return table, token
+
+
+# --- playing through the page -----------------------------------------------------------------
+
+
+def my_turn(page: Page) -> bool:
+    return page.locator(".hand-zone.my-turn:not(.pending)").count() > 0
+
+
+def round_over(page: Page) -> bool:
+    return page.locator("dialog.round-end[open]").count() > 0
+
+
+def play_step(page: Page, press: Callable[[Any], None] | None = None, next_round: bool = False) -> bool:
+    """One decision on ``page`` if it is this person's turn, the way a careful person plays:
+    confirm what asks, else end the turn or decline a draw when that is safe, else the first
+    card with a safe option, else an unsafe one (asked first), else concede. ``press`` clicks
+    (the default) or taps; the round-end dialog is left open unless ``next_round``. True if
+    something was done."""
+    press = press or (lambda locator: locator.click(timeout=3000))
+    try:
+        dialog = page.locator("dialog[open]")
+        if dialog.count():
+            if round_over(page):
+                if not next_round:
+                    return False
+                press(dialog.locator("button[data-answer=next]"))
+                return True
+            press(dialog.locator("button[data-answer=yes]"))
+            return True
+        if not my_turn(page):
+            return False
+        for kind in ("end", "decline", "draw"):
+            button = page.locator(f".actions button.act[data-kind={kind}][data-safe=true]")
+            if button.count():
+                press(button.first)
+                return True
+        cards = page.locator("button.card[data-usable]")
+        ids = [cards.nth(i).get_attribute("data-card") or "" for i in range(cards.count())]
+        unsafe: tuple[str, str] | None = None
+        for card in ids:
+            press(page.locator(f'button.card[data-card="{card}"]'))
+            expect(page.locator(f'button.card[data-card="{card}"]')).to_have_attribute("aria-pressed", "true")
+            safe = page.locator(".actions button.act[data-safe=true]:not([data-kind=concede])")
+            if safe.count():
+                press(safe.first)
+                return True
+            risky = page.locator(".actions button.act[data-safe=false]:not([data-kind=concede])")
+            if unsafe is None and risky.count():
+                unsafe = (card, risky.first.get_attribute("data-action") or "")
+        if unsafe is not None:
+            press(page.locator(f'button.card[data-card="{unsafe[0]}"]'))
+            press(page.locator(f'.actions button.act[data-action="{unsafe[1]}"]'))
+            return True
+        press(page.locator(".actions button.act[data-kind=concede]"))
+        return True
+    except Exception:  # the table moved on under the click (a frame redrew it): look again
+        return False
+
+
+def play_until(
+    pages: list[Page], done: Callable[[], bool], seconds: float = 90, press: Any = None, next_round: bool = False
+) -> None:
+    """Each page plays its turns until ``done()`` (going on to the next round if ``next_round``)."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        moved = False
+        for page in pages:
+            moved = play_step(page, press, next_round) or moved
+        if not moved:
+            pages[0].wait_for_timeout(40)
+
+
+def hand_ids(page: Page) -> list[str]:
+    return [str(card) for card in page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")]
+
+
+def turn_played(page: Page, name: str) -> bool:
+    """Whether ``name`` has played a whole turn: a move of theirs in the log, and another
+    seat's move after it."""
+    lines = page.locator(".logbox li").all_inner_texts()
+    mine = [i for i, line in enumerate(lines) if line.startswith(f"{name}:")]
+    return bool(mine) and any(not line.startswith(f"{name}:") for line in lines[mine[0] + 1 :])
+
+
+def fresh_turn(page: Page) -> bool:
+    """Whether a turn of this person starts now: nothing decided yet, no question open."""
+    return (
+        my_turn(page) and not page.locator("dialog[open]").count() and not page.locator("[data-kind=take_back]").count()
+    )
+
+
+def play_to_a_fresh_turn(page: Page, moves: int) -> None:
+    """Play (round after round) until this person has made ``moves`` moves and a new turn of
+    theirs starts, and stays so for a moment (nothing else moves on their turn)."""
+    name = page.locator(".seat.you .seat-name").inner_text().strip(" ▶")
+
+    def there() -> bool:
+        return page.locator(".logbox li").filter(has_text=f"{name}:").count() >= moves and fresh_turn(page)
+
+    for _ in range(20):
+        play_until([page], there, next_round=True)
+        page.wait_for_timeout(150)
+        if there():
+            return
+    raise AssertionError("no fresh turn came")
+
+
+def wait_for_turn(page: Page) -> None:
+    page.wait_for_selector(".hand-zone.my-turn:not(.pending)", timeout=WAIT)
+
+
+# --- the tests ----------------------------------------------------------------------------------
+
+
+def test_two_people_and_a_bot_play_an_advanced_round_to_its_scoring(people: People, server: WebServer) -> None:
+    ana_page = people.context().new_page()
+    ana_page.goto("/")
+    ana_page.fill("#name", "Ana")
+    ana_page.check("input[name=players][value='3']")
+    ana_page.check("#advanced")
+    ana_page.check("#actions")
+    ana_page.select_option("#table-lang", "en")
+    ana_page.click("#create-button")
+    ana_page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    table = ana_page.url.rsplit("/", 1)[1]
+    expect(ana_page.locator(".setup .seatlist li").first).to_contain_text("Ana")
+    token = ana_page.evaluate(f"localStorage.getItem('red7:token:{table}')")
+    assert token
+
+    # Bia opens the link Ana shares and takes the second seat
+    shared = ana_page.locator(".setup a.link-share").get_attribute("href")
+    assert shared and shared.endswith(f"/t/{table}")
+    bia_page = people.context().new_page()
+    bia_page.goto(shared)
+    bia_page.fill("#seat-name", "Bia")
+    bia_page.click("button.take-seat[data-seat='1']")
+    expect(bia_page.locator(".setup .seatlist li.you")).to_contain_text("Bia")
+    expect(ana_page.locator(".setup .seatlist li").nth(1)).to_contain_text("Bia")
+    assert bia_page.evaluate(f"localStorage.getItem('red7:token:{table}')")
+
+    ana_page.select_option("#level-2", "easy")
+    ana_page.click("button.add-bot[data-seat='2']")
+    expect(bia_page.locator(".setup .seatlist li").nth(2)).to_contain_text("Bot 3")
+    bia_page.click("button.start")
+
+    for page in (ana_page, bia_page):
+        expect(page.locator(".rule")).to_be_visible()
+        expect(page.locator(".hand .card")).to_have_count(7)
+        expect(page.locator(".seat .badge.score").first).to_contain_text("/35")
+    assert not set(hand_ids(ana_page)) & set(hand_ids(bia_page))
+
+    play_until([ana_page, bia_page], lambda: round_over(ana_page) and round_over(bia_page))
+
+    results = [page.locator("dialog.round-end[open]") for page in (ana_page, bia_page)]
+    texts = [
+        [line.inner_text() for line in dialog.locator("h2, .dialog-line").all()]
+        + [dialog.locator(".scored").inner_text()]
+        for dialog in results
+    ]
+    assert texts[0] == texts[1]
+    # how every palette ended, the scoring cards among the winner's (the board behind shows the next deal)
+    finals = [dialog.locator(".final-list > li").all_inner_texts() for dialog in results]
+    assert finals[0] == finals[1] and [line.split()[0] for line in finals[0]] == ["Ana", "Bia", "Bot"]
+    scored = set(results[0].locator(".scored .card").all_inner_texts())
+    assert any(scored <= set(line.split()[1:]) for line in finals[0]), (scored, finals[0])
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    ana_page.screenshot(path=str(IMAGES / "web-round-end.png"))
+    assert any(name in texts[0][0] for name in ("Ana", "Bia", "Bot 3")), texts[0]
+    assert "35" in " ".join(texts[0])  # the points towards the target
+    expect(results[0].locator(".scored .card").first).to_be_visible()
+    for dialog in results:
+        dialog.locator("button[data-answer=next]").click()
+        expect(dialog).to_be_hidden()
+    # the next round is being played: round 2's board
+    expect(ana_page.locator(".hand .card").first).to_be_visible()
+
+
+def test_a_refresh_keeps_the_seat_and_the_hand(people: People, server: WebServer) -> None:
+    page = people.context().new_page()
+    page.goto("/")
+    page.fill("#name", "Caio")
+    page.check("input[name=players][value='2']")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    table = page.url.rsplit("/", 1)[1]
+    page.select_option("#level-1", "easy")
+    page.click("button.add-bot[data-seat='1']")
+    page.click("button.start")
+    wait_for_turn(page)
+    before = hand_ids(page)
+    assert len(before) >= 6
+    expect(page.locator(".seat.you .seat-name")).to_have_text(re.compile("Caio"))
+    token = page.evaluate(f"localStorage.getItem('red7:token:{table}')")
+
+    page.reload()
+    wait_for_turn(page)
+    assert hand_ids(page) == before
+    expect(page.locator(".seat.you .seat-name")).to_have_text(re.compile("Caio"))
+    expect(page.locator(".hand .spectating")).to_have_count(0)
+    assert page.evaluate(f"localStorage.getItem('red7:token:{table}')") == token
+
+    # and it goes on: the person plays from the restored seat
+    play_until([page], lambda: turn_played(page, "Caio"))
+
+
+def test_the_lobby_joins_watches_and_speaks_the_chosen_language(people: People, server: WebServer) -> None:
+    table, _token = new_table(server, 3, start=False, name="Nina", bots={2: "hard"})
+    page = people.context().new_page()
+    page.goto("/")
+    expect(page.locator("#title")).to_have_text("Red7 online")
+    page.select_option("#page-lang", "pt-BR")
+    expect(page.locator("#new-title")).to_have_text("Nova mesa")
+    expect(page.locator("#open-title")).to_have_text("Mesas abertas")
+    assert page.locator("html").get_attribute("lang") == "pt-BR"
+    assert page.locator("#table-lang").input_value() == "pt-BR"
+    row = page.locator(f"li[data-table='{table}']")
+    expect(row).to_contain_text("Nina")
+    expect(row.locator("[data-watch]")).to_have_text("Assistir")
+
+    page.fill("#name", "Otto")
+    row.locator("[data-join]").click()
+    page.wait_for_url(f"**/t/{table}")
+    expect(page.locator(".setup .seatlist li.you")).to_contain_text("Otto")
+    page.goto("/")  # the language chosen is kept, and this browser's seat is a link back
+    expect(page.locator("#new-title")).to_have_text("Nova mesa")
+    expect(page.locator(f"li[data-table='{table}'] a[data-join]")).to_have_attribute("href", f"/t/{table}")
+
+    watcher = people.context().new_page()
+    watcher.goto("/")
+    watcher.locator(f"li[data-table='{table}'] [data-watch]").click()
+    watcher.wait_for_url(f"**/t/{table}?watch")
+    expect(watcher.locator(".setup .spectating")).to_be_visible()
+    expect(watcher.locator(".setup .seatlist")).to_contain_text("Otto")
+    assert watcher.locator(".setup button").count() == 0
+
+
+def test_a_lost_connection_comes_back(people: People, server: WebServer) -> None:
+    table, token = new_table(server, 2, bots={1: "easy"}, name="Teo")
+    context = people.context()
+    key, value = json.dumps("red7:token:" + table), json.dumps(token)
+    context.add_init_script(f"if (location.origin === {json.dumps(server.url)}) localStorage.setItem({key}, {value});")
+    page = context.new_page()
+    sockets: list[Any] = []
+
+    def through(route: Any) -> None:  # every WebSocket goes to the server, and can be cut
+        route.connect_to_server()
+        sockets.append(route)
+
+    page.route_web_socket(re.compile(r"/ws/"), through)
+    page.goto(f"/t/{table}")
+    wait_for_turn(page)
+    before = hand_ids(page)
+    sockets[-1].close(code=1011, reason="cut by the test")
+    expect(page.locator("#conn")).to_have_text(re.compile("reconnecting"))
+    expect(page.locator("#conn")).to_have_text("", timeout=WAIT)
+    assert len(sockets) >= 2
+    wait_for_turn(page)
+    assert hand_ids(page) == before
+    expect(page.locator(".seat.you .seat-name")).to_contain_text("Teo")
+
+
+def test_a_spectator_sees_no_hand(people: People, server: WebServer) -> None:
+    table, token = new_table(server, 3, bots={1: "easy", 2: "easy"})
+    player = people.seated(table, token)
+    wait_for_turn(player)
+    hand = set(hand_ids(player))
+    assert len(hand) == 7
+
+    # the same browser, holding the seat's token, opens the spectators' link
+    watcher = player.context.new_page()
+    watcher.goto(f"/t/{table}?watch")
+    expect(watcher.locator(".hand .spectating")).to_be_visible()
+    expect(watcher.locator(".rule")).to_be_visible()
+    assert watcher.locator(".hand .card").count() == 0
+    assert watcher.locator("button[data-usable]").count() == 0
+    assert watcher.locator(".seat.you").count() == 0
+    assert watcher.locator(".hand-zone.my-turn").count() == 0
+    shown = set(watcher.locator("[data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)"))
+    known = set(watcher.locator(".known [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)"))
+    assert shown, "the spectator sees the palettes and the canvas"
+    assert not (shown - known) & hand
+
+
+def test_a_token_this_table_does_not_know_watches(people: People, server: WebServer) -> None:
+    table, _token = new_table(server, 2, bots={1: "easy"})
+    page = people.seated(table, "not-a-seat-token")
+    expect(page.locator("#toast")).to_contain_text("does not open a seat")
+    expect(page.locator(".hand .spectating")).to_be_visible()
+    assert page.locator(".hand .card").count() == 0
+
+
+def test_a_portuguese_table_speaks_portuguese(people: People, server: WebServer) -> None:
+    table, token = new_table(server, 2, lang="pt-BR", name="Júlia", bots={1: "easy"})
+    page = people.seated(table, token)
+    wait_for_turn(page)
+    assert page.locator("html").get_attribute("lang") == "pt-BR"
+    expect(page.locator(".hand-zone .prompt")).to_contain_text(re.compile(r"Sua vez|Descarte|desistir", re.I))
+    expect(page.locator(".actions button[data-kind=concede]")).to_contain_text("Desistir")
+    expect(page.locator("#hand-title")).to_have_text("Sua mão")
+    labels = page.locator(".hand .card .label").all_inner_texts()
+    names = page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.getAttribute('aria-label'))")
+    assert labels and all(PORTUGUESE_LABEL.match(label) for label in labels), labels
+    assert all(PORTUGUESE_NAME.match(name) for name in names), names
+    page.locator("button.card[data-usable]").first.click()
+    buttons = page.locator(".actions button.act:not([data-kind=concede])").all_inner_texts()
+    assert any(re.match(r"(Jogar|Tela)", text) for text in buttons), buttons
+
+
+def test_a_phone_plays_a_turn(people: People, server: WebServer) -> None:
+    table, token = new_table(server, 2, bots={1: "easy"}, name="Rui")
+    page = people.seated(table, token, viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    wait_for_turn(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.locator("button.card[data-usable]").first.tap()
+    for target in page.locator(".hand button.card, .actions button").all():
+        box = target.bounding_box()
+        assert box and box["width"] >= 44 and box["height"] >= 44, (target.inner_text(), box)
+    play_until([page], lambda: turn_played(page, "Rui"), press=lambda loc: loc.tap(timeout=3000))
+    # the turn was played through: the bot moves next, then it is Rui's turn again
+    wait_for_turn(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+KEYS = {"end": "e", "decline": "n", "draw": "d"}
+"""The terminal game's keys of the card-less decisions a careful person prefers."""
+
+
+def test_the_keyboard_alone_plays_a_turn(people: People, server: WebServer) -> None:
+    table, token = new_table(server, 2, bots={1: "easy"}, name="Lia")
+    page = people.seated(table, token)
+    wait_for_turn(page)
+    deadline = time.monotonic() + 30
+    tries = 0
+    while not turn_played(page, "Lia"):
+        assert time.monotonic() < deadline, "the turn was not played with the keys"
+        dialog = page.locator("dialog[open]")
+        if dialog.count():
+            page.keyboard.press("Enter")  # as in the terminal game: Confirm, Do it anyway, Concede
+        elif my_turn(page):
+            ends = [
+                k
+                for k in ("end", "decline", "draw")
+                if page.locator(f".actions [data-kind={k}][data-safe=true]").count()
+            ]
+            if ends:
+                page.keyboard.press(KEYS[ends[0]])
+            else:
+                page.keyboard.press("ArrowRight")  # the next card that can be picked
+                tries += 1
+                safe = page.locator(".actions button.act[data-safe=true]:not([data-kind=concede])")
+                risky = page.locator(".actions button.act:not([data-kind=concede])")
+                if safe.count():
+                    page.keyboard.press(safe.first.locator("kbd").inner_text())
+                elif tries > 8 and risky.count():
+                    page.keyboard.press(risky.first.locator("kbd").inner_text())
+                elif tries > 10:
+                    page.keyboard.press("x")
+        page.wait_for_timeout(50)
+    assert page.locator(".logbox li").filter(has_text="Lia:").count() >= 1
+
+
+def test_the_replay_steps_through_the_game(people: People, server: WebServer) -> None:
+    table, token = new_table(server, 2, bots={1: "easy"}, name="Ivo")
+    page = people.seated(table, token)
+    play_until([page], lambda: page.locator(".logbox li").filter(has_text="Ivo:").count() >= 2)
+    page.goto(f"/t/{table}/replay/1")
+    where = page.locator("#where")
+    expect(where).to_have_text(re.compile(r"^Decision 0 of \d+$"))
+    total = int(where.inner_text().rsplit(" ", 1)[1])
+    assert total >= 2
+    expect(page.locator(".rule")).to_be_visible()
+    expect(page.locator(".hand .card")).to_have_count(7)  # Ivo's own view: his hand at the deal
+    page.keyboard.press("End")
+    expect(where).to_have_text(f"Decision {total} of {total}")
+    page.keyboard.press("ArrowLeft")
+    expect(where).to_have_text(f"Decision {total - 1} of {total}")
+    page.click("#first")
+    expect(where).to_have_text(f"Decision 0 of {total}")
+    page.click("#next")
+    expect(where).to_have_text(f"Decision 1 of {total}")
+
+
+def serious(results: Any) -> list[str]:
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_no_serious_accessibility_violations(people: People, server: WebServer) -> None:
+    axe = Axe()
+    new_table(server, 3, start=False, name="Eva")  # the lobby lists a table
+    lobby = people.context().new_page()
+    lobby.goto("/")
+    expect(lobby.locator("ul.tables li").first).to_be_visible()
+    assert serious(axe.run(lobby)) == []
+
+    table, token = new_table(server, 3, advanced=True, actions=True, bots={1: "easy", 2: "medium"})
+    page = people.seated(table, token)
+    play_to_a_fresh_turn(page, 1)
+    page.locator("button.card[data-usable]").first.click()
+    assert serious(axe.run(page)) == []
+    page.locator(".actions button[data-kind=concede]").click()  # a dialog open
+    expect(page.locator("dialog[open]")).to_be_visible()
+    assert serious(axe.run(page)) == []
+    page.keyboard.press("Escape")
+
+    page.goto(f"/t/{table}/replay/1")
+    expect(page.locator("#where")).to_have_text(re.compile(r"Decision 0 of"))
+    assert serious(axe.run(page)) == []
+
+
+def test_screenshots(people: People, server: WebServer) -> None:
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    new_table(server, 4, advanced=True, actions=True, start=False, name="Marta", bots={1: "hard"})
+    lobby = people.context().new_page()
+    lobby.goto("/")
+    lobby.fill("#name", "Ana")
+    lobby.locator("#name").blur()
+    expect(lobby.locator("ul.tables li").first).to_be_visible()
+    lobby.screenshot(path=str(IMAGES / "web-lobby.png"))
+
+    table, token = new_table(server, 3, advanced=True, actions=True, bots={1: "medium", 2: "hard"})
+    page = people.seated(table, token, viewport=LAPTOP)
+    play_to_a_fresh_turn(page, 3)
+    cards = page.locator("button.card[data-usable]")
+    cards.nth(min(1, cards.count() - 1)).click()
+    page.mouse.move(0, 0)
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(IMAGES / "web-table.png"))
+    for name in ("web-lobby.png", "web-table.png"):
+        assert (IMAGES / name).stat().st_size > 10_000

@@ -1,0 +1,100 @@
+"""A real ``red7 serve`` for the browser tests: a subprocess on a free port with a temporary
+SQLite database, started and stopped by the tests (imported as ``web_server``: pytest
+puts this folder on ``sys.path``)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+
+import httpx
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def red7_command() -> list[str]:
+    """How to run the ``red7`` command of the Python running the tests."""
+    script = Path(sys.executable).with_name("red7")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "import sys; from red7.cli import main; sys.exit(main(sys.argv[1:]))"]
+
+
+class WebServer:
+    """``red7 serve`` in a subprocess, its database in ``folder``; a context manager whose
+    value is the server itself (``url``: e.g. ``http://127.0.0.1:43210``)."""
+
+    def __init__(self, folder: Path, *, bot_delay: float = 0.05, away: float = 60.0, workers: int = 1) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.args = [
+            "serve",
+            "--port",
+            str(self.port),
+            "--database-url",
+            f"sqlite:///{folder / 'db.sqlite3'}",
+            "--bot-delay",
+            str(bot_delay),
+            "--workers",
+            str(workers),
+            "--away",
+            str(away),
+        ]
+        self.log_path = folder / "server.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 30.0) -> None:
+        log = self.log_path.open("wb")
+        self.process = subprocess.Popen(
+            [*red7_command(), *self.args],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its bot workers are stopped with it
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"red7 serve exited with {self.process.returncode}:\n{self.log()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/healthz", timeout=1.0).status_code == 200:
+                    return
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"red7 serve did not answer /healthz within {timeout} s:\n{self.log()}")
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def __enter__(self) -> WebServer:
+        self.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None) -> None:
+        self.stop()

@@ -7,12 +7,11 @@ seats.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,15 +31,7 @@ from red7.play.table import Seat, Table
 from red7.ui.tui.app import PlayApp
 from red7.ui.tui.screens import Choice
 from test_tui_features import Scripted
-from tui_driver import SIZE, play_until, settle, texts
-
-
-def run(app: Any, script: Callable[[Any], Awaitable[None]], size: tuple[int, int] = SIZE) -> None:
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await script(pilot)
-
-    asyncio.run(main())
+from tui_driver import play_until, run, settle, texts
 
 
 def seats(*specs: str | None, names: tuple[str, ...] = ()) -> list[Seat]:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import re
 import threading
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,6 @@ import pytest
 from rich.color import Color as RichColor
 from rich.color import ColorSystem
 from rich.style import Style as RichStyle
-from textual.geometry import Region
 from textual.widgets import Markdown
 
 from helpers import make, run_main
@@ -35,19 +33,7 @@ from red7.ui.tui.board import Board, BoardView
 from red7.ui.tui.replay import ReplayApp, positions
 from red7.ui.tui.screens import Choice, Pass, Rules
 from red7.ui.words import RULE_TEXT, card_label, move_log, refusal_text, winning_line
-from tui_driver import SIZE, new_app, play_until, screen_lines, settle, texts
-
-
-def run(app: Any, script: Callable[[Any], Awaitable[None]], size: tuple[int, int] = SIZE) -> None:
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await script(pilot)
-
-    asyncio.run(main())
-
-
-def board(app: PlayApp, widget: str) -> str:
-    return str(app.query_one(f"#{widget}").render())
+from tui_driver import board, card_styles, new_app, play_until, run, screen_lines, settle, texts
 
 
 async def click_card(pilot: Any, widget: str, card: str) -> None:
@@ -661,21 +647,6 @@ def rgb(color: RichColor, system: ColorSystem) -> tuple[int, int, int]:
     return shown.red, shown.green, shown.blue
 
 
-def drawn_cards(app: PlayApp, widget: str) -> dict[str, RichStyle]:
-    """Each card label as ``widget`` draws it (the styles of its rendered segments, after
-    Textual's own link styling): ``R7``, ``›R7‹``... -> style."""
-    shown = app.query_one(f"#{widget}")
-    lines = shown.render_lines(Region(0, 0, shown.size.width, shown.size.height))
-    cards = {}
-    for line in lines:
-        for segment in line:
-            label = segment.text.strip()
-            if len(label) in (2, 4) and label.strip("›‹") in names_of(0x1FFFFFFFFFFFF):
-                assert segment.style is not None
-                cards[label] = segment.style
-    return cards
-
-
 SEVEN_COLOURS = ["R7", "O6", "Y5", "G4", "B3", "I2", "V1"]
 
 
@@ -697,17 +668,17 @@ def test_every_card_label_reaches_AA_contrast_and_the_selection_shows_without_co
     async def script(pilot: Any) -> None:
         for n, selected in enumerate(SEVEN_COLOURS, 1):
             await pilot.press(str(n))
-            cards = drawn_cards(app, "hand")
+            cards = card_styles(app, "hand")
             assert set(cards) == {f"›{c}‹" if c == selected else c for c in SEVEN_COLOURS}
             for label, style in cards.items():
                 check(style)
                 assert style.bold and bool(style.reverse) == label.startswith("›")
-        usable = drawn_cards(app, "hand")
+        usable = card_styles(app, "hand")
         obs = app.table.observe(0)
         hand = [Card.parse(c) for c in SEVEN_COLOURS]
         app.query_one(Board).show(BoardView(obs, app.names, numbered=hand, usable=[]))  # none usable now
         await pilot.pause()
-        muted = drawn_cards(app, "hand")
+        muted = card_styles(app, "hand")
         assert set(muted) == set(SEVEN_COLOURS)
         for label, style in muted.items():
             check(style)
@@ -747,7 +718,7 @@ def test_number_keys_count_the_cards_as_shown_and_say_why_one_cannot_be_used_R7_
         assert [str(c) for c in app.numbered()] == ["V6", "Y2", "G3"]
         seats = board(app, "seats")
         assert "1 V6  2 Y2 \n" in seats and seats.rstrip().endswith("3 G3")
-        assert drawn_cards(app, "seats")["G3"].bold is False and drawn_cards(app, "seats")["V6"].bold
+        assert card_styles(app, "seats")["G3"].bold is False and card_styles(app, "seats")["V6"].bold
         before = app.table.game.fingerprint()
         await pilot.press("3")
         assert app.selected is None
@@ -774,7 +745,7 @@ def test_an_unusable_hand_card_is_muted_and_its_number_says_why() -> None:
         await pilot.press("1", "p")
         assert [str(c) for c in app.numbered()] == ["B3", "V2"]
         assert [str(c) for c in app.selectable()] == ["B3"]
-        cards = drawn_cards(app, "hand")
+        cards = card_styles(app, "hand")
         assert not cards["V2"].bold and cards["›B3‹"].bold  # the only usable card is picked already
         await pilot.press("2")
         assert board(app, "status") == "V2 cannot be used now: With V2 on the canvas you would not be winning."

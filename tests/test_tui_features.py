@@ -9,20 +9,18 @@ and resuming a game are in tests/test_resume.py.
 
 from __future__ import annotations
 
-import asyncio
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.geometry import Region
 
 from helpers import make
 from red7 import Game
 from red7.bots import Bot, Option, make_bot
 from red7.core.actions import Action
-from red7.core.cards import COLOURS, CardSet, names_of
+from red7.core.cards import COLOURS, CardSet
 from red7.core.events import CardDrawn
 from red7.core.model import Config
 from red7.core.observation import Observation
@@ -35,19 +33,7 @@ from red7.ui.tui.app import PlayApp, match_summary, plan_text
 from red7.ui.tui.replay import ReplayApp, positions
 from red7.ui.tui.screens import Choice, Pass
 from red7.ui.words import move_log, standing_text
-from tui_driver import SIZE, play_until, screen_lines, settle, texts
-
-
-def run(app: Any, script: Callable[[Any], Awaitable[None]], size: tuple[int, int] = SIZE) -> None:
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await script(pilot)
-
-    asyncio.run(main())
-
-
-def board(app: Any, widget: str) -> str:
-    return str(app.query_one(f"#{widget}").render())
+from tui_driver import board, card_styles, play_until, run, screen_lines, settle, texts
 
 
 class Scripted(Bot):
@@ -77,19 +63,6 @@ def position_app(game: Game, hint: str = "easy", confirm: bool = True) -> PlayAp
 # --- 0. what counts under the rule, and what was just drawn --------------------------------------
 
 
-def styles_of(app: PlayApp, widget: str) -> dict[str, Any]:
-    """Each card label ``widget`` draws (``R7``, ``R7+``, ``›R7‹``) -> its Rich style."""
-    shown = app.query_one(f"#{widget}")
-    lines = shown.render_lines(Region(0, 0, shown.size.width, shown.size.height))
-    cards = {}
-    for line in lines:
-        for segment in line:
-            label = segment.text.strip()
-            if label.strip("›‹+") in names_of(0x1FFFFFFFFFFFF):
-                cards[label] = segment.style
-    return cards
-
-
 @pytest.mark.parametrize(
     ("canvas", "counting"),
     [("", {"R7", "O6"}), ("B1", {"R7", "B3", "O6", "Y5"}), ("G2", {"O6"})],
@@ -103,7 +76,7 @@ def test_the_palette_cards_that_count_under_the_rule_are_underlined_R3_1(canvas:
 
     async def script(pilot: Any) -> None:
         await settle(pilot)
-        cards = styles_of(app, "seats")
+        cards = card_styles(app, "seats")
         assert set(cards) == {"R7", "B3", "O6", "Y5"}
         assert {label for label, style in cards.items() if style.underline} == counting
 
@@ -120,7 +93,7 @@ def test_a_card_drawn_is_told_in_the_log_and_marked_in_the_hand_until_the_next_p
         await pilot.press("1", "p")
         await settle(pilot)
         assert board(app, "log-lines").split("\n")[-1] == "You drew R7"
-        assert set(styles_of(app, "hand")) == {"R7+", "B1"}
+        assert set(card_styles(app, "hand")) == {"R7+", "B1"}
         assert move_log(app.table.events_for(1), app.names, 1)[-1] == "Ana: drew a card"
         set_language("pt-BR")
         app.refresh_view()
@@ -130,7 +103,7 @@ def test_a_card_drawn_is_told_in_the_log_and_marked_in_the_hand_until_the_next_p
         set_language("en")
         await pilot.press("2", "c", "enter")  # B1 to the canvas: the drawn card is no longer new
         await settle(pilot)
-        assert "R7+" not in styles_of(app, "hand")
+        assert "R7+" not in card_styles(app, "hand")
 
     run(app, script)
 

@@ -23,6 +23,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
+import web_client
 from web_server import WebServer
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -125,19 +126,28 @@ def new_table(
     start: bool = True,
 ) -> tuple[str, str]:
     """A table made through the REST API (its creator in seat 0): its id and the creator's token."""
-    made = httpx.post(
-        f"{server.url}/api/tables",
-        json={"players": players, "advanced": advanced, "actions": actions, "lang": lang, "name": name},
-    )
-    made.raise_for_status()
-    table, token = made.json()["id"], made.json()["token"]
-    for seat, level in (bots or {}).items():
-        httpx.post(
-            f"{server.url}/api/tables/{table}/bots", json={"token": token, "seat": seat, "level": level}
-        ).raise_for_status()
-    if start:
-        httpx.post(f"{server.url}/api/tables/{table}/start", json={"token": token}).raise_for_status()
+    with httpx.Client(base_url=server.url) as client:
+        table, token = web_client.new_table(client, players, advanced, actions, lang, name)
+        for seat, level in (bots or {}).items():
+            web_client.add_bot(client, table, token, seat, level)
+        if start:
+            web_client.start(client, table, token)
     return table, token
+
+
+def create_in_lobby(page: Page, name: str, players: int, *, advanced: bool = False, actions: bool = False) -> str:
+    """Create a table with the lobby's form (in English, ``page`` on the lobby): its id,
+    once the page shows it."""
+    page.fill("#name", name)
+    page.check(f"input[name=players][value='{players}']")
+    if advanced:
+        page.check("#advanced")
+    if actions:
+        page.check("#actions")
+    page.select_option("#table-lang", "en")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    return page.url.rsplit("/", 1)[1]
 
 
 # --- playing through the page -----------------------------------------------------------------
@@ -257,14 +267,7 @@ def wait_for_turn(page: Page) -> None:
 def test_two_people_and_a_bot_play_an_advanced_round_to_its_scoring(people: People, server: WebServer) -> None:
     ana_page = people.context().new_page()
     ana_page.goto("/")
-    ana_page.fill("#name", "Ana")
-    ana_page.check("input[name=players][value='3']")
-    ana_page.check("#advanced")
-    ana_page.check("#actions")
-    ana_page.select_option("#table-lang", "en")
-    ana_page.click("#create-button")
-    ana_page.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    table = ana_page.url.rsplit("/", 1)[1]
+    table = create_in_lobby(ana_page, "Ana", 3, advanced=True, actions=True)
     expect(ana_page.locator(".setup .seatlist li").first).to_contain_text("Ana")
     token = ana_page.evaluate(f"localStorage.getItem('red7:token:{table}')")
     assert token
@@ -320,11 +323,7 @@ def test_two_people_and_a_bot_play_an_advanced_round_to_its_scoring(people: Peop
 def test_a_refresh_keeps_the_seat_and_the_hand(people: People, server: WebServer) -> None:
     page = people.context().new_page()
     page.goto("/")
-    page.fill("#name", "Caio")
-    page.check("input[name=players][value='2']")
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    table = page.url.rsplit("/", 1)[1]
+    table = create_in_lobby(page, "Caio", 2)
     page.select_option("#level-1", "easy")
     page.click("button.add-bot[data-seat='1']")
     page.click("button.start")

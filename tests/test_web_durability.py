@@ -11,12 +11,7 @@ them back): a server killed mid-turn brings that person back to the start of the
 from __future__ import annotations
 
 import json
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -31,87 +26,31 @@ from red7.core.game import Game
 from red7.core.model import Config
 from red7.web.service import Tables
 from red7.web.store import Store
+from web_server import WebServer
 
 Frame = dict[str, Any]
-RED7 = Path(sys.executable).with_name("red7")
 PACE = 0.06
 """Seconds between two messages of one client (the server allows 20 a second)."""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class Server:
-    """``red7 serve`` in a subprocess on ``database`` (started by :meth:`start`)."""
-
-    def __init__(self, database: Path, log: Path) -> None:
-        self.database, self.log = database, log
-        self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        command = [str(RED7), "serve", "--port", str(self.port), "--database-url", f"sqlite:///{self.database}"]
-        command += ["--bot-delay", "0", "--workers", "1"]
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while True:
-            assert self.process.poll() is None, f"the server stopped: {self.log.read_text()}"
-            try:
-                if httpx.get(f"{self.base}/healthz", timeout=1, trust_env=False).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start in 30 s"
-            time.sleep(0.1)
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown, no flush, nothing but what is on disk survives."""
-        assert self.process is not None
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(10)
-        self.process = None
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-            self.process = None
-
-    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        r = httpx.post(f"{self.base}{path}", json=body, timeout=10, trust_env=False)
-        assert r.status_code == 200, r.text
-        data: dict[str, Any] = r.json()
-        return data
-
-
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    server = Server(tmp_path / "red7.sqlite3", tmp_path / "server.log")
-    server.start()
-    try:
+def server(tmp_path: Path) -> Iterator[WebServer]:
+    with WebServer(tmp_path, bot_delay=0) as server:
         yield server
-    finally:
-        server.stop()
+
+
+def post(server: WebServer, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    r = httpx.post(f"{server.url}{path}", json=body, timeout=10, trust_env=False)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
 
 
 @dataclass
 class Client:
     """One WebSocket of a seat (None: a spectator) of a real server."""
 
-    server: Server
+    server: WebServer
     table: str
     token: str | None
     seat: int | None
@@ -220,7 +159,7 @@ class Game_:
     tokens: dict[int, str]
     clients: list[Client] = field(default_factory=list)
 
-    def connect(self, server: Server) -> None:
+    def connect(self, server: WebServer) -> None:
         self.clients = [Client(server, self.id, token, seat) for seat, token in self.tokens.items()]
         self.clients.append(Client(server, self.id, None, None))
         for c in self.clients:
@@ -231,21 +170,21 @@ class Game_:
             c.close()
 
 
-def new_game(server: Server, players: int, advanced: bool, actions: bool, people: int, level: str) -> Game_:
-    created = server.post("/api/tables", {"players": players, "advanced": advanced, "actions": actions, "name": "Ana"})
+def new_game(server: WebServer, players: int, advanced: bool, actions: bool, people: int, level: str) -> Game_:
+    created = post(server, "/api/tables", {"players": players, "advanced": advanced, "actions": actions, "name": "Ana"})
     table, tokens = created["id"], {0: created["token"]}
     for seat in range(1, players):
         if seat < people:
-            tokens[seat] = server.post(f"/api/tables/{table}/seats/{seat}", {"name": f"P{seat}"})["token"]
+            tokens[seat] = post(server, f"/api/tables/{table}/seats/{seat}", {"name": f"P{seat}"})["token"]
         else:
-            server.post(f"/api/tables/{table}/bots", {"token": tokens[0], "seat": seat, "level": level})
+            post(server, f"/api/tables/{table}/bots", {"token": tokens[0], "seat": seat, "level": level})
     game = Game_(table, tokens)
     game.connect(server)
-    server.post(f"/api/tables/{table}/start", {"token": tokens[0]})
+    post(server, f"/api/tables/{table}/start", {"token": tokens[0]})
     return game
 
 
-def test_a_killed_server_comes_back_where_every_game_was(server: Server) -> None:
+def test_a_killed_server_comes_back_where_every_game_was(server: WebServer) -> None:
     rng = random.Random(11)
     games = [
         new_game(server, 2, False, False, people=2, level="easy"),
@@ -288,7 +227,7 @@ def test_a_killed_server_comes_back_where_every_game_was(server: Server) -> None
         for c in game.clients:
             assert c.errors == [] and c.last is not None and c.last["game"]["over"], c.last
         number = newest(game.clients)["table"]["game"]
-        record = httpx.get(f"{server.base}/api/tables/{game.id}/games/{number}/record", trust_env=False).json()
+        record = httpx.get(f"{server.url}/api/tables/{game.id}/games/{number}/record", trust_env=False).json()
         assert record["result"] is not None
         game.close()
 

@@ -13,10 +13,13 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from rich.style import Style as RichStyle
+from textual.geometry import Region
 from textual.pilot import Pilot
 
 from red7.bots import make_bot
 from red7.core.actions import Action, Kind
+from red7.core.cards import ALL_CARDS
 from red7.core.model import Config
 from red7.play.table import Seat, Table
 from red7.ui.tui.app import PlayApp
@@ -32,6 +35,36 @@ KEY_OF = {
     Kind.DECLINE: "n",
 }
 SIZE = (100, 34)
+CARD_NAMES = frozenset(str(card) for card in ALL_CARDS)
+
+
+def run(app: Any, script: Callable[[Any], Awaitable[None]], size: tuple[int, int] = SIZE) -> None:
+    """Run ``app`` headless at ``size`` and drive it with ``script(pilot)``."""
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+def board(app: Any, widget: str) -> str:
+    """What the widget ``#widget`` shows, as text."""
+    return str(app.query_one(f"#{widget}").render())
+
+
+def card_styles(app: Any, widget: str) -> dict[str, RichStyle]:
+    """Each card label ``#widget`` draws (``R7``, ``R7+``, ``›R7‹``...) -> its style: the
+    styles of its rendered segments, after Textual's own link styling."""
+    shown = app.query_one(f"#{widget}")
+    cards = {}
+    for line in shown.render_lines(Region(0, 0, shown.size.width, shown.size.height)):
+        for segment in line:
+            label = segment.text.strip()
+            if label.strip("›‹+") in CARD_NAMES:
+                assert segment.style is not None
+                cards[label] = segment.style
+    return cards
 
 
 def new_app(

@@ -1,8 +1,9 @@
-"""Helpers for the web server's in-process tests (imported as ``web_client``: pytest
-puts this folder on ``sys.path``): an app on a temporary SQLite file, tables made over
-the REST lobby, and :class:`Conn`, a WebSocket client of FastAPI's TestClient that can
-wait for a frame with a timeout (the TestClient's own ``receive`` blocks for ever), so
-one test thread can play several seats at once.
+"""Helpers for the web server's tests (imported as ``web_client``: pytest puts this
+folder on ``sys.path``): an app on a temporary SQLite file, tables made over the REST
+lobby (with a TestClient, or any httpx client of a real server), and :class:`Conn`, a
+WebSocket client of FastAPI's TestClient that can wait for a frame with a timeout (the
+TestClient's own ``receive`` blocks for ever), so one test thread can play several
+seats at once.
 
 Everything goes through HTTP and the WebSocket protocol; the only server-side object a
 test reaches is the game's truth (``app.state.tables()``), and only to check frames
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -35,7 +37,7 @@ def make_app(folder: Path, **settings: Any) -> FastAPI:
 
 
 def new_table(
-    client: TestClient,
+    client: httpx.Client,
     players: int = 2,
     advanced: bool = False,
     actions: bool = False,
@@ -51,19 +53,19 @@ def new_table(
     return data["id"], data["token"]
 
 
-def join(client: TestClient, table_id: str, seat: int, name: str) -> str:
+def join(client: httpx.Client, table_id: str, seat: int, name: str) -> str:
     r = client.post(f"/api/tables/{table_id}/seats/{seat}", json={"name": name})
     assert r.status_code == 200, r.text
     token: str = r.json()["token"]
     return token
 
 
-def add_bot(client: TestClient, table_id: str, token: str, seat: int, level: str = "easy") -> None:
+def add_bot(client: httpx.Client, table_id: str, token: str, seat: int, level: str = "easy") -> None:
     r = client.post(f"/api/tables/{table_id}/bots", json={"token": token, "seat": seat, "level": level})
     assert r.status_code == 200, r.text
 
 
-def start(client: TestClient, table_id: str, token: str) -> None:
+def start(client: httpx.Client, table_id: str, token: str) -> None:
     r = client.post(f"/api/tables/{table_id}/start", json={"token": token})
     assert r.status_code == 200, r.text
 

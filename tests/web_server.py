@@ -57,7 +57,9 @@ class WebServer:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 30.0) -> None:
-        log = self.log_path.open("wb")
+        """Start the server (again, after :meth:`kill`: same port, same database) and
+        wait until it answers."""
+        log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             [*red7_command(), *self.args],
             stdout=log,
@@ -75,6 +77,14 @@ class WebServer:
             time.sleep(0.1)
         self.stop()
         raise RuntimeError(f"red7 serve did not answer /healthz within {timeout} s:\n{self.log()}")
+
+    def kill(self) -> None:
+        """SIGKILL the server: no shutdown, no flush, nothing but what is on disk survives
+        (its bot workers, spawned, end when they lose it)."""
+        process, self.process = self.process, None
+        assert process is not None, "the server is not running"
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
 
     def stop(self) -> None:
         process, self.process = self.process, None

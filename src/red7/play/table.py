@@ -195,6 +195,13 @@ class Table:
         trial = self._game.clone()
         return seat, trial, trial.apply(to_action(action))
 
+    def look_ahead(self, action: Action | str | int) -> tuple[bool, Observation | None]:
+        """What the mover's legal ``action`` would do, from one trial on a copy: whether
+        it ends their turn (:meth:`ends_turn`) and their view right after it
+        (:meth:`preview`)."""
+        seat, trial, events = self._trial(action)
+        return ends_turn_of(seat, events), None if draws_unknown(events) else trial.observe(seat)
+
     def ends_turn(self, action: Action | str | int) -> bool:
         """Whether the mover's legal ``action`` would end their turn (their last decision of it)."""
         seat, _trial, events = self._trial(action)
@@ -204,8 +211,7 @@ class Table:
         """The mover's observation right after their legal ``action``, or None when that
         would show them a card nobody knew (a draw): a preview must not let them peek.
         A public deck-top card (R7.z) is known already, so its draw is previewed."""
-        seat, trial, events = self._trial(action)
-        return None if draws_unknown(events) else trial.observe(seat)
+        return self.look_ahead(action)[1]
 
     def decide(self, action: Action | str | int) -> list[Event]:
         """Apply a person's decision and return its events (checked: an illegal one

@@ -26,7 +26,7 @@ from ..core.events import (
     RoundDealt,
     RoundOver,
 )
-from ..core.model import Option, Refusal, Step
+from ..core.model import Config, Option, Refusal, Step
 from ..core.standing import Standing
 from ..play.session import SeatKind, SeatName
 from .i18n import N_, _, ngettext
@@ -154,6 +154,15 @@ def cards_explained() -> str:
             "Game records and the text game's notation use the English initials in parentheses: {notation} is {card}."
         ).format(notation=Card.of(6, 1), card=card_label(Card.of(6, 1)))
     return text
+
+
+def config_words(config: Config) -> list[str]:
+    """The kind of game in words, e.g. ["advanced game, 35 points to win", "action rules"]."""
+    if config.advanced:
+        words = [_("advanced game, {target} points to win").format(target=config.target)]
+    else:
+        words = [_("basic game")]
+    return words + ([_("action rules")] if config.actions else [])
 
 
 def rule_text(rule: int | str) -> str:

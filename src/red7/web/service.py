@@ -33,7 +33,6 @@ from typing import Any
 from ..bots import LEVELS, BotSpecError, make_bot
 from ..bots.base import Bot
 from ..core.actions import Action, ActionError
-from ..core.game import Game
 from ..core.model import Config, GameError, IllegalActionError, Option
 from ..core.observation import Observation
 from ..core.record import SeatRecord, to_record
@@ -42,7 +41,7 @@ from ..play.table import Seat, Table
 from ..ui.i18n import _, parse_language, using
 from ..ui.words import refusal_text
 from .live import LiveTable, SeatState
-from .store import Store, StoredTable, new_token, token_hash
+from .store import Store, StoredTable, new_token, replayed, token_hash
 from .views import table_frame
 
 log = logging.getLogger("red7.web")
@@ -146,9 +145,7 @@ class Tables:
         seats = [SeatState(s.name, s.token_hash, s.bot) for s in stored.seats]
         live = LiveTable(stored.id, stored.lang, config, seats, stored.status)
         if stored.game is not None:
-            game = Game(config=Config.from_mapping(stored.game.config), seed=stored.game.seed)
-            for action in stored.game.decisions:
-                game.apply(action)
+            game = replayed(stored.game)
             live.table = Table.around(game, self._table_seats(live))
             live.game_number, live.game_id, live.persisted = stored.game.number, stored.game.id, game.decisions
             if game.is_over and stored.game.result is None:  # killed between its last decision and its result
@@ -443,9 +440,7 @@ class Tables:
             stored = self.store.game(table_id, number)
             if stored is None:
                 raise Refused("no-game", _("This table has no game {n}.").format(n=number), 404)
-        game = Game(config=Config.from_mapping(stored.config), seed=stored.seed)
-        for action in stored.decisions:
-            game.apply(action)
+        game = replayed(stored)
         seats = [Seat(s.name, None, s.bot) for s in live.seats]
         status = "over" if stored.result is not None else "playing"
         return replace(live, table=Table.around(game, seats), game_number=number, status=status, bot_task=None)
@@ -460,7 +455,4 @@ class Tables:
                 raise Refused("no-game", _("This table has no game {n}.").format(n=number), 404)
             if stored.result is None:
                 raise Refused("not-over", _("The record is shown once the game is over."), 409)
-            game = Game(config=Config.from_mapping(stored.config), seed=stored.seed)
-            for action in stored.decisions:
-                game.apply(action)
-            return to_record(game, [SeatRecord(s.name, s.bot) for s in live.seats])
+            return to_record(replayed(stored), [SeatRecord(s.name, s.bot) for s in live.seats])

@@ -49,6 +49,9 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from ..core.game import Game
+from ..core.model import Config
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
@@ -139,6 +142,15 @@ class StoredGame:
     seed: int
     result: dict[str, Any] | None
     decisions: list[str]
+
+
+def replayed(stored: StoredGame) -> Game:
+    """The game ``stored`` holds, rebuilt by replaying its decisions from its seed (the
+    state itself is never stored)."""
+    game = Game(config=Config.from_mapping(stored.config), seed=stored.seed)
+    for action in stored.decisions:
+        game.apply(action)
+    return game
 
 
 @dataclass(frozen=True)

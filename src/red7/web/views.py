@@ -33,6 +33,7 @@ from ..ui.words import (
     RULE_TEXT,
     card_label,
     colour_name,
+    config_words,
     decision_text,
     just_drawn,
     move_log,
@@ -45,6 +46,8 @@ from ..ui.words import (
 )
 
 if TYPE_CHECKING:
+    from ..core.observation import Observation
+    from ..play.table import Table
     from .live import LiveTable
 
 PROTOCOL: Final = 1
@@ -201,15 +204,8 @@ def table_frame(live: LiveTable, seat: int | None) -> dict[str, Any]:
 
 def settings_text(live: LiveTable) -> str:
     """E.g. "3 players · advanced game, 35 points to win · action cards"."""
-    config = live.config
-    parts = [ngettext("{n} player", "{n} players", config.players).format(n=config.players)]
-    if config.advanced:
-        parts.append(_("advanced game, {target} points to win").format(target=config.target))
-    else:
-        parts.append(_("basic game"))
-    if config.actions:
-        parts.append(_("action rules"))
-    return " · ".join(parts)
+    players = live.config.players
+    return " · ".join([ngettext("{n} player", "{n} players", players).format(n=players), *config_words(live.config)])
 
 
 def game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> dict[str, Any]:
@@ -245,8 +241,8 @@ def game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> dict[s
         "drawn": sorted(str(c) for c in just_drawn(events, seat)) if seat is not None else [],
         "log": move_log(events, names, seat),
         "prompt": turn_prompt(obs.step, options, bool(table.staged)) if mine else waiting_text(live, names),
-        "options": [option_json(live, option, names) for option in options],
-        "picks": picks(obs.step, seat) if mine else None,
+        "options": [option_json(table, obs, option, names) for option in options],
+        "picks": picks(obs.step) if mine else None,
         "staged": [str(a) for a in table.staged] if mine else [],
         "last_round": last_round_json(events, list(obs.scores), obs.config.target if obs.advanced else None, names),
         "over": None
@@ -267,7 +263,7 @@ def waiting_text(live: LiveTable, names: Sequence[str]) -> str:
     return _("Waiting for {name}…").format(name=names[current])
 
 
-def picks(step: Step, seat: int | None) -> str:
+def picks(step: Step) -> str:
     """Where the cards of this step's decisions are picked: ``hand``, ``own-palette``
     (a 7's card), ``other-palettes`` (a 1's), or ``none`` (draw, decline, end)."""
     kinds = STEP_KINDS[step]
@@ -280,24 +276,20 @@ def picks(step: Step, seat: int | None) -> str:
     return "none"
 
 
-def option_json(live: LiveTable, option: Option, names: Sequence[str]) -> dict[str, Any]:
-    """One legal decision: its notation (sent back as is), kind, card, where it goes,
-    its safety mark (R4.7) and why it is not safe, whether it ends the turn (and so asks
-    for confirmation, with the turn in words), and its words."""
-    table = live.table
-    assert table is not None
+def option_json(table: Table, obs: Observation, option: Option, names: Sequence[str]) -> dict[str, Any]:
+    """One legal decision of the mover whose view is ``obs``: its notation (sent back as
+    is), kind, card, where it goes, its safety mark (R4.7) and why it is not safe,
+    whether it ends the turn (and so asks for confirmation, with the turn in words),
+    and its words. One trial on a copy of the game answers both questions."""
     action = option.action
-    ends = action.kind is not Kind.CONCEDE and table.ends_turn(action)
-    reason = None
-    if not option.safe and action.kind is not Kind.CONCEDE:
-        preview = table.preview(action)
-        reason = unsafe_reason(standing_of(preview) if preview is not None else None, names)
-    summary = None
-    if ends:
-        after_rule = action.card.colour if action.kind is Kind.CANVAS and action.card is not None else None
-        seat = table.current
-        standing = standing_of(table.observe(seat), after_rule)
-        summary = turn_summary(table.staged, action) + "\n" + winning_line(standing, names)
+    ends, reason, summary = False, None, None
+    if action.kind is not Kind.CONCEDE:
+        ends, preview = table.look_ahead(action)
+        if not option.safe:
+            reason = unsafe_reason(standing_of(preview) if preview is not None else None, names)
+        if ends:
+            after_rule = action.card.colour if action.kind is Kind.CANVAS and action.card is not None else None
+            summary = turn_summary(table.staged, action) + "\n" + winning_line(standing_of(obs, after_rule), names)
     return {
         "action": str(action),
         "kind": action.kind.value,

@@ -56,7 +56,7 @@ from ..words import (
     winners_line,
     winning_line,
 )
-from .base import BoardApp, other_language
+from .base import BoardApp, other_language, scroll_page
 from .board import Board, BoardView, cards_shown
 from .screens import Choice, Pass, Rules
 
@@ -199,11 +199,7 @@ class Summary(Choice):
         body.remove()
 
     def action_scroll_body(self, pages: int) -> None:
-        box = self.query_one(".dialog-scroll")
-        if pages < 0:
-            box.scroll_page_up(animate=False)
-        else:
-            box.scroll_page_down(animate=False)
+        scroll_page(self.query_one(".dialog-scroll"), pages)
 
 
 class PassWithNews(Pass):

@@ -17,6 +17,7 @@ from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ..i18n import LANGUAGES, _, language, set_language
@@ -31,6 +32,14 @@ ALWAYS_KEYS: Final = frozenset({"ctrl+q", "ctrl+c", "escape", "enter", "tab", "s
 
 def other_language() -> str:
     return "en" if language() == "pt-BR" else "pt-BR"
+
+
+def scroll_page(widget: Widget, pages: int) -> None:
+    """Scroll ``widget`` a page back (``pages`` < 0) or forth, at once."""
+    if pages < 0:
+        widget.scroll_page_up(animate=False)
+    else:
+        widget.scroll_page_down(animate=False)
 
 
 class BoardApp(App[None]):
@@ -124,11 +133,7 @@ class BoardApp(App[None]):
 
     def action_scroll_log(self, pages: int) -> None:
         """PgUp/PgDn: scroll the move log a page back or forth."""
-        log = self.query_one("#log")
-        if pages < 0:
-            log.scroll_page_up(animate=False)
-        else:
-            log.scroll_page_down(animate=False)
+        scroll_page(self.query_one("#log"), pages)
 
     def action_rules(self) -> None:
         self.push_screen(Rules(id="rules"))

@@ -36,6 +36,7 @@ from ..words import (
     card_marks,
     cards_label,
     colour_name,
+    config_words,
     winning_line,
 )
 
@@ -213,14 +214,7 @@ class Board(Vertical):
 
     @staticmethod
     def _title(obs: Observation) -> str:
-        parts = ["Red7", _("Round {n}").format(n=obs.round)]
-        if obs.advanced:
-            parts.append(_("advanced game, {target} points to win").format(target=obs.target))
-        else:
-            parts.append(_("basic game"))
-        if obs.actions:
-            parts.append(_("action rules"))
-        return " · ".join(parts)
+        return " · ".join(["Red7", _("Round {n}").format(n=obs.round), *config_words(obs.config)])
 
     @staticmethod
     def _rule(obs: Observation, width: int) -> Content:

@@ -1,11 +1,12 @@
-"""Shared test settings: hypothesis profiles (CI runs the same number of examples) and
-the interface language."""
+"""Shared test settings: hypothesis profiles (CI runs the same number of examples), the
+interface language, and the real services (PostgreSQL, Redis) some tests run against."""
 
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings
 
+import services
 from red7.ui.i18n import set_language
 
 settings.register_profile("default", deadline=None)
@@ -18,3 +19,28 @@ def _english_between_tests() -> Iterator[None]:
     set_language("en")
     yield
     set_language("en")
+
+
+# Real services, for the tests that name them: started on first use, once per session (a
+# fresh PostgreSQL cluster takes about a second), and stopped at its end. Never skipped
+# when missing: a test that needs PostgreSQL fails, saying what to install (CI installs it,
+# see .ci/run).
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[services.Postgres]:
+    """A PostgreSQL cluster of the session's own; a test wanting a database of its own
+    calls ``postgres.create_database()``, which returns the database's SQLAlchemy URL."""
+    if not services.Postgres.available():
+        pytest.fail("PostgreSQL is not installed: run `apt-get install -y postgresql` (as root)")
+    with services.Postgres() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """The URL of an empty Redis of the session's own, e.g. ``redis://127.0.0.1:43210/0``."""
+    if not services.Redis.available():
+        pytest.fail("redis-server is not installed: run `apt-get install -y redis-server` (as root)")
+    with services.Redis() as server:
+        yield server.url

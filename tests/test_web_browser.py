@@ -14,35 +14,23 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 import web_client
+from browser_driver import LAPTOP, WAIT, People, launched, my_turn, play_until, round_over
 from web_server import WebServer
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 IMAGES = Path(os.environ.get("RED7_SCREENSHOTS") or tempfile.mkdtemp(prefix="red7-screens-"))
 """Where the screenshots go: a temporary folder, or the README's pictures with
 ``RED7_SCREENSHOTS=docs/images .venv/bin/python -m pytest tests/test_web_browser.py``."""
-LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-WAIT = 20_000
-"""Milliseconds to wait for a page to show something the server sends."""
 PORTUGUESE_LABEL = re.compile(r"^(Vm|Lj|Am|Vd|Az|An|Vt)[1-7]$")
 PORTUGUESE_NAME = re.compile(r"^(Vermelho|Laranja|Amarelo|Verde|Azul|Anil|Violeta) [1-7]$")
 ENGLISH_LABEL = re.compile(r"^[ROYGBIV][1-7]$")
@@ -59,51 +47,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"{CHROMIUM} is missing: the browser tests drive Debian's Chromium "
-            "(apt-get install chromium; .ci/run installs it). Never run `playwright install`."
-        )
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-class People:
-    """Browser contexts (each one person's browser) opened by a test; every page's
-    JavaScript errors are collected and must be none when the test ends."""
-
-    def __init__(self, browser: Browser, server: WebServer) -> None:
-        self.browser, self.server = browser, server
-        self.contexts: list[BrowserContext] = []
-        self.errors: list[str] = []
-
-    def context(self, **options: Any) -> BrowserContext:
-        options.setdefault("viewport", LAPTOP)
-        options.setdefault("locale", "en-GB")
-        context = self.browser.new_context(base_url=self.server.url, **options)
-        context.set_default_timeout(WAIT)
-        context.on("page", self._watch)
-        self.contexts.append(context)
-        return context
-
-    def _watch(self, page: Page) -> None:
-        page.on("pageerror", lambda err: self.errors.append(f"{page.url}: {err}"))
-
-    def seated(self, table: str, token: str, **options: Any) -> Page:
-        """A person's page at ``table``, its seat token in localStorage as the lobby keeps it."""
-        context = self.context(**options)
-        key, value = json.dumps("red7:token:" + table), json.dumps(token)
-        origin = json.dumps(self.server.url)
-        context.add_init_script(f"if (location.origin === {origin}) localStorage.setItem({key}, {value});")
-        page = context.new_page()
-        page.goto(f"/t/{table}")
-        return page
-
-    def close(self) -> None:
-        for context in self.contexts:
-            context.close()
+    with launched() as running:
+        yield running
 
 
 @pytest.fixture
@@ -151,75 +96,6 @@ def create_in_lobby(page: Page, name: str, players: int, *, advanced: bool = Fal
 
 
 # --- playing through the page -----------------------------------------------------------------
-
-
-def my_turn(page: Page) -> bool:
-    return page.locator(".hand-zone.my-turn:not(.pending)").count() > 0
-
-
-def round_over(page: Page) -> bool:
-    return page.locator("dialog.round-end[open]").count() > 0
-
-
-def play_step(page: Page, press: Callable[[Any], None] | None = None, next_round: bool = False) -> bool:
-    """One decision on ``page`` if it is this person's turn, the way a careful person plays:
-    confirm what asks, else end the turn or decline a draw when that is safe, else the first
-    card with a safe option, else an unsafe one (asked first), else concede. ``press`` clicks
-    (the default) or taps; the round-end dialog is left open unless ``next_round``. True if
-    something was done."""
-    press = press or (lambda locator: locator.click(timeout=3000))
-    try:
-        dialog = page.locator("dialog[open]")
-        if dialog.count():
-            if round_over(page):
-                if not next_round:
-                    return False
-                press(dialog.locator("button[data-answer=next]"))
-                return True
-            press(dialog.locator("button[data-answer=yes]"))
-            return True
-        if not my_turn(page):
-            return False
-        for kind in ("end", "decline", "draw"):
-            button = page.locator(f".actions button.act[data-kind={kind}][data-safe=true]")
-            if button.count():
-                press(button.first)
-                return True
-        cards = page.locator("button.card[data-usable]")
-        ids = [cards.nth(i).get_attribute("data-card") or "" for i in range(cards.count())]
-        unsafe: tuple[str, str] | None = None
-        for card in ids:
-            press(page.locator(f'button.card[data-card="{card}"]'))
-            expect(page.locator(f'button.card[data-card="{card}"]')).to_have_attribute("aria-pressed", "true")
-            safe = page.locator(".actions button.act[data-safe=true]:not([data-kind=concede])")
-            if safe.count():
-                press(safe.first)
-                return True
-            risky = page.locator(".actions button.act[data-safe=false]:not([data-kind=concede])")
-            if unsafe is None and risky.count():
-                unsafe = (card, risky.first.get_attribute("data-action") or "")
-        if unsafe is not None:
-            press(page.locator(f'button.card[data-card="{unsafe[0]}"]'))
-            press(page.locator(f'.actions button.act[data-action="{unsafe[1]}"]'))
-            return True
-        press(page.locator(".actions button.act[data-kind=concede]"))
-        return True
-    except Exception:  # the table moved on under the click (a frame redrew it): look again
-        return False
-
-
-def play_until(
-    pages: list[Page], done: Callable[[], bool], seconds: float = 90, press: Any = None, next_round: bool = False
-) -> None:
-    """Each page plays its turns until ``done()`` (going on to the next round if ``next_round``)."""
-    deadline = time.monotonic() + seconds
-    while not done():
-        assert time.monotonic() < deadline, "the game did not get there in time"
-        moved = False
-        for page in pages:
-            moved = play_step(page, press, next_round) or moved
-        if not moved:
-            pages[0].wait_for_timeout(40)
 
 
 def hand_ids(page: Page) -> list[str]:

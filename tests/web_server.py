@@ -1,5 +1,5 @@
-"""A real ``red7 serve`` for the browser tests: a subprocess on a free port with a temporary
-SQLite database, started and stopped by the tests (imported as ``web_server``: pytest
+"""A real ``red7 serve`` for the tests: a subprocess on a free port with a temporary SQLite
+database (or the PostgreSQL and Redis given), started and stopped by the tests (imported as ``web_server``: pytest
 puts this folder on ``sys.path``)."""
 
 from __future__ import annotations
@@ -36,16 +36,29 @@ class WebServer:
     """``red7 serve`` in a subprocess, its database in ``folder``; a context manager whose
     value is the server itself (``url``: e.g. ``http://127.0.0.1:43210``)."""
 
-    def __init__(self, folder: Path, *, bot_delay: float = 0.05, away: float = 60.0, workers: int = 1) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        bot_delay: float = 0.05,
+        away: float = 60.0,
+        workers: int = 1,
+        database_url: str | None = None,
+        redis_url: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, **(env or {})}
         self.args = [
             "serve",
             "--port",
             str(self.port),
             "--database-url",
-            f"sqlite:///{folder / 'db.sqlite3'}",
+            database_url or f"sqlite:///{folder / 'db.sqlite3'}",
+            *(["--redis-url", redis_url] if redis_url else []),
             "--bot-delay",
             str(bot_delay),
             "--workers",
@@ -64,6 +77,7 @@ class WebServer:
             [*red7_command(), *self.args],
             stdout=log,
             stderr=subprocess.STDOUT,
+            env=self.env,
             start_new_session=True,  # its bot workers are stopped with it
         )
         log.close()

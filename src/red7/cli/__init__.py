@@ -1,4 +1,4 @@
-"""The ``red7`` command line: play, replay, serve, sim, bench, tournament and stats.
+"""The ``red7`` command line: play, replay, serve, db, sim, bench, tournament and stats.
 
 Every user mistake (a bad option, a bad record, an illegal decision) ends with a
 one-line message and exit code 2, never a traceback.
@@ -19,6 +19,7 @@ COMMANDS = {
     "play": play.cmd_play,
     "replay": play.cmd_replay,
     "serve": serve.cmd_serve,
+    "db": serve.cmd_db,
     "sim": analysis.cmd_sim,
     "bench": analysis.cmd_bench,
     "tournament": analysis.cmd_tournament,

@@ -1,69 +1,186 @@
-"""``red7 serve``: the web game (FastAPI and uvicorn, the optional ``web`` extra)."""
+"""``red7 serve``: the web game (FastAPI and uvicorn, the optional ``web`` extra), and
+``red7 db``: its database's migrations.
+
+Every option of ``red7 serve`` can also be set by an environment variable (``RED7_`` and
+the option's name in capitals: ``--database-url`` is ``RED7_DATABASE_URL``), as a
+container or a service manager sets them; an option given on the command line wins.
+"""
 
 from __future__ import annotations
 
 import argparse
 import ipaddress
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from .common import Parser, UsageError
+from .common import Commands, UsageError
+
+T = TypeVar("T")
 
 
-def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
-    p = sub.add_parser("serve", help="the web game: play in the browser, with friends online or against the bots")
-    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine)")
-    p.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+def _env(name: str, default: T, kind: Callable[[str], T]) -> T:
+    """The value of ``RED7_<NAME>`` as ``kind`` (``default`` when unset)."""
+    raw = os.environ.get(f"RED7_{name}")
+    if raw is None or raw == "":
+        return default
+    try:
+        return kind(raw)
+    except ValueError:
+        raise UsageError(f"RED7_{name}={raw!r} is not valid ({kind.__name__} expected)") from None
+
+
+def _database_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--database-url",
         metavar="URL",
         default=None,
-        help="a SQLAlchemy database URL (default: a SQLite file in the user's data directory)",
+        help="a SQLAlchemy database URL, e.g. postgresql://red7@db/red7 "
+        "(default: a SQLite file in the user's data directory; env RED7_DATABASE_URL)",
     )
-    p.add_argument("--workers", type=int, default=2, help="processes the bots think in (default 2)")
-    p.add_argument("--bot-delay", type=float, default=0.8, help="least seconds a bot's move takes (default 0.8)")
+
+
+def add_commands(sub: Commands) -> None:
+    p = sub.add_parser("serve", help="the web game: play in the browser, with friends online or against the bots")
+    p.add_argument("--host", default=None, help="the address to listen on (default 127.0.0.1: this machine)")
+    p.add_argument("--port", type=int, default=None, help="the port (default 8000)")
+    _database_option(p)
+    p.add_argument(
+        "--redis-url",
+        metavar="URL",
+        default=None,
+        help="the Redis that several server processes sharing the database talk through, e.g. "
+        "redis://127.0.0.1:6379/0 (default: PostgreSQL's LISTEN/NOTIFY on a PostgreSQL database)",
+    )
+    p.add_argument("--workers", type=int, default=None, help="processes the bots think in (default 2)")
+    p.add_argument("--bot-delay", type=float, default=None, help="least seconds a bot's move takes (default 0.8)")
     p.add_argument(
         "--away",
         type=float,
-        default=60.0,
+        default=None,
         metavar="SECONDS",
         help="seconds a player may be away on their turn before a bot plays for them (default 60)",
     )
     p.add_argument(
         "--allow-origin",
         action="append",
-        default=[],
+        default=None,
         metavar="ORIGIN",
-        help="another origin whose pages may open the game's WebSockets (e.g. https://red7.example.org)",
+        help="another origin whose pages may open the game's WebSockets (e.g. https://red7.example.org; "
+        "env RED7_ALLOW_ORIGIN, comma-separated)",
     )
+    p.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default=None,
+        help="text lines (default) or one JSON object a line, for a log collector",
+    )
+    db = sub.add_parser("db", help="the web game's database: apply its migrations")
+    db_sub = db.add_subparsers(dest="db_command", metavar="COMMAND", required=True)
+    upgrade = db_sub.add_parser("upgrade", help="bring the database's schema to this release (Alembic)")
+    _database_option(upgrade)
+    db_sub.add_parser("current", help="say which migration the database is at").set_defaults(db_command="current")
+    _database_option(db_sub.choices["current"])
+
+
+def _settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The options, each from the command line, else its environment variable, else its default."""
+
+    def pick(name: str, default: T, kind: Callable[[str], T]) -> T:
+        given = getattr(args, name.lower())
+        return given if given is not None else _env(name, default, kind)
+
+    origins = args.allow_origin if args.allow_origin is not None else _env("ALLOW_ORIGIN", "", str).split(",")
+    return {
+        "host": pick("HOST", "127.0.0.1", str),
+        "port": pick("PORT", 8000, int),
+        "database_url": pick("DATABASE_URL", None, str),
+        "redis_url": pick("REDIS_URL", None, str),
+        "workers": pick("WORKERS", 2, int),
+        "bot_delay": pick("BOT_DELAY", 0.8, float),
+        "away": pick("AWAY", 60.0, float),
+        "origins": tuple(o.strip() for o in origins if o.strip()),
+        "log_format": pick("LOG_FORMAT", "text", str),
+    }
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
+        from ..web.logs import log_config
         from ..web.server import Settings, create_app
     except ImportError as err:
         raise UsageError(f"red7 serve needs the web extra: pip install 'red7[web]' ({err.name} is missing)") from None
-    if not 0 < args.port < 65536:
-        raise UsageError(f"--port must be between 1 and 65535, not {args.port}")
-    if not 0 <= args.workers <= 64:
-        raise UsageError(f"--workers must be between 0 and 64, not {args.workers}")
-    if not 0 <= args.bot_delay <= 10:
-        raise UsageError(f"--bot-delay must be between 0 and 10 seconds, not {args.bot_delay}")
-    if not args.away > 0:
-        raise UsageError(f"--away must be a positive number of seconds, not {args.away}")
+    o = _settings(args)
+    if not 0 < o["port"] < 65536:
+        raise UsageError(f"--port must be between 1 and 65535, not {o['port']}")
+    if not 0 <= o["workers"] <= 64:
+        raise UsageError(f"--workers must be between 0 and 64, not {o['workers']}")
+    if not 0 <= o["bot_delay"] <= 10:
+        raise UsageError(f"--bot-delay must be between 0 and 10 seconds, not {o['bot_delay']}")
+    if not o["away"] > 0:
+        raise UsageError(f"--away must be a positive number of seconds, not {o['away']}")
+    if o["log_format"] not in ("text", "json"):
+        raise UsageError(f"--log-format must be text or json, not {o['log_format']!r}")
     try:
-        ipaddress.ip_address(args.host)
+        ipaddress.ip_address(o["host"])
     except ValueError:
-        if args.host != "localhost":
-            raise UsageError(f"--host must be an IP address (or localhost), not {args.host!r}") from None
-    settings = Settings(args.database_url, args.workers, args.bot_delay, args.away, tuple(args.allow_origin))
-    print(f"red7: the web game is at http://{args.host}:{args.port}/ (Ctrl+C stops it)", flush=True)
+        if o["host"] != "localhost":
+            raise UsageError(f"--host must be an IP address (or localhost), not {o['host']!r}") from None
+    _check_drivers(o["database_url"], o["redis_url"])
+    settings = Settings(
+        o["database_url"], o["workers"], o["bot_delay"], o["away"], o["origins"], redis_url=o["redis_url"]
+    )
+    print(f"red7: the web game is at http://{o['host']}:{o['port']}/ (Ctrl+C stops it)", flush=True)
     uvicorn.run(
         create_app(settings),
-        host=args.host,
-        port=args.port,
+        host=o["host"],
+        port=o["port"],
         access_log=False,  # request lines would carry seat tokens (?token=...)
         ws_max_size=64 * 1024,
-        log_level="warning",
+        log_config=log_config(o["log_format"]),
+        proxy_headers=True,
     )
+    return 0
+
+
+def _check_drivers(database_url: str | None, redis_url: str | None) -> None:
+    """A one-line error, before anything starts, when PostgreSQL or Redis is asked for
+    and its driver is missing."""
+    if database_url and database_url.startswith(("postgresql", "postgres:")):
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            raise UsageError("a PostgreSQL database needs psycopg: pip install 'red7[cluster]'") from None
+    if redis_url:
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            raise UsageError("--redis-url needs the redis package: pip install 'red7[cluster]'") from None
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    try:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from ..web.store import Store
+    except ImportError as err:
+        raise UsageError(f"red7 db needs the web extra: pip install 'red7[web]' ({err.name} is missing)") from None
+    url = args.database_url or _env("DATABASE_URL", None, str)
+    _check_drivers(url, None)
+    store = Store(url)
+    try:
+        before = store.revision()
+        if args.db_command == "upgrade":
+            store.upgrade()
+            after = store.revision()
+            said = "already at" if before == after else f"upgraded from {before or 'an empty database'} to"
+            print(f"red7: the database is {said} migration {after}")
+        else:
+            print(f"red7: the database is at migration {before or 'none (empty)'}")
+    except SQLAlchemyError as err:
+        raise UsageError(f"cannot use the database: {str(err).splitlines()[0]}") from None
+    finally:
+        store.close()
     return 0

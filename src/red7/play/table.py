@@ -241,6 +241,27 @@ class Table:
         """How many decisions can no longer be taken back (all but :attr:`staged`)."""
         return self._game.decisions - len(self._staged)
 
+    def catch_up(self, decisions: Sequence[Action | str], committed: int) -> None:
+        """Bring the table to the game that ``decisions`` make from its deal: the first
+        ``committed`` final, the rest a person's staged turn (which :meth:`take_back`
+        can undo), as another copy of this table (another server process) made them.
+        Only what differs is applied: the staged turn is taken back when the final
+        decisions go on, and the game is replayed from the deal only if its final
+        decisions are not the start of ``decisions``."""
+        wanted = [to_action(a) for a in decisions]
+        mine = [action for _seat, action in self._game.history]
+        if mine == wanted and self.committed == committed:
+            return
+        if committed < self.committed or mine[: self.committed] != wanted[: self.committed]:
+            self._game = Game(config=self.config, seed=self.seed)
+            self._checkpoint, self._staged = None, []
+        else:
+            self.take_back()
+        for action in wanted[self._game.decisions : committed]:
+            self._game.apply(action)
+        for action in wanted[committed:]:
+            self.decide(action)
+
     def take_back(self) -> bool:
         """Undo the staged decisions of the turn (their events too); False if there were none."""
         if not self._staged or self._checkpoint is None:

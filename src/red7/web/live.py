@@ -15,7 +15,7 @@ from ..core.model import Config
 from ..play.session import SeatKind, SeatName
 from ..play.table import Seat, Table
 from ..ui.words import seat_name
-from .store import token_hash
+from .store import StoredGame, StoredSeat, StoredTable, token_hash
 
 
 @dataclass
@@ -26,16 +26,31 @@ class SeatState:
     token_hash: str | None = None
     """The SHA-256 of the person's seat token (None: no person sits here)."""
     bot: str | None = None
-    online: int = 0
-    """How many connections of this seat's person are open."""
-    left: float | None = None
-    """When (``time.monotonic``) the person's last connection closed; None while online."""
     substitute: str | None = None
     """The bot playing for the person while they are away."""
+    here: int = 0
+    """How many connections of this seat's person this process has open."""
+    elsewhere: int = 0
+    """How many other server processes have (as they last told)."""
+    left: float | None = None
+    """When (``time.monotonic``) the person's last connection closed; None while online."""
+
+    @property
+    def online(self) -> int:
+        """How many connections of this seat's person are open, in every process."""
+        return self.here + self.elsewhere
 
     @property
     def taken(self) -> bool:
         return self.bot is not None or self.token_hash is not None
+
+    def stored(self) -> StoredSeat:
+        return StoredSeat(self.name, self.token_hash, self.bot, self.substitute)
+
+    def load(self, stored: StoredSeat) -> None:
+        """Take what the database holds of the seat (who sits there); who is connected stays."""
+        self.name, self.token_hash = stored.name, stored.token_hash
+        self.bot, self.substitute = stored.bot, stored.substitute
 
 
 @dataclass
@@ -51,9 +66,42 @@ class LiveTable:
     game_number: int = 0
     game_id: int | None = None
     table: Table | None = None
-    persisted: int = 0
-    """How many decisions of the current game the database holds."""
+    saved: StoredTable | None = field(default=None, repr=False)
+    """The table as the database holds it, at the version this copy was made from."""
+    touched: float = 0.0
+    """When (``time.monotonic``) this copy last changed (here or from the database)."""
     bot_task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def version(self) -> int:
+        return -1 if self.saved is None else self.saved.version
+
+    def stored(self) -> StoredTable:
+        """The table as it is now in memory, as :meth:`~red7.web.store.Store.commit` writes it."""
+        game = None
+        if self.table is not None:
+            table = self.table
+            result = table.game.result
+            game = StoredGame(
+                self.game_id,
+                self.game_number,
+                self.config.as_dict(),
+                table.seed,
+                None if result is None else result.as_dict(),
+                tuple((seat, str(action)) for seat, action in table.game.history),
+                table.committed,
+            )
+        return StoredTable(
+            self.id,
+            self.config.players,
+            self.config.advanced,
+            self.config.actions,
+            self.lang,
+            self.status,
+            tuple(seat.stored() for seat in self.seats),
+            game,
+            self.version,
+        )
 
     @property
     def seq(self) -> int:

@@ -24,6 +24,10 @@ after every change, and an ``error`` frame for anything refused. The client send
 ``{"type": "decide", "seq": n, "action": "play R7"}``, ``{"type": "take_back", "seq": n}``
 and ``{"type": "again"}``; ``seq`` is the frame's ``seq`` the decision was made against.
 
+Operations: ``GET /healthz`` (the process answers), ``GET /readyz`` (it can serve: the
+database answers and the bus to the other processes is connected; 503 and the reasons
+if not) and ``GET /metrics`` (Prometheus' text format: :mod:`red7.web.metrics`).
+
 Limits: a WebSocket whose ``Origin`` is another site is closed (code 4403); a message
 over :data:`MAX_MESSAGE` bytes is refused, as are more than :data:`RATE` messages a
 second over a burst of :data:`BURST`; tokens never appear in the logs (the access
@@ -47,10 +51,12 @@ from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from ..ui.i18n import LANGUAGES, _, using
+from .bus import make_bus
+from .metrics import Metrics
 from .service import Client, Refused, Tables
 from .store import Store
 from .views import UI_WORDS, error_frame, lobby_json, replay_frames, table_frame
@@ -70,13 +76,16 @@ class Settings:
     """How a server runs: its database (None: the SQLite file in the user's data
     directory), bot workers (0: threads in this process), the least seconds a bot's
     move takes, the seconds a person may be away on their turn before a bot plays for
-    them, and the origins allowed to open WebSockets besides the server's own."""
+    them, the origins allowed to open WebSockets besides the server's own, and the
+    Redis that several processes sharing the database talk through (None: PostgreSQL's
+    LISTEN/NOTIFY on a PostgreSQL database, else this process alone)."""
 
     database_url: str | None = None
     workers: int = 2
     bot_delay: float = 0.8
     patience: float = 60.0
     allowed_origins: tuple[str, ...] = ()
+    redis_url: str | None = None
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -88,15 +97,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url)
         store.upgrade()
+        bus = make_bus(settings.redis_url, store.url, store.dialect)
         # spawned, not forked: a forked worker would inherit the listening socket and,
         # orphaned when the server is killed, keep the port so the server cannot restart
         spawn = multiprocessing.get_context("spawn")
         pool: Executor | None = ProcessPoolExecutor(settings.workers, spawn) if settings.workers > 0 else None
-        tables = Tables(store, pool, settings.bot_delay, settings.patience)
+        tables = Tables(store, pool, settings.bot_delay, settings.patience, bus=bus, metrics=metrics)
         tables.load()
+        metrics.count_tables(lambda: len(tables.listed()))
         await tables.start_background()
         state["tables"] = tables
-        log.info("red7 serve: %d tables loaded", len(tables.live))
+        log.info(
+            "red7 serve: %d tables loaded",
+            len(tables.live),
+            extra={"server": bus.process, "database": store.dialect, "bus": bus.kind},
+        )
         try:
             yield
         finally:
@@ -105,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 pool.shutdown(cancel_futures=True)
             store.close()
 
+    metrics = Metrics()
     app = FastAPI(title="Red7", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -153,6 +169,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict[str, str]:
         return {"status": "ok"}
 
+    @app.get("/readyz", include_in_schema=False)
+    async def ready() -> JSONResponse:
+        problems = []
+        if "tables" not in state:
+            problems.append("starting")
+        else:
+            try:
+                tables().store.ping()
+            except Exception as err:
+                problems.append(f"database: {type(err).__name__}")
+            if not tables().bus.ready:
+                problems.append(f"bus ({tables().bus.kind}): not connected")
+        if problems:
+            return JSONResponse({"status": "not ready", "problems": problems}, status_code=503)
+        return JSONResponse({"status": "ready", "process": tables().bus.process})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus() -> Response:
+        return Response(metrics.exposition(), media_type="text/plain; version=0.0.4; charset=utf-8")
+
     # --- the lobby ------------------------------------------------------------------
 
     @app.get("/api/ui")
@@ -170,14 +206,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables")
     async def create_table(request: Request) -> dict[str, Any]:
         data = await body(request)
-        live, token = tables().create(
+        live, token = await tables().create(
             data.get("players", 2),
             data.get("advanced", False),
             data.get("actions", False),
             data.get("lang", "en"),
             data.get("name", ""),
         )
-        await tables().hub.publish(live)
         return {"id": live.id, "seat": 0, "token": token}
 
     @app.post("/api/tables/{table_id}/seats/{seat}")
@@ -205,7 +240,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}/games/{number}/replay")
     async def replay(table_id: str, number: int, token: str | None = None) -> dict[str, Any]:
         live = tables().get(table_id)
-        seat = live.seat_of(token)
+        seat = await tables().seat_of(live, token)
         if token and seat is None:
             with using(live.lang):
                 raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
@@ -226,11 +261,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not same_origin(websocket):
             await websocket.close(code=4403, reason="cross-origin")
             return
-        live = tables().live.get(table_id)
-        if live is None:
+        try:
+            live = tables().get(table_id)
+        except Refused:
             await websocket.close(code=4404, reason="no such table")
             return
-        seat = live.seat_of(token)
+        seat = await tables().seat_of(live, token)
         await websocket.accept()
         if token and seat is None:
             with using(live.lang):
@@ -269,7 +305,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         await send(error_frame("too-large", _("The message is too large.")))
                         continue
                     try:
-                        await handle(live, seat, message)
+                        with metrics.round_trip.time():
+                            await handle(live, seat, message)
                     except Refused as err:
                         await send(error_frame(err.code, err.message))
         except WebSocketDisconnect:
@@ -298,4 +335,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.state.tables = tables
     app.state.frame = table_frame
+    app.state.metrics = metrics
     return app

@@ -6,11 +6,20 @@ answers into frames (:mod:`red7.web.views`). Everything here runs on the server'
 loop, one call at a time, so a table changes only between two awaits; bots think in a
 process pool (or threads) and hand their answer back to the loop.
 
-Every change of a table goes through :meth:`Tables._changed`: the decisions that can
-no longer be taken back are appended to the database (:mod:`red7.web.store`), every
-client of the table gets its new frame through the :class:`Hub`, and the next bot is
-asked. The hub is the seam for scaling out: one process keeps its clients in memory;
-several processes would publish a table's changes through Redis or PostgreSQL.
+Every change of a table goes through :meth:`Tables._changed`: the table is written to
+the database as its next version (:meth:`red7.web.store.Store.commit`), every client of
+the table in this process gets its new frame through the :class:`Hub`, the other
+processes are told through the :mod:`bus <red7.web.bus>`, and the next bot is asked.
+
+Several processes may serve the same tables. Each keeps a copy of every table in
+memory and changes it only against the version it was copied at: a change another
+process made first makes the write fail, the copy is read again from the database and
+the change is refused as stale (nothing changed). A process told (or finding, at its
+look every few seconds) that a table moved reads it back and sends its clients their
+frames. The bot of a table is asked by the process that wrote the change that made it
+the bot's turn; if that process dies, another takes over after :data:`TAKEOVER`
+seconds. Who is connected is told over the bus too, so a person away is away from
+every process.
 
 Decisions carry the sequence number they were made against (``seq``: how many
 decisions the current game has had, staged ones included): a stale or repeated one is
@@ -40,7 +49,9 @@ from ..core.seeds import derive_seed, fresh_seed
 from ..play.table import Seat, Table
 from ..ui.i18n import _, parse_language, using
 from ..ui.words import refusal_text
+from .bus import Bus
 from .live import LiveTable, SeatState
+from .metrics import Metrics
 from .store import Store, StoredTable, new_token, replayed, token_hash
 from .views import table_frame
 
@@ -49,6 +60,15 @@ log = logging.getLogger("red7.web")
 NAME_LENGTH = 24
 SUBSTITUTE = "medium"
 """The bot that plays for a person away longer than the table's patience."""
+TAKEOVER = 10.0
+"""Seconds a bot's turn may wait before a process other than the one that asked the
+bot (dead, perhaps) asks it again (the database lets only one of their moves in)."""
+BEAT, GONE = 2.0, 7.0
+"""Seconds between two "I am here" messages of a process, and after which a silent
+process is taken for gone (its connections with it)."""
+LOOK = 5.0
+"""Seconds between two looks at every table's version in the database (the bus may lose
+a message: this finds the change anyway)."""
 
 
 class Refused(Exception):
@@ -117,7 +137,8 @@ class Tables:
 
     ``pool`` runs the bots (a process pool in the server; None: threads, for tests);
     ``bot_delay``: least seconds a bot's move takes, so people can follow it;
-    ``patience``: seconds a person may be away on their turn before a bot plays for them."""
+    ``patience``: seconds a person may be away on their turn before a bot plays for them;
+    ``bus``: how the processes sharing the database tell each other (default: alone)."""
 
     def __init__(
         self,
@@ -126,42 +147,71 @@ class Tables:
         bot_delay: float = 0.8,
         patience: float = 60.0,
         hub: Hub | None = None,
+        bus: Bus | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store, self.pool, self.bot_delay, self.patience = store, pool, bot_delay, patience
         self.hub = hub or Hub()
+        self.bus = bus or Bus()
+        self.metrics = metrics or Metrics()
         self.live: dict[str, LiveTable] = {}
+        self.elsewhere: dict[str, dict[tuple[str, int], int]] = {}
+        """Each other process's open connections by (table, seat), as it last told."""
+        self.heard: dict[str, float] = {}
+        """When (``time.monotonic``) each other process was last heard."""
         self._watcher: asyncio.Task[None] | None = None
 
     # --- starting and stopping ------------------------------------------------------
 
     def load(self) -> None:
         """Bring back every table of the database, each game replayed from its seed and
-        decisions to exactly where it was."""
+        decisions to exactly where it was (a person's staged turn included)."""
         for stored in self.store.tables():
             self.live[stored.id] = self._revive(stored)
 
     def _revive(self, stored: StoredTable) -> LiveTable:
         config = Config(stored.players, stored.advanced, stored.actions)
-        seats = [SeatState(s.name, s.token_hash, s.bot) for s in stored.seats]
+        seats = [SeatState() for _ in stored.seats]
         live = LiveTable(stored.id, stored.lang, config, seats, stored.status)
-        if stored.game is not None:
-            game = replayed(stored.game)
-            live.table = Table.around(game, self._table_seats(live))
-            live.game_number, live.game_id, live.persisted = stored.game.number, stored.game.id, game.decisions
-            if game.is_over and stored.game.result is None:  # killed between its last decision and its result
-                assert game.result is not None
-                self.store.finish_game(live.id, stored.game.id, game.result.as_dict())
-                live.status = "over"
-            for seat in live.seats:
-                if seat.bot is None and seat.token_hash is not None:
-                    seat.left = time.monotonic()  # nobody is connected yet after a restart
+        self._copy(live, stored)
+        for seat in live.seats:
+            if seat.bot is None and seat.token_hash is not None:
+                seat.left = time.monotonic()  # nobody is connected to this process yet
+        table = live.table
+        if table is not None and table.is_over and live.status != "over":
+            # written by the previous release, killed between a game's last decision and its result
+            live.status = "over"
+            with contextlib.suppress(Refused):
+                self._commit(live)
+        if self.bus.shared:  # bots waiting now are another process's, unless it is gone
+            live.touched = time.monotonic() - TAKEOVER + BEAT
         return live
 
+    def _copy(self, live: LiveTable, stored: StoredTable) -> None:
+        """Make ``live`` what the database holds (``stored``): seats, status, and the
+        game brought to its decisions (only what differs is replayed)."""
+        for seat, stored_seat in zip(live.seats, stored.seats, strict=True):
+            seat.load(stored_seat)
+        live.status = stored.status
+        game = stored.game
+        if game is None:
+            live.table, live.game_id, live.game_number = None, None, 0
+        else:
+            if live.table is None or live.game_id != game.id:
+                live.table = Table(self._table_seats(live), Config.from_mapping(game.config), game.seed)
+                live.game_id, live.game_number = game.id, game.number
+            live.table.catch_up([action for _seat, action in game.decisions], game.committed)
+        live.saved, live.touched = stored, time.monotonic()
+
     async def start_background(self) -> None:
-        """Start the watch over absent players, and the bots of games waiting for one."""
+        """Start listening to the other processes, the watch over absent players and
+        bots, and (alone) the bots of games waiting for one."""
+        await self.bus.start(self._heard)
+        await self.bus.publish({"hello": 1})
         self._watcher = asyncio.create_task(self._watch())
-        for live in self.live.values():
-            self._next_bot(live)
+        if not self.bus.shared:
+            for live in self.live.values():
+                self._next_bot(live)
 
     async def stop(self) -> None:
         tasks = [t for t in [self._watcher, *(lv.bot_task for lv in self.live.values())] if t is not None]
@@ -170,11 +220,16 @@ class Tables:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        await self.bus.stop()
 
     # --- the lobby ------------------------------------------------------------------
 
     def get(self, table_id: str) -> LiveTable:
         live = self.live.get(table_id)
+        if live is None and self.bus.shared and len(table_id) <= 32:  # made by another process just now?
+            stored = self.store.table(table_id)
+            if stored is not None:
+                live = self.live[table_id] = self._revive(stored)
         if live is None:
             raise Refused("no-table", _("There is no table {id}.").format(id=table_id), 404)
         return live
@@ -184,7 +239,7 @@ class Tables:
         order = {"open": 0, "playing": 1}
         return sorted((t for t in self.live.values() if t.status in order), key=lambda t: order[t.status])
 
-    def create(self, players: Any, advanced: Any, actions: Any, lang: Any, name: Any) -> tuple[LiveTable, str]:
+    async def create(self, players: Any, advanced: Any, actions: Any, lang: Any, name: Any) -> tuple[LiveTable, str]:
         """A new table; its creator takes seat 0. Returns the table and the creator's token."""
         try:
             config = Config(players, advanced, actions)
@@ -198,10 +253,11 @@ class Tables:
             self._clean_name(name)  # refused before anything is made
         table_id = secrets.token_urlsafe(6)
         live = LiveTable(table_id, tag, config, [SeatState() for _ in range(config.players)])
-        self.store.create_table(table_id, config.players, config.advanced, config.actions, tag)
+        live.saved = self.store.create_table(table_id, config.players, config.advanced, config.actions, tag)
         self.live[table_id] = live
         with using(tag):
             token = self._sit(live, 0, name)
+            await self._changed(live)
         return live, token
 
     def _clean_name(self, name: Any) -> str:
@@ -216,7 +272,6 @@ class Tables:
         clean = self._clean_name(name)
         token = new_token()
         live.seats[seat] = SeatState(clean, token_hash(token))
-        self.store.set_seat(live.id, seat, clean, token_hash(token), None)
         return token
 
     def _free_seat(self, live: LiveTable, seat: Any) -> int:
@@ -236,11 +291,21 @@ class Tables:
         live = self.get(table_id)
         with using(live.lang):
             token = self._sit(live, self._free_seat(live, seat), name)
-        await self.hub.publish(live)
+            await self._changed(live)
         return token
 
-    def _member(self, live: LiveTable, token: Any) -> int:
-        seat = live.seat_of(token if isinstance(token, str) else None)
+    async def seat_of(self, live: LiveTable, token: Any) -> int | None:
+        """The seat ``token`` opens at the table (None: none); a seat just taken through
+        another process is read from the database before saying none."""
+        token = token if isinstance(token, str) else None
+        seat = live.seat_of(token)
+        if seat is None and token and self.bus.shared:
+            await self.refresh(live.id)
+            seat = live.seat_of(token)
+        return seat
+
+    async def _member(self, live: LiveTable, token: Any) -> int:
+        seat = await self.seat_of(live, token)
         if seat is None:
             raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
         return seat
@@ -249,24 +314,23 @@ class Tables:
         """A person at the table puts a bot (``level``: easy, medium, hard, expert) in a free seat."""
         live = self.get(table_id)
         with using(live.lang):
-            self._member(live, token)
+            await self._member(live, token)
             free = self._free_seat(live, seat)
             if level not in LEVELS:
                 raise Refused("bad-level", _("Bot levels: {levels}.").format(levels=", ".join(LEVELS)))
             live.seats[free] = SeatState(bot=level)
-            self.store.set_seat(live.id, free, "", None, level)
-        await self.hub.publish(live)
+            await self._changed(live)
 
     async def start(self, table_id: str, token: Any) -> None:
         """A person at the table starts the game once every seat is taken."""
         live = self.get(table_id)
         with using(live.lang):
-            self._member(live, token)
+            await self._member(live, token)
             if live.status != "open":
                 raise Refused("started", _("The game has started already."), 409)
             if not all(s.taken for s in live.seats):
                 raise Refused("seats-free", _("Every seat needs a player or a bot before the game starts."), 409)
-        await self._new_game(live)
+            await self._new_game(live)
 
     async def again(self, table_id: str, seat: int) -> None:
         """Play again (after a game is over): a new deal for the same seats."""
@@ -274,14 +338,14 @@ class Tables:
         with using(live.lang):
             if live.table is None or not live.table.is_over:
                 raise Refused("not-over", _("The game is not over yet."), 409)
-        await self._new_game(live)
+            await self._new_game(live)
 
     async def _new_game(self, live: LiveTable) -> None:
         seed = fresh_seed()
         live.game_number += 1
-        live.game_id = self.store.new_game(live.id, live.game_number, live.config.as_dict(), seed)
+        live.game_id = None  # a new game: the database numbers it
         live.table = Table(self._table_seats(live), live.config, seed)
-        live.status, live.persisted = "playing", 0
+        live.status = "playing"
         for seat in live.seats:  # a person who is not connected when the game starts is away from now on
             if seat.bot is None and not seat.online and seat.left is None:
                 seat.left = time.monotonic()
@@ -293,8 +357,12 @@ class Tables:
 
     # --- playing --------------------------------------------------------------------
 
-    def _turn_of(self, live: LiveTable, seat: int, seq: Any) -> Table:
-        """The table if ``seat`` may decide now against sequence number ``seq``."""
+    async def _turn_of(self, live: LiveTable, seat: int, seq: Any) -> Table:
+        """The table if ``seat`` may decide now against sequence number ``seq`` (a
+        decision made against a change this process has not read yet is checked
+        against it, not refused as stale)."""
+        if self.bus.shared and seq != live.seq:
+            await self.refresh(live.id)
         table = live.table
         if table is None or live.status != "playing" or table.is_over:
             raise Refused("no-game", _("No game is being played at this table."), 409)
@@ -310,7 +378,7 @@ class Tables:
         """The person in ``seat`` makes ``action`` (notation) against ``seq``."""
         live = self.get(table_id)
         with using(live.lang):
-            table = self._turn_of(live, seat, seq)
+            table = await self._turn_of(live, seat, seq)
             if not isinstance(action, str):
                 raise Refused("bad-decision", _("A decision is written in the notation, e.g. 'play R7'."))
             try:
@@ -321,75 +389,188 @@ class Tables:
                 table.decide(parsed)
             except IllegalActionError as err:
                 raise Refused(err.refusal.code.value, refusal_text(err.refusal)) from None
-        await self._changed(live)
+            await self._changed(live)
+        self.metrics.decisions.labels(by="person").inc()
 
     async def take_back(self, table_id: str, seat: int, seq: Any) -> None:
         live = self.get(table_id)
         with using(live.lang):
-            table = self._turn_of(live, seat, seq)
+            table = await self._turn_of(live, seat, seq)
             if not table.take_back():
                 raise Refused("nothing-staged", _("There is nothing to take back."), 409)
-        await self._changed(live)
+            await self._changed(live)
 
     # --- connections ----------------------------------------------------------------
 
     async def connect(self, client: Client) -> None:
         live = self.get(client.table_id)
         self.hub.add(client)
+        self.metrics.clients.inc()
         if client.seat is not None:
             seat = live.seats[client.seat]
-            seat.online += 1
-            seat.left = None
+            seat.here += 1
+            await self._tell_presence(live, client.seat)
             if seat.substitute is not None:
                 seat.substitute = None  # back: the person takes the seat again
-                self._next_bot(live)
+                with using(live.lang), contextlib.suppress(Refused):
+                    await self._changed(live)
+                    return
         await self.hub.publish(live)
 
     async def disconnect(self, client: Client) -> None:
         self.hub.remove(client)
+        self.metrics.clients.dec()
         live = self.live.get(client.table_id)
         if live is None or client.seat is None:
             return
-        seat = live.seats[client.seat]
-        seat.online = max(seat.online - 1, 0)
-        if not seat.online:
-            seat.left = time.monotonic()
+        live.seats[client.seat].here = max(live.seats[client.seat].here - 1, 0)
+        await self._tell_presence(live, client.seat)
         await self.hub.publish(live)
+
+    async def _tell_presence(self, live: LiveTable, seat: int) -> None:
+        self._count_online(live, seat)
+        await self.bus.publish({"t": live.id, "seat": seat, "here": live.seats[seat].here})
+
+    def _count_online(self, live: LiveTable, seat: int) -> None:
+        """Sum the seat's connections over the processes; note when the person left."""
+        state = live.seats[seat]
+        state.elsewhere = sum(counts.get((live.id, seat), 0) for counts in self.elsewhere.values())
+        if state.online:
+            state.left = None
+        elif state.left is None:
+            state.left = time.monotonic()
+
+    # --- the other processes --------------------------------------------------------
+
+    async def _heard(self, message: dict[str, Any]) -> None:
+        """A message of another process (:mod:`red7.web.bus`)."""
+        process = str(message.get("p"))
+        self.heard[process] = time.monotonic()
+        table_id, seat, here = message.get("t"), message.get("seat"), message.get("here")
+        if isinstance(table_id, str) and isinstance(message.get("v"), int):
+            await self.refresh(table_id, message["v"])
+        elif isinstance(table_id, str) and isinstance(seat, int) and isinstance(here, int):
+            self.elsewhere.setdefault(process, {})[(table_id, seat)] = here
+            live = self.live.get(table_id)
+            if live is None:
+                with contextlib.suppress(Refused):
+                    live = self.get(table_id)
+            if live is not None and 0 <= seat < len(live.seats):
+                self._count_online(live, seat)
+                await self.hub.publish(live)
+        elif message.get("hello"):  # a process (re)started: tell it who is connected here
+            for live in self.live.values():
+                for number, state in enumerate(live.seats):
+                    if state.here:
+                        await self.bus.publish({"t": live.id, "seat": number, "here": state.here})
+
+    async def refresh(self, table_id: str, version: int | None = None) -> None:
+        """Read the table back from the database if it is newer there than here (than
+        ``version``, if known) and send its clients here their frames."""
+        live = self.live.get(table_id)
+        if live is not None and version is not None and live.version >= version:
+            return  # this process made the change, or has read it already
+        stored = self.store.table(table_id, newer_than=None if live is None else live.version)
+        if stored is None:
+            return
+        if live is None:
+            live = self.live[table_id] = self._revive(stored)
+        else:
+            self._copy(live, stored)
+        await self.hub.publish(live)
+
+    def _forget_silent(self) -> list[tuple[str, int]]:
+        """Drop the connections of processes not heard for :data:`GONE` seconds (dead,
+        or cut off); the (table, seat) pairs whose count changed."""
+        now = time.monotonic()
+        changed: list[tuple[str, int]] = []
+        for process, last in list(self.heard.items()):
+            if now - last > GONE:
+                del self.heard[process]
+                changed += [key for key, count in self.elsewhere.pop(process, {}).items() if count]
+                log.info("process %s is silent: its connections are counted gone", process)
+        return changed
 
     async def _watch(self) -> None:
         """Once a second: a person away on their turn longer than the patience gets a
-        substitute bot (until they come back)."""
+        substitute bot (until they come back); with other processes, also: say this
+        one is here, forget silent ones, look for tables changed unseen, and take over
+        bots whose turn waits too long."""
+        beat = look = time.monotonic()
         while True:
             await asyncio.sleep(1.0)
+            now = time.monotonic()
+            if self.bus.shared:
+                if now - beat >= BEAT:
+                    beat = now
+                    await self.bus.publish({"beat": 1})
+                for table_id, seat in self._forget_silent():
+                    if table_id in self.live:
+                        self._count_online(self.live[table_id], seat)
+                        await self.hub.publish(self.live[table_id])
+                if now - look >= LOOK:
+                    look = now
+                    await self._look()
             for live in list(self.live.values()):
-                table = live.table
-                if table is None or table.is_over or table.current is None:
-                    continue
-                seat = live.seats[table.current]
-                if seat.bot is None and seat.substitute is None and seat.left is not None:
-                    if time.monotonic() - seat.left >= self.patience:
-                        seat.substitute = SUBSTITUTE
-                        table.take_back()
-                        await self.hub.publish(live)
-                        self._next_bot(live)
+                await self._watch_table(live, now)
+
+    async def _look(self) -> None:
+        try:
+            versions = self.store.versions()
+        except Exception as err:  # the database away for a moment: look again later
+            log.warning("could not read the tables' versions (%s)", type(err).__name__)
+            return
+        for table_id, version in versions.items():
+            live = self.live.get(table_id)
+            if live is None or live.version < version:
+                await self.refresh(table_id, version)
+
+    async def _watch_table(self, live: LiveTable, now: float) -> None:
+        table = live.table
+        if table is None or table.is_over or table.current is None:
+            return
+        seat = live.seats[table.current]
+        if seat.bot is None and seat.substitute is None and seat.left is not None:
+            if now - seat.left >= self.patience:
+                seat.substitute = SUBSTITUTE
+                table.take_back()
+                with using(live.lang), contextlib.suppress(Refused):
+                    await self._changed(live)
+        elif self.bus.shared and (seat.bot or seat.substitute) and now - live.touched > TAKEOVER:
+            if live.bot_task is None or live.bot_task.done():
+                log.info("table %s: its bot's turn waited %.0f s; asked here", live.id, now - live.touched)
+                live.touched = now
+                self._next_bot(live)
 
     # --- after every change ---------------------------------------------------------
 
     async def _changed(self, live: LiveTable) -> None:
+        """Write the change made to ``live``, tell every client and process, ask the
+        next bot. A table changed elsewhere first is read back and the change refused
+        (``stale``): nothing of it stays."""
         table = live.table
-        if table is not None:
-            committed = table.committed
-            if committed > live.persisted and live.game_id is not None:
-                history = table.game.history[live.persisted : committed]
-                self.store.add_decisions(live.game_id, live.persisted, [(s, str(a)) for s, a in history])
-                live.persisted = committed
-            if table.is_over and live.status != "over" and live.game_id is not None:
-                result = table.game.result
-                assert result is not None
-                self.store.finish_game(live.id, live.game_id, result.as_dict())
-                live.status = "over"
+        if table is not None and table.is_over and live.status != "over":
+            live.status = "over"
+        try:
+            self._commit(live)
+        except Refused:
+            await self.hub.publish(live)  # the clients here see the table as it was read back
+            raise
+        await self.bus.publish({"t": live.id, "v": live.version})
         await self.hub.publish(live)
         self._next_bot(live)
+
+    def _commit(self, live: LiveTable) -> None:
+        assert live.saved is not None
+        written = self.store.commit(live.saved, live.stored())
+        if written is None:
+            self.metrics.conflicts.inc()
+            stored = self.store.table(live.id)
+            assert stored is not None
+            self._copy(live, stored)
+            raise Refused("stale", _("The table changed before your decision arrived: look again and decide."), 409)
+        live.saved, live.touched = written, time.monotonic()
+        live.game_id = None if written.game is None else written.game.id
 
     def _next_bot(self, live: LiveTable) -> None:
         """Ask the bot to move, if a bot (or a substitute) is to move and none is asked yet."""
@@ -418,7 +599,7 @@ class Tables:
         live.bot_task = None
         current = live.seats[seat]
         if live.table is not table or live.seq != seq or table.current != seat:
-            return  # the game moved on meanwhile (a person came back, a new game)
+            return  # the game moved on meanwhile (a person came back, a new game, another process)
         if current.bot is not None:
             table.apply_bot(action)
         elif current.substitute is not None:
@@ -426,7 +607,12 @@ class Tables:
         else:
             self._next_bot(live)
             return
-        await self._changed(live)
+        try:
+            with using(live.lang):
+                await self._changed(live)
+        except Refused:
+            return  # another process moved first: the table is as it made it
+        self.metrics.decisions.labels(by="bot").inc()
 
     # --- records --------------------------------------------------------------------
 

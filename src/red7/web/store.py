@@ -15,12 +15,16 @@ The schema is four tables, created and changed only by the Alembic migrations in
   decisions from its seed (:mod:`red7.core.record`), which is what makes a server killed
   mid-game come back exactly.
 
-Only decisions that can no longer be taken back are written (a person's staged turn is
-kept in memory until it ends); a server that dies mid-turn brings that person back to
-the start of the turn, as ``red7 play --resume`` does.
+A person's staged decisions are written too (``games.committed`` says how many are
+final), so a player connected to another process sees them, and a take-back deletes
+them. Every change of a table is one transaction that bumps ``tables.version`` from the
+version it was made against (:meth:`Store.commit`): of two processes changing one table
+at once, the second finds the version moved and writes nothing. That, not a lock held
+by a process, is what serializes a table's decisions across processes.
 
 The default database is a SQLite file in WAL mode in the user's data directory;
-``--database-url`` chooses another (any SQLAlchemy URL; PostgreSQL is the next step).
+``--database-url`` chooses another: PostgreSQL (``postgresql://...``, driven by psycopg 3)
+for several server processes.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -42,8 +46,10 @@ from sqlalchemy import (
     Integer,
     String,
     create_engine,
+    delete,
     event,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -93,6 +99,8 @@ class TableRow(Base):
     lang: Mapped[str] = mapped_column(String(8))
     status: Mapped[str] = mapped_column(String(8))
     """``open`` (seats being taken), ``playing`` or ``over``."""
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    """Bumped by every change of the table (:meth:`Store.commit`)."""
 
 
 class SeatRow(Base):
@@ -103,6 +111,7 @@ class SeatRow(Base):
     name: Mapped[str] = mapped_column(String(40), default="")
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    substitute: Mapped[str | None] = mapped_column(String(80), nullable=True)
 
 
 class GameRow(Base):
@@ -115,6 +124,8 @@ class GameRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    committed: Mapped[int] = mapped_column(Integer, default=0)
+    """How many of the game's decisions are final (the rest: a person's staged turn)."""
 
 
 class DecisionRow(Base):
@@ -129,72 +140,100 @@ class DecisionRow(Base):
 
 @dataclass(frozen=True)
 class StoredSeat:
-    name: str
-    token_hash: str | None
-    bot: str | None
+    name: str = ""
+    token_hash: str | None = None
+    bot: str | None = None
+    substitute: str | None = None
 
 
 @dataclass(frozen=True)
 class StoredGame:
-    id: int
+    id: int | None
+    """None: a game not written yet (:meth:`Store.commit` gives it its id)."""
     number: int
     config: dict[str, Any]
     seed: int
     result: dict[str, Any] | None
-    decisions: list[str]
+    decisions: tuple[tuple[int, str], ...]
+    """Every decision, (seat, notation) each, in order: the final ones, then the staged ones."""
+    committed: int
+    """How many of :attr:`decisions` are final."""
 
 
-def replayed(stored: StoredGame) -> Game:
-    """The game ``stored`` holds, rebuilt by replaying its decisions from its seed (the
-    state itself is never stored)."""
+def replayed(stored: StoredGame, staged: bool = False) -> Game:
+    """The game ``stored`` holds, rebuilt by replaying its final decisions (and with
+    ``staged``, the staged ones too) from its seed: the state itself is never stored."""
     game = Game(config=Config.from_mapping(stored.config), seed=stored.seed)
-    for action in stored.decisions:
+    for _seat, action in stored.decisions[: None if staged else stored.committed]:
         game.apply(action)
     return game
 
 
 @dataclass(frozen=True)
 class StoredTable:
+    """A table as the database holds it at one :attr:`version`."""
+
     id: str
     players: int
     advanced: bool
     actions: bool
     lang: str
     status: str
-    seats: list[StoredSeat]
+    seats: tuple[StoredSeat, ...]
     game: StoredGame | None
     """The table's latest game (None before the first starts)."""
+    version: int = 0
 
 
 class Store:
-    """The database of one server (``url``: a SQLAlchemy URL; default :func:`default_url`).
+    """The database of one server or of several sharing it (``url``: a SQLAlchemy URL;
+    default :func:`default_url`; ``postgresql://`` means psycopg 3).
 
     Every method is one short transaction; the server calls them from its event loop
-    (a SQLite write in WAL mode takes well under a millisecond)."""
+    (a SQLite write in WAL mode takes well under a millisecond, a PostgreSQL one on
+    loopback about one)."""
 
     def __init__(self, url: str | None = None) -> None:
-        self.url = url or default_url()
-        self.engine: Engine = create_engine(self.url)
+        self.url = driver_url(url or default_url())
+        self.engine: Engine = create_engine(self.url, pool_pre_ping=True)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
 
-    def upgrade(self) -> None:
-        """Bring the schema to the newest migration (Alembic ``upgrade head``)."""
-        from alembic import command
-        from alembic.config import Config as AlembicConfig
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
 
-        cfg = AlembicConfig()
-        cfg.set_main_option("script_location", str(MIGRATIONS))
+    def upgrade(self) -> None:
+        """Bring the schema to the newest migration (Alembic ``upgrade head``). Several
+        processes may start at once: on PostgreSQL an advisory lock lets one migrate
+        while the others wait."""
+        from alembic import command
+
         with self.engine.begin() as connection:
-            cfg.attributes["connection"] = connection
+            if self.dialect == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(7007)"))
+            cfg = alembic_config(connection)
             command.upgrade(cfg, "head")
+
+    def revision(self) -> str | None:
+        """The schema's migration (None: an empty database)."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+
+    def ping(self) -> None:
+        """Raise if the database cannot be reached."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
 
     def close(self) -> None:
         self.engine.dispose()
 
     # --- writes -------------------------------------------------------------------
 
-    def create_table(self, table_id: str, players: int, advanced: bool, actions: bool, lang: str) -> None:
+    def create_table(self, table_id: str, players: int, advanced: bool, actions: bool, lang: str) -> StoredTable:
+        """A new table with empty seats, at version 0."""
         with Session(self.engine) as s, s.begin():
             s.add(
                 TableRow(
@@ -205,47 +244,72 @@ class Store:
                     actions=actions,
                     lang=lang,
                     status="open",
+                    version=0,
                 )
             )
             s.flush()  # the table before its seats (no ORM relationship orders them)
             for seat in range(players):
                 s.add(SeatRow(table_id=table_id, seat=seat, name="", token_hash=None, bot=None))
+        return StoredTable(table_id, players, advanced, actions, lang, "open", (StoredSeat(),) * players, None, 0)
 
-    def set_seat(self, table_id: str, seat: int, name: str, token_hash: str | None, bot: str | None) -> None:
+    def commit(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
+        """Write the change of a table from ``before`` (what the database held at
+        ``before.version``) to ``after``, as version ``before.version + 1``; None, and
+        nothing written, if the table has changed since ``before`` (another process
+        changed it first: compare and set on the version). Returns ``after`` as
+        written: its new version, and its new game's id."""
+        version = before.version + 1
         with Session(self.engine) as s, s.begin():
-            s.execute(
-                update(SeatRow)
-                .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-                .values(name=name, token_hash=token_hash, bot=bot)
+            moved = s.execute(
+                update(TableRow)
+                .where(TableRow.id == before.id, TableRow.version == before.version)
+                .values(version=version, status=after.status)
             )
+            if moved.rowcount != 1:  # type: ignore[attr-defined]
+                s.rollback()
+                return None
+            for number, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
+                if old != new:
+                    s.execute(
+                        update(SeatRow)
+                        .where(SeatRow.table_id == before.id, SeatRow.seat == number)
+                        .values(name=new.name, token_hash=new.token_hash, bot=new.bot, substitute=new.substitute)
+                    )
+            game = after.game
+            if game is not None:
+                game = self._write_game(s, before.id, before.game, game)
+        return replace(after, version=version, game=game)
 
-    def set_status(self, table_id: str, status: str) -> None:
-        with Session(self.engine) as s, s.begin():
-            s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
-
-    def new_game(self, table_id: str, number: int, config: dict[str, Any], seed: int) -> int:
-        """Record a new game at the table (and mark the table playing); its id."""
-        with Session(self.engine) as s, s.begin():
-            row = GameRow(table_id=table_id, number=number, config=config, seed=seed, result=None, created=now())
+    @staticmethod
+    def _write_game(s: Session, table_id: str, old: StoredGame | None, new: StoredGame) -> StoredGame:
+        if new.id is None:  # a new game: its row, then its decisions from the first
+            row = GameRow(
+                table_id=table_id,
+                number=new.number,
+                config=new.config,
+                seed=new.seed,
+                result=new.result,
+                created=now(),
+                committed=new.committed,
+            )
             s.add(row)
-            s.execute(update(TableRow).where(TableRow.id == table_id).values(status="playing"))
             s.flush()
-            return row.id
-
-    def add_decisions(self, game_id: int, first_seq: int, decisions: list[tuple[int, str]]) -> None:
-        """Append ``decisions`` ((seat, notation) each) as sequence numbers ``first_seq``
-        on; a sequence number written before makes the whole write fail (IntegrityError)."""
-        with Session(self.engine) as s, s.begin():
+            new, old = replace(new, id=row.id), None
+        else:
+            assert old is not None and old.id == new.id, "a game is written after the one before it"
+            if (old.result, old.committed) != (new.result, new.committed):
+                values = {"result": new.result, "committed": new.committed}
+                s.execute(update(GameRow).where(GameRow.id == new.id).values(**values))
+        kept = 0 if old is None else _common_prefix(old.decisions, new.decisions)
+        if old is not None and kept < len(old.decisions):  # a staged turn taken back
+            s.execute(delete(DecisionRow).where(DecisionRow.game_id == new.id, DecisionRow.seq >= kept))
+        if kept < len(new.decisions):
             at = now()
             s.add_all(
-                DecisionRow(game_id=game_id, seq=first_seq + i, seat=seat, action=action, at=at)
-                for i, (seat, action) in enumerate(decisions)
+                DecisionRow(game_id=new.id, seq=seq, seat=seat, action=action, at=at)
+                for seq, (seat, action) in enumerate(new.decisions[kept:], kept)
             )
-
-    def finish_game(self, table_id: str, game_id: int, result: dict[str, Any]) -> None:
-        with Session(self.engine) as s, s.begin():
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(result=result))
-            s.execute(update(TableRow).where(TableRow.id == table_id).values(status="over"))
+        return new
 
     # --- reads --------------------------------------------------------------------
 
@@ -256,10 +320,19 @@ class Store:
             rows = s.scalars(select(TableRow).where(TableRow.status.in_(statuses)).order_by(TableRow.created)).all()
             return [self._table(s, row) for row in rows]
 
-    def table(self, table_id: str) -> StoredTable | None:
+    def versions(self) -> dict[str, int]:
+        """Every table's id and version (to find the tables changed elsewhere)."""
+        with Session(self.engine) as s:
+            return {table_id: version for table_id, version in s.execute(select(TableRow.id, TableRow.version))}
+
+    def table(self, table_id: str, newer_than: int | None = None) -> StoredTable | None:
+        """The table ``table_id`` (None: no such table, or not newer than version
+        ``newer_than``)."""
         with Session(self.engine) as s:
             row = s.get(TableRow, table_id)
-            return None if row is None else self._table(s, row)
+            if row is None or (newer_than is not None and row.version <= newer_than):
+                return None
+            return self._table(s, row)
 
     def game(self, table_id: str, number: int) -> StoredGame | None:
         with Session(self.engine) as s:
@@ -276,15 +349,47 @@ class Store:
             row.actions,
             row.lang,
             row.status,
-            [StoredSeat(seat.name, seat.token_hash, seat.bot) for seat in seats],
+            tuple(StoredSeat(seat.name, seat.token_hash, seat.bot, seat.substitute) for seat in seats),
             None if game is None else self._game(s, game),
+            row.version,
         )
 
     @staticmethod
     def _game(s: Session, row: GameRow) -> StoredGame:
-        decisions = s.scalars(select(DecisionRow.action).where(DecisionRow.game_id == row.id).order_by(DecisionRow.seq))
+        decisions = s.execute(
+            select(DecisionRow.seat, DecisionRow.action).where(DecisionRow.game_id == row.id).order_by(DecisionRow.seq)
+        )
         config = row.config if isinstance(row.config, dict) else json.loads(row.config)
-        return StoredGame(row.id, row.number, config, row.seed, row.result, list(decisions))
+        moves = tuple((seat, action) for seat, action in decisions)
+        return StoredGame(row.id, row.number, config, row.seed, row.result, moves, row.committed)
+
+
+def _common_prefix(a: tuple[tuple[int, str], ...], b: tuple[tuple[int, str], ...]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def driver_url(url: str) -> str:
+    """``url`` with psycopg 3 as the PostgreSQL driver when it names none
+    (SQLAlchemy's default for ``postgresql://`` is psycopg2)."""
+    for scheme in ("postgresql://", "postgres://"):
+        if url.startswith(scheme):
+            return "postgresql+psycopg://" + url[len(scheme) :]
+    return url
+
+
+def alembic_config(connection: Any) -> Any:
+    """Alembic's configuration for the migrations in ``red7/web/migrations``, on ``connection``."""
+    from alembic.config import Config as AlembicConfig
+
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    return cfg
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

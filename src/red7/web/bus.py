@@ -1,0 +1,201 @@
+"""The messages server processes send each other: which table changed, who is connected.
+
+One server process needs none (:class:`Bus`, the default, tells nobody). Several share
+a database and tell each other through Redis pub/sub (:class:`RedisBus`, ``--redis-url``)
+or, with no Redis, PostgreSQL's LISTEN/NOTIFY (:class:`PostgresBus`). A message is a
+small JSON object; the bus delivers it at most once, in the order one process sent it,
+to every *other* process. It is only a hint to look sooner: the database stays the
+truth, and a process that missed a message finds the change at its next look
+(:meth:`red7.web.service.Tables.refresh`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger("red7.web")
+
+CHANNEL = "red7"
+Receive = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Bus:
+    """A bus for one process: nothing to tell, nobody to hear."""
+
+    kind = "none"
+
+    def __init__(self) -> None:
+        self.process = secrets.token_hex(4)
+        """This process's name on the bus (its messages carry it as ``"p"``)."""
+        self.ready = True
+        """Whether messages go out and come in now (readiness)."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may share the tables."""
+        return False
+
+    async def start(self, receive: Receive) -> None:
+        """Start handing other processes' messages to ``receive``."""
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        """Tell the other processes ``message`` (this process's name added)."""
+
+    async def stop(self) -> None:
+        """Stop listening and close the connections."""
+
+    def _encode(self, message: dict[str, Any]) -> str:
+        return json.dumps({**message, "p": self.process}, separators=(",", ":"))
+
+    async def _deliver(self, receive: Receive, raw: str | bytes) -> None:
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            log.warning("bus: a message that is not JSON was ignored")
+            return
+        if isinstance(message, dict) and message.get("p") != self.process:
+            try:
+                await receive(message)
+            except Exception:  # one bad message must not stop the listener
+                log.exception("bus: a message could not be handled")
+
+
+class RedisBus(Bus):
+    """Redis pub/sub on one channel (``url``: ``redis://host:port/db``); it reconnects
+    after losing Redis, and says so (:attr:`ready`) meanwhile."""
+
+    kind = "redis"
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        import redis.asyncio as redis
+
+        self.url = url
+        self.client = redis.Redis.from_url(url)
+        self.ready = False
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def shared(self) -> bool:
+        return True
+
+    async def start(self, receive: Receive) -> None:
+        subscribed = asyncio.Event()
+        self._task = asyncio.create_task(self._listen(receive, subscribed))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(subscribed.wait(), 10.0)
+
+    async def _listen(self, receive: Receive, subscribed: asyncio.Event) -> None:
+        while True:
+            try:
+                async with self.client.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    await pubsub.subscribe(CHANNEL)
+                    self.ready = True
+                    subscribed.set()
+                    while True:
+                        message = await pubsub.get_message(timeout=5.0)
+                        if message is not None and message.get("type") == "message":
+                            await self._deliver(receive, message["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # Redis gone: try again, not ready meanwhile
+                if self.ready:
+                    log.warning("bus: lost Redis (%s); reconnecting", type(err).__name__)
+                self.ready = False
+                await asyncio.sleep(1.0)
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        try:
+            await self.client.publish(CHANNEL, self._encode(message))
+        except Exception as err:  # the others find the change at their next look
+            log.warning("bus: a message was not sent (%s)", type(err).__name__)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+        await self.client.aclose()
+
+
+class PostgresBus(Bus):
+    """PostgreSQL's LISTEN/NOTIFY on the server's own database (``url``: the
+    SQLAlchemy URL; psycopg 3 connects to it). A notification is sent when its
+    transaction commits; payloads stay far below PostgreSQL's 8,000 bytes."""
+
+    kind = "postgres"
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        from sqlalchemy.engine import make_url
+
+        parsed = make_url(url).set(drivername="postgresql")
+        self.conninfo = parsed.render_as_string(hide_password=False)
+        self.ready = False
+        self._task: asyncio.Task[None] | None = None
+        self._sender: Any = None
+        self._lock = asyncio.Lock()
+
+    @property
+    def shared(self) -> bool:
+        return True
+
+    async def start(self, receive: Receive) -> None:
+        listening = asyncio.Event()
+        self._task = asyncio.create_task(self._listen(receive, listening))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(listening.wait(), 10.0)
+
+    async def _listen(self, receive: Receive, listening: asyncio.Event) -> None:
+        import psycopg
+
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True) as connection:
+                    await connection.execute(f"LISTEN {CHANNEL}")
+                    self.ready = True
+                    listening.set()
+                    async for notice in connection.notifies():
+                        await self._deliver(receive, notice.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                if self.ready:
+                    log.warning("bus: lost PostgreSQL (%s); reconnecting", type(err).__name__)
+                self.ready = False
+                await asyncio.sleep(1.0)
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        import psycopg
+
+        async with self._lock:
+            try:
+                if self._sender is None or self._sender.closed:
+                    self._sender = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+                await self._sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, self._encode(message)))
+            except Exception as err:
+                log.warning("bus: a message was not sent (%s)", type(err).__name__)
+                self._sender = None
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+        if self._sender is not None:
+            await self._sender.close()
+
+
+def make_bus(redis_url: str | None, database_url: str, dialect: str) -> Bus:
+    """Redis when a URL is given, else LISTEN/NOTIFY on PostgreSQL, else one process alone."""
+    if redis_url:
+        return RedisBus(redis_url)
+    if dialect == "postgresql":
+        return PostgresBus(database_url)
+    return Bus()

@@ -1,0 +1,48 @@
+"""What a server process counts, for Prometheus (``GET /metrics``; prometheus-client).
+
+Each process has its own registry and counts only what it did: a Prometheus server
+scrapes every process and sums them (``sum(rate(red7_decisions_total[1m]))``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+ROUND_TRIP_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class Metrics:
+    """The counters of one process."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.decisions = Counter(
+            "red7_decisions",
+            "Decisions written by this process, by people and by bots.",
+            ["by"],
+            registry=self.registry,
+        )
+        self.round_trip = Histogram(
+            "red7_round_trip_seconds",
+            "From a player's message arriving to the frames of its change sent to this process's clients.",
+            buckets=ROUND_TRIP_BUCKETS,
+            registry=self.registry,
+        )
+        self.conflicts = Counter(
+            "red7_conflicts",
+            "Changes refused because another process changed the table first.",
+            registry=self.registry,
+        )
+        self.clients = Gauge(
+            "red7_connected_clients", "WebSocket clients connected to this process.", registry=self.registry
+        )
+        self.tables = Gauge("red7_open_tables", "Tables open or being played.", registry=self.registry)
+
+    def count_tables(self, count: Callable[[], int]) -> None:
+        """Have the open-tables gauge ask ``count`` at each scrape."""
+        self.tables.set_function(count)
+
+    def exposition(self) -> bytes:
+        """The text format Prometheus scrapes."""
+        return bytes(generate_latest(self.registry))

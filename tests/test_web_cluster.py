@@ -1,0 +1,244 @@
+"""Several ``red7 serve`` processes sharing one PostgreSQL database and one Redis (both
+started by the tests on loopback: tests/services.py), with people at one table
+connected to different processes.
+
+What must hold: every decision goes in once, in order, whichever process it came
+through; every client sees the same game and every event once, in order; a bot's turn
+is taken once (by one process); no frame shows a card its receiver may not see; a
+process killed with SIGKILL loses nothing, the game goes on through the other and the
+killed one, restarted, rejoins; and without Redis, PostgreSQL's LISTEN/NOTIFY carries
+the messages.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import services
+from red7.core.record import replay
+from test_web_leaks import Tally, check_frame, truth
+from web_live import Client, Game_, comparable, new_game, newest, play, post, settle, waiting_for
+from web_server import WebServer
+
+
+@pytest.fixture
+def pair(postgres: services.Postgres, redis_url: str, tmp_path: Path) -> Iterator[tuple[WebServer, WebServer]]:
+    """Two server processes on a fresh PostgreSQL database and the session's Redis."""
+    database = postgres.create_database()
+    with (
+        WebServer(tmp_path / "a", bot_delay=0, database_url=database, redis_url=redis_url) as a,
+        WebServer(tmp_path / "b", bot_delay=0, database_url=database, redis_url=redis_url) as b,
+    ):
+        yield a, b
+
+
+def metric(server: WebServer, name: str, labels: str = "") -> float:
+    """A counter or gauge of ``server``'s /metrics (0 if not there yet)."""
+    text = httpx.get(f"{server.url}/metrics", trust_env=False).text
+    found = re.search(rf"^{re.escape(name + labels)} (\S+)$", text, re.MULTILINE)
+    return float(found.group(1)) if found else 0.0
+
+
+def record_of(server: WebServer, game: Game_) -> dict[str, Any]:
+    number = newest(game.clients)["table"]["game"]
+    r = httpx.get(f"{server.url}/api/tables/{game.id}/games/{number}/record", trust_env=False)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def frames(client: Client) -> list[dict[str, Any]]:
+    """The table frames ``client`` got once the game was dealt."""
+    return [f for f in map(json.loads, client.raw) if f["type"] == "table" and f["game"]]
+
+
+def test_people_on_two_processes_play_one_table_to_its_end(pair: tuple[WebServer, WebServer]) -> None:
+    a, b = pair
+    # Ana and a spectator on A, P1 and another spectator on B (two spectator clients:
+    # the second added by hand), a medium bot in seat 2; P1 starts the game through B
+    game = new_game(lambda seat: a if seat in (0, None) else b, 3, True, True, people=2, level="medium")
+    watcher_b = Client(b, game.id, None, None)
+    watcher_b.first()
+    game.clients.append(watcher_b)
+    play(game.clients, random.Random(3), timeout=120)
+    settle(game.clients)
+    for c in game.clients:
+        assert c.errors == [], c.errors
+        assert c.last is not None and c.last["game"]["over"]
+
+    record = record_of(a, game)
+    assert record == record_of(b, game)
+    assert record["result"] is not None
+    # the same game seen through both processes: the spectators' last frames are equal
+    watcher_a = next(c for c in game.clients if c.seat is None and c.server is a)
+    assert comparable(frames(watcher_a)[-1]) == comparable(frames(watcher_b)[-1])
+    # every event once, in order: each frame's log is the start of the final one, and
+    # the sequence numbers never go back (nobody took a turn back)
+    for c in game.clients:
+        seen = frames(c)
+        logs = [f["game"]["log"] for f in seen]
+        assert all(later["seq"] >= earlier["seq"] for earlier, later in zip(seen, seen[1:], strict=False))
+        assert all(log == logs[-1][: len(log)] for log in logs), "a frame changed the past"
+        assert len(logs[-1]) > len(record["decisions"]) // 2
+    # the bot's turns were taken once: by one process each, none lost to a conflict
+    bot_moves = sum(1 for seat, _action in replay(record).history if seat == 2)
+    by_bots = metric(a, "red7_decisions_total", '{by="bot"}') + metric(b, "red7_decisions_total", '{by="bot"}')
+    assert by_bots == bot_moves > 0
+    people = metric(a, "red7_decisions_total", '{by="person"}') + metric(b, "red7_decisions_total", '{by="person"}')
+    assert people == len(record["decisions"]) - bot_moves
+    assert metric(a, "red7_conflicts_total") == metric(b, "red7_conflicts_total") == 0
+    game.close()
+
+
+def test_a_decision_sent_through_both_processes_at_once_goes_in_once(pair: tuple[WebServer, WebServer]) -> None:
+    """The same decision (same sequence number) through A and B at the same moment: one
+    goes in, the other is refused and changes nothing; then a stale one is refused."""
+    a, b = pair
+    game = new_game(a, 2, False, False, people=2, level="easy")
+    settle(game.clients)
+    mover = waiting_for(game.clients)
+    assert mover is not None and mover.last is not None and mover.token is not None
+    twin = Client(b, game.id, mover.token, mover.seat)
+    twin.first()
+    frame = mover.last
+    seq = frame["seq"]
+    action = next(o["action"] for o in frame["game"]["options"] if o["safe"] and o["ends_turn"])
+    message = json.dumps({"type": "decide", "seq": seq, "action": action})
+    go = threading.Barrier(2)
+
+    def send(client: Client) -> None:
+        go.wait()
+        client.ws.send(message)
+
+    threads = [threading.Thread(target=send, args=(c,)) for c in (mover, twin)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    settle([*game.clients, twin])
+    refused = mover.errors + twin.errors
+    assert [e["code"] for e in refused] in (["stale"], ["not-your-turn"]), refused
+    assert mover.last["seq"] == twin.last["seq"] == seq + 1  # type: ignore[index]
+    # a decision against the old sequence number, through either process: refused
+    for client in (mover, twin):
+        client.send({"type": "decide", "seq": seq, "action": action})
+        assert client.recv(10) is not None
+    assert [e["code"] for e in (mover.errors + twin.errors)[1:]] == ["stale", "stale"]
+    record_seq = httpx.get(f"{a.url}/api/tables/{game.id}/games/1/replay", trust_env=False).json()["frames"]
+    assert len(record_seq) == seq + 2  # the deal, and each decision once
+    twin.close()
+    game.close()
+
+
+@pytest.mark.parametrize(("players", "advanced", "actions"), [(2, False, False), (3, True, True), (4, True, False)])
+def test_no_frame_through_either_process_shows_a_hidden_card(
+    pair: tuple[WebServer, WebServer], players: int, advanced: bool, actions: bool
+) -> None:
+    """The wire leak test of the web game (tests/test_web_leaks.py) with the seats and a
+    spectator on different processes."""
+    a, b = pair
+    game = new_game(lambda seat: a if (seat or 0) % 2 == 0 else b, players, advanced, actions, people=2, level="easy")
+    play(game.clients, random.Random(players), timeout=120)
+    settle(game.clients)
+    record = record_of(b, game)
+    steps = truth(record)
+    tally = Tally()
+    for c in game.clients:
+        assert c.errors == []
+        for raw in c.raw:
+            check_frame(raw, c.seat, steps, record["seed"], tally)
+    assert tally.frames > 2 * len(record["decisions"])
+    assert tally.hidden_checked > 10 * tally.frames
+    game.close()
+
+
+def test_abuse_is_refused_through_either_process(pair: tuple[WebServer, WebServer]) -> None:
+    a, b = pair
+    game = new_game(a, 2, False, False, people=1, level="easy")
+    other = new_game(b, 2, False, False, people=1, level="easy")
+    # a token of one table opens no seat at the other, through either process
+    for server in (a, b):
+        r = httpx.post(
+            f"{server.url}/api/tables/{other.id}/start", json={"token": game.tokens[0]}, trust_env=False, timeout=10
+        )
+        assert r.status_code == 403 and r.json()["code"] == "bad-token"
+    # a seat taken through A cannot be taken again through B
+    fresh = post(a, "/api/tables", {"players": 2, "name": "Ana"})
+    post(a, f"/api/tables/{fresh['id']}/seats/1", {"name": "Bia"})
+    r = httpx.post(f"{b.url}/api/tables/{fresh['id']}/seats/1", json={"name": "Cid"}, trust_env=False, timeout=10)
+    assert r.status_code == 409 and r.json()["code"] == "seat-taken"
+    # a spectator on B cannot play; a message that is not JSON changes nothing
+    spectator = next(c for c in game.clients if c.seat is None)
+    spectator.ws.close()
+    watcher = Client(b, game.id, None, None)
+    before = watcher.first()
+    watcher.send({"type": "decide", "seq": before["seq"], "action": "concede"})
+    watcher.ws.send("{not json")
+    settle([watcher])
+    assert [e["code"] for e in watcher.errors] == ["spectator", "bad-json"]
+    assert comparable(watcher.last) == comparable(before)  # type: ignore[arg-type]
+    watcher.close()
+    game.close()
+    other.close()
+
+
+def test_a_killed_process_loses_nothing_and_rejoins(pair: tuple[WebServer, WebServer]) -> None:
+    """SIGKILL A mid-game: its clients reconnect to B, where the game goes on (the bots A
+    was asking are taken over); A, restarted, shows the same table and serves it again."""
+    a, b = pair
+    rng = random.Random(8)
+    game = new_game(lambda seat: a if seat in (0, None) else b, 3, False, True, people=2, level="easy")
+    play(game.clients, rng, until=6)
+    settle(game.clients)
+    before = comparable(newest(game.clients))
+    a.kill()
+    for c in game.clients:
+        c.close()
+    game.connect(b)  # the reverse proxy would send A's clients to B
+    assert comparable(newest(game.clients)) == before
+    play(game.clients, rng, until=before["seq"] + 4, timeout=60)
+    settle(game.clients)
+    middle = newest(game.clients)
+    assert middle["seq"] > before["seq"]
+
+    a.start()
+    watcher = Client(a, game.id, None, None)
+    again = watcher.first()
+    spectator_b = next(c for c in game.clients if c.seat is None)
+    assert spectator_b.last is not None and comparable(again) == comparable(spectator_b.last)
+    game.clients.append(watcher)
+    play(game.clients, rng, timeout=120)
+    settle(game.clients)
+    for c in game.clients:
+        assert c.errors == [], c.errors
+        assert c.last is not None and c.last["game"]["over"]
+    assert record_of(a, game) == record_of(b, game)
+    game.close()
+
+
+def test_without_redis_postgresql_carries_the_messages(postgres: services.Postgres, tmp_path: Path) -> None:
+    database = postgres.create_database()
+    with (
+        WebServer(tmp_path / "a", bot_delay=0, database_url=database) as a,
+        WebServer(tmp_path / "b", bot_delay=0, database_url=database) as b,
+    ):
+        assert httpx.get(f"{a.url}/readyz", trust_env=False).json()["status"] == "ready"
+        game = new_game(lambda seat: a if seat in (0, None) else b, 2, False, False, people=2, level="easy")
+        started = time.monotonic()
+        play(game.clients, random.Random(5), timeout=120)
+        settle(game.clients)
+        assert time.monotonic() - started < 60
+        for c in game.clients:
+            assert c.errors == [] and c.last is not None and c.last["game"]["over"]
+        assert record_of(a, game) == record_of(b, game)
+        game.close()

@@ -1,0 +1,185 @@
+"""Clients of a real ``red7 serve`` (tests/web_server.py) over HTTP and WebSockets, for the
+tests of killed, restarted and several server processes (imported as ``web_live``:
+pytest puts this folder on ``sys.path``): a seat's WebSocket, tables made over the REST
+lobby, and careful people playing the seats of a table.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from web_server import WebServer
+
+Frame = dict[str, Any]
+PACE = 0.06
+"""Seconds between two messages of one client (the server allows 20 a second)."""
+
+
+def post(server: WebServer, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    r = httpx.post(f"{server.url}{path}", json=body, timeout=10, trust_env=False)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+@dataclass
+class Client:
+    """One WebSocket of a seat (None: a spectator) of a real server."""
+
+    server: WebServer
+    table: str
+    token: str | None
+    seat: int | None
+    ws: ClientConnection = field(init=False)
+    last: Frame | None = None
+    errors: list[Frame] = field(default_factory=list)
+    raw: list[str] = field(default_factory=list)
+    """Every text the server sent, in order."""
+    sent: float = 0.0
+
+    def __post_init__(self) -> None:
+        query = f"?token={self.token}" if self.token else ""
+        self.ws = connect(
+            f"ws://127.0.0.1:{self.server.port}/ws/{self.table}{query}", proxy=None, open_timeout=10, legacy=True
+        )
+
+    def recv(self, timeout: float | None) -> Frame | None:
+        try:
+            text = str(self.ws.recv(timeout=timeout))
+        except TimeoutError:
+            return None
+        self.raw.append(text)
+        frame: Frame = json.loads(text)
+        if frame["type"] == "table":
+            self.last = frame
+        else:
+            self.errors.append(frame)
+        return frame
+
+    def first(self) -> Frame:
+        """The first frame (a client gets the table's frame as it connects)."""
+        frame = self.recv(10)
+        assert frame is not None and frame["type"] == "table", frame
+        return frame
+
+    def send(self, message: dict[str, Any]) -> None:
+        time.sleep(max(0.0, self.sent + PACE - time.monotonic()))
+        self.ws.send(json.dumps(message))
+        self.sent = time.monotonic()
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def position(frame: Frame) -> tuple[int, int]:
+    """Where a frame is: the game's number at the table, and its seq."""
+    return frame["table"]["game"], frame["seq"]
+
+
+def newest(clients: list[Client]) -> Frame:
+    return max((c.last for c in clients if c.last), key=position)
+
+
+def waiting_for(clients: list[Client]) -> Client | None:
+    """The client whose seat is asked to decide (by its newest frame), if any."""
+    for c in clients:
+        if c.last and c.last["game"] and c.last["game"]["options"] and position(c.last) == position(newest(clients)):
+            return c
+    return None
+
+
+def play(clients: list[Client], rng: random.Random, until: int | None = None, timeout: float = 60) -> None:
+    """Play the seats of ``clients`` (safe decisions at random) until the game is over,
+    or, with ``until``, until at least that many decisions were made and a person of
+    ``clients`` is to start a turn (nothing staged). No error frame may come."""
+    deadline = time.monotonic() + timeout
+    acted: set[tuple[int, int]] = set()
+    while True:
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        for c in clients:
+            while c.recv(0.002) is not None:
+                pass
+            assert c.errors == [], c.errors
+        if newest(clients)["game"]["over"]:
+            return
+        mover = waiting_for(clients)
+        if mover is None or mover.last is None:
+            continue
+        frame = mover.last
+        if until is not None and frame["seq"] >= until and frame["game"]["staged"] == []:
+            return
+        if position(frame) in acted:
+            continue
+        acted.add(position(frame))
+        options = frame["game"]["options"]
+        safe = [o["action"] for o in options if o["safe"] and o["kind"] != "concede"]
+        mover.send({"type": "decide", "seq": frame["seq"], "action": rng.choice(safe) if safe else "concede"})
+
+
+def settle(clients: list[Client]) -> None:
+    """Take in every frame that is on its way."""
+    for c in clients:
+        while c.recv(0.2) is not None:
+            pass
+
+
+def comparable(frame: Frame) -> Frame:
+    """A frame but for who is connected."""
+    frame = json.loads(json.dumps(frame))
+    for seat in frame["seats"]:
+        del seat["online"]
+    return frame
+
+
+@dataclass
+class Game_:
+    """A table of the test: its id, the people's tokens, and its clients."""
+
+    id: str
+    tokens: dict[int, str]
+    clients: list[Client] = field(default_factory=list)
+
+    def connect(self, server: WebServer | Callable[[int | None], WebServer]) -> None:
+        """A client for each person's seat and a spectator's, on ``server`` (or on the
+        server ``server(seat)`` names, a spectator's seat being None)."""
+        where = server if callable(server) else (lambda _seat: server)
+        self.clients = [Client(where(seat), self.id, token, seat) for seat, token in self.tokens.items()]
+        self.clients.append(Client(where(None), self.id, None, None))
+        for c in self.clients:
+            c.first()
+
+    def close(self) -> None:
+        for c in self.clients:
+            c.close()
+
+
+Where = WebServer | Callable[[int | None], WebServer]
+"""A server, or which server each seat (None: a spectator) goes through."""
+
+
+def new_game(server: Where, players: int, advanced: bool, actions: bool, people: int, level: str) -> Game_:
+    """A started table: seats 0 to ``people`` - 1 are people (Ana, P1, ...), each taking
+    the seat through its own server, the others bots of ``level``; every person and a
+    spectator connected, and the last person starts the game."""
+    where = server if callable(server) else (lambda _seat: server)
+    settings = {"players": players, "advanced": advanced, "actions": actions, "name": "Ana"}
+    created = post(where(0), "/api/tables", settings)
+    table, tokens = created["id"], {0: created["token"]}
+    for seat in range(1, players):
+        if seat < people:
+            tokens[seat] = post(where(seat), f"/api/tables/{table}/seats/{seat}", {"name": f"P{seat}"})["token"]
+        else:
+            post(where(0), f"/api/tables/{table}/bots", {"token": tokens[0], "seat": seat, "level": level})
+    game = Game_(table, tokens)
+    game.connect(where)
+    last = max(tokens)
+    post(where(last), f"/api/tables/{table}/start", {"token": tokens[last]})
+    return game

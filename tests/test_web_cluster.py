@@ -23,12 +23,16 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 import services
+from browser_driver import People, launched, play_until, round_over
 from red7.core.record import replay
 from test_web_leaks import Tally, check_frame, truth
-from web_live import Client, Game_, comparable, new_game, newest, play, post, settle, waiting_for
-from web_server import WebServer
+from web_live import Client, Endpoint, Game_, comparable, new_game, newest, play, post, settle, waiting_for
+from web_server import WebServer, free_port
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -49,7 +53,7 @@ def metric(server: WebServer, name: str, labels: str = "") -> float:
     return float(found.group(1)) if found else 0.0
 
 
-def record_of(server: WebServer, game: Game_) -> dict[str, Any]:
+def record_of(server: Endpoint, game: Game_) -> dict[str, Any]:
     number = newest(game.clients)["table"]["game"]
     r = httpx.get(f"{server.url}/api/tables/{game.id}/games/{number}/record", trust_env=False)
     assert r.status_code == 200, r.text
@@ -112,7 +116,9 @@ def test_a_decision_sent_through_both_processes_at_once_goes_in_once(pair: tuple
     twin.first()
     frame = mover.last
     seq = frame["seq"]
-    action = next(o["action"] for o in frame["game"]["options"] if o["safe"] and o["ends_turn"])
+    playable = [o for o in frame["game"]["options"] if o["kind"] != "concede"]
+    chosen = next((o for o in playable if o["ends_turn"]), playable[0])
+    action = chosen["action"]
     message = json.dumps({"type": "decide", "seq": seq, "action": action})
     go = threading.Barrier(2)
 
@@ -134,8 +140,11 @@ def test_a_decision_sent_through_both_processes_at_once_goes_in_once(pair: tuple
         client.send({"type": "decide", "seq": seq, "action": action})
         assert client.recv(10) is not None
     assert [e["code"] for e in (mover.errors + twin.errors)[1:]] == ["stale", "stale"]
-    record_seq = httpx.get(f"{a.url}/api/tables/{game.id}/games/1/replay", trust_env=False).json()["frames"]
-    assert len(record_seq) == seq + 2  # the deal, and each decision once
+    if chosen["ends_turn"]:  # written as final: the replay has the deal and each decision once
+        replay_frames = httpx.get(f"{a.url}/api/tables/{game.id}/games/1/replay", trust_env=False).json()["frames"]
+        assert len(replay_frames) == seq + 2
+    else:  # staged once
+        assert mover.last["game"]["staged"] == [action]  # type: ignore[index]
     twin.close()
     game.close()
 
@@ -241,4 +250,54 @@ def test_without_redis_postgresql_carries_the_messages(postgres: services.Postgr
         for c in game.clients:
             assert c.errors == [] and c.last is not None and c.last["game"]["over"]
         assert record_of(a, game) == record_of(b, game)
+        game.close()
+
+
+def test_a_browser_on_each_process_plays_a_table_to_its_end(pair: tuple[WebServer, WebServer]) -> None:
+    """Ana's browser on A, Bia's on B, an easy bot: the 3-player game from the seats'
+    page to its end, Bia starting it through B."""
+    a, b = pair
+    created = post(a, "/api/tables", {"players": 3, "name": "Ana"})
+    table = created["id"]
+    bia = post(b, f"/api/tables/{table}/seats/1", {"name": "Bia"})["token"]
+    post(a, f"/api/tables/{table}/bots", {"token": created["token"], "seat": 2, "level": "easy"})
+    with launched() as browser:
+        crowds = [People(browser, a), People(browser, b)]
+        try:
+            ana_page = crowds[0].seated(table, created["token"])
+            bia_page = crowds[1].seated(table, bia)
+            expect(ana_page.locator(".setup .seatlist li").nth(1)).to_contain_text("Bia")
+            bia_page.click("button.start")
+            pages = [ana_page, bia_page]
+            for page in pages:
+                expect(page.locator(".hand .card")).to_have_count(7)
+            play_until(pages, lambda: all(round_over(page) for page in pages), seconds=120)
+            ends = [page.locator("dialog.round-end[open]").inner_text() for page in pages]
+            assert ends[0] == ends[1] and any(name in ends[0] for name in ("Ana", "Bia", "Bot 3"))
+        finally:
+            for crowd in crowds:
+                crowd.close()
+        assert not crowds[0].errors + crowds[1].errors
+
+
+def test_the_nginx_example_spreads_a_table_over_both_processes(pair: tuple[WebServer, WebServer]) -> None:
+    """docs/deploy/nginx.conf, only its ports changed, in front of A and B: four people
+    and a spectator connect through it (round robin: some to each process) and play."""
+    a, b = pair
+    example = (ROOT / "docs" / "deploy" / "nginx.conf").read_text()
+    port = free_port()
+    changes = {"127.0.0.1:8001": f"127.0.0.1:{a.port}", "127.0.0.1:8002": f"127.0.0.1:{b.port}"}
+    changes["listen 80;"] = f"listen 127.0.0.1:{port};"
+    config = example
+    for old, new in changes.items():
+        assert old in config
+        config = config.replace(old, new)
+    with services.Nginx(config, port=port) as proxy:
+        game = new_game(proxy, 4, False, True, people=4, level="easy")
+        assert metric(a, "red7_connected_clients") > 0 and metric(b, "red7_connected_clients") > 0
+        play(game.clients, random.Random(4), timeout=120)
+        settle(game.clients)
+        for c in game.clients:
+            assert c.errors == [] and c.last is not None and c.last["game"]["over"]
+        assert record_of(proxy, game) == record_of(a, game)
         game.close()

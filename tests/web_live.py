@@ -11,19 +11,28 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from web_server import WebServer
+
+class Endpoint(Protocol):
+    """Where a client goes: a server (:class:`web_server.WebServer`), or a reverse proxy in front of some."""
+
+    @property
+    def port(self) -> int: ...
+
+    @property
+    def url(self) -> str: ...
+
 
 Frame = dict[str, Any]
 PACE = 0.06
 """Seconds between two messages of one client (the server allows 20 a second)."""
 
 
-def post(server: WebServer, path: str, body: dict[str, Any]) -> dict[str, Any]:
+def post(server: Endpoint, path: str, body: dict[str, Any]) -> dict[str, Any]:
     r = httpx.post(f"{server.url}{path}", json=body, timeout=10, trust_env=False)
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
@@ -34,7 +43,7 @@ def post(server: WebServer, path: str, body: dict[str, Any]) -> dict[str, Any]:
 class Client:
     """One WebSocket of a seat (None: a spectator) of a real server."""
 
-    server: WebServer
+    server: Endpoint
     table: str
     token: str | None
     seat: int | None
@@ -147,7 +156,7 @@ class Game_:
     tokens: dict[int, str]
     clients: list[Client] = field(default_factory=list)
 
-    def connect(self, server: WebServer | Callable[[int | None], WebServer]) -> None:
+    def connect(self, server: Endpoint | Callable[[int | None], Endpoint]) -> None:
         """A client for each person's seat and a spectator's, on ``server`` (or on the
         server ``server(seat)`` names, a spectator's seat being None)."""
         where = server if callable(server) else (lambda _seat: server)
@@ -161,7 +170,7 @@ class Game_:
             c.close()
 
 
-Where = WebServer | Callable[[int | None], WebServer]
+Where = Endpoint | Callable[[int | None], Endpoint]
 """A server, or which server each seat (None: a spectator) goes through."""
 
 

@@ -1,0 +1,172 @@
+"""The web server's database through its migrations (``red7 db upgrade``), on SQLite and
+on PostgreSQL (started by the tests: tests/services.py): an empty database, and one
+written by the previous release (schema 0001, which kept only final decisions and no
+table versions) holding a game in progress, which the server then plays on to its end.
+And the server's operations endpoints, logs and environment settings.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from alembic import command
+
+import services
+from red7.core.cards import CardSet
+from red7.core.game import Game
+from red7.core.model import Config
+from red7.web.store import Store, alembic_config, token_hash
+from web_live import Client, play, settle
+from web_server import WebServer, red7_command
+
+TOKEN = "a-token-of-the-previous-release"
+
+
+def database(kind: str, postgres: services.Postgres | None, folder: Path) -> str:
+    if kind == "postgresql":
+        assert postgres is not None
+        return postgres.create_database()
+    return f"sqlite:///{folder / 'old.sqlite3'}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def kind(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def pg(kind: str, request: pytest.FixtureRequest) -> services.Postgres | None:
+    """The session's PostgreSQL, only for the PostgreSQL cases (SQLite needs none)."""
+    return request.getfixturevalue("postgres") if kind == "postgresql" else None  # type: ignore[no-any-return]
+
+
+def red7_db(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*red7_command(), "db", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_an_empty_database_is_upgraded_once(kind: str, pg: services.Postgres | None, tmp_path: Path) -> None:
+    url = database(kind, pg, tmp_path)
+    assert red7_db("current", "--database-url", url).stdout.strip().endswith("none (empty)")
+    first = red7_db("upgrade", "--database-url", url)
+    assert first.returncode == 0, first.stderr
+    assert "upgraded from an empty database to migration 0002" in first.stdout
+    again = red7_db("upgrade", "--database-url", url)
+    assert "already at migration 0002" in again.stdout
+    store = Store(url)
+    assert store.revision() == "0002" and store.tables() == []
+    store.close()
+
+
+def test_a_bad_database_url_is_one_line(tmp_path: Path) -> None:
+    result = red7_db("upgrade", "--database-url", "postgresql://nobody@127.0.0.1:1/none")
+    assert result.returncode == 2
+    assert result.stderr.startswith("red7: error: cannot use the database") and len(result.stderr.splitlines()) == 1
+
+
+def write_previous_release(url: str) -> tuple[Game, int]:
+    """A database at schema 0001 as that release wrote it: a 2-player table (a person
+    in seat 0 with :data:`TOKEN`, an easy bot in seat 1) with a game 6 decisions in.
+    The game itself, and the number of decisions written."""
+    store = Store(url)
+    with store.engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0001")
+    config = Config(2)
+    game = Game(config=config, seed=77)
+    rng = random.Random(77)
+    while game.decisions < 6:
+        game.apply(rng.choice([o.action for o in game.options() if o.safe] or ["concede"]))
+    now = datetime.now(UTC)
+    meta = sa.MetaData()
+    with store.engine.begin() as connection:
+        tables, seats, games, decisions = (
+            sa.Table(name, meta, autoload_with=connection) for name in ("tables", "seats", "games", "decisions")
+        )
+        connection.execute(
+            tables.insert().values(
+                id="old1", created=now, players=2, advanced=False, actions=False, lang="pt-BR", status="playing"
+            )
+        )
+        connection.execute(
+            seats.insert(),
+            [
+                {"table_id": "old1", "seat": 0, "name": "Ana", "token_hash": token_hash(TOKEN), "bot": None},
+                {"table_id": "old1", "seat": 1, "name": "", "token_hash": None, "bot": "easy"},
+            ],
+        )
+        connection.execute(
+            games.insert().values(
+                id=1, table_id="old1", number=1, config=config.as_dict(), seed=77, result=None, created=now
+            )
+        )
+        connection.execute(
+            decisions.insert(),
+            [
+                {"game_id": 1, "seq": seq, "seat": seat, "action": str(action), "at": now}
+                for seq, (seat, action) in enumerate(game.history)
+            ],
+        )
+    assert store.revision() == "0001"
+    store.close()
+    return game, len(game.history)
+
+
+def test_a_database_of_the_previous_release_plays_on(kind: str, pg: services.Postgres | None, tmp_path: Path) -> None:
+    url = database(kind, pg, tmp_path)
+    game, written = write_previous_release(url)
+    upgraded = red7_db("upgrade", "--database-url", url)
+    assert "upgraded from 0001 to migration 0002" in upgraded.stdout, upgraded.stderr
+    stored = Store(url).table("old1")
+    assert stored is not None and stored.version == 0 and stored.game is not None
+    assert stored.game.committed == written  # every decision that release kept was final
+    with WebServer(tmp_path / "server", bot_delay=0, database_url=url) as server:
+        person = Client(server, "old1", TOKEN, 0)
+        spectator = Client(server, "old1", None, None)
+        first = person.first()
+        spectator.first()
+        assert first["seq"] == written and first["table"]["lang"] == "pt-BR"
+        assert {card["id"] for card in first["game"]["hand"]} == {str(c) for c in CardSet(game.observe(0).hand or 0)}
+        play([person, spectator], random.Random(1), timeout=90)
+        settle([person, spectator])
+        assert person.errors == [] and person.last is not None and person.last["game"]["over"]
+        record = httpx.get(f"{server.url}/api/tables/old1/games/1/record", trust_env=False).json()
+        assert record["decisions"][:written] == [str(action) for _seat, action in game.history]
+        person.close()
+        spectator.close()
+
+
+def test_operations_endpoints_logs_and_environment(tmp_path: Path) -> None:
+    """Readiness and metrics answer; RED7_* variables configure the server; JSON logs
+    carry no seat token."""
+    server = WebServer(tmp_path, bot_delay=0, env={"RED7_LOG_FORMAT": "json"})
+    with server:
+        ready = httpx.get(f"{server.url}/readyz", trust_env=False)
+        assert ready.status_code == 200 and ready.json()["status"] == "ready"
+        created = httpx.post(f"{server.url}/api/tables", json={"name": "Ana"}, trust_env=False).json()
+        httpx.post(
+            f"{server.url}/api/tables/{created['id']}/bots",
+            json={"token": created["token"], "seat": 1, "level": "easy"},
+            trust_env=False,
+        )
+        person = Client(server, created["id"], created["token"], 0)
+        person.first()
+        httpx.post(f"{server.url}/api/tables/{created['id']}/start", json={"token": created["token"]}, trust_env=False)
+        play([person], random.Random(2), timeout=60)
+        person.close()
+        metrics = httpx.get(f"{server.url}/metrics", trust_env=False).text
+        for name in (
+            "red7_decisions_total",
+            "red7_round_trip_seconds_bucket",
+            "red7_open_tables",
+            "red7_connected_clients",
+        ):
+            assert f"\n{name}" in metrics, name
+    lines = [json.loads(line) for line in server.log().splitlines() if line.startswith("{")]
+    assert any(line["message"].startswith("red7 serve:") and line["bus"] == "none" for line in lines), lines
+    assert created["token"] not in server.log()

@@ -1,8 +1,20 @@
-"""Load on one ``red7 serve`` process: many people playing at once, and bots that think.
+"""Load on ``red7 serve``: many people playing at once, and bots that think.
 
-The script starts the server itself (a subprocess on a fresh SQLite file, ``--workers 1
---bot-delay 0``, on a free loopback port), drives it over HTTP and WebSockets from one
-asyncio process, and stops it at the end.
+The script starts the servers itself, drives them over HTTP and WebSockets from one asyncio
+process, and stops everything at the end (also on Ctrl+C, SIGTERM or an error):
+
+* ``--backend sqlite`` (the default): one ``red7 serve`` process (``--workers 1
+  --bot-delay 0``, a free loopback port) on a fresh SQLite file;
+* ``--backend postgres``: a throwaway PostgreSQL cluster and a Redis of its own on
+  loopback (the helpers of ``tests/services.py``: Debian's binaries, run as the
+  ``postgres`` user when we are root), a fresh database in it, and ``--processes`` N
+  ``red7 serve`` processes sharing them, each waited for until its ``/readyz`` says 200.
+
+The load is spread over the processes as a round-robin reverse proxy would spread it:
+seat ``s`` of game ``g`` makes its REST calls and opens its WebSocket on process
+``(g + s) % N``, so with N > 1 the four players of a table are on different processes and
+every change crosses PostgreSQL and Redis to reach some of them: cross-process play is
+what is measured.
 
 People (the default): ``--games`` 4-player basic games of four simulated people each
 (create the table and take the other three seats over REST, start, one WebSocket per
@@ -14,7 +26,15 @@ measured:
 * the round trip of every decision: from its send to the arrival, at the sender, of the
   frame with the next ``seq`` (p50, p90, p99, max);
 * decisions per second; errors (error frames by code, disconnects, decisions that got
-  no answer); server CPU seconds and memory (VmRSS and peak VmHWM from /proc).
+  no answer);
+* CPU of every server process (with its bot workers) and their sum, from /proc, and
+  their memory (VmRSS and peak VmHWM); with ``postgres``, the CPU of the PostgreSQL
+  processes (the postmaster and every ``postgres`` process under it) and of
+  ``redis-server`` over the same window. CPU includes that of children that ended (a
+  backend that closed is counted in its parent);
+* each server's ``/metrics``, scraped at the start and the end of the window and at the
+  end of the run: decisions by people and bots, conflicts (a change refused because
+  another process changed the table first: 0 or nearly), clients per process;
 * leaks, checked on every frame each client receives, with what that client may know
   only (the generator does not see the other hands). In a basic game without action
   cards no card ever goes from the deck or a palette into a hand, so a card a client may
@@ -28,10 +48,12 @@ Bots (``--bots``): K tables of one person and three ``hard`` bots, K = 1, 2, 4, 
 (``--bot-tables``), the person deciding at once, each K for ``--bot-seconds``. The
 latency of a bot's decision is measured by the person's client, from the frame that
 hands the bot its turn to the frame of its decision. The run stops once the p99 exceeds
-``--budget`` seconds (``hard``: 1 s): the largest K under it is how many such tables one
-process (and its one bot worker) serves.
+``--budget`` seconds (``hard``: 1 s): the largest K under it is how many such tables the
+processes (each with its one bot worker) serve. Table ``t`` is on process ``t % N``; with
+one process (the default) that is how many one process serves. Bots work on both backends.
 
     python benchmarks/web_load.py [--games 250] [--seconds 60] [--json]
+    python benchmarks/web_load.py --backend postgres --processes 2 [--games 500] [--seconds 60] [--json]
     python benchmarks/web_load.py --bots [--bot-tables 1,2,4,8,16] [--bot-seconds 20] [--json]
 
 The figures vary with whatever else the machine runs: give medians and percentiles of
@@ -56,6 +78,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,62 +121,211 @@ def summary(values: list[float]) -> dict[str, Any]:
     }
 
 
-# --- the server -----------------------------------------------------------------------
+# --- the servers ----------------------------------------------------------------------
+
+TESTS = Path(__file__).resolve().parent.parent / "tests"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+METRIC = re.compile(r"^([A-Za-z_:][\w:]*)(\{[^}]*\})? (\S+)$", re.MULTILINE)
+
+
+def services_module() -> Any:
+    """``tests/services.py``: the throwaway PostgreSQL cluster and Redis the tests start.
+
+    They are the tests' helpers, not the package's (red7 never starts a database), and
+    this script needs exactly them: fresh services on loopback from Debian's binaries,
+    run as the ``postgres`` user when we are root, removed when stopped. So the tests
+    folder goes on ``sys.path`` as pytest puts it there (``services`` imports its sibling
+    ``web_server`` the same way), rather than a second copy of them here."""
+    if str(TESTS) not in sys.path:
+        sys.path.insert(0, str(TESTS))
+    import services
+
+    return services
+
+
+def processes_now() -> dict[int, tuple[str, int, float]]:
+    """Every process: its command name, its parent and its CPU seconds, user and system,
+    its own and those of the children it has reaped (so a backend or worker that ended
+    is still counted, in its parent's)."""
+    found = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            text = Path(entry.path, "stat").read_text()
+            name, rest = text[text.index("(") + 1 : text.rindex(")")], text[text.rindex(")") + 2 :].split()
+            found[int(entry.name)] = (name, int(rest[1]), sum(int(ticks) for ticks in rest[11:15]) / CLOCK_TICKS)
+    return found
+
+
+def tree_cpu(table: dict[int, tuple[str, int, float]], root: int, name: str | None = None) -> float:
+    """CPU seconds of ``root`` and every process under it (``name``: only those of that
+    command name), from a :func:`processes_now` table."""
+    children: dict[int, list[int]] = {}
+    for pid, (_, parent, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        if pid in table and (name is None or table[pid][0] == name):
+            total += table[pid][2]
+        todo += children.get(pid, [])
+    return total
 
 
 class Server:
-    """``red7 serve`` on a free loopback port and a new SQLite file."""
+    """``red7 serve`` on a free loopback port and the given database (and Redis), in a
+    session of its own: a Ctrl+C meant for this script does not reach it, we stop it."""
 
-    def __init__(self, folder: Path, workers: int) -> None:
+    def __init__(self, folder: Path, index: int, database: str, redis: str | None, workers: int) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
+        self.index = index
         self.base = f"http://127.0.0.1:{self.port}"
-        self.log = folder / "server.log"
-        command = [str(RED7), "serve", "--port", str(self.port), "--database-url", f"sqlite:///{folder}/load.sqlite3"]
+        self.log = folder / f"server{index}.log"
+        command = [str(RED7), "serve", "--port", str(self.port), "--database-url", database]
+        command += ["--redis-url", redis] if redis else []
         command += ["--bot-delay", "0", "--workers", str(workers)]
         with self.log.open("wb") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(
+                command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
+            )
 
-    async def ready(self) -> None:
-        async with httpx.AsyncClient(trust_env=False) as http:
-            for _ in range(300):
+    async def ready(self, timeout: float = 60.0) -> None:
+        """Until ``/readyz`` answers 200: connected to its database and its bus."""
+        deadline = time.monotonic() + timeout
+        async with httpx.AsyncClient(trust_env=False, timeout=5) as http:
+            while time.monotonic() < deadline:
                 if self.process.poll() is not None:
-                    raise SystemExit(f"the server stopped:\n{self.log.read_text()}")
+                    raise SystemExit(f"server {self.index} stopped:\n{self.log.read_text(errors='replace')}")
                 with contextlib.suppress(httpx.TransportError):
-                    if (await http.get(f"{self.base}/healthz")).status_code == 200:
+                    if (await http.get(f"{self.base}/readyz")).status_code == 200:
                         return
                 await asyncio.sleep(0.1)
-        raise SystemExit("the server did not start in 30 s")
+        raise SystemExit(f"server {self.index} was not ready in {timeout:.0f} s:\n{self.log.read_text()[-4000:]}")
 
     def memory(self) -> dict[str, float]:
         """Resident and peak resident memory of the server process, MiB."""
         fields = {}
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                fields[key] = int(value.split()[0]) / 1024
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+                key, _, value = line.partition(":")
+                if key in ("VmRSS", "VmHWM"):
+                    fields[key] = int(value.split()[0]) / 1024
         return fields
 
-    def cpu_seconds(self) -> float:
-        """CPU seconds of the server process and of its bot workers so far."""
-        total, pids = 0.0, [self.process.pid]
-        while pids:
-            pid = pids.pop()
-            with contextlib.suppress(OSError):
-                parts = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                total += (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
-                for task in Path(f"/proc/{pid}/task").iterdir():
-                    pids += [int(child) for child in (task / "children").read_text().split()]
-        return total
+    async def metrics(self, http: httpx.AsyncClient) -> dict[str, float]:
+        """Its ``/metrics`` samples, by name with labels (``red7_decisions_total{by="bot"}``)."""
+        with contextlib.suppress(httpx.HTTPError):
+            text = (await http.get(f"{self.base}/metrics")).text
+            return {name + labels: float(value) for name, labels, value in METRIC.findall(text)}
+        return {}
 
-    def stop(self) -> None:
-        self.process.send_signal(signal.SIGINT)
-        try:
-            self.process.wait(15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+
+def stop_servers(servers: list[Server]) -> None:
+    """SIGTERM every server at once (uvicorn shuts down), give them 15 s in all, then
+    SIGKILL each one's process group: the server and whatever it started (bot workers)."""
+    for server in servers:
+        with contextlib.suppress(ProcessLookupError):
+            server.process.terminate()
+    deadline = time.monotonic() + 15
+    for server in servers:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.process.wait(max(0.1, deadline - time.monotonic()))
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(server.process.pid, signal.SIGKILL)
+        server.process.wait()
+
+
+class Cluster:
+    """The server processes under load and, with ``postgres``, the PostgreSQL cluster and
+    the Redis they share."""
+
+    def __init__(self, backend: str, servers: list[Server], postgres: Any = None, redis: Any = None) -> None:
+        self.backend, self.servers, self.postgres, self.redis = backend, servers, postgres, redis
+
+    def describe(self) -> str:
+        n = len(self.servers)
+        if self.backend == "sqlite":
+            return f"backend sqlite (one file), {n} server process{'es' * (n != 1)}"
+        version = self.postgres.bin.parent.name
+        return f"backend postgres (PostgreSQL {version} + Redis), {n} server process{'es' * (n != 1)}"
+
+    def server(self, index: int) -> Server:
+        """The process a round-robin proxy would give the ``index``-th client to."""
+        return self.servers[index % len(self.servers)]
+
+    def cpu_seconds(self) -> dict[str, Any]:
+        """CPU seconds so far: each server with its workers, PostgreSQL's processes, Redis."""
+        table = processes_now()
+        cpu: dict[str, Any] = {"servers": [tree_cpu(table, s.process.pid) for s in self.servers]}
+        if self.postgres is not None:
+            postmaster = int((self.postgres.data / "postmaster.pid").read_text().splitlines()[0])
+            cpu["postgres"] = tree_cpu(table, postmaster, "postgres")
+        if self.redis is not None:
+            cpu["redis"] = tree_cpu(table, self.redis.process.pid, "redis-server")
+        return cpu
+
+    def cpu_shares(self, before: dict[str, Any], after: dict[str, Any], seconds: float) -> dict[str, Any]:
+        """CPU used between two :meth:`cpu_seconds`, in seconds (``cpu_seconds``) and in
+        cores (``*_cpu_share``): the servers' sum and each one's, PostgreSQL's, Redis's
+        (None on SQLite)."""
+        each = [b - a for a, b in zip(before["servers"], after["servers"], strict=True)]
+        used = {"servers": round(sum(each), 3), "servers_each": [round(c, 3) for c in each]}
+        used |= {key: round(after[key] - before[key], 3) if key in after else None for key in ("postgres", "redis")}
+        return {
+            "cpu_seconds": used,
+            "server_cpu_share": round(sum(each) / seconds, 3),
+            "server_cpu_shares": [round(c / seconds, 3) for c in each],
+            **{
+                f"{key}_cpu_share": None if used[key] is None else round(used[key] / seconds, 3)
+                for key in ("postgres", "redis")
+            },
+        }
+
+    def memory(self) -> dict[str, Any]:
+        """Memory of the server processes, MiB: the sums, and each one's."""
+        each = [s.memory() for s in self.servers]
+        summed = {key: round(sum(m.get(key, 0.0) for m in each), 1) for key in ("VmRSS", "VmHWM")}
+        return {
+            "server_memory_mib": summed,
+            "server_memory_mib_each": [{k: round(v, 1) for k, v in m.items()} for m in each],
+        }
+
+    async def metrics(self) -> list[dict[str, float]]:
+        """Every server's ``/metrics`` samples, in process order."""
+        async with httpx.AsyncClient(trust_env=False, timeout=30) as http:
+            return list(await asyncio.gather(*(s.metrics(http) for s in self.servers)))
+
+
+def counted(
+    start: list[dict[str, float]], end: list[dict[str, float]], final: list[dict[str, float]]
+) -> dict[str, Any]:
+    """What the servers counted (``/metrics``): over the whole run (``final``), and over the
+    window (``start`` to ``end``)."""
+
+    def total(samples: list[dict[str, float]], key: str) -> float:
+        return sum(s.get(key, 0.0) for s in samples)
+
+    person, bot = 'red7_decisions_total{by="person"}', 'red7_decisions_total{by="bot"}'
+    trips = total(end, "red7_round_trip_seconds_count") - total(start, "red7_round_trip_seconds_count")
+    trip_time = total(end, "red7_round_trip_seconds_sum") - total(start, "red7_round_trip_seconds_sum")
+    return {
+        "decisions_by_people": round(total(final, person)),
+        "decisions_by_bots": round(total(final, bot)),
+        "conflicts": round(total(final, "red7_conflicts_total")),
+        "window_decisions": round(total(end, person) + total(end, bot) - total(start, person) - total(start, bot)),
+        "window_server_round_trip_mean_ms": round(trip_time / trips * 1000, 2) if trips else None,
+        "each": [
+            {
+                "decisions": round(s.get(person, 0.0) + s.get(bot, 0.0)),
+                "conflicts": round(s.get("red7_conflicts_total", 0.0)),
+                "clients_in_window": round(w.get("red7_connected_clients", 0.0)),
+            }
+            for s, w in zip(final, start, strict=True)
+        ],
+    }
 
 
 async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -164,17 +336,18 @@ async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict
     return data
 
 
-async def new_table(http: httpx.AsyncClient, people: int, bot: str | None) -> tuple[str, list[str]]:
+async def new_table(via: Callable[[int], httpx.AsyncClient], people: int, bot: str | None) -> tuple[str, list[str]]:
     """A 4-player basic table: ``people`` people (seat 0 first), bots of level ``bot`` in
-    the other seats, started. Its id and the people's tokens."""
-    created = await post(http, "/api/tables", {"players": 4, "name": NAMES[0]})
+    the other seats, started. Its id and the people's tokens. Each seat's calls go through
+    ``via(seat)`` (seat 0 creates, adds the bots and starts)."""
+    created = await post(via(0), "/api/tables", {"players": 4, "name": NAMES[0]})
     table, tokens = created["id"], [created["token"]]
     for seat in range(1, 4):
         if seat < people:
-            tokens.append((await post(http, f"/api/tables/{table}/seats/{seat}", {"name": NAMES[seat]}))["token"])
+            tokens.append((await post(via(seat), f"/api/tables/{table}/seats/{seat}", {"name": NAMES[seat]}))["token"])
         else:
-            await post(http, f"/api/tables/{table}/bots", {"token": tokens[0], "seat": seat, "level": bot})
-    await post(http, f"/api/tables/{table}/start", {"token": tokens[0]})
+            await post(via(0), f"/api/tables/{table}/bots", {"token": tokens[0], "seat": seat, "level": bot})
+    await post(via(0), f"/api/tables/{table}/start", {"token": tokens[0]})
     return table, tokens
 
 
@@ -326,35 +499,47 @@ class Person:
                 self.bot_turn = (frame["seq"], now)
 
 
-async def people_load(server: Server, games: int, seconds: float, ramp: float) -> dict[str, Any]:
+async def people_load(cluster: Cluster, games: int, seconds: float, ramp: float) -> dict[str, Any]:
     stats = Stats()
     people: list[Person] = []
     tasks = []
     started = time.monotonic()
     limits = httpx.Limits(max_connections=20)
-    async with httpx.AsyncClient(base_url=server.base, trust_env=False, limits=limits, timeout=60) as http:
+    async with contextlib.AsyncExitStack() as clients:
+        https = [
+            await clients.enter_async_context(
+                httpx.AsyncClient(base_url=server.base, trust_env=False, limits=limits, timeout=60)
+            )
+            for server in cluster.servers
+        ]
         for g in range(games):
             await asyncio.sleep(max(0.0, started + ramp * g / games - time.monotonic()))
-            table, tokens = await new_table(http, people=4, bot=None)
+            table, tokens = await new_table(lambda seat, g=g: https[(g + seat) % len(https)], people=4, bot=None)
             pace = Pace()
             for seat, token in enumerate(tokens):
+                server = cluster.server(g + seat)
                 person = Person(server, table, seat, token, pace, stats, delay=1.0, seed=g * 4 + seat)
                 people.append(person)
                 tasks.append(asyncio.create_task(person.run()))
     setup = time.monotonic() - started
     await asyncio.sleep(3.0)  # the last games settle into their pace
+    metrics0 = await cluster.metrics()
     begin = time.monotonic()
     stats.window = (begin, begin + seconds)
-    cpu0, client0 = server.cpu_seconds(), time.process_time()
+    cpu0, client0 = cluster.cpu_seconds(), time.process_time()
     await asyncio.sleep(seconds)
-    memory = server.memory()
-    cpu = server.cpu_seconds() - cpu0
-    client_cpu = time.process_time() - client0
+    cpu1, client_cpu = cluster.cpu_seconds(), time.process_time() - client0
+    memory = cluster.memory()
+    metrics1 = await cluster.metrics()
     await asyncio.sleep(5.0)  # answers to the last sends of the window
     stats.stop.set()
     await asyncio.gather(*tasks)
+    metrics2 = await cluster.metrics()
     return {
         "mode": "people",
+        "backend": cluster.backend,
+        "processes": len(cluster.servers),
+        "cluster": cluster.describe(),
         "games": games,
         "connections": len(people),
         "seconds": seconds,
@@ -370,30 +555,36 @@ async def people_load(server: Server, games: int, seconds: float, ramp: float) -
         "mean_frame_bytes": round(stats.frame_bytes / max(1, stats.frames)),
         "leaks": len(stats.leaks),
         "leak_samples": stats.leaks[:5],
-        "server_cpu_share": round(cpu / seconds, 2),
+        **cluster.cpu_shares(cpu0, cpu1, seconds),
         "client_cpu_share": round(client_cpu / seconds, 2),
-        "server_memory_mib": {key: round(value, 1) for key, value in memory.items()},
+        **memory,
+        "metrics": counted(metrics0, metrics1, metrics2),
     }
 
 
 # --- bots -----------------------------------------------------------------------------
 
 
-async def bots_load(server: Server, counts: list[int], seconds: float, budget: float) -> dict[str, Any]:
+async def bots_load(cluster: Cluster, counts: list[int], seconds: float, budget: float) -> dict[str, Any]:
     steps = []
-    async with httpx.AsyncClient(base_url=server.base, trust_env=False, timeout=60) as http:
+    async with contextlib.AsyncExitStack() as clients:
+        https = [
+            await clients.enter_async_context(httpx.AsyncClient(base_url=server.base, trust_env=False, timeout=60))
+            for server in cluster.servers
+        ]
         for k in counts:
             stats = Stats()
             people = []
             for t in range(k):
-                table, tokens = await new_table(http, people=1, bot="hard")
-                people.append(Person(server, table, 0, tokens[0], Pace(), stats, delay=0.0, seed=t))
+                http = https[t % len(https)]
+                table, tokens = await new_table(lambda _seat, http=http: http, people=1, bot="hard")
+                people.append(Person(cluster.server(t), table, 0, tokens[0], Pace(), stats, delay=0.0, seed=t))
             begin = time.monotonic() + 2.0  # the pool's worker starts with the first bot
             stats.window = (begin, begin + seconds)
             tasks = [asyncio.create_task(p.run()) for p in people]
-            cpu0 = server.cpu_seconds()
+            cpu0 = cluster.cpu_seconds()
             await asyncio.sleep(seconds + 2.0)
-            cpu = server.cpu_seconds() - cpu0
+            cpu1 = cluster.cpu_seconds()
             stats.stop.set()
             await asyncio.gather(*tasks)
             waits = [w for p in people for w in p.bot_waits]
@@ -404,35 +595,72 @@ async def bots_load(server: Server, counts: list[int], seconds: float, budget: f
                 "person_decisions": stats.decisions,
                 "errors": dict(stats.errors),
                 "leaks": len(stats.leaks),
-                "server_cpu_share": round(cpu / (seconds + 2.0), 2),
-                "server_memory_mib": {key: round(value, 1) for key, value in server.memory().items()},
+                **cluster.cpu_shares(cpu0, cpu1, seconds + 2.0),
+                **cluster.memory(),
             }
             steps.append(step)
             print(json.dumps(step), file=sys.stderr, flush=True)
             p99 = step["bot_decision"]["p99_ms"]
             if p99 is None or p99 > budget * 1000:
                 break
+    final = await cluster.metrics()
     served = [s["tables"] for s in steps if s["bot_decision"]["p99_ms"] is not None]
     within = [s["tables"] for s in steps if (s["bot_decision"]["p99_ms"] or 1e9) <= budget * 1000]
     return {
         "mode": "bots",
+        "backend": cluster.backend,
+        "processes": len(cluster.servers),
+        "cluster": cluster.describe(),
         "level": "hard",
         "budget_seconds": budget,
         "seconds_per_step": seconds,
         "steps": steps,
         "most_tables_within_budget": max(within) if within else 0,
         "tried": served,
+        "metrics": counted(final, final, final),
     }
 
 
 # --- main -----------------------------------------------------------------------------
 
 
+def cores(share: float | None) -> str:
+    return "-" if share is None else f"{share:.1%}"
+
+
+def cpu_line(result: dict[str, Any]) -> str:
+    """Servers' CPU, in all and each, and PostgreSQL's and Redis's: seconds, and shares of a core."""
+    used, each = result["cpu_seconds"], result["server_cpu_shares"]
+    line = f"{used['servers']:.2f} s, {cores(result['server_cpu_share'])} of a core"
+    if len(each) > 1:
+        line += (
+            " in all ("
+            + ", ".join(f"{c:.2f} s, {cores(share)}" for c, share in zip(used["servers_each"], each, strict=True))
+            + ")"
+        )
+    if used["postgres"] is not None:
+        line += (
+            f"; postgres {used['postgres']:.2f} s, {cores(result['postgres_cpu_share'])}, "
+            f"redis-server {used['redis']:.2f} s, {cores(result['redis_cpu_share'])}"
+        )
+    return line
+
+
 def report(result: dict[str, Any]) -> str:
+    counts = result["metrics"]
+    metrics_line = (
+        f"servers' /metrics over the run: {counts['decisions_by_people']} decisions by people, "
+        f"{counts['decisions_by_bots']} by bots, {counts['conflicts']} conflicts"
+    )
+    if len(counts["each"]) > 1:
+        each = "; ".join(f"{e['decisions']} decisions, {e['conflicts']} conflicts" for e in counts["each"])
+        metrics_line += f" (by process: {each})"
     if result["mode"] == "people":
         rt = result["round_trip"]
         mem = result["server_memory_mib"]
+        each = result["server_memory_mib_each"]
         lines = [
+            result["cluster"],
             f"{result['games']} games, {result['connections']} WebSockets, {result['seconds']} s measured "
             f"(set-up {result['setup_seconds']} s)",
             f"decision round trip: p50 {rt['p50_ms']:.1f} ms, p90 {rt['p90_ms']:.1f} ms, p99 {rt['p99_ms']:.1f} ms, "
@@ -444,36 +672,86 @@ def report(result: dict[str, Any]) -> str:
             f"{result['mean_frame_bytes']} bytes on average",
             f"errors {result['errors'] or 0}, disconnects {result['disconnects']}, unanswered {result['unanswered']}, "
             f"leaks {result['leaks']}",
-            f"server: {result['server_cpu_share']:.0%} of a core, VmRSS {mem.get('VmRSS')} MiB "
-            f"(peak {mem.get('VmHWM')} MiB); load generator {result['client_cpu_share']:.0%} of a core",
+            f"CPU: servers {cpu_line(result)}; load generator {cores(result['client_cpu_share'])}",
+            f"memory: servers VmRSS {mem['VmRSS']} MiB (peak {mem['VmHWM']} MiB)"
+            + (
+                " in all; by process " + ", ".join(f"{m.get('VmRSS')} ({m.get('VmHWM')})" for m in each)
+                if len(each) > 1
+                else ""
+            ),
+            metrics_line
+            + (f"; {counts['window_decisions'] / result['seconds']:.1f} decisions/s in the window by their count")
+            + (
+                f", {counts['window_server_round_trip_mean_ms']} ms mean server round trip"
+                if counts["window_server_round_trip_mean_ms"] is not None
+                else ""
+            ),
         ]
+        if len(counts["each"]) > 1:
+            lines.append(
+                "clients by process in the window: " + ", ".join(str(e["clients_in_window"]) for e in counts["each"])
+            )
         lines += result["leak_samples"]
         return "\n".join(lines)
-    lines = [f"hard bots, tables of 1 person + 3 bots, {result['seconds_per_step']} s per step:"]
+    lines = [
+        result["cluster"],
+        f"hard bots, tables of 1 person + 3 bots, {result['seconds_per_step']} s per step:",
+    ]
     for step in result["steps"]:
         b = step["bot_decision"]
         lines.append(
             f"  {step['tables']:>3} tables: bot decision p50 {b['p50_ms'] or 0:.0f} ms, p99 {b['p99_ms'] or 0:.0f} ms, "
             f"max {b['max_ms'] or 0:.0f} ms ({b['n']} decisions, {step['bot_decisions_per_second']}/s), "
             f"errors {step['errors'] or 0}, leaks {step['leaks']}, "
-            f"server and worker {step['server_cpu_share']:.0%} of a core"
+            f"servers and workers {cpu_line(step)}"
         )
     lines.append(f"most tables with the p99 within {result['budget_seconds']} s: {result['most_tables_within_budget']}")
+    lines.append(metrics_line)
     return "\n".join(lines)
 
 
+async def measure(args: argparse.Namespace, stack: contextlib.ExitStack) -> dict[str, Any]:
+    """Start the services and the servers (each registered on ``stack`` to be stopped), then
+    the load."""
+    folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="red7-load-")))
+    postgres = redis = None
+    if args.backend == "postgres":
+        services = services_module()
+        postgres = stack.enter_context(services.Postgres(durable=True))
+        redis = stack.enter_context(services.Redis())
+        database, redis_url = postgres.create_database("red7_load"), redis.url
+    else:
+        database, redis_url = f"sqlite:///{folder}/load.sqlite3", None
+    servers: list[Server] = []
+    stack.callback(stop_servers, servers)  # before the services' own: the servers stop first
+    for index in range(args.processes):
+        servers.append(Server(folder, index, database, redis_url, args.workers))
+    for server in servers:  # all started at once: waiting for each in turn costs nothing
+        await server.ready()
+    cluster = Cluster(args.backend, servers, postgres, redis)
+    if args.bots:
+        counts = [int(k) for k in args.bot_tables.split(",")]
+        return await bots_load(cluster, counts, args.bot_seconds, args.budget)
+    ramp = args.ramp if args.ramp is not None else max(5.0, args.games / 25)
+    return await people_load(cluster, args.games, args.seconds, ramp)
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="red7-load-") as folder:
-        server = Server(Path(folder), args.workers)
-        try:
-            await server.ready()
-            if args.bots:
-                counts = [int(k) for k in args.bot_tables.split(",")]
-                return await bots_load(server, counts, args.bot_seconds, args.budget)
-            ramp = args.ramp if args.ramp is not None else max(5.0, args.games / 25)
-            return await people_load(server, args.games, args.seconds, ramp)
-        finally:
-            server.stop()
+    """:func:`measure`, and everything it started stopped whatever happens: on SIGTERM the
+    run is cancelled as asyncio cancels it on Ctrl+C, and while things stop both signals
+    are ignored, so that a second Ctrl+C cannot leave a server, PostgreSQL or Redis behind."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    stack = contextlib.ExitStack()
+    try:
+        return await measure(args, stack)
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        stack.close()
 
 
 def main() -> None:
@@ -481,16 +759,43 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=250, help="4-player games of people (default 250)")
     parser.add_argument("--seconds", type=float, default=60.0, help="seconds measured after the ramp-up (default 60)")
     parser.add_argument("--ramp", type=float, default=None, help="seconds to set the games up (default games/25)")
+    parser.add_argument(
+        "--backend",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="sqlite: one SQLite file; postgres: a PostgreSQL and a Redis started for the run (default sqlite)",
+    )
+    parser.add_argument("--processes", type=int, default=1, help="red7 serve processes (default 1; >1: postgres)")
     parser.add_argument("--bots", action="store_true", help="measure hard bots' decision time instead")
     parser.add_argument("--bot-tables", default="1,2,4,8,16,32", help="table counts to try (default 1,2,4,8,16,32)")
     parser.add_argument("--bot-seconds", type=float, default=20.0, help="seconds per table count (default 20)")
     parser.add_argument("--budget", type=float, default=1.0, help="a hard bot's p99 budget in seconds (default 1)")
-    parser.add_argument("--workers", type=int, default=1, help="the server's bot workers (default 1)")
+    parser.add_argument("--workers", type=int, default=1, help="each server's bot workers (default 1)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args()
+    if args.processes < 1:
+        parser.error("--processes must be at least 1")
+    if args.backend == "sqlite" and args.processes > 1:
+        parser.error(
+            f"--processes {args.processes} needs --backend postgres: server processes share their tables "
+            "through PostgreSQL and Redis, never through a SQLite file"
+        )
+    if args.backend == "postgres":
+        services = services_module()
+        if not services.Postgres.available() or not services.Redis.available():
+            parser.error(
+                "--backend postgres needs Debian's PostgreSQL server (postgresql-NN, and the postgres user when run "
+                "as root) and redis-server installed"
+            )
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per client, here and in the server
-    result = asyncio.run(run(args))
+    try:
+        result = asyncio.run(run(args))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("interrupted: what this run started is stopped", file=sys.stderr)
+        sys.exit(130)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # both ignored while things stopped
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     print(json.dumps(result, indent=2) if args.json else report(result))
 
 

@@ -86,12 +86,15 @@ class Postgres:
     they all go with the cluster when it stops (immediately: nothing is flushed, the
     folder is removed)."""
 
-    def __init__(self, *, port: int | None = None) -> None:
+    def __init__(self, *, port: int | None = None, durable: bool = False) -> None:
         bin_dir = self.bin_dir()
         if bin_dir is None:
             raise RuntimeError(f"PostgreSQL is not installed (no {POSTGRES_ROOT}/*/bin/initdb)")
         self.bin = bin_dir
         self.port = port if port is not None else free_port()
+        self.durable = durable
+        """fsync on, as a real server runs (off by default: tests need no durability
+        against power cuts, and it is faster)."""
         self.folder: Path | None = None
         self.running = False
 
@@ -166,7 +169,8 @@ class Postgres:
             ],
             "initdb",
         )
-        options = f"-h 127.0.0.1 -p {self.port} -k {self.folder} -F"  # -F: no fsync, tests only
+        # -F: no fsync, for tests; a benchmark wants what a real server does (durable=True)
+        options = f"-h 127.0.0.1 -p {self.port} -k {self.folder}" + ("" if self.durable else " -F")
         try:
             self._run(
                 [
@@ -294,7 +298,7 @@ class Redis:
     127.0.0.1:``port``; a context manager whose value is the server itself (``url``: e.g.
     ``redis://127.0.0.1:43210/0``)."""
 
-    def __init__(self, *, port: int | None = None) -> None:
+    def __init__(self, *, port: int | None = None, durable: bool = False) -> None:
         self.port = port if port is not None else free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.folder: Path | None = None

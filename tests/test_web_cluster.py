@@ -24,11 +24,14 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import expect
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+from websockets.typing import Origin
 
 import services
 from browser_driver import People, launched, play_until, round_over
 from red7.core.record import replay
-from test_web_leaks import Tally, check_frame, truth
+from test_web_leaks import CONFIGS, Tally, check_frame, truth
 from web_live import Client, Endpoint, Game_, comparable, new_game, newest, play, post, settle, waiting_for
 from web_server import WebServer, free_port
 
@@ -149,7 +152,11 @@ def test_a_decision_sent_through_both_processes_at_once_goes_in_once(pair: tuple
     game.close()
 
 
-@pytest.mark.parametrize(("players", "advanced", "actions"), [(2, False, False), (3, True, True), (4, True, False)])
+@pytest.mark.parametrize(
+    ("players", "advanced", "actions"),
+    CONFIGS,
+    ids=[f"{p}p-{'advanced' if adv else 'basic'}{'-actions' if act else ''}" for p, adv, act in CONFIGS],
+)
 def test_no_frame_through_either_process_shows_a_hidden_card(
     pair: tuple[WebServer, WebServer], players: int, advanced: bool, actions: bool
 ) -> None:
@@ -187,8 +194,10 @@ def test_abuse_is_refused_through_either_process(pair: tuple[WebServer, WebServe
     r = httpx.post(f"{b.url}/api/tables/{fresh['id']}/seats/1", json={"name": "Cid"}, trust_env=False, timeout=10)
     assert r.status_code == 409 and r.json()["code"] == "seat-taken"
     # a spectator on B cannot play; a message that is not JSON changes nothing
+    settle(game.clients)
     spectator = next(c for c in game.clients if c.seat is None)
     spectator.ws.close()
+    game.clients.remove(spectator)
     watcher = Client(b, game.id, None, None)
     before = watcher.first()
     watcher.send({"type": "decide", "seq": before["seq"], "action": "concede"})
@@ -197,6 +206,29 @@ def test_abuse_is_refused_through_either_process(pair: tuple[WebServer, WebServe
     assert [e["code"] for e in watcher.errors] == ["spectator", "bad-json"]
     assert comparable(watcher.last) == comparable(before)  # type: ignore[arg-type]
     watcher.close()
+    # the person's second connection, on B: out of turn, illegal, oversized, all refused
+    settle(game.clients)
+    person = next(c for c in game.clients if c.seat == 0)
+    twin = Client(b, game.id, game.tokens[0], 0)
+    now = twin.first()
+    seq = now["seq"]
+    if now["game"]["options"]:  # Ana's turn: an illegal decision (no such card) ...
+        twin.send({"type": "decide", "seq": seq, "action": "play R9"})
+        expected = ["bad-decision"]
+    else:  # ... or the bot's turn: out of turn
+        twin.send({"type": "decide", "seq": seq, "action": "concede"})
+        expected = ["not-your-turn"]
+    twin.send({"type": "decide", "seq": seq, "action": "concede", "pad": "x" * 5000})
+    settle([twin, person])
+    assert [e["code"] for e in twin.errors] == [*expected, "too-large"], twin.errors
+    assert person.errors == [] and twin.last is not None and twin.last["seq"] == seq
+    twin.close()
+    # a WebSocket opened by another site's page, on either process
+    for server in (a, b):
+        url = f"ws://127.0.0.1:{server.port}/ws/{game.id}"
+        with pytest.raises(InvalidStatus) as refused:
+            connect(url, origin=Origin("http://evil.example"), proxy=None, open_timeout=10)
+        assert refused.value.response.status_code == 403
     game.close()
     other.close()
 

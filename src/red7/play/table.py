@@ -245,21 +245,22 @@ class Table:
         """Bring the table to the game that ``decisions`` make from its deal: the first
         ``committed`` final, the rest a person's staged turn (which :meth:`take_back`
         can undo), as another copy of this table (another server process) made them.
-        Only what differs is applied: the staged turn is taken back when the final
-        decisions go on, and the game is replayed from the deal only if its final
-        decisions are not the start of ``decisions``."""
-        wanted = [to_action(a) for a in decisions]
-        mine = [action for _seat, action in self._game.history]
-        if mine == wanted and self.committed == committed:
+
+        A final decision never changes, so this table's final decisions are taken to be
+        the start of ``decisions`` when there are at least as many of them: only the
+        decisions after them are applied (the staged turn taken back first, unless it
+        is unchanged). With fewer, the game is replayed from the deal."""
+        staged = [str(action) for action in self._staged]
+        if committed == self.committed and [str(a) for a in decisions[committed:]] == staged:
             return
-        if committed < self.committed or mine[: self.committed] != wanted[: self.committed]:
+        if committed < self.committed:
             self._game = Game(config=self.config, seed=self.seed)
             self._checkpoint, self._staged = None, []
         else:
             self.take_back()
-        for action in wanted[self._game.decisions : committed]:
-            self._game.apply(action)
-        for action in wanted[committed:]:
+        for action in decisions[self._game.decisions : committed]:
+            self._game.apply(to_action(action))
+        for action in decisions[committed:]:
             self.decide(action)
 
     def take_back(self) -> bool:

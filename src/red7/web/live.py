@@ -71,6 +71,8 @@ class LiveTable:
     touched: float = 0.0
     """When (``time.monotonic``) this copy last changed (here or from the database)."""
     bot_task: asyncio.Task[None] | None = field(default=None, repr=False)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    """Held while a change of the table is made and written (one at a time)."""
 
     @property
     def version(self) -> int:
@@ -82,13 +84,17 @@ class LiveTable:
         if self.table is not None:
             table = self.table
             result = table.game.result
+            history = table.game.history
+            # final decisions never change: those already saved are not written out again
+            before = self.saved.game if self.saved is not None else None
+            kept = before.decisions[: before.committed] if before is not None and before.id == self.game_id else ()
             game = StoredGame(
                 self.game_id,
                 self.game_number,
                 self.config.as_dict(),
                 table.seed,
                 None if result is None else result.as_dict(),
-                tuple((seat, str(action)) for seat, action in table.game.history),
+                kept + tuple((seat, str(action)) for seat, action in history[len(kept) :]),
                 table.committed,
             )
         return StoredTable(

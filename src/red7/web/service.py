@@ -34,10 +34,10 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from ..bots import LEVELS, BotSpecError, make_bot
 from ..bots.base import Bot
@@ -52,10 +52,11 @@ from ..ui.words import refusal_text
 from .bus import Bus
 from .live import LiveTable, SeatState
 from .metrics import Metrics
-from .store import Store, StoredTable, new_token, replayed, token_hash
+from .store import Store, StoredTable, change_message, changed_table, new_token, replayed, token_hash
 from .views import table_frame
 
 log = logging.getLogger("red7.web")
+T = TypeVar("T")
 
 NAME_LENGTH = 24
 SUBSTITUTE = "medium"
@@ -181,8 +182,10 @@ class Tables:
         if table is not None and table.is_over and live.status != "over":
             # written by the previous release, killed between a game's last decision and its result
             live.status = "over"
-            with contextlib.suppress(Refused):
-                self._commit(live)
+            assert live.saved is not None
+            written = self.store.commit(live.saved, live.stored())
+            if written is not None:
+                live.saved = written
         if self.bus.shared:  # bots waiting now are another process's, unless it is gone
             live.touched = time.monotonic() - TAKEOVER + BEAT
         return live
@@ -253,9 +256,11 @@ class Tables:
             self._clean_name(name)  # refused before anything is made
         table_id = secrets.token_urlsafe(6)
         live = LiveTable(table_id, tag, config, [SeatState() for _ in range(config.players)])
-        live.saved = self.store.create_table(table_id, config.players, config.advanced, config.actions, tag)
+        live.saved = await self._db(
+            self.store.create_table, table_id, config.players, config.advanced, config.actions, tag
+        )
         self.live[table_id] = live
-        with using(tag):
+        async with self._changing(live):
             token = self._sit(live, 0, name)
             await self._changed(live)
         return live, token
@@ -289,7 +294,7 @@ class Tables:
     async def join(self, table_id: str, seat: Any, name: Any) -> str:
         """A person takes a free seat; their new token."""
         live = self.get(table_id)
-        with using(live.lang):
+        async with self._changing(live, reread=True):
             token = self._sit(live, self._free_seat(live, seat), name)
             await self._changed(live)
         return token
@@ -307,14 +312,31 @@ class Tables:
     async def _member(self, live: LiveTable, token: Any) -> int:
         seat = await self.seat_of(live, token)
         if seat is None:
-            raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
+            with using(live.lang):
+                raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
         return seat
+
+    @contextlib.asynccontextmanager
+    async def _changing(self, live: LiveTable, reread: bool = False) -> AsyncIterator[None]:
+        """Hold ``live`` for a change (one change of a table at a time: its write to the
+        database is awaited), in the table's language; with ``reread``, read the table
+        back first if another process changed it."""
+        async with live.lock:
+            with using(live.lang):
+                if reread and self.bus.shared:
+                    await self._reread(live)
+                yield
+
+    async def _db(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` on the database, in a thread: the event loop serves the other
+        tables while PostgreSQL commits (and waits for its disk)."""
+        return await asyncio.to_thread(call, *args)
 
     async def add_bot(self, table_id: str, token: Any, seat: Any, level: Any) -> None:
         """A person at the table puts a bot (``level``: easy, medium, hard, expert) in a free seat."""
         live = self.get(table_id)
-        with using(live.lang):
-            await self._member(live, token)
+        await self._member(live, token)
+        async with self._changing(live, reread=True):
             free = self._free_seat(live, seat)
             if level not in LEVELS:
                 raise Refused("bad-level", _("Bot levels: {levels}.").format(levels=", ".join(LEVELS)))
@@ -324,8 +346,8 @@ class Tables:
     async def start(self, table_id: str, token: Any) -> None:
         """A person at the table starts the game once every seat is taken."""
         live = self.get(table_id)
-        with using(live.lang):
-            await self._member(live, token)
+        await self._member(live, token)
+        async with self._changing(live, reread=True):
             if live.status != "open":
                 raise Refused("started", _("The game has started already."), 409)
             if not all(s.taken for s in live.seats):
@@ -335,7 +357,7 @@ class Tables:
     async def again(self, table_id: str, seat: int) -> None:
         """Play again (after a game is over): a new deal for the same seats."""
         live = self.get(table_id)
-        with using(live.lang):
+        async with self._changing(live, reread=True):
             if live.table is None or not live.table.is_over:
                 raise Refused("not-over", _("The game is not over yet."), 409)
             await self._new_game(live)
@@ -362,7 +384,7 @@ class Tables:
         decision made against a change this process has not read yet is checked
         against it, not refused as stale)."""
         if self.bus.shared and seq != live.seq:
-            await self.refresh(live.id)
+            await self._reread(live)
         table = live.table
         if table is None or live.status != "playing" or table.is_over:
             raise Refused("no-game", _("No game is being played at this table."), 409)
@@ -377,7 +399,7 @@ class Tables:
     async def decide(self, table_id: str, seat: int, seq: Any, action: Any) -> None:
         """The person in ``seat`` makes ``action`` (notation) against ``seq``."""
         live = self.get(table_id)
-        with using(live.lang):
+        async with self._changing(live):
             table = await self._turn_of(live, seat, seq)
             if not isinstance(action, str):
                 raise Refused("bad-decision", _("A decision is written in the notation, e.g. 'play R7'."))
@@ -394,7 +416,7 @@ class Tables:
 
     async def take_back(self, table_id: str, seat: int, seq: Any) -> None:
         live = self.get(table_id)
-        with using(live.lang):
+        async with self._changing(live):
             table = await self._turn_of(live, seat, seq)
             if not table.take_back():
                 raise Refused("nothing-staged", _("There is nothing to take back."), 409)
@@ -411,11 +433,12 @@ class Tables:
             seat.here += 1
             await self._tell_presence(live, client.seat)
             if seat.substitute is not None:
-                seat.substitute = None  # back: the person takes the seat again
-                with using(live.lang), contextlib.suppress(Refused):
-                    await self._changed(live)
-                    return
-        await self.hub.publish(live)
+                with contextlib.suppress(Refused):
+                    async with self._changing(live):
+                        seat.substitute = None  # back: the person takes the seat again
+                        await self._changed(live)
+                        return
+        await self._publish(live)
 
     async def disconnect(self, client: Client) -> None:
         self.hub.remove(client)
@@ -425,7 +448,7 @@ class Tables:
             return
         live.seats[client.seat].here = max(live.seats[client.seat].here - 1, 0)
         await self._tell_presence(live, client.seat)
-        await self.hub.publish(live)
+        await self._publish(live)
 
     async def _tell_presence(self, live: LiveTable, seat: int) -> None:
         self._count_online(live, seat)
@@ -448,7 +471,7 @@ class Tables:
         self.heard[process] = time.monotonic()
         table_id, seat, here = message.get("t"), message.get("seat"), message.get("here")
         if isinstance(table_id, str) and isinstance(message.get("v"), int):
-            await self.refresh(table_id, message["v"])
+            await self.refresh(table_id, message["v"], message)
         elif isinstance(table_id, str) and isinstance(seat, int) and isinstance(here, int):
             self.elsewhere.setdefault(process, {})[(table_id, seat)] = here
             live = self.live.get(table_id)
@@ -457,27 +480,48 @@ class Tables:
                     live = self.get(table_id)
             if live is not None and 0 <= seat < len(live.seats):
                 self._count_online(live, seat)
-                await self.hub.publish(live)
+                await self._publish(live)
         elif message.get("hello"):  # a process (re)started: tell it who is connected here
             for live in self.live.values():
                 for number, state in enumerate(live.seats):
                     if state.here:
                         await self.bus.publish({"t": live.id, "seat": number, "here": state.here})
 
-    async def refresh(self, table_id: str, version: int | None = None) -> None:
-        """Read the table back from the database if it is newer there than here (than
-        ``version``, if known) and send its clients here their frames."""
+    async def refresh(self, table_id: str, version: int | None = None, change: dict[str, Any] | None = None) -> None:
+        """Bring this process's copy of the table to the database's if it is behind
+        (behind ``version``, if known), from the ``change`` another process told
+        (:func:`~red7.web.store.change_message`) when it applies, else by reading the
+        table back; and send its clients here their frames."""
         live = self.live.get(table_id)
-        if live is not None and version is not None and live.version >= version:
-            return  # this process made the change, or has read it already
-        stored = self.store.table(table_id, newer_than=None if live is None else live.version)
-        if stored is None:
-            return
         if live is None:
-            live = self.live[table_id] = self._revive(stored)
-        else:
+            stored = await self._db(self.store.table, table_id)
+            if stored is not None and table_id not in self.live:
+                self.live[table_id] = self._revive(stored)
+                await self._publish(self.live[table_id])
+            return
+        async with live.lock:
+            if version is not None and live.version >= version:
+                return  # this process made the change, or has read it already
+            changed = None if change is None or live.saved is None else changed_table(live.saved, change)
+            if changed is not None:
+                self._copy(live, changed)  # the change itself came with the message
+            elif not await self._reread(live):
+                return
+        await self._publish(live)
+
+    async def _reread(self, live: LiveTable) -> bool:
+        """Read the table back if the database has a newer version (``live.lock`` held);
+        whether it had."""
+        stored = await self._db(self.store.table, live.id, live.version)
+        if stored is not None:
             self._copy(live, stored)
-        await self.hub.publish(live)
+        return stored is not None
+
+    async def _publish(self, live: LiveTable) -> None:
+        """Send the table's clients here their frames, unless a change of it is being
+        written (its frames follow the write: none may show a change not yet in)."""
+        if not live.lock.locked():
+            await self.hub.publish(live)
 
     def _forget_silent(self) -> list[tuple[str, int]]:
         """Drop the connections of processes not heard for :data:`GONE` seconds (dead,
@@ -507,7 +551,7 @@ class Tables:
                 for table_id, seat in self._forget_silent():
                     if table_id in self.live:
                         self._count_online(self.live[table_id], seat)
-                        await self.hub.publish(self.live[table_id])
+                        await self._publish(self.live[table_id])
                 if now - look >= LOOK:
                     look = now
                     await self._look()
@@ -530,12 +574,15 @@ class Tables:
         if table is None or table.is_over or table.current is None:
             return
         seat = live.seats[table.current]
+        if live.lock.locked():
+            return  # being changed: look again in a second
         if seat.bot is None and seat.substitute is None and seat.left is not None:
             if now - seat.left >= self.patience:
-                seat.substitute = SUBSTITUTE
-                table.take_back()
-                with using(live.lang), contextlib.suppress(Refused):
-                    await self._changed(live)
+                with contextlib.suppress(Refused):
+                    async with self._changing(live):
+                        seat.substitute = SUBSTITUTE
+                        table.take_back()
+                        await self._changed(live)
         elif self.bus.shared and (seat.bot or seat.substitute) and now - live.touched > TAKEOVER:
             if live.bot_task is None or live.bot_task.done():
                 log.info("table %s: its bot's turn waited %.0f s; asked here", live.id, now - live.touched)
@@ -551,21 +598,25 @@ class Tables:
         table = live.table
         if table is not None and table.is_over and live.status != "over":
             live.status = "over"
+        before = live.saved
         try:
-            self._commit(live)
+            await self._commit(live)
         except Refused:
             await self.hub.publish(live)  # the clients here see the table as it was read back
             raise
-        await self.bus.publish({"t": live.id, "v": live.version})
+        assert before is not None and live.saved is not None
+        await self.bus.publish(change_message(before, live.saved))
         await self.hub.publish(live)
         self._next_bot(live)
 
-    def _commit(self, live: LiveTable) -> None:
+    async def _commit(self, live: LiveTable) -> None:
+        """Write ``live`` as its next version (``live.lock`` held), or read it back and
+        refuse the change if another process changed it first."""
         assert live.saved is not None
-        written = self.store.commit(live.saved, live.stored())
+        written = await self._db(self.store.commit, live.saved, live.stored())
         if written is None:
             self.metrics.conflicts.inc()
-            stored = self.store.table(live.id)
+            stored = await self._db(self.store.table, live.id)
             assert stored is not None
             self._copy(live, stored)
             raise Refused("stale", _("The table changed before your decision arrived: look again and decide."), 409)
@@ -596,22 +647,22 @@ class Tables:
             log.exception("bot %s failed at table %s", spec, live.id)
             return
         await asyncio.sleep(max(0.0, self.bot_delay - (time.perf_counter() - started)))
-        live.bot_task = None
-        current = live.seats[seat]
-        if live.table is not table or live.seq != seq or table.current != seat:
-            return  # the game moved on meanwhile (a person came back, a new game, another process)
-        if current.bot is not None:
-            table.apply_bot(action)
-        elif current.substitute is not None:
-            table.decide(action)
-        else:
-            self._next_bot(live)
-            return
-        try:
-            with using(live.lang):
+        async with self._changing(live):
+            live.bot_task = None
+            current = live.seats[seat]
+            if live.table is not table or live.seq != seq or table.current != seat:
+                return  # the game moved on meanwhile (a person came back, a new game, another process)
+            if current.bot is not None:
+                table.apply_bot(action)
+            elif current.substitute is not None:
+                table.decide(action)
+            else:
+                self._next_bot(live)
+                return
+            try:
                 await self._changed(live)
-        except Refused:
-            return  # another process moved first: the table is as it made it
+            except Refused:
+                return  # another process moved first: the table is as it made it
         self.metrics.decisions.labels(by="bot").inc()
 
     # --- records --------------------------------------------------------------------

@@ -48,11 +48,12 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    insert,
     select,
     text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..core.game import Game
@@ -195,7 +196,7 @@ class Store:
 
     def __init__(self, url: str | None = None) -> None:
         self.url = driver_url(url or default_url())
-        self.engine: Engine = create_engine(self.url, pool_pre_ping=True)
+        self.engine: Engine = create_engine(self.url)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
 
@@ -257,57 +258,67 @@ class Store:
         ``before.version``) to ``after``, as version ``before.version + 1``; None, and
         nothing written, if the table has changed since ``before`` (another process
         changed it first: compare and set on the version). Returns ``after`` as
-        written: its new version, and its new game's id."""
+        written: its new version, and its new game's id.
+
+        SQLAlchemy Core statements, not the ORM's unit of work: this runs for every
+        decision, and the ORM's bookkeeping cost more than the database."""
         version = before.version + 1
-        with Session(self.engine) as s, s.begin():
-            moved = s.execute(
+        with self.engine.begin() as connection:
+            moved = connection.execute(
                 update(TableRow)
                 .where(TableRow.id == before.id, TableRow.version == before.version)
                 .values(version=version, status=after.status)
             )
-            if moved.rowcount != 1:  # type: ignore[attr-defined]
-                s.rollback()
+            if moved.rowcount != 1:
+                connection.rollback()
                 return None
             for number, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
                 if old != new:
-                    s.execute(
+                    connection.execute(
                         update(SeatRow)
                         .where(SeatRow.table_id == before.id, SeatRow.seat == number)
                         .values(name=new.name, token_hash=new.token_hash, bot=new.bot, substitute=new.substitute)
                     )
             game = after.game
             if game is not None:
-                game = self._write_game(s, before.id, before.game, game)
+                game = self._write_game(connection, before.id, before.game, game)
         return replace(after, version=version, game=game)
 
     @staticmethod
-    def _write_game(s: Session, table_id: str, old: StoredGame | None, new: StoredGame) -> StoredGame:
+    def _write_game(connection: Connection, table_id: str, old: StoredGame | None, new: StoredGame) -> StoredGame:
         if new.id is None:  # a new game: its row, then its decisions from the first
-            row = GameRow(
-                table_id=table_id,
-                number=new.number,
-                config=new.config,
-                seed=new.seed,
-                result=new.result,
-                created=now(),
-                committed=new.committed,
+            inserted = connection.execute(
+                insert(GameRow)
+                .values(
+                    table_id=table_id,
+                    number=new.number,
+                    config=new.config,
+                    seed=new.seed,
+                    result=new.result,
+                    created=now(),
+                    committed=new.committed,
+                )
+                .returning(GameRow.id)
             )
-            s.add(row)
-            s.flush()
-            new, old = replace(new, id=row.id), None
+            new, old = replace(new, id=inserted.scalar_one()), None
         else:
             assert old is not None and old.id == new.id, "a game is written after the one before it"
             if (old.result, old.committed) != (new.result, new.committed):
                 values = {"result": new.result, "committed": new.committed}
-                s.execute(update(GameRow).where(GameRow.id == new.id).values(**values))
-        kept = 0 if old is None else _common_prefix(old.decisions, new.decisions)
-        if old is not None and kept < len(old.decisions):  # a staged turn taken back
-            s.execute(delete(DecisionRow).where(DecisionRow.game_id == new.id, DecisionRow.seq >= kept))
+                connection.execute(update(GameRow).where(GameRow.id == new.id).values(**values))
+        kept = 0
+        if old is not None:
+            kept = old.committed + _common_prefix(old.decisions[old.committed :], new.decisions[old.committed :])
+            if kept < len(old.decisions):  # a staged turn taken back
+                connection.execute(delete(DecisionRow).where(DecisionRow.game_id == new.id, DecisionRow.seq >= kept))
         if kept < len(new.decisions):
             at = now()
-            s.add_all(
-                DecisionRow(game_id=new.id, seq=seq, seat=seat, action=action, at=at)
-                for seq, (seat, action) in enumerate(new.decisions[kept:], kept)
+            connection.execute(
+                insert(DecisionRow),
+                [
+                    {"game_id": new.id, "seq": seq, "seat": seat, "action": action, "at": at}
+                    for seq, (seat, action) in enumerate(new.decisions[kept:], kept)
+                ],
             )
         return new
 
@@ -362,6 +373,43 @@ class Store:
         config = row.config if isinstance(row.config, dict) else json.loads(row.config)
         moves = tuple((seat, action) for seat, action in decisions)
         return StoredGame(row.id, row.number, config, row.seed, row.result, moves, row.committed)
+
+
+def change_message(before: StoredTable, after: StoredTable) -> dict[str, Any]:
+    """What other processes are told of a change from ``before`` to ``after`` (written
+    as ``after.version``): the version, and when the seats and the game are the same,
+    the change itself (the decisions kept and added, how many are final, the status and
+    result), which :func:`changed_table` applies without reading the database. Seats
+    never travel (their token hashes stay in the database)."""
+    message: dict[str, Any] = {"t": after.id, "v": after.version}
+    old, new = before.game, after.game
+    if before.seats != after.seats or new is None or old is None or old.id != new.id:
+        return message  # read it from the database
+    keep = old.committed + _common_prefix(old.decisions[old.committed :], new.decisions[old.committed :])
+    message.update(
+        base=before.version,
+        status=after.status,
+        keep=keep,
+        add=new.decisions[keep:],
+        committed=new.committed,
+        result=new.result,
+    )
+    return message
+
+
+def changed_table(saved: StoredTable, message: dict[str, Any]) -> StoredTable | None:
+    """``saved`` with the change a :func:`change_message` tells, if it was made from
+    ``saved``'s version (None: read the table from the database)."""
+    game = saved.game
+    if message.get("base") != saved.version or game is None:
+        return None
+    try:
+        added = tuple((int(seat), str(action)) for seat, action in message["add"])
+        decisions = game.decisions[: int(message["keep"])] + added
+        changed = replace(game, decisions=decisions, committed=int(message["committed"]), result=message["result"])
+        return replace(saved, version=int(message["v"]), status=str(message["status"]), game=changed)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _common_prefix(a: tuple[tuple[int, str], ...], b: tuple[tuple[int, str], ...]) -> int:

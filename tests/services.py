@@ -22,6 +22,7 @@ import time
 import uuid
 from pathlib import Path
 from types import TracebackType
+from typing import Self
 
 from web_server import free_port
 
@@ -77,7 +78,29 @@ def _make_folder(prefix: str) -> Path:
     return folder
 
 
-class Postgres:
+class Service:
+    """A service a test starts and stops: a context manager whose value is the service
+    itself, stopped again (whatever it had started) when starting it fails."""
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None) -> None:
+        self.stop()
+
+
+class Postgres(Service):
     """A fresh PostgreSQL cluster of its own in a temporary folder, listening on
     127.0.0.1:``port`` with ``trust`` authentication for the superuser ``postgres`` (no
     password); a context manager whose value is the cluster itself.
@@ -281,19 +304,8 @@ class Postgres:
         PGDATABASE must not point these commands elsewhere."""
         return {key: value for key, value in os.environ.items() if not key.startswith("PG")}
 
-    def __enter__(self) -> Postgres:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
 
-    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None) -> None:
-        self.stop()
-
-
-class Redis:
+class Redis(Service):
     """``redis-server`` as our child process, in memory only (nothing saved), listening on
     127.0.0.1:``port``; a context manager whose value is the server itself (``url``: e.g.
     ``redis://127.0.0.1:43210/0``)."""
@@ -384,19 +396,8 @@ class Redis:
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
 
-    def __enter__(self) -> Redis:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
 
-    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None) -> None:
-        self.stop()
-
-
-class Nginx:
+class Nginx(Service):
     """nginx as our child process, serving ``fragment``: the text of an ``http``-level
     configuration file (``upstream`` and ``server`` blocks, as a deployment example has),
     whose server listens on 127.0.0.1:``port``; a context manager whose value is the server
@@ -510,14 +511,3 @@ http {{
     def log(self) -> str:
         """nginx's error log so far."""
         return _tail(self.log_path, lines=10_000) if self.folder is not None else ""
-
-    def __enter__(self) -> Nginx:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None) -> None:
-        self.stop()

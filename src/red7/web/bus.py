@@ -66,18 +66,16 @@ class Bus:
                 log.exception("bus: a message could not be handled")
 
 
-class RedisBus(Bus):
-    """Redis pub/sub on one channel (``url``: ``redis://host:port/db``); it reconnects
-    after losing Redis, and says so (:attr:`ready`) meanwhile."""
+class SharedBus(Bus):
+    """A bus to other processes through a server (Redis, PostgreSQL): a listener that
+    connects, hands every message on, and reconnects after losing the server, saying so
+    (:attr:`ready`) meanwhile. Subclasses say how to listen (:meth:`_listen_once`)."""
 
-    kind = "redis"
+    server = "?"
+    """The server's name, for the logs."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        import redis.asyncio as redis
-
-        self.url = url
-        self.client = redis.Redis.from_url(url)
         self.ready = False
         self._task: asyncio.Task[None] | None = None
 
@@ -86,29 +84,60 @@ class RedisBus(Bus):
         return True
 
     async def start(self, receive: Receive) -> None:
-        subscribed = asyncio.Event()
-        self._task = asyncio.create_task(self._listen(receive, subscribed))
+        """Start listening; wait (10 s at most) until the first connection listens."""
+        listening = asyncio.Event()
+        self._task = asyncio.create_task(self._listen(receive, listening))
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(subscribed.wait(), 10.0)
+            await asyncio.wait_for(listening.wait(), 10.0)
 
-    async def _listen(self, receive: Receive, subscribed: asyncio.Event) -> None:
+    async def _listen(self, receive: Receive, listening: asyncio.Event) -> None:
         while True:
             try:
-                async with self.client.pubsub(ignore_subscribe_messages=True) as pubsub:
-                    await pubsub.subscribe(CHANNEL)
-                    self.ready = True
-                    subscribed.set()
-                    while True:
-                        message = await pubsub.get_message(timeout=5.0)
-                        if message is not None and message.get("type") == "message":
-                            await self._deliver(receive, message["data"])
+                await self._listen_once(receive, listening)
             except asyncio.CancelledError:
                 raise
-            except Exception as err:  # Redis gone: try again, not ready meanwhile
+            except Exception as err:  # the server gone: try again, not ready meanwhile
                 if self.ready:
-                    log.warning("bus: lost Redis (%s); reconnecting", type(err).__name__)
+                    log.warning("bus: lost %s (%s); reconnecting", self.server, type(err).__name__)
                 self.ready = False
                 await asyncio.sleep(1.0)
+
+    async def _listen_once(self, receive: Receive, listening: asyncio.Event) -> None:
+        """Connect, subscribe, set :attr:`ready` and ``listening``, then deliver every
+        message (:meth:`_deliver`) until the connection fails."""
+        raise NotImplementedError
+
+    def _listening(self, listening: asyncio.Event) -> None:
+        self.ready = True
+        listening.set()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+
+
+class RedisBus(SharedBus):
+    """Redis pub/sub on one channel (``url``: ``redis://host:port/db``)."""
+
+    kind, server = "redis", "Redis"
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        import redis.asyncio as redis
+
+        self.url = url
+        self.client = redis.Redis.from_url(url)
+
+    async def _listen_once(self, receive: Receive, listening: asyncio.Event) -> None:
+        async with self.client.pubsub(ignore_subscribe_messages=True) as pubsub:
+            await pubsub.subscribe(CHANNEL)
+            self._listening(listening)
+            while True:
+                message = await pubsub.get_message(timeout=5.0)
+                if message is not None and message.get("type") == "message":
+                    await self._deliver(receive, message["data"])
 
     async def publish(self, message: dict[str, Any]) -> None:
         try:
@@ -117,19 +146,16 @@ class RedisBus(Bus):
             log.warning("bus: a message was not sent (%s)", type(err).__name__)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
+        await super().stop()
         await self.client.aclose()
 
 
-class PostgresBus(Bus):
+class PostgresBus(SharedBus):
     """PostgreSQL's LISTEN/NOTIFY on the server's own database (``url``: the
     SQLAlchemy URL; psycopg 3 connects to it). A notification is sent when its
     transaction commits; payloads stay far below PostgreSQL's 8,000 bytes."""
 
-    kind = "postgres"
+    kind, server = "postgres", "PostgreSQL"
 
     def __init__(self, url: str) -> None:
         super().__init__()
@@ -137,39 +163,17 @@ class PostgresBus(Bus):
 
         parsed = make_url(url).set(drivername="postgresql")
         self.conninfo = parsed.render_as_string(hide_password=False)
-        self.ready = False
-        self._task: asyncio.Task[None] | None = None
         self._sender: Any = None
         self._lock = asyncio.Lock()
 
-    @property
-    def shared(self) -> bool:
-        return True
-
-    async def start(self, receive: Receive) -> None:
-        listening = asyncio.Event()
-        self._task = asyncio.create_task(self._listen(receive, listening))
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(listening.wait(), 10.0)
-
-    async def _listen(self, receive: Receive, listening: asyncio.Event) -> None:
+    async def _listen_once(self, receive: Receive, listening: asyncio.Event) -> None:
         import psycopg
 
-        while True:
-            try:
-                async with await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True) as connection:
-                    await connection.execute(f"LISTEN {CHANNEL}")
-                    self.ready = True
-                    listening.set()
-                    async for notice in connection.notifies():
-                        await self._deliver(receive, notice.payload)
-            except asyncio.CancelledError:
-                raise
-            except Exception as err:
-                if self.ready:
-                    log.warning("bus: lost PostgreSQL (%s); reconnecting", type(err).__name__)
-                self.ready = False
-                await asyncio.sleep(1.0)
+        async with await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True) as connection:
+            await connection.execute(f"LISTEN {CHANNEL}")
+            self._listening(listening)
+            async for notice in connection.notifies():
+                await self._deliver(receive, notice.payload)
 
     async def publish(self, message: dict[str, Any]) -> None:
         import psycopg
@@ -184,10 +188,7 @@ class PostgresBus(Bus):
                 self._sender = None
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
+        await super().stop()
         if self._sender is not None:
             await self._sender.close()
 

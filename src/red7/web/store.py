@@ -161,11 +161,11 @@ class StoredGame:
     """How many of :attr:`decisions` are final."""
 
 
-def replayed(stored: StoredGame, staged: bool = False) -> Game:
-    """The game ``stored`` holds, rebuilt by replaying its final decisions (and with
-    ``staged``, the staged ones too) from its seed: the state itself is never stored."""
+def replayed(stored: StoredGame) -> Game:
+    """The game ``stored`` holds, rebuilt by replaying its final decisions from its seed
+    (the state itself is never stored)."""
     game = Game(config=Config.from_mapping(stored.config), seed=stored.seed)
-    for _seat, action in stored.decisions[: None if staged else stored.committed]:
+    for _seat, action in stored.decisions[: stored.committed]:
         game.apply(action)
     return game
 
@@ -308,7 +308,7 @@ class Store:
                 connection.execute(update(GameRow).where(GameRow.id == new.id).values(**values))
         kept = 0
         if old is not None:
-            kept = old.committed + _common_prefix(old.decisions[old.committed :], new.decisions[old.committed :])
+            kept = _kept(old, new)
             if kept < len(old.decisions):  # a staged turn taken back
                 connection.execute(delete(DecisionRow).where(DecisionRow.game_id == new.id, DecisionRow.seq >= kept))
         if kept < len(new.decisions):
@@ -385,7 +385,7 @@ def change_message(before: StoredTable, after: StoredTable) -> dict[str, Any]:
     old, new = before.game, after.game
     if before.seats != after.seats or new is None or old is None or old.id != new.id:
         return message  # read it from the database
-    keep = old.committed + _common_prefix(old.decisions[old.committed :], new.decisions[old.committed :])
+    keep = _kept(old, new)
     message.update(
         base=before.version,
         status=after.status,
@@ -412,13 +412,15 @@ def changed_table(saved: StoredTable, message: dict[str, Any]) -> StoredTable | 
         return None
 
 
-def _common_prefix(a: tuple[tuple[int, str], ...], b: tuple[tuple[int, str], ...]) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
+def _kept(old: StoredGame, new: StoredGame) -> int:
+    """How many of ``old``'s decisions ``new`` keeps: its final ones (never changed), and
+    of its staged ones those ``new`` still starts with."""
+    kept = old.committed
+    for before, after in zip(old.decisions[kept:], new.decisions[kept:], strict=False):
+        if before != after:
             break
-        n += 1
-    return n
+        kept += 1
+    return kept
 
 
 def driver_url(url: str) -> str:

@@ -65,6 +65,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -787,6 +788,12 @@ def main() -> None:
                 "--backend postgres needs Debian's PostgreSQL server (postgresql-NN, and the postgres user when run "
                 "as root) and redis-server installed"
             )
+    # The generator's own garbage collections would be counted as the servers' latency
+    # (a full one stops every simulated person for up to 140 ms): it is tuned as
+    # red7.web.server.tune_gc tunes a server.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per client, here and in the server
     try:

@@ -432,7 +432,10 @@ def test_a_portuguese_table_speaks_portuguese(client: TestClient) -> None:
         assert frame is not None
         assert frame["table"]["lang"] == "pt-BR"
         assert frame["table"]["settings"] == "2 jogadores · modo básico"
-        assert frame["ui"]["play"] == "Jogar" and frame["ui"]["your_hand"] == "Sua mão"
+        # the words of the page's controls come once, in the connection's first frame
+        first = duel.mover.frames[0]
+        assert first["ui"]["play"] == "Jogar" and first["ui"]["your_hand"] == "Sua mão"
+        assert all("ui" not in f for f in duel.mover.frames[1:]) and len(duel.mover.frames) > 1
         labels = [c["label"] for c in frame["game"]["hand"]]
         marks = ("Vm", "Lj", "Am", "Vd", "Az", "An", "Vt")
         assert all(label[:2] in marks for label in labels), labels

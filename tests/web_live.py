@@ -141,8 +141,10 @@ def settle(clients: list[Client]) -> None:
 
 
 def comparable(frame: Frame) -> Frame:
-    """A frame but for who is connected."""
+    """A frame but for who is connected and the words of the page's controls (which
+    only a connection's first frame has)."""
     frame = json.loads(json.dumps(frame))
+    frame.pop("ui", None)
     for seat in frame["seats"]:
         del seat["online"]
     return frame

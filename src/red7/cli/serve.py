@@ -109,7 +109,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..web.logs import log_config
-        from ..web.server import Settings, create_app
+        from ..web.server import Settings, create_app, tune_gc
     except ImportError as err:
         raise UsageError(f"red7 serve needs the web extra: pip install 'red7[web]' ({err.name} is missing)") from None
     o = _settings(args)
@@ -133,8 +133,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         o["database_url"], o["workers"], o["bot_delay"], o["away"], o["origins"], redis_url=o["redis_url"]
     )
     print(f"red7: the web game is at http://{o['host']}:{o['port']}/ (Ctrl+C stops it)", flush=True)
+    app = create_app(settings)
+    tune_gc()
     uvicorn.run(
-        create_app(settings),
+        app,
         host=o["host"],
         port=o["port"],
         access_log=False,  # request lines would carry seat tokens (?token=...)

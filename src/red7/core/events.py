@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .cards import ALL_CARDS, COLOURS, Card, CardSet
@@ -70,7 +70,8 @@ class RoundDealt(Event):
 
     def seen_by(self, viewer: int | None) -> RoundDealt:
         hands = tuple(h if seat == viewer else None for seat, h in enumerate(self.hands))
-        return self if hands == self.hands else replace(self, hands=hands)
+        # the constructor, not dataclasses.replace: every view of a game asks this
+        return self if hands == self.hands else RoundDealt(self.round, self.palettes, hands, self.first_player)
 
 
 @dataclass(frozen=True, slots=True)

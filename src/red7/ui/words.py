@@ -8,6 +8,7 @@ imports a user-interface toolkit.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
@@ -29,7 +30,7 @@ from ..core.events import (
 from ..core.model import Config, Option, Refusal, Step
 from ..core.standing import Standing
 from ..play.session import SeatKind, SeatName
-from .i18n import N_, _, ngettext
+from .i18n import N_, _, language, ngettext, translations
 
 CARD_MARKS: Final = N_("R O Y G B I V")
 """The colours' marks on a card as the interfaces show it (the mark, then the number:
@@ -120,7 +121,13 @@ def colour_name(colour: int | str) -> str:
 
 def card_marks() -> tuple[str, ...]:
     """The seven colours' marks in the language in use (:data:`CARD_MARKS`), Red first."""
-    return tuple(_(CARD_MARKS).split())
+    return _marks(language())
+
+
+@functools.cache
+def _marks(lang: str) -> tuple[str, ...]:
+    # asked for every card shown: the web server shows thousands a second
+    return tuple(translations(lang).gettext(CARD_MARKS).split())
 
 
 def card_label(card: Card | str | int) -> str:
@@ -296,14 +303,21 @@ def log_lines(
     """The log lines of ``events`` (as one seat sees them), e.g. "Bot 2: played R7";
     only the last ``last`` lines if given. A card ``viewer`` drew is told to that
     person: "You drew G3"."""
-    lines = []
-    for event in events:
-        seat = getattr(event, "seat", None)  # every event the log tells of has a seat
-        if isinstance(event, CardDrawn) and event.card is not None and seat == viewer:
-            lines.append(_("You drew {card}").format(card=card_label(event.card)))
-        elif (text := event_text(event)) is not None and seat is not None:
-            lines.append(f"{names[seat]}: {text}")
+    names, lang = tuple(names), language()
+    lines = [line for event in events if (line := _log_line(event, names, viewer, lang)) is not None]
     return lines if last is None else lines[-last:]
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _log_line(event: Event, names: tuple[str, ...], viewer: int | None, lang: str) -> str | None:
+    # Events are immutable and their words depend on these arguments only, so a line is
+    # made once: the web server writes every seat's whole log at every change.
+    seat = getattr(event, "seat", None)  # every event the log tells of has a seat
+    if isinstance(event, CardDrawn) and event.card is not None and seat == viewer:
+        return _("You drew {card}").format(card=card_label(event.card))
+    if (text := event_text(event)) is not None and seat is not None:
+        return f"{names[seat]}: {text}"
+    return None
 
 
 def step_prompt(step: Step, can_end: bool, staged: bool) -> str:
@@ -418,6 +432,7 @@ def move_log(events: Sequence[Event], names: Sequence[str], viewer: int | None =
     them, R9; a card ``viewer`` drew says "You drew G3"), with each round's winner, the
     game's winners and a marker before every round after the first ("— Round 2 —"), so
     the move that ends a round stays in the log."""
+    names, lang = tuple(names), language()
     lines: list[str] = []
     for event in events:
         if isinstance(event, RoundDealt):
@@ -427,8 +442,8 @@ def move_log(events: Sequence[Event], names: Sequence[str], viewer: int | None =
             lines.append(round_winner(event, names))
         elif isinstance(event, GameOver):
             lines.append(winners_line(event.winners, names))
-        else:
-            lines += log_lines([event], names, viewer=viewer)
+        elif (line := _log_line(event, names, viewer, lang)) is not None:
+            lines.append(line)
     return lines
 
 

@@ -7,6 +7,11 @@ small JSON object; the bus delivers it at most once, in the order one process se
 to every *other* process. It is only a hint to look sooner: the database stays the
 truth, and a process that missed a message finds the change at its next look
 (:meth:`red7.web.service.Tables.refresh`).
+
+Sending never makes the caller wait: :meth:`Bus.publish` queues the message, and one
+task per process sends what is queued, in order, as one batch per round trip (a Redis
+pipeline, one PostgreSQL statement), so a busy process pays one round trip for many
+messages, on one connection.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from typing import Any
 log = logging.getLogger("red7.web")
 
 CHANNEL = "red7"
+BATCH = 256
+"""Most messages sent in one round trip."""
 Receive = Callable[[dict[str, Any]], Awaitable[None]]
 
 
@@ -33,6 +40,8 @@ class Bus:
     def __init__(self) -> None:
         self.process = secrets.token_hex(4)
         """This process's name on the bus (its messages carry it as ``"p"``)."""
+        self._own = self._encode({})[:-1] + ","
+        self._own_bytes = self._own.encode()
         self.ready = True
         """Whether messages go out and come in now (readiness)."""
 
@@ -44,16 +53,21 @@ class Bus:
     async def start(self, receive: Receive) -> None:
         """Start handing other processes' messages to ``receive``."""
 
-    async def publish(self, message: dict[str, Any]) -> None:
-        """Tell the other processes ``message`` (this process's name added)."""
+    def publish(self, message: dict[str, Any]) -> None:
+        """Tell the other processes ``message`` (this process's name added), soon: it is
+        queued, and sent after the messages queued before it."""
 
     async def stop(self) -> None:
         """Stop listening and close the connections."""
 
     def _encode(self, message: dict[str, Any]) -> str:
-        return json.dumps({**message, "p": self.process}, separators=(",", ":"))
+        # the sender's name first: its own messages, which Redis and PostgreSQL deliver
+        # back to it too, are then known by their first bytes (:meth:`_deliver`)
+        return json.dumps({"p": self.process, **message}, separators=(",", ":"))
 
     async def _deliver(self, receive: Receive, raw: str | bytes) -> None:
+        if raw.startswith(self._own) if isinstance(raw, str) else raw.startswith(self._own_bytes):
+            return
         try:
             message = json.loads(raw)
         except ValueError:
@@ -78,17 +92,44 @@ class SharedBus(Bus):
         super().__init__()
         self.ready = False
         self._task: asyncio.Task[None] | None = None
+        self._sender: asyncio.Task[None] | None = None
+        self._queue: asyncio.Queue[str] = asyncio.Queue()
 
     @property
     def shared(self) -> bool:
         return True
 
     async def start(self, receive: Receive) -> None:
-        """Start listening; wait (10 s at most) until the first connection listens."""
+        """Start listening and sending; wait (10 s at most) until the first connection listens."""
         listening = asyncio.Event()
         self._task = asyncio.create_task(self._listen(receive, listening))
+        self._sender = asyncio.create_task(self._send_queued())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(listening.wait(), 10.0)
+
+    def publish(self, message: dict[str, Any]) -> None:
+        self._queue.put_nowait(self._encode(message))
+
+    async def _send_queued(self) -> None:
+        """Send the queued messages, in order, up to :data:`BATCH` per round trip. A batch
+        that cannot be sent is dropped (the others find the changes at their next look)."""
+        while True:
+            batch = [await self._queue.get()]
+            while len(batch) < BATCH and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            try:
+                await self._send(batch)
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                log.warning("bus: %d messages were not sent (%s)", len(batch), type(err).__name__)
+            finally:
+                for _ in batch:
+                    self._queue.task_done()
+
+    async def _send(self, batch: list[str]) -> None:
+        """Send ``batch`` (encoded messages) to the other processes, in order."""
+        raise NotImplementedError
 
     async def _listen(self, receive: Receive, listening: asyncio.Event) -> None:
         while True:
@@ -112,10 +153,15 @@ class SharedBus(Bus):
         listening.set()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
+        """Send what is queued (2 s at most), then stop listening and sending."""
+        if self._sender is not None and not self._sender.done():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._queue.join(), 2.0)
+        for task in (self._task, self._sender):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
 
 
 class RedisBus(SharedBus):
@@ -139,11 +185,11 @@ class RedisBus(SharedBus):
                 if message is not None and message.get("type") == "message":
                     await self._deliver(receive, message["data"])
 
-    async def publish(self, message: dict[str, Any]) -> None:
-        try:
-            await self.client.publish(CHANNEL, self._encode(message))
-        except Exception as err:  # the others find the change at their next look
-            log.warning("bus: a message was not sent (%s)", type(err).__name__)
+    async def _send(self, batch: list[str]) -> None:
+        async with self.client.pipeline(transaction=False) as pipe:
+            for message in batch:
+                pipe.publish(CHANNEL, message)
+            await pipe.execute()
 
     async def stop(self) -> None:
         await super().stop()
@@ -163,8 +209,8 @@ class PostgresBus(SharedBus):
 
         parsed = make_url(url).set(drivername="postgresql")
         self.conninfo = parsed.render_as_string(hide_password=False)
-        self._sender: Any = None
-        self._lock = asyncio.Lock()
+        self._connection: Any = None
+        """The connection notifications are sent on (the listener has its own)."""
 
     async def _listen_once(self, receive: Receive, listening: asyncio.Event) -> None:
         import psycopg
@@ -175,22 +221,22 @@ class PostgresBus(SharedBus):
             async for notice in connection.notifies():
                 await self._deliver(receive, notice.payload)
 
-    async def publish(self, message: dict[str, Any]) -> None:
+    async def _send(self, batch: list[str]) -> None:
         import psycopg
 
-        async with self._lock:
-            try:
-                if self._sender is None or self._sender.closed:
-                    self._sender = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
-                await self._sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, self._encode(message)))
-            except Exception as err:
-                log.warning("bus: a message was not sent (%s)", type(err).__name__)
-                self._sender = None
+        try:
+            if self._connection is None or self._connection.closed:
+                self._connection = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+            async with self._connection.cursor() as cursor:  # in psycopg's pipeline mode: one round trip
+                await cursor.executemany("SELECT pg_notify(%s, %s)", [(CHANNEL, message) for message in batch])
+        except Exception:
+            self._connection = None
+            raise
 
     async def stop(self) -> None:
         await super().stop()
-        if self._sender is not None:
-            await self._sender.close()
+        if self._connection is not None:
+            await self._connection.close()
 
 
 def make_bus(redis_url: str | None, database_url: str, dialect: str) -> Bus:

@@ -36,8 +36,8 @@ log is off; the app logs table ids only).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import gc
 import json
 import logging
 import multiprocessing
@@ -55,11 +55,12 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from ..ui.i18n import LANGUAGES, _, using
+from . import views
 from .bus import make_bus
 from .metrics import Metrics
 from .service import Client, Refused, Tables
 from .store import Store
-from .views import UI_WORDS, error_frame, lobby_json, replay_frames, table_frame
+from .views import encode, error_frame, lobby_json, replay_frames, table_frame
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
@@ -86,6 +87,28 @@ class Settings:
     patience: float = 60.0
     allowed_origins: tuple[str, ...] = ()
     redis_url: str | None = None
+
+
+GC_THRESHOLDS = (10_000, 10, 10)
+"""The collector's thresholds in a server (Python's defaults: 700, 10, 10)."""
+
+
+def tune_gc() -> None:
+    """Set the garbage collector up for a server process (``red7 serve`` calls this once
+    its modules are imported).
+
+    With Python's defaults a server under load (250 games of four people, a decision
+    a second each) ran a full collection about every ten seconds, each one stopping
+    every table for 150-280 ms: the p99 of a decision's round trip was 280-350 ms for a
+    p50 of 13 ms. So what exists now (modules, the framework) is frozen, never to be
+    scanned again (``gc.freeze``), and the youngest generation is collected after
+    10,000 allocations instead of 700, which makes every collection, full ones
+    included, fourteen times rarer (one full collection in a 100 s run instead of
+    nine). Memory is still reclaimed: by reference counts at once, and cycles at the
+    rarer collections."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -195,7 +218,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def ui_words(lang: str = "en") -> dict[str, Any]:
         try:
             with using(lang) as tag:
-                return {"lang": tag, "languages": LANGUAGES, "ui": {key: _(words) for key, words in UI_WORDS.items()}}
+                return {"lang": tag, "languages": LANGUAGES, "ui": views.ui_words()}
         except ValueError as err:
             raise Refused("bad-language", str(err)) from None
 
@@ -275,11 +298,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 )
             await websocket.close(code=4403)
             return
-        lock = asyncio.Lock()
 
-        async def send(frame: dict[str, Any]) -> None:
-            async with lock:
-                await websocket.send_json(frame)
+        async def send(text: str) -> None:
+            await websocket.send_text(text)
+
+        async def refuse(code: str, message: str) -> None:
+            await send(encode(error_frame(code, message)))
 
         client = Client(table_id, seat, send)
         await tables().connect(client)
@@ -295,20 +319,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 last = now
                 with using(live.lang):
                     if allowance < 1:
-                        await send(error_frame("too-fast", _("Too many messages: slow down.")))
+                        await refuse("too-fast", _("Too many messages: slow down."))
                         continue
                     allowance -= 1
                     if message is None:  # a binary message: the protocol is JSON text
-                        await send(error_frame("bad-json", _("The message is not JSON.")))
+                        await refuse("bad-json", _("The message is not JSON."))
                         continue
                     if len(message.encode()) > MAX_MESSAGE:
-                        await send(error_frame("too-large", _("The message is too large.")))
+                        await refuse("too-large", _("The message is too large."))
                         continue
                     try:
                         with metrics.round_trip.time():
                             await handle(live, seat, message)
                     except Refused as err:
-                        await send(error_frame(err.code, err.message))
+                        await refuse(err.code, err.message)
         except WebSocketDisconnect:
             pass
         finally:

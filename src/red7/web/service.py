@@ -53,7 +53,7 @@ from .bus import Bus
 from .live import LiveTable, SeatState
 from .metrics import Metrics
 from .store import Store, StoredTable, change_message, changed_table, new_token, replayed, token_hash
-from .views import table_frame
+from .views import encode, shared_view, table_frame
 
 log = logging.getLogger("red7.web")
 T = TypeVar("T")
@@ -81,17 +81,19 @@ class Refused(Exception):
         self.code, self.message, self.status = code, message, status
 
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[str], Awaitable[None]]
 
 
 @dataclass(eq=False)
 class Client:
     """One open connection: the table and seat it sees (None: a spectator) and how to
-    send it a frame."""
+    send it a frame (its JSON text, :func:`~red7.web.views.encode`)."""
 
     table_id: str
     seat: int | None
     send: Send
+    greeted: bool = False
+    """Whether it has had its first frame (the one with the words of the page, ``ui``)."""
 
 
 class Hub:
@@ -111,12 +113,21 @@ class Hub:
         return list(self.clients.get(table_id, ()))
 
     async def publish(self, live: LiveTable) -> None:
-        frames: dict[int | None, dict[str, Any]] = {}
-        for client in self.of(live.id):
-            if client.seat not in frames:
-                frames[client.seat] = table_frame(live, client.seat)
+        """Send every client of ``live`` here its frame of the table now. The public part
+        is made once, and each frame once per seat (and first frame or not), whatever
+        the number of connections showing it."""
+        clients = self.of(live.id)
+        if not clients:
+            return
+        shared = shared_view(live)
+        texts: dict[tuple[int | None, bool], str] = {}
+        for client in clients:
+            key = (client.seat, client.greeted)
+            if key not in texts:
+                texts[key] = encode(table_frame(live, client.seat, words=not client.greeted, shared=shared))
+            client.greeted = True
             with contextlib.suppress(Exception):  # a client gone mid-send is removed by its own handler
-                await client.send(frames[client.seat])
+                await client.send(texts[key])
 
 
 # --- bots in other processes ------------------------------------------------------------
@@ -210,7 +221,7 @@ class Tables:
         """Start listening to the other processes, the watch over absent players and
         bots, and (alone) the bots of games waiting for one."""
         await self.bus.start(self._heard)
-        await self.bus.publish({"hello": 1})
+        self.bus.publish({"hello": 1})
         self._watcher = asyncio.create_task(self._watch())
         if not self.bus.shared:
             for live in self.live.values():
@@ -328,9 +339,9 @@ class Tables:
                 yield
 
     async def _db(self, call: Callable[..., T], *args: Any) -> T:
-        """``call(*args)`` on the database, in a thread: the event loop serves the other
-        tables while PostgreSQL commits (and waits for its disk)."""
-        return await asyncio.to_thread(call, *args)
+        """``call(*args)`` on the database, in one of the store's threads: the event loop
+        serves the other tables while PostgreSQL commits (and waits for its disk)."""
+        return await asyncio.get_running_loop().run_in_executor(self.store.executor, call, *args)
 
     async def add_bot(self, table_id: str, token: Any, seat: Any, level: Any) -> None:
         """A person at the table puts a bot (``level``: easy, medium, hard, expert) in a free seat."""
@@ -431,7 +442,7 @@ class Tables:
         if client.seat is not None:
             seat = live.seats[client.seat]
             seat.here += 1
-            await self._tell_presence(live, client.seat)
+            self._tell_presence(live, client.seat)
             if seat.substitute is not None:
                 with contextlib.suppress(Refused):
                     async with self._changing(live):
@@ -447,12 +458,12 @@ class Tables:
         if live is None or client.seat is None:
             return
         live.seats[client.seat].here = max(live.seats[client.seat].here - 1, 0)
-        await self._tell_presence(live, client.seat)
+        self._tell_presence(live, client.seat)
         await self._publish(live)
 
-    async def _tell_presence(self, live: LiveTable, seat: int) -> None:
+    def _tell_presence(self, live: LiveTable, seat: int) -> None:
         self._count_online(live, seat)
-        await self.bus.publish({"t": live.id, "seat": seat, "here": live.seats[seat].here})
+        self.bus.publish({"t": live.id, "seat": seat, "here": live.seats[seat].here})
 
     def _count_online(self, live: LiveTable, seat: int) -> None:
         """Sum the seat's connections over the processes; note when the person left."""
@@ -485,7 +496,7 @@ class Tables:
             for live in self.live.values():
                 for number, state in enumerate(live.seats):
                     if state.here:
-                        await self.bus.publish({"t": live.id, "seat": number, "here": state.here})
+                        self.bus.publish({"t": live.id, "seat": number, "here": state.here})
 
     async def refresh(self, table_id: str, version: int | None = None, change: dict[str, Any] | None = None) -> None:
         """Bring this process's copy of the table to the database's if it is behind
@@ -547,7 +558,7 @@ class Tables:
             if self.bus.shared:
                 if now - beat >= BEAT:
                     beat = now
-                    await self.bus.publish({"beat": 1})
+                    self.bus.publish({"beat": 1})
                 for table_id, seat in self._forget_silent():
                     if table_id in self.live:
                         self._count_online(self.live[table_id], seat)
@@ -605,7 +616,7 @@ class Tables:
             await self.hub.publish(live)  # the clients here see the table as it was read back
             raise
         assert before is not None and live.saved is not None
-        await self.bus.publish(change_message(before, live.saved))
+        self.bus.publish(change_message(before, live.saved))
         await self.hub.publish(live)
         self._next_bot(live)
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,6 +46,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -60,6 +62,8 @@ from ..core.game import Game
 from ..core.model import Config
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+WRITERS = 4
+"""Database calls a server runs at once on PostgreSQL (threads, each with its connection)."""
 
 
 def default_url() -> str:
@@ -139,6 +143,44 @@ class DecisionRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+MOVE_TABLE = (
+    update(TableRow)
+    .where(TableRow.id == bindparam("table"), TableRow.version == bindparam("base"))
+    .values(version=bindparam("version"), status=bindparam("status"))
+)
+"""The compare and set of a change: the table moves from version ``base`` to ``version``."""
+UPDATE_GAME = (
+    update(GameRow)
+    .where(GameRow.id == bindparam("game"))
+    .values(result=bindparam("result"), committed=bindparam("committed"))
+)
+DROP_DECISIONS = delete(DecisionRow).where(
+    DecisionRow.game_id == bindparam("game"), DecisionRow.seq >= bindparam("keep")
+)
+ADD_DECISIONS = insert(DecisionRow)
+APPEND = """
+WITH moved AS (
+    UPDATE tables SET version = %(version)s, status = %(status)s
+    WHERE id = %(table)s AND version = %(base)s
+    RETURNING id
+), game AS (
+    UPDATE games SET result = %(result)s, committed = %(committed)s
+    WHERE id = %(game)s AND %(game_changed)s AND EXISTS (SELECT FROM moved)
+), added AS (
+    INSERT INTO decisions (game_id, seq, seat, action, at)
+    SELECT %(game)s, %(keep)s + d.n - 1, d.seat, d.action, %(at)s
+    FROM unnest(%(seats)s::integer[], %(actions)s::text[]) WITH ORDINALITY AS d(seat, action, n)
+    WHERE EXISTS (SELECT FROM moved)
+)
+SELECT count(*) FROM moved
+"""
+"""PostgreSQL's one statement for a change that adds decisions to a game (psycopg's
+parameters): the compare and set of the table's version and, only if it moved, the
+game's result and final count and the new decisions, numbered from ``keep``. Data-
+modifying ``WITH`` parts all run, in one transaction, or none does: the count of rows
+moved (0 or 1) says whether the change went in."""
+
+
 @dataclass(frozen=True)
 class StoredSeat:
     name: str = ""
@@ -196,8 +238,18 @@ class Store:
 
     def __init__(self, url: str | None = None) -> None:
         self.url = driver_url(url or default_url())
-        self.engine: Engine = create_engine(self.url)
-        if self.engine.dialect.name == "sqlite":
+        sqlite = self.url.startswith("sqlite")
+        self.writers = 1 if sqlite else WRITERS
+        """How many writes may run at once: one on SQLite (a file has one writer: a
+        second would wait in SQLite's busy loop), :data:`WRITERS` on a server, whose
+        commits then share their disk flushes."""
+        # a connection per writer and some for reads, always open (opening one per write
+        # would cost more than the write)
+        pool = {} if sqlite else {"pool_size": WRITERS + 4, "max_overflow": 8}
+        self.engine: Engine = create_engine(self.url, **pool)
+        self.executor = ThreadPoolExecutor(self.writers, thread_name_prefix="red7-db")
+        """The threads the server runs its database calls in, off its event loop."""
+        if sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
 
     @property
@@ -229,6 +281,7 @@ class Store:
             connection.execute(text("SELECT 1"))
 
     def close(self) -> None:
+        self.executor.shutdown()
         self.engine.dispose()
 
     # --- writes -------------------------------------------------------------------
@@ -260,14 +313,16 @@ class Store:
         changed it first: compare and set on the version). Returns ``after`` as
         written: its new version, and its new game's id.
 
-        SQLAlchemy Core statements, not the ORM's unit of work: this runs for every
-        decision, and the ORM's bookkeeping cost more than the database."""
+        This runs for every decision. On PostgreSQL, a change that only adds decisions
+        to the game (the common one) is one statement (:data:`APPEND`: one round trip,
+        its own transaction); any other change, and every change on SQLite, is a
+        transaction of SQLAlchemy Core statements built once (:data:`MOVE_TABLE`...)."""
         version = before.version + 1
+        if self.dialect == "postgresql" and (kept := _appends(before, after)) is not None:
+            return self._append(before, after, kept)
         with self.engine.begin() as connection:
             moved = connection.execute(
-                update(TableRow)
-                .where(TableRow.id == before.id, TableRow.version == before.version)
-                .values(version=version, status=after.status)
+                MOVE_TABLE, {"table": before.id, "base": before.version, "version": version, "status": after.status}
             )
             if moved.rowcount != 1:
                 connection.rollback()
@@ -283,6 +338,48 @@ class Store:
             if game is not None:
                 game = self._write_game(connection, before.id, before.game, game)
         return replace(after, version=version, game=game)
+
+    def _append(self, before: StoredTable, after: StoredTable, kept: int) -> StoredTable | None:
+        """:meth:`commit` of a change that adds decisions ``after`` the first ``kept`` (all
+        of ``before``'s) to the same game, as the one statement :data:`APPEND` on
+        PostgreSQL, through the driver (psycopg) on a connection of SQLAlchemy's pool: a
+        decision's write is then the database's work and a fifth of a millisecond of
+        this process's (a transaction of Core statements took four times that)."""
+        from psycopg.types.json import Json
+
+        old, new = before.game, after.game
+        assert old is not None and new is not None
+        added = new.decisions[kept:]
+        params = {
+            "table": before.id,
+            "base": before.version,
+            "version": before.version + 1,
+            "status": after.status,
+            "game": new.id,
+            "game_changed": (old.result, old.committed) != (new.result, new.committed),
+            "result": None if new.result is None else Json(new.result),
+            "committed": new.committed,
+            "keep": kept,
+            "seats": [seat for seat, _action in added],
+            "actions": [action for _seat, action in added],
+            "at": now(),
+        }
+        connection = self.engine.raw_connection()
+        try:
+            driver = connection.driver_connection
+            assert driver is not None
+            driver.autocommit = True  # the statement is its own transaction
+            try:
+                with driver.cursor() as cursor:
+                    cursor.execute(APPEND, params)
+                    row = cursor.fetchone()
+            finally:
+                driver.autocommit = False
+        finally:
+            connection.close()  # back to the pool
+        if row is None or row[0] != 1:
+            return None
+        return replace(after, version=before.version + 1)
 
     @staticmethod
     def _write_game(connection: Connection, table_id: str, old: StoredGame | None, new: StoredGame) -> StoredGame:
@@ -304,17 +401,16 @@ class Store:
         else:
             assert old is not None and old.id == new.id, "a game is written after the one before it"
             if (old.result, old.committed) != (new.result, new.committed):
-                values = {"result": new.result, "committed": new.committed}
-                connection.execute(update(GameRow).where(GameRow.id == new.id).values(**values))
+                connection.execute(UPDATE_GAME, {"game": new.id, "result": new.result, "committed": new.committed})
         kept = 0
         if old is not None:
             kept = _kept(old, new)
             if kept < len(old.decisions):  # a staged turn taken back
-                connection.execute(delete(DecisionRow).where(DecisionRow.game_id == new.id, DecisionRow.seq >= kept))
+                connection.execute(DROP_DECISIONS, {"game": new.id, "keep": kept})
         if kept < len(new.decisions):
             at = now()
             connection.execute(
-                insert(DecisionRow),
+                ADD_DECISIONS,
                 [
                     {"game_id": new.id, "seq": seq, "seat": seat, "action": action, "at": at}
                     for seq, (seat, action) in enumerate(new.decisions[kept:], kept)
@@ -410,6 +506,17 @@ def changed_table(saved: StoredTable, message: dict[str, Any]) -> StoredTable | 
         return replace(saved, version=int(message["v"]), status=str(message["status"]), game=changed)
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def _appends(before: StoredTable, after: StoredTable) -> int | None:
+    """How many decisions of ``before``'s game ``after`` keeps, if the change only adds
+    decisions to the same game (and perhaps commits them, ends it, changes the table's
+    status): all of them. None for any other change (seats, a new game, a take-back)."""
+    old, new = before.game, after.game
+    if before.seats != after.seats or old is None or new is None or old.id is None or old.id != new.id:
+        return None
+    kept = _kept(old, new)
+    return kept if kept == len(old.decisions) else None
 
 
 def _kept(old: StoredGame, new: StoredGame) -> int:

@@ -19,8 +19,12 @@ readers.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
+
+import orjson
 
 from ..core.actions import Kind
 from ..core.cards import COLOURS, Card, CardSet
@@ -28,7 +32,7 @@ from ..core.events import RoundOver
 from ..core.model import STEP_KINDS, Option, Step
 from ..core.standing import standing_of
 from ..play.session import cards_at_round_end
-from ..ui.i18n import N_, _, ngettext, using
+from ..ui.i18n import N_, _, language, ngettext, using
 from ..ui.words import (
     RULE_TEXT,
     card_label,
@@ -136,26 +140,54 @@ UI_WORDS: Final = {
     "status_open": N_("waiting for players"),
     "status_playing": N_("being played"),
 }
-"""The words of the page's own controls, sent translated in every frame (``ui``); fields
-such as ``{n}`` are left for the page to fill."""
-"""The words of the page's own controls, sent translated in every frame (``ui``)."""
+"""The words of the page's own controls, sent translated in the first frame of each
+connection (``ui``: the page keeps them); fields such as ``{n}`` are left for the page
+to fill."""
+
+
+def ui_words() -> dict[str, str]:
+    """:data:`UI_WORDS` in the language in use."""
+    return dict(_ui_words(language()))
+
+
+@functools.cache
+def _ui_words(lang: str) -> tuple[tuple[str, str], ...]:
+    return tuple((key, _(words)) for key, words in UI_WORDS.items())
 
 
 def card_json(card: Card | int | str) -> dict[str, str]:
-    """A card as the browser gets it (see the module docstring)."""
+    """A card as the browser gets it (see the module docstring), in the language in use."""
     c = Card.parse(card) if isinstance(card, str) else Card(card)
-    return {
-        "id": str(c),
-        "label": card_label(c),
-        "colour": c.colour_name,
-        "name": _("{colour} {number}").format(colour=colour_name(c.colour_name), number=c.value),
-    }
+    return dict(_card_json(int(c), language()))
 
 
 def cards_json(mask_or_cards: int | Sequence[int]) -> list[dict[str, str]]:
-    """Cards, a card-set mask highest first (as a palette is read) or a sequence in order."""
-    cards = list(CardSet(mask_or_cards)) if isinstance(mask_or_cards, int) else [Card(c) for c in mask_or_cards]
-    return [card_json(c) for c in cards]
+    """Cards, a card-set mask highest first (as a palette is read) or a sequence in
+    order. The cards' objects are shared by every frame that shows them (made once per
+    card, or per card set, and language): read them, never change them."""
+    lang = language()
+    if isinstance(mask_or_cards, int):
+        return list(_card_set_json(mask_or_cards, lang))
+    return [_card_json(int(c), lang) for c in mask_or_cards]
+
+
+@functools.cache
+def _card_json(index: int, lang: str) -> dict[str, str]:
+    # 49 cards x 2 languages: the words of a card are looked up once, not in every frame
+    c = Card(index)
+    with using(lang):
+        return {
+            "id": str(c),
+            "label": card_label(c),
+            "colour": c.colour_name,
+            "name": _("{colour} {number}").format(colour=colour_name(c.colour_name), number=c.value),
+        }
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _card_set_json(mask: int, lang: str) -> tuple[dict[str, str], ...]:
+    # hands, palettes and the canvas change by a card at a time: most sets were shown before
+    return tuple(_card_json(int(c), lang) for c in CardSet(mask))
 
 
 def error_frame(code: str, message: str) -> dict[str, Any]:
@@ -164,42 +196,77 @@ def error_frame(code: str, message: str) -> dict[str, Any]:
     return {"v": PROTOCOL, "type": "error", "code": code, "message": message}
 
 
-def table_frame(live: LiveTable, seat: int | None) -> dict[str, Any]:
-    """The table as ``seat`` may see it (None: a spectator), in the table's language."""
+@dataclass(frozen=True)
+class Shared:
+    """What every client of a table is shown alike at one moment, in the table's
+    language: the table, its seats and the public part of the game, read from the
+    spectator's view (``observe(None)``, ``events_for(None)``: public facts only). Made
+    once per change of the table (:func:`shared_view`) and completed for each seat by
+    :func:`table_frame`, so a change costs one public view, not one per client."""
+
+    table: dict[str, Any]
+    seats: list[dict[str, Any]]
+    names: list[str]
+    game: dict[str, Any] | None
+
+
+def shared_view(live: LiveTable) -> Shared:
+    """The :class:`Shared` part of ``live``'s frames now."""
     with using(live.lang):
         names = live.names()
+        table = {
+            "id": live.id,
+            "lang": live.lang,
+            "players": live.config.players,
+            "advanced": live.config.advanced,
+            "actions": live.config.actions,
+            "status": live.status,
+            "game": live.game_number,
+            "settings": settings_text(live),
+        }
+        seats = [
+            {
+                "seat": s,
+                "name": names[s],
+                "bot": seat_info.bot,
+                "person": seat_info.bot is None,
+                "taken": seat_info.taken,
+                "online": seat_info.online > 0,
+                "away": seat_info.substitute is not None,
+            }
+            for s, seat_info in enumerate(live.seats)
+        ]
+        return Shared(table, seats, names, None if live.table is None else public_game_json(live, names))
+
+
+def table_frame(
+    live: LiveTable, seat: int | None, *, words: bool = True, shared: Shared | None = None
+) -> dict[str, Any]:
+    """The table as ``seat`` may see it (None: a spectator), in the table's language;
+    ``words``: with the words of the page's controls (``ui``: a connection's first frame
+    needs them, later ones do not); ``shared``: the table's :func:`shared_view` now, if
+    already made for another client."""
+    shared = shared or shared_view(live)
+    with using(live.lang):
         frame: dict[str, Any] = {
             "v": PROTOCOL,
             "type": "table",
-            "table": {
-                "id": live.id,
-                "lang": live.lang,
-                "players": live.config.players,
-                "advanced": live.config.advanced,
-                "actions": live.config.actions,
-                "status": live.status,
-                "game": live.game_number,
-                "settings": settings_text(live),
-            },
-            "seats": [
-                {
-                    "seat": s,
-                    "name": names[s],
-                    "bot": seat_info.bot,
-                    "person": seat_info.bot is None,
-                    "taken": seat_info.taken,
-                    "online": seat_info.online > 0,
-                    "away": seat_info.substitute is not None,
-                    "you": s == seat,
-                }
-                for s, seat_info in enumerate(live.seats)
-            ],
+            "table": shared.table,
+            "seats": [dict(info, you=s == seat) for s, info in enumerate(shared.seats)],
             "you": seat,
             "seq": live.seq,
-            "ui": {key: _(words) for key, words in UI_WORDS.items()},
-            "game": None if live.table is None else game_json(live, seat, names),
+            "game": None if shared.game is None else shared.game | seat_game_json(live, seat, shared.names),
         }
+        if words:
+            frame["ui"] = ui_words()
         return frame
+
+
+def encode(frame: dict[str, Any]) -> str:
+    """A frame as it goes on the wire: compact JSON, accents as they are (orjson: the
+    server encodes a frame for every seat at every change, six times faster than the
+    standard library's encoder)."""
+    return orjson.dumps(frame).decode()
 
 
 def settings_text(live: LiveTable) -> str:
@@ -208,18 +275,16 @@ def settings_text(live: LiveTable) -> str:
     return " · ".join([ngettext("{n} player", "{n} players", players).format(n=players), *config_words(live.config)])
 
 
-def game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> dict[str, Any]:
-    """The game part of a frame: the observation of ``seat``, the move log from its
-    events, and, on its turn, its legal options with their safety marks and words."""
+def public_game_json(live: LiveTable, names: Sequence[str]) -> dict[str, Any]:
+    """The part of a frame's game everybody sees alike, from the spectator's observation
+    and events: the board, the standing, the last round's end and the result."""
     table = live.table
     assert table is not None
-    obs = table.observe(seat)
-    events = table.events_for(seat)
+    obs = table.observe(None)
     standing = standing_of(obs)
-    mine = seat is not None and table.current == seat and live.seats[seat].substitute is None
-    options = table.options() if mine else []
     rule = COLOURS[obs.rule]
-    game: dict[str, Any] = {
+    target = obs.config.target if obs.advanced else None
+    return {
         "round": obs.round,
         "step": obs.step.value,
         "current": obs.current_player,
@@ -227,28 +292,50 @@ def game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> dict[s
         "canvas": cards_json(obs.canvas),
         "deck": {"size": obs.deck_size, "known_top": cards_json(obs.deck_known_top)},
         "palettes": [
-            [dict(card_json(c), counts=str(c) in standing.qualifying[s]) for c in CardSet(palette)]
+            [dict(card, counts=card["id"] in standing.qualifying[s]) for card in cards_json(palette)]
             for s, palette in enumerate(obs.palettes)
         ],
         "hand_sizes": list(obs.hand_sizes),
         "alive": list(obs.alive),
         "known_hands": [cards_json(known) for known in obs.known_hand_cards],
         "scores": list(obs.scores),
-        "target": obs.config.target if obs.advanced else None,
+        "target": target,
         "leader": standing.leader,
         "standing": winning_line(standing, names),
-        "hand": None if obs.hand is None else cards_json(obs.hand),
-        "drawn": sorted(str(c) for c in just_drawn(events, seat)) if seat is not None else [],
-        "log": move_log(events, names, seat),
-        "prompt": turn_prompt(obs.step, options, bool(table.staged)) if mine else waiting_text(live, names),
-        "options": [option_json(table, obs, option, names) for option in options],
-        "picks": picks(obs.step) if mine else None,
-        "staged": [str(a) for a in table.staged] if mine else [],
-        "last_round": last_round_json(events, list(obs.scores), obs.config.target if obs.advanced else None, names),
+        "last_round": last_round_json(table.events_for(None), list(obs.scores), target, names),
         "over": None
         if obs.result is None
         else {"winners": list(obs.result.winners), "text": winners_line(obs.result.winners, names)},
     }
+
+
+def seat_game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> dict[str, Any]:
+    """The part of a frame's game that is ``seat``'s own: its hand and the cards it just
+    drew (its observation), the move log as it may read it (its events), and, on its
+    turn, its legal options with their safety marks and words."""
+    table = live.table
+    assert table is not None
+    events = table.events_for(seat)
+    mine = seat is not None and table.current == seat and live.seats[seat].substitute is None
+    game: dict[str, Any] = {
+        "hand": None,
+        "drawn": [],
+        "log": move_log(events, names, seat),
+        "prompt": waiting_text(live, names),
+        "options": [],
+        "picks": None,
+        "staged": [],
+    }
+    if seat is not None:
+        obs = table.observe(seat)
+        game["hand"] = None if obs.hand is None else cards_json(obs.hand)
+        game["drawn"] = sorted(str(c) for c in just_drawn(events, seat))
+        if mine:
+            options = table.options()
+            game["prompt"] = turn_prompt(obs.step, options, bool(table.staged))
+            game["options"] = [option_json(table, obs, option, names) for option in options]
+            game["picks"] = picks(obs.step)
+            game["staged"] = [str(a) for a in table.staged]
     return game
 
 
@@ -347,5 +434,6 @@ def lobby_json(lives: Sequence[LiveTable]) -> list[dict[str, Any]]:
 def replay_frames(live: LiveTable, number: int, seat: int | None) -> list[dict[str, Any]]:
     """A finished (or running) game of the table step by step as ``seat`` may see it:
     one frame per decision, each made by :func:`table_frame` over a table rewound to
-    that decision (a running game: only its decisions that cannot be taken back)."""
-    return [table_frame(step, seat) for step in live.rewound(number)]
+    that decision (a running game: only its decisions that cannot be taken back); the
+    first one with the words of the page's controls (``ui``)."""
+    return [table_frame(step, seat, words=i == 0) for i, step in enumerate(live.rewound(number))]

@@ -26,7 +26,7 @@ function words() {
 function show(i) {
   if (!frames.length) return;
   at = Math.max(0, Math.min(frames.length - 1, i));
-  const frame = frames[at];
+  const frame = { ...frames[at], ui }; // the words of the controls come with the first frame only
   renderBoard($("board"), frame, { interactive: false });
   $("where").textContent = t(ui, "decision_of", { i: at, n: frames.length - 1 });
   $("first").disabled = $("previous").disabled = at === 0;

@@ -124,8 +124,10 @@ function onError(data) {
 }
 
 function onFrame(data) {
-  frame = data;
+  // the words of the controls come in a connection's first frame only: later frames use them
   ui = data.ui || ui;
+  data.ui = ui;
+  frame = data;
   document.documentElement.lang = data.table.lang;
   document.title = `Red7 · ${data.table.settings}`;
   if (pending && pending.seq !== data.seq) pending = null;

@@ -65,8 +65,8 @@ def record_of(server: Endpoint, game: Game_) -> dict[str, Any]:
 
 
 def frames(client: Client) -> list[dict[str, Any]]:
-    """The table frames ``client`` got once the game was dealt."""
-    return [f for f in map(json.loads, client.raw) if f["type"] == "table" and f["game"]]
+    """The table frames ``client`` got once the game was dealt (with their whole logs)."""
+    return [f for f in client.frames if f["type"] == "table" and f["game"]]
 
 
 def test_people_on_two_processes_play_one_table_to_its_end(pair: tuple[WebServer, WebServer]) -> None:

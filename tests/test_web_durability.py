@@ -11,7 +11,11 @@ still take it back.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
+import signal
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -112,3 +116,24 @@ def test_a_game_finished_just_before_a_crash_is_over_after_it(tmp_path: Path) ->
     assert [t.id for t in tables.listed()] == []
     assert store.table("t1").status == "over"  # type: ignore[union-attr]
     store.close()
+
+
+def test_a_killed_servers_bot_workers_end_with_it(server: WebServer) -> None:
+    """The bots think in worker processes the server spawned: killed with SIGKILL, the
+    server runs no shutdown code, and its workers end on their own within seconds
+    instead of staying behind, idle, for ever."""
+    game = new_game(server, 2, False, False, people=1, level="easy")
+    play(game.clients, random.Random(4), until=4)  # the bot has moved: its worker is running
+    group = server.kill(alone=True)
+    game.close()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)  # anything left in the server's process group?
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    left = [p for p in os.listdir("/proc") if p.isdigit() and os.getpgid(int(p)) == group]
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGKILL)
+    pytest.fail(f"processes of the killed server still run: {left}")

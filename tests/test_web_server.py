@@ -425,6 +425,64 @@ def test_again_after_the_game_is_over_starts_game_2(client: TestClient) -> None:
     assert replay(client.get(f"/api/tables/{table_id}/games/2/record").json()).is_over
 
 
+def test_later_frames_carry_only_the_new_lines_of_the_move_log(client: TestClient) -> None:
+    # an advanced match with action cards: the log grows to hundreds of lines, and a
+    # staged turn taken back shortens it
+    table_id, token = new_table(client, 3, advanced=True, actions=True, name="Ana")
+    bia = join(client, table_id, 1, "Bia")
+    add_bot(client, table_id, token, 2, "easy")
+    with (
+        Conn(client, table_id, token, 0) as ana,
+        Conn(client, table_id, bia, 1) as bia_conn,
+        Conn(client, table_id) as eve,
+    ):
+        start(client, table_id, token)
+        conns = [ana, bia_conn, eve]
+        careful_person = careful(random.Random(8))
+
+        def choose(frame: Frame) -> str:
+            time.sleep(0.06)  # a long match: within the server's 20 messages a second
+            return careful_person(frame)
+
+        def stageable(frame: Frame | None) -> str | None:
+            """A play Ana may stage and take back, if she is to move."""
+            if not my_turn(frame) or frame is None or frame["game"]["staged"]:
+                return None
+            plays = [o["action"] for o in frame["game"]["options"] if o["kind"] == "play" and not o["ends_turn"]]
+            return plays[0] if plays else None
+
+        play_out(conns, choose, done=lambda _c: stageable(ana.last) is not None and len(ana.log) > 3)
+        assert ana.last is not None
+        seq, log = ana.last["seq"], list(ana.log)
+        ana.decide(stageable(ana.last))  # type: ignore[arg-type]
+        ana.until(lambda f: f["type"] == "table" and f["seq"] == seq + 1)
+        assert len(ana.log) == len(log) + 1
+        ana.send({"type": "take_back", "seq": seq + 1})
+        ana.until(lambda f: f["type"] == "table" and f["seq"] == seq)
+        assert ana.log == log and json.loads(ana.raw[-1])["game"]["log"] == []  # the staged line went, nothing new came
+        play_out(conns, choose, timeout=120)
+        for conn in conns:
+            raws = [json.loads(text) for text in conn.raw]
+            tables = [(raw, whole) for raw, whole in zip(raws, conn.frames, strict=True) if raw["type"] == "table"]
+            first = tables[0][0]
+            assert first["game"] is None or first["game"]["log_from"] == 0
+            # each later frame keeps the lines the page has and sends what follows
+            assert all(
+                raw["game"]["log"] == whole["game"]["log"][raw["game"]["log_from"] :]
+                for raw, whole in tables
+                if raw["game"]
+            )
+            sent = sum(len(raw["game"]["log"]) for raw, _ in tables if raw["game"])
+            shown = sum(len(whole["game"]["log"]) for _, whole in tables if whole["game"])
+            assert sent * 10 < shown, (sent, shown)
+            # the log the page pieced together is the one a new connection gets whole
+            with Conn(client, table_id, token if conn is ana else bia if conn is bia_conn else None) as fresh:
+                whole = fresh.until(lambda f: f["type"] == "table")
+                assert json.loads(fresh.raw[0])["game"]["log_from"] == 0
+                assert conn.last is not None and whole["game"]["log"] == conn.last["game"]["log"]
+                assert len(whole["game"]["log"]) > 50
+
+
 def test_a_portuguese_table_speaks_portuguese(client: TestClient) -> None:
     duel = Duel(client, lang="pt-BR")
     try:

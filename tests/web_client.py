@@ -25,6 +25,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from red7.web.server import Settings, create_app
+from web_live import read_frame
 
 Frame = dict[str, Any]
 
@@ -97,6 +98,8 @@ class Conn:
         self.seat = seat
         self.raw: list[str] = []
         self.frames: list[Frame] = []
+        """Every frame, as a page reads it (:func:`web_live.read_frame`: the whole log)."""
+        self.log: list[str] = []
         self.errors: list[Frame] = []
         self.closed: int | None = None
         self.last: Frame | None = None
@@ -123,7 +126,7 @@ class Conn:
             return {"type": "closed", "code": self.closed}
         text = message["text"]
         self.raw.append(text)
-        frame: Frame = json.loads(text)
+        frame, self.log = read_frame(text, self.log)
         self.frames.append(frame)
         if frame["type"] == "table":
             self.last = frame

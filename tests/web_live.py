@@ -32,6 +32,22 @@ PACE = 0.06
 """Seconds between two messages of one client (the server allows 20 a second)."""
 
 
+def read_frame(text: str, log: list[str]) -> tuple[Frame, list[str]]:
+    """A frame as a page reads it, and the move log it keeps after it: a table frame's
+    ``log`` holds the lines after the first ``log_from`` ones of the log the client has
+    (``log``); the frame returned has the whole log, as the page shows it."""
+    frame: Frame = json.loads(text)
+    if frame["type"] != "table":
+        return frame, log
+    game = frame["game"]
+    if game is None:
+        return frame, []
+    assert game["log_from"] <= len(log), f"the frame keeps {game['log_from']} lines of {len(log)}"
+    log = log[: game["log_from"]] + game["log"]
+    game["log"] = log
+    return frame, log
+
+
 def post(server: Endpoint, path: str, body: dict[str, Any]) -> dict[str, Any]:
     r = httpx.post(f"{server.url}{path}", json=body, timeout=10, trust_env=False)
     assert r.status_code == 200, r.text
@@ -52,6 +68,9 @@ class Client:
     errors: list[Frame] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
     """Every text the server sent, in order."""
+    frames: list[Frame] = field(default_factory=list)
+    """Every frame, in order, as a page reads it (:func:`read_frame`: the whole log)."""
+    log: list[str] = field(default_factory=list)
     sent: float = 0.0
 
     def __post_init__(self) -> None:
@@ -66,7 +85,8 @@ class Client:
         except TimeoutError:
             return None
         self.raw.append(text)
-        frame: Frame = json.loads(text)
+        frame, self.log = read_frame(text, self.log)
+        self.frames.append(frame)
         if frame["type"] == "table":
             self.last = frame
         else:
@@ -117,7 +137,10 @@ def play(clients: list[Client], rng: random.Random, until: int | None = None, ti
             while c.recv(0.002) is not None:
                 pass
             assert c.errors == [], c.errors
-        if newest(clients)["game"]["over"]:
+        game = newest(clients)["game"]
+        if game is None:
+            continue  # the game was started: its first frame is on its way
+        if game["over"]:
             return
         mover = waiting_for(clients)
         if mover is None or mover.last is None:
@@ -141,10 +164,13 @@ def settle(clients: list[Client]) -> None:
 
 
 def comparable(frame: Frame) -> Frame:
-    """A frame but for who is connected and the words of the page's controls (which
-    only a connection's first frame has)."""
+    """A frame (as :func:`read_frame` gives it) but for who is connected, the words of
+    the page's controls and how much of the log came before (what only a connection's
+    first frame has whole)."""
     frame = json.loads(json.dumps(frame))
     frame.pop("ui", None)
+    if frame["game"] is not None:
+        del frame["game"]["log_from"]
     for seat in frame["seats"]:
         del seat["online"]
     return frame

@@ -92,16 +92,18 @@ class WebServer:
         self.stop()
         raise RuntimeError(f"red7 serve did not answer /healthz within {timeout} s:\n{self.log()}")
 
-    def kill(self) -> None:
-        """SIGKILL the server: no shutdown, no flush, nothing but what is on disk survives."""
+    def kill(self, *, alone: bool = False) -> int:
+        """SIGKILL the server: no shutdown, no flush, nothing but what is on disk
+        survives. Then its process group too (what it started: bot workers), unless
+        ``alone``. The group's id (the server's pid)."""
         process, self.process = self.process, None
         assert process is not None, "the server is not running"
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
-        # its spawned bot workers and their resource tracker outlive it, idle (a real
-        # crash leaves them too): end them, so no test leaves processes behind
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
+        if not alone:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+        return process.pid
 
     def stop(self) -> None:
         process, self.process = self.process, None

@@ -141,6 +141,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port=o["port"],
         access_log=False,  # request lines would carry seat tokens (?token=...)
         ws_max_size=64 * 1024,
+        # No permessage-deflate: a compressed frame's length tells something of what it
+        # holds, and a frame holds its player's hidden hand beside words another player
+        # chose (seat names), so an eavesdropper on the encrypted traffic who sits at the
+        # table could learn cards from lengths (as CRIME and BREACH did with secrets).
+        # Frames are a few kilobytes a second, and compressing them was an eighth of the
+        # server's work.
+        ws_per_message_deflate=False,
         log_config=log_config(o["log_format"]),
         proxy_headers=True,
     )
@@ -153,6 +160,7 @@ def _check_drivers(database_url: str | None, redis_url: str | None) -> None:
     if database_url and database_url.startswith(("postgresql", "postgres:")):
         try:
             import psycopg  # noqa: F401
+            import psycopg_pool  # noqa: F401
         except ImportError:
             raise UsageError("a PostgreSQL database needs psycopg: pip install 'red7[cluster]'") from None
     if redis_url:

@@ -24,6 +24,8 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from .store import libpq_address
+
 log = logging.getLogger("red7.web")
 
 CHANNEL = "red7"
@@ -205,10 +207,7 @@ class PostgresBus(SharedBus):
 
     def __init__(self, url: str) -> None:
         super().__init__()
-        from sqlalchemy.engine import make_url
-
-        parsed = make_url(url).set(drivername="postgresql")
-        self.conninfo = parsed.render_as_string(hide_password=False)
+        self.conninfo = libpq_address(url)
         self._connection: Any = None
         """The connection notifications are sent on (the listener has its own)."""
 

@@ -58,7 +58,7 @@ from ..ui.i18n import LANGUAGES, _, using
 from . import views
 from .bus import make_bus
 from .metrics import Metrics
-from .service import Client, Refused, Tables
+from .service import Client, Refused, Tables, end_with_parent
 from .store import Store
 from .views import encode, error_frame, lobby_json, replay_frames, table_frame
 
@@ -120,11 +120,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url)
         store.upgrade()
+        await store.open()
         bus = make_bus(settings.redis_url, store.url, store.dialect)
         # spawned, not forked: a forked worker would inherit the listening socket and,
         # orphaned when the server is killed, keep the port so the server cannot restart
         spawn = multiprocessing.get_context("spawn")
-        pool: Executor | None = ProcessPoolExecutor(settings.workers, spawn) if settings.workers > 0 else None
+        pool: Executor | None = None
+        if settings.workers > 0:
+            pool = ProcessPoolExecutor(settings.workers, spawn, initializer=end_with_parent)
         tables = Tables(store, pool, settings.bot_delay, settings.patience, bus=bus, metrics=metrics)
         tables.load()
         metrics.count_tables(lambda: len(tables.listed()))
@@ -141,6 +144,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await tables.stop()
             if pool is not None:
                 pool.shutdown(cancel_futures=True)
+            await store.aclose()
             store.close()
 
     metrics = Metrics()

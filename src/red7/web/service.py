@@ -31,10 +31,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
+import multiprocessing.connection
+import os
 import random
 import secrets
+import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -53,7 +57,7 @@ from .bus import Bus
 from .live import LiveTable, SeatState
 from .metrics import Metrics
 from .store import Store, StoredTable, change_message, changed_table, new_token, replayed, token_hash
-from .views import encode, shared_view, table_frame
+from .views import encode, shared_view, since, table_frame
 
 log = logging.getLogger("red7.web")
 T = TypeVar("T")
@@ -94,6 +98,9 @@ class Client:
     send: Send
     greeted: bool = False
     """Whether it has had its first frame (the one with the words of the page, ``ui``)."""
+    log: Sequence[str] = ()
+    """The move log it has (that of the last frame it got), which later frames extend
+    (:func:`~red7.web.views.since`)."""
 
 
 class Hub:
@@ -113,19 +120,32 @@ class Hub:
         return list(self.clients.get(table_id, ()))
 
     async def publish(self, live: LiveTable) -> None:
-        """Send every client of ``live`` here its frame of the table now. The public part
-        is made once, and each frame once per seat (and first frame or not), whatever
-        the number of connections showing it."""
+        """Send every client of ``live`` here its frame of the table now: a connection's
+        first frame whole, with the words of the page; later ones with only the new part
+        of the move log (:func:`~red7.web.views.since`). The public part is made once,
+        each seat's frame once, and each text once, whatever the number of connections
+        showing it."""
         clients = self.of(live.id)
         if not clients:
             return
         shared = shared_view(live)
-        texts: dict[tuple[int | None, bool], str] = {}
+        frames: dict[int | None, dict[str, Any]] = {}
+        texts: dict[tuple[int | None, bool, int], str] = {}
         for client in clients:
-            key = (client.seat, client.greeted)
+            whole = frames.get(client.seat)
+            if whole is None:
+                whole = frames[client.seat] = table_frame(live, client.seat, words=False, shared=shared)
+            frame = since(whole, client.log) if client.greeted else None
+            key = (
+                client.seat,
+                client.greeted,
+                0 if frame is None or frame["game"] is None else frame["game"]["log_from"],
+            )
             if key not in texts:
-                texts[key] = encode(table_frame(live, client.seat, words=not client.greeted, shared=shared))
-            client.greeted = True
+                if frame is None:
+                    frame = table_frame(live, client.seat, words=True, shared=shared)
+                texts[key] = encode(frame)
+            client.greeted, client.log = True, () if whole["game"] is None else whole["game"]["log"]
             with contextlib.suppress(Exception):  # a client gone mid-send is removed by its own handler
                 await client.send(texts[key])
 
@@ -133,6 +153,21 @@ class Hub:
 # --- bots in other processes ------------------------------------------------------------
 
 _worker_bots: dict[str, Bot] = {}
+
+
+def end_with_parent() -> None:
+    """A bot worker's initializer: end the worker when the server that started it
+    ends, killed included (SIGKILL runs no shutdown code, and a worker waiting on the
+    pool's queue would wait for ever, holding on to its memory)."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])  # readable once the server is gone
+        os._exit(0)
+
+    threading.Thread(target=watch, name="red7-watch-server", daemon=True).start()
 
 
 def choose_in_worker(spec: str, observation: Observation, options: list[Option], seed: int) -> str:
@@ -624,7 +659,7 @@ class Tables:
         """Write ``live`` as its next version (``live.lock`` held), or read it back and
         refuse the change if another process changed it first."""
         assert live.saved is not None
-        written = await self._db(self.store.commit, live.saved, live.stored())
+        written = await self.store.write(live.saved, live.stored())
         if written is None:
             self.metrics.conflicts.inc()
             stored = await self._db(self.store.table, live.id)

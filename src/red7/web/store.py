@@ -29,6 +29,7 @@ for several server processes.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import secrets
@@ -55,7 +56,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..core.game import Game
@@ -249,6 +250,8 @@ class Store:
         self.engine: Engine = create_engine(self.url, **pool)
         self.executor = ThreadPoolExecutor(self.writers, thread_name_prefix="red7-db")
         """The threads the server runs its database calls in, off its event loop."""
+        self._appenders: Any = None
+        """:meth:`open`'s asynchronous connections (a psycopg_pool.AsyncConnectionPool)."""
         if sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
 
@@ -313,13 +316,9 @@ class Store:
         changed it first: compare and set on the version). Returns ``after`` as
         written: its new version, and its new game's id.
 
-        This runs for every decision. On PostgreSQL, a change that only adds decisions
-        to the game (the common one) is one statement (:data:`APPEND`: one round trip,
-        its own transaction); any other change, and every change on SQLite, is a
-        transaction of SQLAlchemy Core statements built once (:data:`MOVE_TABLE`...)."""
+        One transaction of SQLAlchemy Core statements built once (:data:`MOVE_TABLE`...),
+        in the calling thread; the server writes through :meth:`write`."""
         version = before.version + 1
-        if self.dialect == "postgresql" and (kept := _appends(before, after)) is not None:
-            return self._append(before, after, kept)
         with self.engine.begin() as connection:
             moved = connection.execute(
                 MOVE_TABLE, {"table": before.id, "base": before.version, "version": version, "status": after.status}
@@ -339,16 +338,40 @@ class Store:
                 game = self._write_game(connection, before.id, before.game, game)
         return replace(after, version=version, game=game)
 
-    def _append(self, before: StoredTable, after: StoredTable, kept: int) -> StoredTable | None:
-        """:meth:`commit` of a change that adds decisions ``after`` the first ``kept`` (all
-        of ``before``'s) to the same game, as the one statement :data:`APPEND` on
-        PostgreSQL, through the driver (psycopg) on a connection of SQLAlchemy's pool: a
-        decision's write is then the database's work and a fifth of a millisecond of
-        this process's (a transaction of Core statements took four times that)."""
+    async def open(self) -> None:
+        """Open what :meth:`write` needs on the running event loop: on PostgreSQL, a pool
+        of :data:`WRITERS` asynchronous psycopg connections (autocommit)."""
+        if self.dialect == "postgresql" and self._appenders is None:
+            from psycopg_pool import AsyncConnectionPool
+
+            self._appenders = AsyncConnectionPool(
+                libpq_address(self.url), min_size=WRITERS, max_size=WRITERS, kwargs={"autocommit": True}, open=False
+            )
+            await self._appenders.open(wait=True, timeout=30)
+
+    async def aclose(self) -> None:
+        """Close what :meth:`open` opened."""
+        if self._appenders is not None:
+            await self._appenders.close()
+            self._appenders = None
+
+    async def write(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
+        """:meth:`commit`, awaited on the server's event loop, which serves the other
+        tables meanwhile.
+
+        On PostgreSQL (once :meth:`open`), a change that only adds decisions to the game,
+        the one made at every decision, is the one statement :data:`APPEND` on an
+        asynchronous connection: one round trip, its own transaction, no thread. Any
+        other change, and every change on SQLite, is :meth:`commit` in one of the store's
+        threads (:attr:`executor`). (A write in a thread cost the server a tenth more CPU
+        and held up its frames while the thread held the interpreter.)"""
+        kept = _appends(before, after) if self._appenders is not None else None
+        if kept is None:
+            return await asyncio.get_running_loop().run_in_executor(self.executor, self.commit, before, after)
         from psycopg.types.json import Json
 
+        assert self._appenders is not None and before.game is not None and after.game is not None
         old, new = before.game, after.game
-        assert old is not None and new is not None
         added = new.decisions[kept:]
         params = {
             "table": before.id,
@@ -364,21 +387,10 @@ class Store:
             "actions": [action for _seat, action in added],
             "at": now(),
         }
-        connection = self.engine.raw_connection()
-        try:
-            driver = connection.driver_connection
-            assert driver is not None
-            driver.autocommit = True  # the statement is its own transaction
-            try:
-                with driver.cursor() as cursor:
-                    cursor.execute(APPEND, params)
-                    row = cursor.fetchone()
-            finally:
-                driver.autocommit = False
-        finally:
-            connection.close()  # back to the pool
+        async with self._appenders.connection() as connection:
+            row = await (await connection.execute(APPEND, params)).fetchone()
         if row is None or row[0] != 1:
-            return None
+            return None  # the table had moved: nothing was written
         return replace(after, version=before.version + 1)
 
     @staticmethod
@@ -528,6 +540,11 @@ def _kept(old: StoredGame, new: StoredGame) -> int:
             break
         kept += 1
     return kept
+
+
+def libpq_address(url: str) -> str:
+    """A PostgreSQL database's SQLAlchemy ``url`` as libpq (psycopg's own connections) reads it."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 def driver_url(url: str) -> str:

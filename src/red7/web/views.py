@@ -262,6 +262,26 @@ def table_frame(
         return frame
 
 
+def since(frame: dict[str, Any], seen: Sequence[str]) -> dict[str, Any]:
+    """``frame`` for a client that has the move log ``seen`` already (the whole log of
+    the last frame it got): the log's lines from the first one that differs on
+    (``log_from``: how many of its lines the client keeps). The page keeps its first
+    ``log_from`` lines and appends ``log``: an advanced match's log grows to hundreds of
+    lines, three quarters of a whole frame, and each frame adds a line or two."""
+    game = frame["game"]
+    if game is None or not seen:
+        return frame
+    log = game["log"]
+    keep = 0
+    for before, now in zip(seen, log, strict=False):  # mostly the very same strings
+        if before != now:
+            break
+        keep += 1
+    if keep == 0:
+        return frame
+    return {**frame, "game": {**game, "log": log[keep:], "log_from": keep}}
+
+
 def encode(frame: dict[str, Any]) -> str:
     """A frame as it goes on the wire: compact JSON, accents as they are (orjson: the
     server encodes a frame for every seat at every change, six times faster than the
@@ -321,6 +341,7 @@ def seat_game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> d
         "hand": None,
         "drawn": [],
         "log": move_log(events, names, seat),
+        "log_from": 0,
         "prompt": waiting_text(live, names),
         "options": [],
         "picks": None,

@@ -13,6 +13,7 @@ const watching = new URLSearchParams(location.search).has("watch");
 let token = watching ? null : getToken(tableId);
 
 let frame = null; // the last table frame
+let log = []; // its whole move log (a frame sends the lines after the first `log_from` ones)
 let ui = {}; // its words (before the first frame: the lobby's language)
 let selected = null; // the card picked (its id)
 let pending = null; // {seq}: a decision sent, its answer not arrived yet
@@ -44,6 +45,7 @@ function connect() {
     showConnection(true);
   });
   ws.addEventListener("message", (event) => {
+    if (socket !== ws) return; // a socket replaced on purpose: its frames are not this page's
     let data;
     try {
       data = JSON.parse(event.data);
@@ -127,6 +129,14 @@ function onFrame(data) {
   // the words of the controls come in a connection's first frame only: later frames use them
   ui = data.ui || ui;
   data.ui = ui;
+  // the move log: a connection's first frame has it whole, later ones what follows the
+  // lines this page keeps
+  if (data.game) {
+    log = log.slice(0, data.game.log_from).concat(data.game.log);
+    data.game.log = log;
+  } else {
+    log = [];
+  }
   frame = data;
   document.documentElement.lang = data.table.lang;
   document.title = `Red7 · ${data.table.settings}`;

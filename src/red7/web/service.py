@@ -130,22 +130,19 @@ class Hub:
             return
         shared = shared_view(live)
         frames: dict[int | None, dict[str, Any]] = {}
-        texts: dict[tuple[int | None, bool, int], str] = {}
+        texts: dict[tuple[int | None, int | None], str] = {}  # by seat and log_from (None: a first frame)
         for client in clients:
-            whole = frames.get(client.seat)
-            if whole is None:
-                whole = frames[client.seat] = table_frame(live, client.seat, words=False, shared=shared)
-            frame = since(whole, client.log) if client.greeted else None
-            key = (
-                client.seat,
-                client.greeted,
-                0 if frame is None or frame["game"] is None else frame["game"]["log_from"],
-            )
+            if client.seat not in frames:
+                frames[client.seat] = table_frame(live, client.seat, words=False, shared=shared)
+            whole = frames[client.seat]
+            if client.greeted:
+                frame = since(whole, client.log)
+                key = (client.seat, frame["game"]["log_from"] if frame["game"] else 0)
+            else:
+                frame, key = None, (client.seat, None)
             if key not in texts:
-                if frame is None:
-                    frame = table_frame(live, client.seat, words=True, shared=shared)
-                texts[key] = encode(frame)
-            client.greeted, client.log = True, () if whole["game"] is None else whole["game"]["log"]
+                texts[key] = encode(frame or table_frame(live, client.seat, words=True, shared=shared))
+            client.greeted, client.log = True, whole["game"]["log"] if whole["game"] else ()
             with contextlib.suppress(Exception):  # a client gone mid-send is removed by its own handler
                 await client.send(texts[key])
 

@@ -64,7 +64,8 @@ from ..core.model import Config
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 WRITERS = 4
-"""Database calls a server runs at once on PostgreSQL (threads, each with its connection)."""
+"""Writes a server makes at once on PostgreSQL: the asynchronous connections of
+:meth:`Store.open`, and the threads of the other calls (each with its connection)."""
 
 
 def default_url() -> str:
@@ -177,9 +178,10 @@ SELECT count(*) FROM moved
 """
 """PostgreSQL's one statement for a change that adds decisions to a game (psycopg's
 parameters): the compare and set of the table's version and, only if it moved, the
-game's result and final count and the new decisions, numbered from ``keep``. Data-
-modifying ``WITH`` parts all run, in one transaction, or none does: the count of rows
-moved (0 or 1) says whether the change went in."""
+game's result and final count and the new decisions, numbered from ``keep``. Every
+part runs, in the statement's one transaction (PostgreSQL runs a data-modifying ``WITH``
+part whether the query reads it or not); the count of tables moved (0 or 1) says
+whether the change went in."""
 
 
 @dataclass(frozen=True)
@@ -233,9 +235,10 @@ class Store:
     """The database of one server or of several sharing it (``url``: a SQLAlchemy URL;
     default :func:`default_url`; ``postgresql://`` means psycopg 3).
 
-    Every method is one short transaction; the server calls them from its event loop
-    (a SQLite write in WAL mode takes well under a millisecond, a PostgreSQL one on
-    loopback about one)."""
+    Every method is one short transaction. The server writes through :meth:`write`,
+    awaited on its event loop (PostgreSQL waits for its disk at every commit: the loop
+    serves the other tables meanwhile), and reads in the store's threads
+    (:attr:`executor`)."""
 
     def __init__(self, url: str | None = None) -> None:
         self.url = driver_url(url or default_url())

@@ -3,8 +3,12 @@
 :func:`table_frame` is the one way a game reaches a client: it reads the game through the
 engine's per-seat views, :meth:`~red7.play.table.Table.observe` and
 :meth:`~red7.play.table.Table.events_for` (R9), for the seat the client holds a token
-of, or for a spectator (None), and never reads the game's state. Reconnect snapshots,
-updates and replays are this same frame; errors are :func:`error_frame`. The
+of, or for a spectator (None), and never reads the game's state. Its public part (the
+board, the standing, the seats) is read from the spectator's view once per change of
+the table (:func:`shared_view`), and only each seat's own part (hand, log, options) from
+that seat's. Reconnect snapshots, updates and replays are this same frame; errors are
+:func:`error_frame`. A connection's later frames leave out what it has already: the
+words of the page (``ui``) and the start of the move log (:func:`since`). The
 wire-level leak test (tests/test_web_leaks.py) records every frame and checks that no
 other seat's hand card and nothing of the unknown deck's order ever appears in one.
 

@@ -11,7 +11,8 @@ number of tables a cluster serves and not with the clients of one process:
   then takes those messages as the bus would hand them over. Its CPU per message is
   what one process pays for each decision made anywhere in the cluster.
 * ``database``: the write of a decision (:meth:`red7.web.store.Store.write`, the one
-  ``APPEND`` statement) from ``--writers`` concurrent writers (each a table of its own,
+  ``APPEND`` statement) from ``--writers`` concurrent writers (each a table of its own
+  and a connection of its own, as the writers of several server processes would be,
   as fast as PostgreSQL commits), for ``--seconds``: decisions a second and the CPU of
   PostgreSQL's processes (fsync on, as a real server runs), so PostgreSQL's CPU per
   decision and its ceiling on this machine.
@@ -84,7 +85,9 @@ def postgres_cpu(data: Path) -> float:
 
 async def follow(url: str, tables: int, rounds: int) -> dict[str, Any]:
     writer_bus = Recorder()
-    writer = Tables(Store(url), None, bot_delay=0, patience=3600, bus=writer_bus)
+    store = Store(url)
+    store.upgrade()
+    writer = Tables(store, None, bot_delay=0, patience=3600, bus=writer_bus)
     await writer.store.open()
     ids = []
     for t in range(tables):
@@ -126,7 +129,8 @@ async def follow(url: str, tables: int, rounds: int) -> dict[str, Any]:
 
 
 async def database(url: str, data: Path, writers: int, seconds: float) -> dict[str, Any]:
-    store = Store(url)
+    store = Store(url, writers=writers)  # as many connections as writers: as many processes' would be
+    store.upgrade()
     await store.open()
     tables: list[StoredTable] = []
     for w in range(writers):
@@ -157,9 +161,10 @@ async def database(url: str, data: Path, writers: int, seconds: float) -> dict[s
             table, count = written, count + 1
         return count
 
-    cpu0, began = postgres_cpu(data), time.monotonic()
+    cpu0, own0, began = postgres_cpu(data), time.process_time(), time.monotonic()
     counts = await asyncio.gather(*(write(t) for t in tables))
     elapsed, cpu = time.monotonic() - began, postgres_cpu(data) - cpu0
+    own = time.process_time() - own0
     await store.aclose()
     store.close()
     decided = sum(counts)
@@ -172,6 +177,7 @@ async def database(url: str, data: Path, writers: int, seconds: float) -> dict[s
         "write_p99_ms": round(ordered[int(len(ordered) * 0.99)] * 1e3, 2),
         "postgres_cpu_share": round(cpu / elapsed, 2),
         "postgres_cpu_us_per_decision": round(cpu / decided * 1e6),
+        "writer_cpu_share": round(own / elapsed, 2),
     }
 
 
@@ -207,7 +213,8 @@ def main() -> None:
     print(
         f"database: {d['writers']} writers, {d['decisions_per_second']} decisions/s for {d['seconds']} s "
         f"(write p50 {d['write_p50_ms']} ms, p99 {d['write_p99_ms']} ms); PostgreSQL used "
-        f"{d['postgres_cpu_share']:.0%} of a core, {d['postgres_cpu_us_per_decision']} µs per decision"
+        f"{d['postgres_cpu_share']:.0%} of a core, {d['postgres_cpu_us_per_decision']} µs per decision; "
+        f"the writers (this process) {d['writer_cpu_share']:.0%}"
     )
 
 

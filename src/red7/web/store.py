@@ -240,16 +240,16 @@ class Store:
     serves the other tables meanwhile), and reads in the store's threads
     (:attr:`executor`)."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, writers: int = WRITERS) -> None:
         self.url = driver_url(url or default_url())
         sqlite = self.url.startswith("sqlite")
-        self.writers = 1 if sqlite else WRITERS
+        self.writers = 1 if sqlite else writers
         """How many writes may run at once: one on SQLite (a file has one writer: a
-        second would wait in SQLite's busy loop), :data:`WRITERS` on a server, whose
+        second would wait in SQLite's busy loop), ``writers`` on a server, whose
         commits then share their disk flushes."""
         # a connection per writer and some for reads, always open (opening one per write
         # would cost more than the write)
-        pool = {} if sqlite else {"pool_size": WRITERS + 4, "max_overflow": 8}
+        pool = {} if sqlite else {"pool_size": self.writers + 4, "max_overflow": 8}
         self.engine: Engine = create_engine(self.url, **pool)
         self.executor = ThreadPoolExecutor(self.writers, thread_name_prefix="red7-db")
         """The threads the server runs its database calls in, off its event loop."""
@@ -343,12 +343,16 @@ class Store:
 
     async def open(self) -> None:
         """Open what :meth:`write` needs on the running event loop: on PostgreSQL, a pool
-        of :data:`WRITERS` asynchronous psycopg connections (autocommit)."""
+        of :attr:`writers` asynchronous psycopg connections (autocommit)."""
         if self.dialect == "postgresql" and self._appenders is None:
             from psycopg_pool import AsyncConnectionPool
 
             self._appenders = AsyncConnectionPool(
-                libpq_address(self.url), min_size=WRITERS, max_size=WRITERS, kwargs={"autocommit": True}, open=False
+                libpq_address(self.url),
+                min_size=self.writers,
+                max_size=self.writers,
+                kwargs={"autocommit": True},
+                open=False,
             )
             await self._appenders.open(wait=True, timeout=30)
 

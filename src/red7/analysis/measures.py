@@ -1,5 +1,5 @@
 """The measures every report uses, defined once: win rates with Wilson intervals,
-percentiles, spreads and histograms.
+bootstrap intervals over deals, percentiles, spreads and histograms.
 
 They are named uses of the standard library so that a tournament, ``red7 stats`` and
 ``red7 bench`` compute "the 99th percentile" the same way: percentiles are
@@ -11,6 +11,7 @@ strings in increasing numeric order.
 from __future__ import annotations
 
 import math
+import random
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -48,6 +49,41 @@ def win_rate(wins: float, games: int) -> dict[str, Any]:
         "win_rate": round(wins / games, 6) if games else None,
         "ci95": [round(lo, 6), round(hi, 6)],
     }
+
+
+BOOTSTRAP_RESAMPLES = 2000
+
+
+def bootstrap_ratio(
+    numerators: Sequence[float], denominators: Sequence[float], *, seed: int = 0, resamples: int = BOOTSTRAP_RESAMPLES
+) -> tuple[float, float]:
+    """The 95% percentile-bootstrap interval of ``sum(numerators) / sum(denominators)``
+    when the pairs are the independent units (one pair per deal: the games replayed on
+    one deal share its cards, so they are resampled together, never one by one).
+
+    Resamples whose denominator is 0 are skipped; with no data the interval is (0, 1).
+    Deterministic for a ``seed``.
+
+    >>> bootstrap_ratio([1, 1, 1], [1, 1, 1])
+    (1.0, 1.0)
+    >>> lo, hi = bootstrap_ratio([1, 0] * 50, [1, 1] * 50); lo < 0.5 < hi
+    True
+    """
+    if len(numerators) != len(denominators):
+        raise ValueError("one numerator per denominator")
+    n = len(numerators)
+    if n == 0 or not sum(denominators):
+        return (0.0, 1.0)
+    rng = random.Random(seed)
+    pairs = list(zip(numerators, denominators, strict=True))
+    ratios = []
+    for _ in range(resamples):
+        sample = rng.choices(pairs, k=n)
+        den = sum(d for _, d in sample)
+        if den:
+            ratios.append(sum(x for x, _ in sample) / den)
+    ratios.sort()
+    return (ratios[int(0.025 * (len(ratios) - 1))], ratios[int(0.975 * (len(ratios) - 1))])
 
 
 def percentile(values: Sequence[float], q: int) -> float | None:

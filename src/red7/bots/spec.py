@@ -25,6 +25,7 @@ from typing import Final
 from .base import Bot, BotSpecError
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
+from .pimc import PIMCBot
 from .random_bot import RandomBot
 
 BotFactory = Callable[..., Bot]
@@ -148,3 +149,4 @@ def _usage(factory: BotFactory) -> str:
 register_bot("random", RandomBot)
 register_bot("greedy", GreedyBot)
 register_bot("ismcts", ISMCTSBot)
+register_bot("pimc", PIMCBot)

@@ -1,0 +1,115 @@
+"""Decisions marked by the exact solver (red7.analysis.review), the solver-backed bot
+(red7.bots.pimc) and intervals bootstrapped over deals (red7.analysis.measures)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from red7 import Game
+from red7.analysis.measures import bootstrap_ratio
+from red7.analysis.review import TurnLabels, review
+from red7.bots import make_bot
+from red7.bots.pimc import PIMCBot
+from red7.core.cards import NAME_OF
+from red7.core.model import Config
+from red7.play import play_game
+from red7.solver import solve
+
+
+def test_marks_chain_from_decision_to_decision() -> None:
+    """Each decision's value after it is the next decision's value before it (for the
+    same player within a turn, for the other player across turns), so a position
+    changes hands only through a decision marked as thrown away."""
+    bots = [make_bot("medium"), make_bot("easy")]
+    for seed in range(12):
+        played = play_game(bots, seed)
+        moves = [a for _, a in played.game.history]
+        marks = review(Config(2), seed, moves)
+        assert [m.action for m in marks] == moves
+        for m, nxt in zip(marks, marks[1:], strict=False):
+            assert m.won_before is not None and m.won_after is not None
+            assert nxt.won_before == (m.won_after if nxt.seat == m.seat else not m.won_after)
+            assert m.threw_away == (m.won_before and not m.won_after)
+            assert (m.action in m.best) == (m.won_before and m.won_after)
+        last = marks[-1]
+        assert last.won_after == (last.seat in played.winners)
+
+
+def test_review_refuses_a_record_that_is_not_legal() -> None:
+    """A decision that is not legal where it comes is named, with the rule's reason."""
+    game = Game(players=2, seed=4)
+    bad = f"canvas {game.hand(0)[0]}" if game.current_player == 1 else f"canvas {game.hand(1)[0]}"
+    with pytest.raises(ValueError, match="decision 1 .* is not legal there"):
+        review(Config(2), 4, [bad])
+    with pytest.raises(ValueError, match="after the end of the game"):
+        review(Config(2), 4, ["concede", "concede"])
+
+
+def test_turn_labels_agree_with_the_marks() -> None:
+    """The measure's turn starts are the marks of the decisions that start a turn."""
+    bots = [make_bot("medium"), make_bot("medium")]
+    for seed in range(6):
+        labels = TurnLabels()
+        played = play_game(bots, seed, before_decision=labels.before_decision)
+        turns = labels.result(played.game)["turns"]
+        marks = [m for m in review(Config(2), seed, [a for _, a in played.game.history]) if m.turn_start]
+        assert [[m.seat, m.won_before] for m in marks] == [t[:2] for t in turns]
+        for t, nxt in zip(turns, turns[1:], strict=False):
+            assert t[2] == (nxt[1] if nxt[0] == t[0] else not nxt[1])
+        assert turns[-1][2] == (turns[-1][0] in played.winners)
+
+
+def test_pimc_plays_a_winning_decision_when_its_worlds_are_the_game() -> None:
+    """Advanced game, empty deck, every card not in a hand public (score piles): the
+    only hidden cards are the other hand, so every sampled world is the true game and
+    the bot must keep every won position it is given."""
+    rng = random.Random(3)
+    bot = PIMCBot(worlds=2, cards=7)
+    won = 0
+    for _ in range(150):
+        names = [NAME_OF[c] for c in rng.sample(range(49), 49)]
+        game = Game.from_position(
+            [names[0:4], names[4:8]], [names[8:10], names[10:12]],
+            scores=[names[12:30], names[30:]], advanced=True,
+        )  # fmt: skip
+        if game.is_over:
+            continue
+        me = game.current_player
+        assert me is not None
+        solution = solve(game)
+        choice = bot.choose(game.observe(me), game.options(), rng)
+        assert bot.last_solved
+        if solution.won:
+            won += 1
+            assert solution.values[choice.id], (names, choice)
+    assert won > 40
+
+
+def test_pimc_is_ismcts_where_the_solver_does_not_apply() -> None:
+    """3 players, or a hand larger than ``cards``: the ISMCTS choice, for the same RNG."""
+    game = Game(players=3, seed=5)
+    me = game.current_player
+    assert me is not None
+    pimc, ismcts = PIMCBot(steps=300), make_bot("ismcts:steps=300")
+    a = pimc.choose(game.observe(me), game.options(), random.Random(1))
+    assert not pimc.last_solved
+    assert a == ismcts.choose(game.observe(me), game.options(), random.Random(1))
+
+
+def test_pimc_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="worlds=0.5 must be a whole number"):
+        make_bot("pimc:worlds=0.5")
+    assert make_bot("pimc:worlds=4,cards=3").name == "pimc:worlds=4,cards=3"
+
+
+def test_bootstrap_over_deals_is_wider_when_games_of_a_deal_agree() -> None:
+    """Two games per deal that always agree carry the information of one game: the
+    deal-level interval is as wide as for half as many independent games."""
+    rng = random.Random(0)
+    deals = [rng.random() < 0.5 for _ in range(200)]
+    paired = bootstrap_ratio([2 * w for w in deals], [2] * 200)
+    alone = bootstrap_ratio([w for w in deals for _ in (0, 1)], [1] * 400)
+    assert paired[1] - paired[0] > 1.2 * (alone[1] - alone[0])
+    assert paired == bootstrap_ratio([2 * w for w in deals], [2] * 200)  # seeded

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +14,8 @@ from red7.analysis.measures import bootstrap_ratio
 from red7.analysis.review import TurnLabels, review
 from red7.bots import make_bot
 from red7.bots.pimc import PIMCBot
+from red7.cli import main
+from red7.core.record import SeatRecord, dumps
 from red7.core.cards import NAME_OF
 from red7.core.model import Config
 from red7.play import play_game
@@ -113,3 +117,27 @@ def test_bootstrap_over_deals_is_wider_when_games_of_a_deal_agree() -> None:
     alone = bootstrap_ratio([w for w in deals for _ in (0, 1)], [1] * 400)
     assert paired[1] - paired[0] > 1.2 * (alone[1] - alone[0])
     assert paired == bootstrap_ratio([2 * w for w in deals], [2] * 200)  # seeded
+
+
+def test_red7_analyse_marks_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``red7 analyse``: the thrown-away decisions in English and pt-BR, every mark as
+    JSON, and a clear error (exit 2, no traceback) for a file that is not a record."""
+    game = play_game([make_bot("medium"), make_bot("easy")], 5).game
+    path = tmp_path / "game.json"
+    path.write_text(dumps(game, [SeatRecord("Ana"), SeatRecord(bot="easy")]))
+    marks = review(game.config, game.seed, [a for _, a in game.history])
+    thrown = [m for m in marks if m.threw_away]
+    assert thrown  # this deal has one: easy's first play
+    assert main(["analyse", str(path), "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert f"{len(marks)} decisions, {len(marks)} valued exactly by the solver." in out
+    assert f"{thrown[0].number:4d}. seat {thrown[0].seat + 1} (easy)" in out
+    assert "threw a won round away (kept by: " + ", ".join(map(str, thrown[0].best)) in out
+    assert main(["analyse", str(path), "--lang", "pt-BR"]) == 0
+    assert "jogou fora uma rodada ganha" in capsys.readouterr().out
+    assert main(["analyse", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [m.as_dict() for m in marks]
+    (tmp_path / "bad.json").write_text("{}")
+    assert main(["analyse", str(tmp_path / "bad.json"), "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert "is not a Red7 record that can be analysed" in err and "Traceback" not in err

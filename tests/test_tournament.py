@@ -20,7 +20,7 @@ import pytest
 
 from helpers import forbid_games, run_main
 from red7 import Game
-from red7.analysis.measures import wilson
+from red7.analysis.measures import bootstrap_ratio, wilson
 from red7.analysis.runner import GameRecord, GameTask, chunked, play_chunk, run
 from red7.analysis.schedule import (
     Entrant,
@@ -244,6 +244,7 @@ def fake_game(index: int, seating: list[str], winners: list[int], ranks: list[in
     n = len(seating)
     return {
         "index": index,
+        "deal": index // n,  # one game per seat rotation of each deal
         "seating": seating,
         "winners": winners,
         "ranks": ranks,
@@ -268,7 +269,9 @@ def test_summary_counts_shared_victories_as_fractions() -> None:
     assert [seat["wins"] for seat in a["seats"]] == [1.5, 1.0]
     assert [seat["games"] for seat in a["seats"]] == [2, 2]
     assert [seat["wins"] for seat in s["seats"]] == [2.5, 1.5]
-    assert a["ci95"] == pytest.approx(wilson(2.5, 4), abs=1e-6)
+    assert a["ci95_wilson"] == pytest.approx(wilson(2.5, 4), abs=1e-6)
+    # deal 0 (games 0, 1): a wins 2 of 2; deal 1 (games 2, 3): 0.5 of 2
+    assert a["ci95"] == pytest.approx(bootstrap_ratio([2, 0.5], [2, 2], seed=0), abs=1e-6)
     (pair,) = s["pairings"]
     assert (pair["a"], pair["b"], pair["games"], pair["wins"], pair["b_wins"]) == ("a", "b", 4, 2.5, 1.5)
     assert a["rating"]["mu"] > b["rating"]["mu"]
@@ -276,6 +279,24 @@ def test_summary_counts_shared_victories_as_fractions() -> None:
     assert a["seconds_per_decision"]["mean"] == pytest.approx(0.1)
     assert a["seconds_per_decision"]["p99"] == pytest.approx(0.15)  # 8 times: four 0.05s, four 0.15s
     assert s["p99_basis"] == "every decision"
+
+
+def test_intervals_resample_deals_not_games() -> None:
+    """When both games of every deal go the same way (the deal decided), the games carry
+    half the information: the interval over deals is wider than Wilson's over games."""
+    plan = schedule(entrants("a", "b"), config=Config(2), games=120, seed=3)
+    results = []
+    for deal in range(60):
+        winner_label = "a" if deal % 3 else "b"  # the deal's cards decide
+        for rotation, seating in enumerate((["a", "b"], ["b", "a"])):
+            w = seating.index(winner_label)
+            results.append(fake_game(2 * deal + rotation, seating, [w], [1 if s == w else 2 for s in range(2)]))
+    s = summarize_tournament(plan, results)
+    a = s["entrants"][0]
+    (pair,) = s["pairings"]
+    assert a["win_rate"] == pytest.approx(2 / 3) and pair["ci95"] == a["ci95"]
+    width = a["ci95"][1] - a["ci95"][0]
+    assert width > 1.25 * (a["ci95_wilson"][1] - a["ci95_wilson"][0])
 
 
 def test_head_to_head_in_a_three_player_table_uses_ranks() -> None:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .measures import percentile, win_rate
+from .measures import bootstrap_ratio, percentile, win_rate
 from .runner import GameRecord
 from .schedule import Schedule
 
@@ -35,6 +35,8 @@ class _Tally:
     wins: float = 0.0
     seat_games: list[int] = field(init=False)
     seat_wins: list[float] = field(init=False)
+    deals: defaultdict[int, list[float]] = field(default_factory=lambda: defaultdict(lambda: [0.0, 0.0]))
+    """Per deal: [wins, games] (the unit the intervals resample)."""
     decisions: int = 0
     seconds: float = 0.0
     times: array[float] = field(default_factory=lambda: array("d"))
@@ -45,10 +47,16 @@ class _Tally:
 
 
 def summarize_tournament(plan: Schedule, results: Sequence[GameRecord]) -> dict[str, Any]:
-    """Per entrant: win rate with its 95% Wilson interval, openskill rating, win rate per
-    seat and seconds per decision (mean, and 99th percentile over every decision); the
+    """Per entrant: win rate with its 95% interval, openskill rating, win rate per seat
+    and seconds per decision (mean, and 99th percentile over every decision); the
     head-to-head scores of every pair; the win rate of each seat over all entrants.
-    A victory shared by ``k`` winners counts ``1/k`` of a win for each."""
+    A victory shared by ``k`` winners counts ``1/k`` of a win for each.
+
+    The entrants' and the pairs' intervals (``ci95``) are bootstraps over deals
+    (:func:`~red7.analysis.measures.bootstrap_ratio`): every game of a deal, at every
+    table and seat rotation, shares its cards, so the games of a deal are resampled
+    together. ``ci95_wilson`` is the Wilson interval that would treat every game as
+    independent (too narrow for duplicate deals); the per-seat rates keep Wilson's."""
     n = plan.players
     tallies = {e.label: _Tally(n) for e in plan.entrants}
     seat_wins = [0.0] * n
@@ -61,8 +69,10 @@ def summarize_tournament(plan: Schedule, results: Sequence[GameRecord]) -> dict[
             t.decisions += r["decisions"][seat]
             t.seconds += r["seconds"][seat]
             t.times.extend(r["times"][seat])
+            t.deals[r["deal"]][1] += 1
         share = 1 / len(r["winners"])
         for w in r["winners"]:
+            tallies[seating[w]].deals[r["deal"]][0] += share
             tallies[seating[w]].wins += share
             tallies[seating[w]].seat_wins[w] += share
             seat_wins[w] += share
@@ -74,7 +84,7 @@ def summarize_tournament(plan: Schedule, results: Sequence[GameRecord]) -> dict[
             {
                 "label": e.label,
                 "spec": e.spec,
-                **win_rate(t.wins, t.games),
+                **_deal_rate(t.deals, plan.seed),
                 "rating": rating,
                 "seats": [win_rate(t.seat_wins[s], t.seat_games[s]) for s in range(n)],
                 "decisions": t.decisions,
@@ -115,20 +125,34 @@ def _head_to_head(plan: Schedule, results: Sequence[GameRecord]) -> list[dict[st
     """For every pair of entrants that met (in entrant order): a beats b in a game when
     a ranks better, equal ranks counting half each; ``wins`` is a's score."""
     order = {e.label: i for i, e in enumerate(plan.entrants)}
-    games: Counter[tuple[str, str]] = Counter()
-    score: defaultdict[tuple[str, str], float] = defaultdict(float)
+    per_deal: defaultdict[tuple[str, str], defaultdict[int, list[float]]] = defaultdict(
+        lambda: defaultdict(lambda: [0.0, 0.0])
+    )
     for r in results:
         seating, ranks = r["seating"], r["ranks"]
         for i, j in itertools.combinations(range(len(seating)), 2):
             if order[seating[i]] > order[seating[j]]:
                 i, j = j, i
-            pair = (seating[i], seating[j])
-            games[pair] += 1
-            score[pair] += 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
-    return [
-        {"a": a, "b": b, **win_rate(score[(a, b)], count), "b_wins": round(count - score[(a, b)], 6)}
-        for (a, b), count in games.items()
-    ]
+            deal = per_deal[(seating[i], seating[j])][r["deal"]]
+            deal[0] += 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
+            deal[1] += 1
+    rows = []
+    for (a, b), deals in per_deal.items():
+        row = _deal_rate(deals, plan.seed)
+        rows.append({"a": a, "b": b, **row, "b_wins": round(row["games"] - row["wins"], 6)})
+    return rows
+
+
+def _deal_rate(deals: dict[int, list[float]], seed: int) -> dict[str, Any]:
+    """:func:`~red7.analysis.measures.win_rate` of per-deal ``[wins, games]``, its
+    ``ci95`` bootstrapped over the deals (Wilson's kept as ``ci95_wilson``)."""
+    wins = [w for w, _ in deals.values()]
+    games = [g for _, g in deals.values()]
+    row = win_rate(sum(wins), int(sum(games)))
+    row["ci95_wilson"] = row["ci95"]
+    lo, hi = bootstrap_ratio(wins, games, seed=seed)
+    row["ci95"] = [round(lo, 6), round(hi, 6)]
+    return row
 
 
 def results_document(

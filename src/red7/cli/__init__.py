@@ -12,12 +12,13 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from . import analysis, play, serve
+from . import analyse, analysis, play, serve
 from .common import Parser, UsageError
 
 COMMANDS = {
     "play": play.cmd_play,
     "replay": play.cmd_replay,
+    "analyse": analyse.cmd_analyse,
     "serve": serve.cmd_serve,
     "db": serve.cmd_db,
     "sim": analysis.cmd_sim,
@@ -32,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"red7 {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     play.add_commands(sub)
+    analyse.add_commands(sub)
     serve.add_commands(sub)
     analysis.add_commands(sub)
     return parser

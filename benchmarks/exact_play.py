@@ -33,7 +33,7 @@ from red7.analysis.measures import bootstrap_ratio, percentile
 from red7.analysis.review import TurnLabels
 from red7.analysis.runner import run
 from red7.analysis.schedule import make_entrants, schedule, split_specs
-from red7.bots import Bot, make_bot, register_bot
+from red7.bots import Bot, register_bot
 from red7.bots.greedy import GreedyBot
 from red7.core.actions import Action
 from red7.core.game import Game
@@ -136,13 +136,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = []
     print(f"2-player basic, {args.deals} deals x both seats against {args.against} (seed {args.seed})", flush=True)
     if not args.json:
-        print(f"{'bot':<24} {'won turns kept':<28} {'won seats converted':<28} {'games won':<28} mean / p99 s")
+        print(
+            f"{'bot':<24} {'won turns kept':<28} {'won seats converted':<28} {'games won':<28} "
+            "ms per decision: mean / p99"
+        )
     for spec in split_specs(args.bots):
         row = measure(spec.strip(), args.against, args.deals, args.jobs, args.seed)
         results.append(row)
         if not args.json:
             cells = [_cell(row[k]) for k in ("won_turns_kept", "won_seats_converted", "games_won")]
-            t = f"{row['seconds_mean']:.3f} / {row['seconds_p99']:.3f}" if row["seconds_mean"] is not None else "-"
+            t = (
+                f"{1000 * row['seconds_mean']:.1f} / {1000 * row['seconds_p99']:.1f}"
+                if row["seconds_mean"] is not None
+                else "-"
+            )
             print(f"{spec:<24} {cells[0]:<28} {cells[1]:<28} {cells[2]:<28} {t}", flush=True)
     if args.json:
         json.dump(results, sys.stdout, indent=1)

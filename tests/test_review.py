@@ -12,12 +12,14 @@ import pytest
 from red7 import Game
 from red7.analysis.measures import bootstrap_ratio
 from red7.analysis.review import TurnLabels, review
-from red7.bots import make_bot
+from red7.bots import BotSpecError, make_bot
+from red7.bots.ismcts import ISMCTSBot
 from red7.bots.pimc import PIMCBot
+from red7.bots.random_bot import random_decision
 from red7.cli import main
-from red7.core.record import SeatRecord, dumps
 from red7.core.cards import NAME_OF
 from red7.core.model import Config
+from red7.core.record import SeatRecord, dumps
 from red7.play import play_game
 from red7.solver import solve
 
@@ -141,3 +143,40 @@ def test_red7_analyse_marks_a_record(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["analyse", str(tmp_path / "bad.json"), "--lang", "en"]) == 2
     err = capsys.readouterr().err
     assert "is not a Red7 record that can be analysed" in err and "Traceback" not in err
+
+
+class _TrueWorlds:
+    """Worlds that are the game itself (the bot sees every card: for tests)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __call__(self, observation: object) -> _TrueWorlds:
+        return self
+
+    def sample(self, rng: random.Random) -> Game:
+        return self.game.clone()
+
+
+def test_ismcts_solved_leaves_find_the_winning_decision() -> None:
+    """ISMCTS with solve=N: when its worlds are the true game and every leaf is solved,
+    the values in the tree are exact, and the most visited decision keeps a won round."""
+    won = 0
+    for seed in range(80):
+        rng = random.Random(seed)
+        game = Game(players=2, seed=seed)
+        while not game.is_over and sum(len(game.hand(s)) for s in range(2)) > 8:
+            game.apply_id(random_decision(game, rng))
+        if game.is_over:
+            continue
+        solution = solve(game)
+        me = game.current_player
+        assert me is not None
+        bot = ISMCTSBot(iters=300, solve=14, world_source=_TrueWorlds(game))
+        choice = bot.choose(game.observe(me), game.options(), rng)
+        if solution.won:
+            won += 1
+            assert solution.values[choice.id], (seed, choice)
+    assert won > 20
+    with pytest.raises(BotSpecError, match="solve=1.5 must be a whole number"):
+        make_bot("ismcts:solve=1.5")

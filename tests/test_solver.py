@@ -150,9 +150,7 @@ def test_positions_given_card_by_card(
     if third:
         hands.append([])
         palettes.append([])
-    game = Game.from_position(
-        hands, palettes, canvas=canvas, advanced=advanced, eliminated=[2] if third else None
-    )
+    game = Game.from_position(hands, palettes, canvas=canvas, advanced=advanced, eliminated=[2] if third else None)
     if game.is_over:
         return
     solution = solve(game)

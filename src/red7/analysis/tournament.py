@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from array import array
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any

@@ -13,7 +13,10 @@ Carlo Tree Search"), max-n for 2-4 players:
    world. Options differ between worlds (other players' hands differ), so selection
    uses UCB1 with *availability* counts: ``mean + c * sqrt(ln(available) / visits)``.
 3. At the first decision not yet tried it expands it and plays a random rollout (each
-   player uniform among safe decisions) to the end of the round.
+   player uniform among safe decisions) to the end of the round; with ``solve=N``, in
+   positions the exact solver answers (:mod:`red7.solver`: the 2-player basic game),
+   the rollout stops at the first turn start with at most N cards in the two hands,
+   and the solver's exact value of that world ends it (a *solved leaf*).
 4. It backs up a value for *every* player (max-n): each edge accumulates the value of
    the player who made that decision, so each player in the tree maximizes its own.
 
@@ -44,6 +47,7 @@ from ..core.game import Game
 from ..core.model import Step
 from ..core.observation import Observation
 from ..core.worlds import WorldSampler
+from ..solver import position_won, solvable
 from .base import Bot, Option
 from .random_bot import random_decision
 
@@ -96,13 +100,19 @@ def rollout_values(game: Game) -> list[float]:
     return [w / total for w in weights]
 
 
+def _other_remaining(game: Game) -> int:
+    """The remaining player who is not to move (two remain where leaves are solved)."""
+    return next(s for s, alive in enumerate(game.alive) if alive and s != game.current_player)
+
+
 class ISMCTSBot(Bot):
     """Information-set MCTS; see the module docstring.
 
     options: one budget per decision, iters=N (iterations, default 1000), steps=N
     (decisions simulated in the tree and the rollouts, which makes the budget scale with
     the cost of the game at hand) or seconds=S (time; not reproducible); c=C (UCB
-    exploration constant, default 0.7).
+    exploration constant, default 0.7); solve=N (solved leaves at N cards in the two
+    hands, see the module docstring; default 0: none).
 
     ``world_source`` (not an option of a spec; for experiments and tests) builds, from
     the observation of each decision, what the iterations' worlds are sampled from:
@@ -118,10 +128,11 @@ class ISMCTSBot(Bot):
         steps: int | None = None,
         seconds: float | None = None,
         c: float = 0.7,
+        solve: int = 0,
         *,
         world_source: WorldSource = WorldSampler,
     ) -> None:
-        """options: iters=N, steps=N or seconds=S (one budget), c=C"""
+        """options: iters=N, steps=N or seconds=S (one budget), c=C, solve=N"""
         budgets = [b for b in (iters, steps, seconds) if b is not None]
         if len(budgets) > 1:
             raise TypeError("give one budget: iters, steps or seconds")
@@ -133,6 +144,10 @@ class ISMCTSBot(Bot):
         self.steps = int(steps) if steps is not None else None
         self.seconds = seconds
         self.c = c
+        if solve != int(solve) or solve < 0:
+            raise ValueError(f"solve={solve} must be a whole number of cards")
+        self.solve = int(solve)
+        self._solved_leaves = False  # does the decision being searched use them?
         self.world_source = world_source
         self.last_iterations = 0
 
@@ -145,6 +160,7 @@ class ISMCTSBot(Bot):
             self.last_iterations = 0
             return Action.from_id(root_moves[0])
         root = _Node()
+        self._solved_leaves = self.solve > 0 and solvable(observation, fast=True)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         iterations = steps = 0
         world = first
@@ -200,10 +216,16 @@ class ISMCTSBot(Bot):
             node = children[best_move]
             path.append((node, mover))
         steps = len(path)
+        values: list[float] | None = None
         while not world.is_over and world.round == round_start:
+            if self._solved_leaves and world.step == Step.START and sum(world.observe(None).hand_sizes) <= self.solve:
+                winner = world.current_player if position_won(world) else _other_remaining(world)
+                values = [float(s == winner) for s in range(world.players)]
+                break
             world.apply_id(random_decision(world, rng))
             steps += 1
-        values = rollout_values(world)
+        if values is None:
+            values = rollout_values(world)
         for edge, mover in path:
             edge.visits += 1
             edge.total += values[mover]

@@ -14,7 +14,8 @@ A solve is cheap once the hands are small (under a millisecond at 3 cards each, 
 of milliseconds at 6) but a fresh deal takes up to a second, so the bot solves only
 when its own hand holds at most ``cards`` cards, and otherwise asks
 :class:`~red7.bots.ismcts.ISMCTSBot` with ``steps``. In positions the solver cannot
-answer (3-4 players remaining, a deck still to draw from) the bot *is* that ISMCTS.
+answer quickly (3-4 players remaining, a deck still to draw from, action cards) the
+bot *is* that ISMCTS.
 
 Deterministic for a given RNG: the worlds come from it, and solutions are exact.
 """
@@ -64,7 +65,7 @@ class PIMCBot(Bot):
         if len(options) == 1:
             return options[0].action
         hand = observation.hand or 0
-        self.last_solved = hand.bit_count() <= self.cards and solvable(observation)
+        self.last_solved = hand.bit_count() <= self.cards and solvable(observation, fast=True)
         if not self.last_solved:
             return self.search.choose(observation, options, rng)
         sampler = WorldSampler(observation)

@@ -109,7 +109,9 @@ def render_tournament(summary: dict[str, Any], console: Console) -> None:
     table = Table(
         title=f"Results of {summary['games']} games",
         caption=(
-            f"Win: a victory shared by k players counts 1/k. 95% CI: bootstrap over deals (a deal's games resampled together). Rating: {summary['rating_model']}. "
+            "Win: a victory shared by k players counts 1/k. "
+            "95% CI: bootstrap over deals (a deal's games resampled together). "
+            f"Rating: {summary['rating_model']}. "
             f"ms/decision: mean and 99th percentile over {basis}."
         ),
     )

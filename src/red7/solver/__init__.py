@@ -35,7 +35,7 @@ from ..core.model import GameError, Step
 from ..core.observation import Observation
 from . import exact, reference
 
-__all__ = ["Solution", "Unsolvable", "solvable", "solve", "position_won"]
+__all__ = ["Solution", "Unsolvable", "position_won", "solvable", "solve", "why_unsolvable"]
 
 _TURN_STEPS: Final = (Step.START, Step.AFTER)
 
@@ -81,13 +81,17 @@ def why_unsolvable(observation: Observation) -> str | None:
     return None
 
 
-def solvable(observation: Observation) -> bool:
-    """Can :func:`solve` answer for this position? (See :func:`why_unsolvable`.)"""
-    return why_unsolvable(observation) is None
+def solvable(observation: Observation, *, fast: bool = False) -> bool:
+    """Can :func:`solve` answer for this position? (See :func:`why_unsolvable`.) With
+    ``fast``, only where the mask solver answers (no action cards; no deck left in the
+    advanced game): what a bot with a time budget asks, since the reference search
+    through the engine is slow."""
+    return why_unsolvable(observation) is None and (not fast or _fast(observation))
 
 
 def _fast(observation: Observation) -> bool:
-    """Does the mask solver apply (no action cards, no draw, a turn step)?"""
+    """Does the mask solver apply (no action cards, and no draw: the basic game, or an
+    advanced round whose deck is empty)?"""
     config = observation.config
     return not config.actions and (not config.advanced or observation.deck_size == 0)
 
@@ -171,4 +175,3 @@ def solve(game: Game, *, plans: bool = True) -> Solution:
 
     won = walk(game, ())
     return Solution(me, won, values, tuple(found) if plans else ())
-

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -11,17 +12,20 @@ import pytest
 
 from red7 import Game
 from red7.analysis.measures import bootstrap_ratio
-from red7.analysis.review import TurnLabels, review
+from red7.analysis.review import TurnLabels
 from red7.bots import BotSpecError, make_bot
 from red7.bots.ismcts import ISMCTSBot
 from red7.bots.pimc import PIMCBot
 from red7.bots.random_bot import random_decision
 from red7.cli import main
+from red7.core.actions import Action
 from red7.core.cards import NAME_OF
-from red7.core.model import Config
+from red7.core.model import Config, GameError
 from red7.core.record import SeatRecord, dumps
+from red7.core.worlds import WorldSampler
 from red7.play import play_game
 from red7.solver import solve
+from red7.solver.marks import review
 
 
 def test_marks_chain_from_decision_to_decision() -> None:
@@ -180,3 +184,48 @@ def test_ismcts_solved_leaves_find_the_winning_decision() -> None:
     assert won > 20
     with pytest.raises(BotSpecError, match="solve=1.5 must be a whole number"):
         make_bot("ismcts:solve=1.5")
+
+
+def test_pimc_model_weights_worlds_by_the_greedy_policy() -> None:
+    """model=1: against `medium` (which is greedy), the true game explains every turn
+    (weight 1), while sampled worlds that `greedy` would have played otherwise lose
+    weight; the bot still chooses a legal decision, deterministically."""
+    bot = PIMCBot(model=1)
+    medium = make_bot("medium")
+    for seed in range(3):
+        game = Game(players=2, seed=seed)
+        rng = random.Random(seed)
+        lighter = 0
+        while not game.is_over:
+            seat = game.current_player
+            assert seat is not None
+            obs = game.observe(seat)
+            assert bot._likelihood(game.clone(), obs) == 1.0
+            sampler = WorldSampler(obs)
+            weights = [bot._likelihood(sampler.sample(rng), obs) for _ in range(8)]
+            assert all(any(math.isclose(w, 0.3**k) for k in range(10)) for w in weights)
+            lighter += any(w < 1 for w in weights)
+            game.apply(medium.choose(obs, game.options(), rng))
+        assert lighter > 0
+    game = Game(players=2, seed=9)
+    for _ in range(8):
+        game.apply(medium.choose(game.observe(game.current_player), game.options(), random.Random(0)))
+    obs = game.observe(game.current_player)
+    choices = {bot.choose(obs, game.options(), random.Random(4)) for _ in range(2)}
+    assert len(choices) == 1 and choices.pop() in game.legal_actions()
+    with pytest.raises(BotSpecError, match="model=2 must be 0 or 1"):
+        make_bot("pimc:model=2")
+
+
+def test_a_session_reviews_only_a_finished_game() -> None:
+    """The review reads every hand: a game in progress is refused."""
+    from red7.play.session import Session
+    from red7.play.table import Seat, Table
+
+    seed = next(s for s in range(50) if Game(players=2, seed=s).current_player == 0)  # the person begins
+    table = Table([Seat(), Seat("", make_bot("easy"), "easy")], Config(2), seed=seed)
+    session = Session(table, None, None, None, False)
+    with pytest.raises(GameError, match="the game is not over"):
+        session.review()
+    table.decide("concede")
+    assert [m.action for m in session.review()] == [Action.parse("concede")]

@@ -32,7 +32,7 @@ from red7.ui.i18n import set_language
 from red7.ui.tui.app import PlayApp, match_summary, plan_text
 from red7.ui.tui.replay import ReplayApp, positions
 from red7.ui.tui.screens import Choice, Pass
-from red7.ui.words import move_log, standing_text
+from red7.ui.words import move_log, review_text, standing_text
 from tui_driver import board, card_styles, play_until, run, screen_lines, settle, texts
 
 
@@ -375,6 +375,7 @@ def test_the_game_over_dialog_of_an_advanced_match_goes_round_by_round_and_scrol
         # at 80x24 the answers show whatever the length, and PgDn scrolls to the end
         lines = "\n".join(screen_lines(app))
         assert "Play again [enter]" in lines and "Quit [q]" in lines
+        assert "Review" not in lines  # the solver cannot value an advanced match
         for _ in range(10):
             await pilot.press("pagedown")
         await pilot.pause()
@@ -395,6 +396,33 @@ def test_the_game_over_dialog_of_a_basic_game_is_unchanged() -> None:
         assert "Round by round:" not in body and "Round winner: Ana, under the rule Red." in body
 
     run(app, script)
+
+
+def test_after_a_2_player_basic_game_r_reviews_every_decision_with_the_solver() -> None:
+    """The game-over dialog offers [r]; the review is worked out off the screen's thread
+    and shows what the exact solver found (the same text as red7.ui.words.review_text);
+    Enter then deals a new game."""
+    app = PlayApp(
+        lambda: Table([Seat(), Seat("", make_bot("medium"), "medium")], Config(2), seed=21), bot_delay=0, hint="easy"
+    )
+
+    async def script(pilot: Any) -> None:
+        await play_until(pilot, lambda a: isinstance(a.screen, Choice) and a.screen.id == "game-over", seed=3)
+        assert "Review [r]" in "\n".join(screen_lines(app))
+        await pilot.press("r")
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if app.screen.id == "review":
+                break
+        assert app.screen.id == "review"
+        marks = app.session.review()
+        assert review_text(marks, app.names) in texts(app, app.screen)
+        assert "You: " in review_text(marks, app.names)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not app.table.is_over and app.screen.id != "review"
+
+    run(app, script, size=(80, 24))
 
 
 # --- 5. replays ----------------------------------------------------------------------------------

@@ -17,6 +17,12 @@ when its own hand holds at most ``cards`` cards, and otherwise asks
 answer quickly (3-4 players remaining, a deck still to draw from, action cards) the
 bot *is* that ISMCTS.
 
+With ``model=1`` (2-player basic game) the worlds are weighted by how well they explain
+the other player's choices so far: each of its turns is replayed in the world, and a
+turn whose first decision is not the one ``greedy`` would have made there multiplies
+the world's weight by :data:`MISMATCH` (a player who kept a card that would have won
+probably did not have it). A world counts for its weight instead of 1.
+
 Deterministic for a given RNG: the worlds come from it, and solutions are exact.
 """
 
@@ -25,13 +31,21 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from ..core import actions as A
 from ..core.actions import Action
+from ..core.cards import names_of
+from ..core.game import Game
+from ..core.model import Step
 from ..core.observation import Observation
 from ..core.worlds import WorldSampler
 from ..solver import solvable, solve
 from .base import Bot, BotSpecError, Option
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
+
+MISMATCH = 0.3
+"""The weight a world keeps for each turn of the other player that ``greedy`` would
+have begun otherwise in it (``model=1``)."""
 
 
 def _whole(name: str, value: int | float, low: int) -> int:
@@ -47,17 +61,21 @@ class PIMCBot(Bot):
 
     options: worlds=N (worlds solved per decision, default 16), cards=N (solve only
     with at most N cards in the bot's hand, default 5), steps=N (the ISMCTS budget
-    elsewhere, default 8000)
+    elsewhere, default 8000), model=1 (weight the worlds by a model of the other
+    player, the 2-player basic game only; default 0)
     """
 
     name = "pimc"
 
-    def __init__(self, worlds: int = 16, cards: int = 5, steps: int = 8000) -> None:
-        """options: worlds=N, cards=N, steps=N (see the class docstring)"""
+    def __init__(self, worlds: int = 16, cards: int = 5, steps: int = 8000, model: int = 0) -> None:
+        """options: worlds=N, cards=N, steps=N, model=0|1 (see the class docstring)"""
         self.worlds = _whole("worlds", worlds, 1)
         self.cards = _whole("cards", cards, 1)
         self.search = ISMCTSBot(steps=_whole("steps", steps, 1))
         self.tiebreak = GreedyBot()
+        if model not in (0, 1):
+            raise BotSpecError(f"option model={model!r} must be 0 or 1")
+        self.model = bool(model)
         self.last_solved = False
         """Did the last decision come from solved worlds (for measurements)?"""
 
@@ -69,12 +87,44 @@ class PIMCBot(Bot):
         if not self.last_solved:
             return self.search.choose(observation, options, rng)
         sampler = WorldSampler(observation)
-        kept = {o.action.id: 0 for o in options}
+        model = self.model and observation.players == 2 and not observation.advanced
+        kept = {o.action.id: 0.0 for o in options}
         for _ in range(self.worlds):
-            for a, won in solve(sampler.sample(rng)).values.items():
-                kept[a] += won
+            world = sampler.sample(rng)
+            weight = self._likelihood(world, observation) if model else 1.0
+            for a, won in solve(world).values.items():
+                kept[a] += weight * won
         best = max(kept.values())
         tied = [o for o in options if kept[o.action.id] == best]
         if len(tied) == 1:
             return tied[0].action
         return self.tiebreak.choose(observation, tied, rng)
+
+    def _likelihood(self, world: Game, observation: Observation) -> float:
+        """How well ``world`` explains the other player's turns so far (``model=1``):
+        the round is dealt again from the world's cards and replayed, and each turn of
+        the other player that ``greedy`` would have begun otherwise costs
+        :data:`MISMATCH`. 2-player basic game: every card that left a hand is public."""
+        me = observation.seat
+        history = observation.history
+        if not history:
+            return 1.0
+        hands = [world.observe(s).hand or 0 for s in range(2)]
+        palettes = list(observation.palettes)
+        for seat, a in history:  # give each card back to the hand it came from
+            if a < A.MOVE_CANVAS:
+                card = a % A.CANVAS
+                hands[seat] |= 1 << card
+                palettes[seat] &= ~(1 << card)
+        replay = Game.from_position(
+            [names_of(h) for h in hands], [names_of(p) for p in palettes], current=history[0][0]
+        )
+        weight = 1.0
+        judge = random.Random(0)  # greedy evaluates a chance-free turn once: any stream gives its choice
+        for seat, a in history:
+            if seat != me and replay.step == Step.START:
+                expected = self.tiebreak.choose(replay.observe(seat), replay.options(), judge)
+                if expected.id != a:
+                    weight *= MISMATCH
+            replay.apply_id(a)
+        return weight

@@ -24,7 +24,7 @@ def add_commands(sub: Commands) -> None:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from ..analysis.review import review
+    from ..solver.marks import review
     from ..ui.i18n import _, detect_language, ngettext, set_language
 
     set_language(args.lang or detect_language())

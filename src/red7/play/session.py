@@ -62,6 +62,7 @@ from ..core.model import GameError
 from ..core.record import SeatRecord
 from ..core.seeds import derive_seed
 from ..core.standing import Standing, standing_of
+from ..solver.marks import Mark, review
 from .table import BotTurn, Table, ends_turn_of
 
 __all__ = [
@@ -408,6 +409,15 @@ class Session:
         """The game's events from number ``start`` on, as ``viewer`` may see them (R9):
         another seat's draw of an unknown card shows no card."""
         return self.table.events_for(viewer, start)
+
+    def review(self) -> list[Mark]:
+        """Every decision of the finished game marked by the exact solver
+        (:mod:`red7.solver.marks`; unmarked where it cannot answer). It reads every
+        hand, so it is only for a game that is over."""
+        game = self.table.game
+        if not game.is_over:
+            raise GameError("the game is not over: a review reads every hand")
+        return review(game.config, game.seed, [action for _, action in game.history])
 
     def advice(self, bot: Bot) -> BotTurn:
         """What ``bot`` would decide from in the place of the person to move: their

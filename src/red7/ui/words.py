@@ -30,6 +30,7 @@ from ..core.events import (
 from ..core.model import Config, Option, Refusal, Step
 from ..core.standing import Standing
 from ..play.session import SeatKind, SeatName
+from ..solver.marks import Mark
 from .i18n import N_, _, language, ngettext, translations
 
 CARD_MARKS: Final = N_("R O Y G B I V")
@@ -463,3 +464,38 @@ def just_drawn(events: Sequence[Event], seat: int | None) -> frozenset[Card]:
             ):
                 break
     return frozenset(drawn)
+
+
+def review_text(marks: Sequence[Mark], names: Sequence[str]) -> str:
+    """The post-game review: every won round thrown away (which decision, what would
+    have kept it), then per player how many of their decisions in won positions threw
+    one away; or why there is nothing the solver can value."""
+    solved = [m for m in marks if m.won_before is not None]
+    if not solved:
+        return _("The solver values decisions only when two players are left and no card remains to be drawn.")
+    lines = []
+    for m in solved:
+        if m.threw_away:
+            kept = _(" or ").join(decision_text(a) for a in m.best)
+            lines.append(
+                _("Decision {number}, {name}: {decision} threw a won round away ({kept} would have kept it).").format(
+                    number=m.number, name=names[m.seat], decision=decision_text(m.action), kept=kept
+                )
+            )
+    if not lines:
+        lines.append(_("Nobody threw a won round away."))
+    lines.append("")
+    for seat in sorted({m.seat for m in solved}):
+        won = sum(bool(m.won_before) for m in solved if m.seat == seat)
+        thrown = sum(m.threw_away for m in solved if m.seat == seat)
+        if not won:
+            lines.append(_("{name}: never in a won position.").format(name=names[seat]))
+            continue
+        lines.append(
+            ngettext(
+                "{name}: {thrown} of {won} decisions in won positions threw the round away.",
+                "{name}: {thrown} of {won} decisions in won positions threw the round away.",
+                won,
+            ).format(name=names[seat], thrown=thrown, won=won)
+        )
+    return "\n".join(lines)

@@ -35,6 +35,7 @@ from ...core.standing import standing_of
 from ...play.records import last_unfinished
 from ...play.session import BotTurn, GameEnd, PersonTurn, Plan, PlanEnd, RoundEnd, Session, cards_at_round_end
 from ...play.table import Table
+from ...solver.marks import Mark
 from ..i18n import LANGUAGES, _, ngettext
 from ..words import (
     ActionKey,
@@ -46,6 +47,7 @@ from ..words import (
     just_drawn,
     move_log,
     refusal_text,
+    review_text,
     round_summary,
     seat_mark,
     seat_name,
@@ -560,23 +562,46 @@ class PlayApp(BoardApp):
         lines = [self._final_move(end.last_round) + summary, "", winners_line(end.over.winners, self.names)]
         if end.saved is not None:
             lines.append(_("Record saved to {path} (red7 replay {path}).").format(path=end.saved))
-        self._ask(
-            Summary(
-                _("Game over"),
-                "\n".join(lines),
-                [("enter", "again", _("Play again")), ("q", "quit", _("Quit"))],
-                "quit",
-                id="game-over",
-            ),
-            self._after_game,
-        )
+        answers = [("enter", "again", _("Play again")), ("q", "quit", _("Quit"))]
+        if self._reviewable():
+            answers.insert(1, ("r", "review", _("Review")))
+        self._ask(Summary(_("Game over"), "\n".join(lines), answers, "quit", id="game-over"), self._after_game)
+
+    def _reviewable(self) -> bool:
+        """Can the solver value this game's decisions (2 players, basic game, no action card)?"""
+        config = self.table.config
+        return config.players == 2 and not config.advanced and not config.actions
 
     def _after_game(self, answer: str) -> None:
+        if answer == "review":
+            self._review()
+            return
         if answer != "again":
             self.exit()
             return
         self._start(self.new_table())
         self.refresh_view()
+
+    def _review(self) -> None:
+        """Value every decision with the exact solver, off the screen's thread (the first
+        positions of a deal take up to seconds), then show what it found."""
+        self.say(_("Reviewing the game with the exact solver…"))
+        self.dialogs += 1  # the review's dialog is on its way: the table waits for it
+        generation = self.generation
+        session = self.session
+
+        def work() -> None:
+            self._from_thread(self._reviewed, session.review(), generation)
+
+        self.run_worker(work, thread=True, group="review", exit_on_error=True)
+
+    def _reviewed(self, marks: list[Mark], generation: int) -> None:
+        self.dialogs -= 1
+        if generation != self.generation or self.closing:
+            return
+        self.say("")
+        answers = [("enter", "again", _("Play again")), ("q", "quit", _("Quit"))]
+        self._ask(Summary(_("Review"), review_text(marks, self.names), answers, "quit", id="review"), self._after_game)
 
     def exit(self, result: None = None, return_code: int = 0, message: RenderableType | None = None) -> None:
         """Leave the app; the game stops moving at once (no bot starts thinking)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..core.game import Game
 from ..core.model import Step
-from ..solver import solvable, solve
+from ..solver import position_won, solvable
 
 
 class TurnLabels:
@@ -33,7 +33,7 @@ class TurnLabels:
         self._close(game)
         if solvable(game.observe(None)):
             seat = game.current_player
-            self._open = [seat, solve(game).won, None]
+            self._open = [seat, position_won(game), None]
             self._rounds = len(game.round_results)
             self.turns.append(self._open)
 
@@ -46,9 +46,9 @@ class TurnLabels:
         if len(game.round_results) > self._rounds:
             self._open[2] = game.round_results[self._rounds].winner == seat
         elif game.current_player == seat:  # every other player left: the round went on to seat
-            self._open[2] = solve(game).won
+            self._open[2] = position_won(game)
         else:
-            self._open[2] = not solve(game).won
+            self._open[2] = not position_won(game)
         self._open = None
 
     def result(self, game: Game) -> dict[str, Any]:

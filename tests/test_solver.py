@@ -80,8 +80,8 @@ def value_after(game: Game, action: int) -> bool:
 
 def test_plans_are_the_turns_the_engine_allows() -> None:
     """R4.2-R4.6: a plan is a play, a canvas or both, ending winning; over every turn
-    start of 300 random 2-player games and 150 3-player games once a player is out.
-    The search's own generator (``_children``) gives the same positions."""
+    start of 300 random 2-player games and 150 3-player games once a player is out
+    (``plans`` reads the search's own generator)."""
     checked = 0
     for seed in range(450):
         players = 2 if seed < 300 else 3
@@ -93,7 +93,6 @@ def test_plans_are_the_turns_the_engine_allows() -> None:
                 assert m == palette | (1 << p if p is not None else 0)
                 assert h == hand & ~m & ~(1 << c if c is not None else 0)
                 assert r == (COLOUR_OF[c] if c is not None else game.rule)
-            assert sorted(exact._children(hand, palette, other, game.rule)) == sorted(after for _, _, after in plans)
             checked += 1
     assert checked > 2500
 

@@ -120,12 +120,7 @@ def _turn_start_oracle(fast: bool, rounds: int) -> Callable[[Game], bool]:
     """Is a game at the start of a turn (or past the end of the round) won for its
     mover? The fast path reads the masks; the reference path searches the engine."""
     if fast:
-
-        def oracle(game: Game) -> bool:
-            hand, palette, other_hand, other_palette = _masks(game)
-            return exact.won(hand, palette, other_hand, other_palette, game.rule)
-
-        return oracle
+        return lambda game: exact.won(*_masks(game), game.rule)
     return lambda game: reference.won(game, rounds)
 
 

@@ -43,23 +43,14 @@ def _key(rule: int, palette: int) -> int:
 def plans(hand: int, palette: int, other: int, rule: int) -> list[tuple[int | None, int | None, Plan]]:
     """Every legal plan of the player holding ``hand`` with ``palette`` against the
     other player's palette ``other`` under ``rule``: ``(played, canvased, after)``
-    with each card an index or None. Plays alone come first, then plans with a canvas.
-    """
-    theirs = [_key(r, other) for r in range(7)]
+    with each card an index or None, in the order the search tries them."""
     out: list[tuple[int | None, int | None, Plan]] = []
-    played: list[int | None] = [None, *bits_of(hand)]
-    for p in played:
-        if p is None:
-            m, h = palette, hand
-        else:
-            bit = 1 << p
-            m, h = palette | bit, hand & ~bit
-            if _key(rule, m) > theirs[rule]:
-                out.append((p, None, (h, m, rule)))
-        for colour in colours_in(h):
-            if _key(colour, m) > theirs[colour]:
-                for c in bits_of(h & COLOUR_MASK[colour]):
-                    out.append((p, c, (h & ~(1 << c), m, colour)))
+    for h, m, r in _children(hand, palette, other, rule):
+        played = m & ~palette
+        canvased = hand & ~h & ~played
+        out.append(
+            (played.bit_length() - 1 if played else None, canvased.bit_length() - 1 if canvased else None, (h, m, r))
+        )
     return out
 
 
@@ -110,7 +101,9 @@ def _won(hand: int, palette: int, other_hand: int, other_palette: int, rule: int
 def _children(hand: int, palette: int, other: int, rule: int) -> list[Plan]:
     """Where the legal plans leave the player: plans that spend one card, then those
     that spend two (the hot loop of :func:`won`)."""
-    theirs = [-1] * 7
+    theirs = [0] * 7  # the other player's keys, under the rules the player could end on
+    for r in (rule, *colours_in(hand)):
+        theirs[r] = _key(r, other)
     single: list[Plan] = []
     double: list[Plan] = []
     keys = _KEYS
@@ -120,32 +113,14 @@ def _children(hand: int, palette: int, other: int, rule: int) -> list[Plan]:
         else:
             bit = 1 << p
             m, h, out = palette | bit, hand & ~bit, double
-            t = theirs[rule]
-            if t < 0:
-                t = theirs[rule] = _key(rule, other)
             k = keys[rule].get(m)
-            if k is None:
-                k = compute_key(rule, m)
-            if k > t:
+            if (compute_key(rule, m) if k is None else k) > theirs[rule]:
                 single.append((h, m, rule))
-        f = h | h >> 28  # the colours in h (cards.colour_bits, inlined)
-        f |= f >> 14
-        f |= f >> 7
-        f &= 127
-        colour = 0
-        while f:
-            if f & 64:
-                t = theirs[colour]
-                if t < 0:
-                    t = theirs[colour] = _key(colour, other)
-                k = keys[colour].get(m)
-                if k is None:
-                    k = compute_key(colour, m)
-                if k > t:
-                    for c in bits_of(h & COLOUR_MASK[colour]):
-                        out.append((h & ~(1 << c), m, colour))
-            f = (f << 1) & 127
-            colour += 1
+        for colour in colours_in(h):
+            k = keys[colour].get(m)
+            if (compute_key(colour, m) if k is None else k) > theirs[colour]:
+                for c in bits_of(h & COLOUR_MASK[colour]):
+                    out.append((h & ~(1 << c), m, colour))
     single += double
     return single
 

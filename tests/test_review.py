@@ -14,18 +14,19 @@ from red7 import Game
 from red7.analysis.measures import bootstrap_ratio
 from red7.analysis.review import TurnLabels
 from red7.bots import BotSpecError, make_bot
-from red7.bots.ismcts import ISMCTSBot
+from red7.bots.ismcts import ISMCTSBot, candidates
 from red7.bots.pimc import PIMCBot
 from red7.bots.random_bot import random_decision
 from red7.cli import main
-from red7.core.actions import Action
+from red7.core.actions import Action, Kind
 from red7.core.cards import NAME_OF
 from red7.core.model import Config, GameError
 from red7.core.record import SeatRecord, dumps
 from red7.core.worlds import WorldSampler
 from red7.play import play_game
+from red7.play.judge import judge
 from red7.solver import solve
-from red7.solver.marks import review
+from red7.solver.marks import COSTLY, review
 
 
 def test_marks_chain_from_decision_to_decision() -> None:
@@ -229,3 +230,104 @@ def test_a_session_reviews_only_a_finished_game() -> None:
         session.review()
     table.decide("concede")
     assert [m.action for m in session.review()] == [Action.parse("concede")]
+
+
+# --- appraisals, the review's judge, and red7 analyse beyond the solver ------------------------
+
+
+def test_appraise_makes_the_choice_of_choose_and_weighs_what_it_is_asked_to() -> None:
+    """ISMCTS and PIMC: with no ``include`` the appraisal's choice is ``choose``'s for the
+    same RNG; its chances are between 0 and 1 and the most visited (ISMCTS) or best
+    (PIMC) decision is the choice. An unsafe decision the search ignores gets a chance
+    when it is included."""
+    game = Game(players=3, advanced=True, seed=4)  # its first player has an unsafe play
+    me = game.current_player
+    assert me is not None
+    seen, options = game.observe(me), game.options()
+    bot = ISMCTSBot(iters=200)
+    appraisal = bot.appraise(seen, options, random.Random(3))
+    assert appraisal.choice == bot.choose(seen, options, random.Random(3))
+    assert not appraisal.solved and appraisal.samples == 200
+    assert all(0.0 <= c <= 1.0 for c in appraisal.chances.values()) and appraisal.choice.id in appraisal.chances
+    unsafe = next(o.action for o in options if not o.safe and o.action.kind is not Kind.CONCEDE)
+    assert unsafe.id not in appraisal.chances
+    assert unsafe.id in bot.appraise(seen, options, random.Random(3), include=(unsafe.id,)).chances
+
+    game = Game.from_position([["R7", "B3", "G1"], ["O6", "Y2"]], [["O5"], ["Y5"]])
+    seen, options = game.observe(0), game.options()
+    pimc = PIMCBot(worlds=8)
+    solved = pimc.appraise(seen, options, random.Random(1))
+    assert pimc.last_solved and solved.solved and solved.samples == 8
+    assert solved.choice == pimc.choose(seen, options, random.Random(1))
+    assert set(solved.chances) == {o.action.id for o in options}  # every legal decision
+    assert all(c * 8 == int(c * 8) for c in solved.chances.values())  # a share of 8 worlds
+    assert solved.chances[solved.choice.id] == max(solved.chances.values())
+
+
+def test_a_review_with_a_judge_estimates_what_the_solver_cannot_value() -> None:
+    """3 players, advanced, actions: the exact marks are those of a review without a
+    judge; every decision of seat 0 with no exact value is estimated where the judge
+    weighs more than one decision (the one made among them); no other seat is, nor a
+    decision the judge sees as the only one; the review is the same again (seeded), and
+    reports its progress before each decision."""
+    config = Config(3, advanced=True, actions=True)
+    played = play_game([make_bot("medium"), make_bot("easy"), make_bot("medium")], 6, config=config)
+    moves = [a for _, a in played.game.history]
+    plain = review(config, 6, moves)
+    calls: list[tuple[int, int]] = []
+    spec = "ismcts:iters=30"
+    judged = review(config, 6, moves, judge(make_bot(spec), 6, {0}), lambda d, t: calls.append((d, t)))
+    assert calls == [(n, len(moves)) for n in range(len(moves))]
+    assert [(m.won_before, m.won_after, m.best) for m in judged] == [(m.won_before, m.won_after, m.best) for m in plain]
+    replay = Game(config=config, seed=6)
+    for m in judged:
+        weighed = set(candidates(replay)) | {m.action.id}
+        expected = m.seat == 0 and m.won_before is None and len(weighed) > 1
+        assert (m.estimate is not None) == expected, m
+        if m.estimate is not None:
+            assert m.estimate.loss == max(0.0, m.estimate.best_chance - m.estimate.chance)
+            assert m.costly == (m.estimate.loss >= COSTLY)
+            assert replay.check(m.estimate.suggested) is None  # legal there
+        replay.apply(m.action)
+    assert any(m.estimate is not None for m in judged)
+    assert review(config, 6, moves, judge(make_bot(spec), 6, {0})) == judged
+
+
+def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An advanced 3-player match: the costly decisions of seat 1 against the judge's
+    choice, in English and pt-BR, and as JSON; --exact estimates nothing; a judge that
+    cannot appraise, a bad spec or a seat the game does not have: exit 2, one line."""
+    config = Config(3, advanced=True, actions=True)
+    game = play_game([make_bot("easy"), make_bot("medium"), make_bot("medium")], 6, config=config).game
+    path = tmp_path / "match.json"
+    path.write_text(dumps(game, [SeatRecord("Ana"), SeatRecord(bot="medium"), SeatRecord(bot="medium")]))
+    spec = "ismcts:iters=30"
+    marks = review(config, 6, [a for _, a in game.history], judge(make_bot(spec), game.seed, {0}))
+    costly = [m for m in marks if m.costly]
+    estimated = [m for m in marks if m.estimate is not None]
+    assert costly  # easy (random) plays costly decisions in this match
+    args = ["analyse", str(path), "--judge", spec, "--seat", "1"]
+    assert main([*args, "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert f"{len(estimated)} estimated by {spec}." in out
+    first = costly[0]
+    assert first.estimate is not None
+    assert f"{first.number:4d}. seat 1 (Ana)" in out
+    assert f"costly: an estimated {round(100 * first.estimate.chance)} % to win the match, against " in out
+    assert f"seat 1 (Ana): {len(costly)} costly decisions of {len(estimated)} estimated" in out
+    assert main([*args, "--lang", "pt-BR"]) == 0
+    assert "custou caro: estimativa de " in capsys.readouterr().out
+    assert main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [m.as_dict() for m in marks]
+    assert main(["analyse", str(path), "--exact", "--json"]) == 0
+    assert all(m["estimate"] is None for m in json.loads(capsys.readouterr().out))
+    for bad, message in (
+        (["--judge", "medium"], "medium cannot estimate chances: use hard, expert, or an ismcts or pimc spec"),
+        (["--judge", "ismcts:iters=-1"], "option iters=-1 must be a positive number"),
+        (["--seat", "4"], "--seat must be 1 to 3: this game has 3 players"),
+    ):
+        assert main(["analyse", str(path), *bad, "--lang", "en"]) == 2
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import pytest
 from helpers import make
 from red7 import Game
 from red7.bots import Bot, Option, make_bot
+from red7.bots.base import Appraisal
 from red7.core.actions import Action
 from red7.core.cards import COLOURS, CardSet
 from red7.core.events import CardDrawn
@@ -262,6 +264,37 @@ def test_a_chosen_concession_is_not_said_to_be_forced() -> None:
     assert plan_text(plan, "hard", ["You", "Bot 2"]) == "Hint: the hard bot would concede."
 
 
+def test_a_hints_reason_is_the_bots_appraisal_of_its_first_decision() -> None:
+    """The reason after the turn: solved worlds as a count of ways the hidden cards may
+    lie, a search's estimate as a chance (of the round, or of the match in the advanced
+    game), then the next best first decision; the only safe decision is said to be so."""
+    game = make(["R7 B3", "G1"], ["O6", "Y5"])
+    plan = hint_plan(game, Scripted("play R7", "end"))
+    r7, b3 = Action.parse("play R7"), Action.parse("play B3")
+    names = ["You", "Bot 2"]
+    solved = replace(plan, appraisal=Appraisal(r7, {r7.id: 0.75, b3.id: 0.25}, solved=True, samples=16))
+    assert solved.runner_up == (b3, 0.25)
+    assert plan_text(solved, "hard", names) == (
+        plan_text(plan, "hard", names) + " It keeps the round won in 12 of 16 ways the cards you cannot see may lie."
+        " Next best: play B3, 25 %."
+    )
+    searched = replace(plan, appraisal=Appraisal(r7, {r7.id: 0.623, b3.id: 0.4}, solved=False, samples=900))
+    assert plan_text(searched, "hard", names, match=True).endswith(
+        " → Red: R7 against Y5 (Bot 2). Estimated: 62 % to win the match. Next best: play B3, 40 %."
+    )
+    alone = replace(plan, appraisal=Appraisal(r7, {}, solved=False, samples=0))
+    assert alone.runner_up is None
+    assert plan_text(alone, "hard", names).endswith(" It is the only decision that keeps you in the round.")
+    set_language("pt-BR")
+    try:
+        assert plan_text(solved, "hard", ["Você", "Bot 2"]).endswith(
+            "Mantém a rodada ganha em 12 de 16 distribuições possíveis das cartas que você não vê."
+            " A segunda melhor: jogar Az3, 25 %."
+        )
+    finally:
+        set_language("en")
+
+
 def test_h_shows_the_hard_bots_whole_turn_with_its_reason() -> None:
     app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]), hint="hard")
 
@@ -271,6 +304,8 @@ def test_h_shows_the_hard_bots_whole_turn_with_its_reason() -> None:
         await settle(pilot)
         status = board(app, "status")
         assert status.startswith("Hint: the hard bot would ") and " → " in status
+        # 2 cards in hand, 2 players, basic game: hard solves 16 sampled worlds
+        assert " It keeps the round won in " in status and " of 16 ways the cards you cannot see may lie." in status
         assert app.table.game.fingerprint() == before  # a hint plays nothing
         assert app.selected is not None and str(app.selected) in status.split(",")[0]  # its first card picked
 
@@ -375,7 +410,7 @@ def test_the_game_over_dialog_of_an_advanced_match_goes_round_by_round_and_scrol
         # at 80x24 the answers show whatever the length, and PgDn scrolls to the end
         lines = "\n".join(screen_lines(app))
         assert "Play again [enter]" in lines and "Quit [q]" in lines
-        assert "Review" not in lines  # the solver cannot value an advanced match
+        assert "Review [r]" in lines  # every game is reviewed (estimated where the solver cannot say)
         for _ in range(10):
             await pilot.press("pagedown")
         await pilot.pause()
@@ -423,6 +458,51 @@ def test_after_a_2_player_basic_game_r_reviews_every_decision_with_the_solver() 
         assert not app.table.is_over and app.screen.id != "review"
 
     run(app, script, size=(80, 24))
+
+
+def test_after_an_advanced_match_r_reviews_the_persons_decisions_with_the_hint_bot() -> None:
+    """Where the solver cannot say, the review's estimates are the hint bot's, for the
+    person's decisions only; the dialog shows how far the work is while it runs, then
+    the same text as review_text with those estimates (the review is seeded: the same
+    marks again), and the screen stays responsive meanwhile."""
+    spec = "ismcts:iters=20"
+    app = PlayApp(
+        lambda: Table(
+            [Seat(), Seat("", make_bot("easy"), "easy"), Seat("", make_bot("medium"), "medium")],
+            Config(3, advanced=True, actions=True),
+            seed=4,
+        ),
+        bot_delay=0,
+        hint=spec,
+    )
+    shown: list[tuple[int, int, str]] = []  # what each progress report put on the status line
+    report = app._reviewing
+
+    def spy(done: int, total: int, generation: int) -> None:
+        report(done, total, generation)
+        shown.append((done, total, app.status))
+
+    app._reviewing = spy  # type: ignore[method-assign]
+
+    async def script(pilot: Any) -> None:
+        await play_until(pilot, lambda a: isinstance(a.screen, Choice) and a.screen.id == "game-over", seed=7)
+        await pilot.press("r")
+        for _ in range(600):
+            await pilot.pause(0.05)
+            if app.screen.id == "review":
+                break
+        assert app.screen.id == "review"
+        marks = app.session.review(make_bot(spec), {0})
+        assert any(m.estimate is not None for m in marks)
+        assert all(m.seat == 0 for m in marks if m.estimate is not None)
+        text = review_text(marks, app.names, match=True)
+        assert text in texts(app, app.screen)
+        assert "You: " in text and "estimated decisions were costly" in text
+
+    run(app, script, size=(80, 24))
+    total = len(app.table.game.history)
+    assert [done for done, _, _ in shown] == list(range(total))
+    assert shown[-1][2] == f"Reviewing the game… {total - 1} of {total} decisions"
 
 
 # --- 5. replays ----------------------------------------------------------------------------------

@@ -29,7 +29,8 @@ the advanced game the match matters, not the round: when the match ends, winners
 1; otherwise each player's value is an estimated chance to win the match from the
 scores after this round is scored, ``softmax(4 * score / target)`` over the players.
 
-The answer is the most visited candidate at the root. With an iteration budget the bot
+The answer is the most visited candidate at the root; :meth:`ISMCTSBot.appraise` also
+gives each root decision's mean value for the mover, an estimate of its chance to win. With an iteration budget the bot
 is deterministic for a given RNG; with a time budget it stops when time is up. The
 search reads worlds through the game's public queries only.
 """
@@ -39,7 +40,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Protocol
 
 from ..core.actions import CONCEDE, Action
@@ -48,7 +49,7 @@ from ..core.model import Step
 from ..core.observation import Observation
 from ..core.worlds import WorldSampler
 from ..solver import position_won, solvable
-from .base import Bot, Option
+from .base import Appraisal, Appraiser, Option
 from .random_bot import random_decision
 
 
@@ -105,7 +106,7 @@ def _other_remaining(game: Game) -> int:
     return next(s for s, alive in enumerate(game.alive) if alive and s != game.current_player)
 
 
-class ISMCTSBot(Bot):
+class ISMCTSBot(Appraiser):
     """Information-set MCTS; see the module docstring.
 
     options: one budget per decision, iters=N (iterations, default 1000), steps=N
@@ -151,21 +152,31 @@ class ISMCTSBot(Bot):
         self.world_source = world_source
         self.last_iterations = 0
 
-    def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
+    def appraise(
+        self,
+        observation: Observation,
+        options: Sequence[Option],
+        rng: random.Random,
+        include: Collection[int] = (),
+    ) -> Appraisal:
+        """The most visited candidate, and each root decision's mean rollout value for
+        the mover (see :class:`~red7.bots.base.Appraisal`); ``include`` joins the root's
+        candidates in every iteration."""
         me = observation.seat
         sampler = self.world_source(observation)
         first = sampler.sample(rng)
-        root_moves = candidates(first)
+        extra = tuple(a for a in include if a not in candidates(first))
+        root_moves = candidates(first) + list(extra)
         if len(root_moves) == 1:
             self.last_iterations = 0
-            return Action.from_id(root_moves[0])
+            return Appraisal(Action.from_id(root_moves[0]), {}, solved=False, samples=0)
         root = _Node()
         self._solved_leaves = self.solve > 0 and solvable(observation, fast=True)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         iterations = steps = 0
         world = first
         while True:
-            steps += self._iterate(root, world, rng)
+            steps += self._iterate(root, world, rng, extra)
             iterations += 1
             if self.iters is not None and iterations >= self.iters:
                 break
@@ -178,10 +189,12 @@ class ISMCTSBot(Bot):
         best = max(root_moves, key=lambda a: (root.children[a].visits if a in root.children else -1, -a))
         legal = {o.action.id for o in options}
         assert best in legal, f"ISMCTS chose {Action.from_id(best)} for seat {me}, not legal"
-        return Action.from_id(best)
+        chances = {a: node.total / node.visits for a, node in root.children.items() if node.visits}
+        return Appraisal(Action.from_id(best), chances, solved=False, samples=iterations)
 
-    def _iterate(self, root: _Node, world: Game, rng: random.Random) -> int:
-        """One iteration in ``world``; returns the number of decisions it simulated."""
+    def _iterate(self, root: _Node, world: Game, rng: random.Random, extra: tuple[int, ...] = ()) -> int:
+        """One iteration in ``world`` (``extra``: decision ids added to the root's
+        candidates); returns the number of decisions it simulated."""
         node = root
         path: list[tuple[_Node, int]] = []  # (edge node, player who decided)
         round_start = world.round
@@ -190,6 +203,8 @@ class ISMCTSBot(Bot):
         sqrt = math.sqrt
         while not world.is_over and world.round == round_start:
             moves = candidates(world)
+            if extra and node is root:
+                moves += [a for a in extra if a not in moves]
             mover = world.current_player
             assert mover is not None  # a world at a decision point, not over
             children = node.children

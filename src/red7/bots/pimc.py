@@ -29,17 +29,16 @@ Deterministic for a given RNG: the worlds come from it, and solutions are exact.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ..core import actions as A
-from ..core.actions import Action
 from ..core.cards import names_of
 from ..core.game import Game
 from ..core.model import Step
 from ..core.observation import Observation
 from ..core.worlds import WorldSampler
 from ..solver import solvable, solve
-from .base import Bot, BotSpecError, Option
+from .base import Appraisal, Appraiser, BotSpecError, Option
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
 
@@ -56,7 +55,7 @@ def _whole(name: str, value: int | float, low: int) -> int:
     return value
 
 
-class PIMCBot(Bot):
+class PIMCBot(Appraiser):
     """Solved sampled worlds where the solver applies; ISMCTS elsewhere (module doc).
 
     options: worlds=N (worlds solved per decision, default 16), cards=N (solve only
@@ -79,26 +78,37 @@ class PIMCBot(Bot):
         self.last_solved = False
         """Did the last decision come from solved worlds (for measurements)?"""
 
-    def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
+    def appraise(
+        self,
+        observation: Observation,
+        options: Sequence[Option],
+        rng: random.Random,
+        include: Collection[int] = (),
+    ) -> Appraisal:
+        """Where worlds are solved, each decision's chance is the (weighted) share of the
+        worlds in which it keeps the round won, for every legal decision; elsewhere the
+        ISMCTS's appraisal (see :class:`~red7.bots.base.Appraisal`)."""
         if len(options) == 1:
-            return options[0].action
+            return Appraisal(options[0].action, {}, solved=False, samples=0)
         hand = observation.hand or 0
         self.last_solved = hand.bit_count() <= self.cards and solvable(observation, fast=True)
         if not self.last_solved:
-            return self.search.choose(observation, options, rng)
+            return self.search.appraise(observation, options, rng, include)
         sampler = WorldSampler(observation)
         model = self.model and observation.players == 2 and not observation.advanced
         kept = {o.action.id: 0.0 for o in options}
+        total = 0.0
         for _ in range(self.worlds):
             world = sampler.sample(rng)
             weight = self._likelihood(world, observation) if model else 1.0
+            total += weight
             for a, won in solve(world).values.items():
                 kept[a] += weight * won
+        chances = {a: k / total for a, k in kept.items()}
         best = max(kept.values())
         tied = [o for o in options if kept[o.action.id] == best]
-        if len(tied) == 1:
-            return tied[0].action
-        return self.tiebreak.choose(observation, tied, rng)
+        choice = tied[0].action if len(tied) == 1 else self.tiebreak.choose(observation, tied, rng)
+        return Appraisal(choice, chances, solved=True, samples=self.worlds)
 
     def _likelihood(self, world: Game, observation: Observation) -> float:
         """How well ``world`` explains the other player's turns so far (``model=1``):

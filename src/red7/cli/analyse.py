@@ -1,41 +1,80 @@
-"""``red7 analyse``: every decision of a game record marked by the exact solver."""
+"""``red7 analyse``: every decision of a game record marked, exactly by the solver where
+it answers and elsewhere against a search bot's choice (:mod:`red7.solver.marks`)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from ..core.record import RecordError, initial, seats_of
 from ..play.records import load
-from .common import Commands, UsageError, language
+from .common import Commands, UsageError, language, positive
 
 
 def add_commands(sub: Commands) -> None:
     p = sub.add_parser(
         "analyse",
-        help="mark every decision of a game record: won positions kept or thrown away (exact solver)",
+        help="mark every decision of a game record: won rounds thrown away (exact), costly decisions (estimated)",
         description="Where two players are left and no card remains to be drawn (the whole 2-player basic "
-        "game), each decision is valued exactly: was the round won for its player before it, and after it?",
+        "game), each decision is valued exactly: was the round won for its player before it, and after it? "
+        "Elsewhere the judge (a search bot, from the player's own view) estimates the player's chance to win "
+        "after the decision made and after its own choice; a decision 10 points of chance below it is costly.",
     )
     p.add_argument("file", help="a record written by 'red7 play' or red7.core.record.save")
-    p.add_argument("--all", action="store_true", help="list every decision, not only those that changed the round")
+    p.add_argument("--all", action="store_true", help="list every decision marked, not only the mistakes")
     p.add_argument("--json", action="store_true", help="print the marks as JSON")
+    p.add_argument("--judge", default="expert", metavar="SPEC", help="the bot that estimates (default: expert)")
+    p.add_argument("--exact", action="store_true", help="only the solver's exact marks (fast; nothing estimated)")
+    p.add_argument("--seat", type=positive, action="append", help="estimate only this seat's decisions (repeatable)")
     p.add_argument("--lang", type=language, default=None, help="pt-BR or en (default: from the locale)")
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
+    from ..bots import BotSpecError, make_bot
+    from ..bots.base import Appraiser
+    from ..play.judge import judge
     from ..solver.marks import review
     from ..ui.i18n import _, detect_language, ngettext, set_language
+    from ..ui.words import estimate_text
 
     set_language(args.lang or detect_language())
     try:
         record = load(args.file)
         game = initial(record)
-        marks = review(game.config, game.seed, record["decisions"])
     except (RecordError, ValueError) as err:
         raise UsageError(
             _("{file} is not a Red7 record that can be analysed ({reason})").format(file=args.file, reason=err)
         ) from None
+    players = game.config.players
+    if args.seat and max(args.seat) > players:
+        raise UsageError(_("--seat must be 1 to {players}: this game has {players} players").format(players=players))
+    estimator = None
+    if not args.exact:
+        try:
+            bot = make_bot(args.judge)
+        except BotSpecError as err:
+            raise UsageError(str(err)) from None
+        if not isinstance(bot, Appraiser):
+            raise UsageError(
+                _("{spec} cannot estimate chances: use hard, expert, or an ismcts or pimc spec").format(spec=args.judge)
+            )
+        estimator = judge(bot, game.seed, {s - 1 for s in args.seat} if args.seat else None)
+
+    def progress(done: int, total: int) -> None:
+        line = _("Analysing… {done} of {total} decisions").format(done=done, total=total)
+        print("\r" + line, end="", file=sys.stderr)
+
+    try:
+        marks = review(
+            game.config, game.seed, record["decisions"], estimator, progress if sys.stderr.isatty() else None
+        )
+    except ValueError as err:
+        raise UsageError(
+            _("{file} is not a Red7 record that can be analysed ({reason})").format(file=args.file, reason=err)
+        ) from None
+    if sys.stderr.isatty():
+        print("\r\033[K", end="", file=sys.stderr)
     if args.json:
         print(json.dumps([m.as_dict() for m in marks], indent=1))
         return 0
@@ -49,26 +88,34 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         return label
 
     solved = [m for m in marks if m.won_before is not None]
+    estimated = [m for m in marks if m.estimate is not None]
     print(
         _("{decisions} decisions, {solved} valued exactly by the solver.").format(
             decisions=len(marks), solved=len(solved)
         )
     )
-    if not solved:
+    if estimator is not None:
+        print(_("{estimated} estimated by {judge}.").format(estimated=len(estimated), judge=args.judge))
+    if not solved and not estimated:
         print(_("Nothing to value: the solver answers when two players are left and no card remains to be drawn."))
         return 0
+    match = game.config.advanced
     for m in marks:
-        if m.won_before is None:
-            continue
-        if m.threw_away:
-            keep = ", ".join(str(a) for a in m.best)
-            line = _("threw a won round away (kept by: {decisions})").format(decisions=keep)
-        elif not args.all:
-            continue
-        elif m.won_before:
-            line = _("won, kept")
+        if m.won_before is not None:
+            if m.threw_away:
+                keep = ", ".join(str(a) for a in m.best)
+                line = _("threw a won round away (kept by: {decisions})").format(decisions=keep)
+            elif not args.all:
+                continue
+            elif m.won_before:
+                line = _("won, kept")
+            else:
+                line = _("lost whatever is played")
+        elif m.estimate is not None and (args.all or m.costly):
+            text = estimate_text(m.estimate, match)
+            line = _("costly: {estimate}").format(estimate=text) if m.costly else text
         else:
-            line = _("lost whatever is played")
+            continue
         print(f"{m.number:4d}. {who(m.seat):<24} {str(m.action):<12} {line}")
     for seat in sorted({m.seat for m in solved}):
         mine = [m for m in solved if m.seat == seat]
@@ -80,5 +127,16 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                 "{who}: {thrown} won positions thrown away, of {won} decisions in won positions.",
                 thrown,
             ).format(who=who(seat), thrown=thrown, won=won)
+        )
+    for seat in sorted({m.seat for m in estimated}):
+        mine = [m for m in estimated if m.seat == seat]
+        costly = sum(m.costly for m in mine)
+        loss = sum(m.estimate.loss for m in mine if m.estimate is not None) / len(mine)
+        print(
+            ngettext(
+                "{who}: {costly} costly decision of {judged} estimated; on average {loss} points of chance lost.",
+                "{who}: {costly} costly decisions of {judged} estimated; on average {loss} points of chance lost.",
+                costly,
+            ).format(who=who(seat), costly=costly, judged=len(mine), loss=f"{100 * loss:.1f}")
         )
     return 0

@@ -36,12 +36,12 @@ reported; the table (:attr:`Session.table`) may be read freely.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from ..bots.base import Bot
+from ..bots.base import Appraisal, Appraiser, Bot
 from ..core.actions import Action, Kind
 from ..core.cards import CardSet
 from ..core.events import (
@@ -63,6 +63,7 @@ from ..core.record import SeatRecord
 from ..core.seeds import derive_seed
 from ..core.standing import Standing, standing_of
 from ..solver.marks import Mark, review
+from .judge import judge
 from .table import BotTurn, Table, ends_turn_of
 
 __all__ = [
@@ -238,6 +239,22 @@ class Plan:
     forced: bool = False
     """No decision was safe when the hint was asked (R4.7): nothing keeps the person
     in the round (a concession is then forced, not a choice)."""
+    appraisal: Appraisal | None = None
+    """Why: the bot's appraisal of the first decision (a bot that appraises,
+    :class:`~red7.bots.base.Appraiser`; None for the others)."""
+
+    @property
+    def runner_up(self) -> tuple[Action, float] | None:
+        """The first decision the bot rated best after its own, with its chance (the
+        reason's comparison); None when it weighed no other."""
+        if self.appraisal is None:
+            return None
+        chances = self.appraisal.chances
+        others = [(c, -a) for a, c in chances.items() if a != self.decisions[0].id]
+        if not others:
+            return None
+        chance, a = max(others)
+        return Action.from_id(-a), chance
 
 
 class TurnHint:
@@ -261,21 +278,26 @@ class TurnHint:
         game, seat = self._game, self.seat
         forced = not any(option.safe for option in game.options())
         decisions: list[Action] = []
+        why: Appraisal | None = None
         for _ in range(self.MOST):
             seen, options = game.observe(seat), game.options()
-            action = self.bot.choose(seen, options, self.rng)
+            if not decisions and isinstance(self.bot, Appraiser):  # the same choice, with its reason
+                why = self.bot.appraise(seen, options, self.rng)
+                action = why.choice
+            else:
+                action = self.bot.choose(seen, options, self.rng)
             if action.kind is Kind.CONCEDE:
-                return Plan(seat, (action,), PlanEnd.CONCEDE, forced=forced)
+                return Plan(seat, (action,), PlanEnd.CONCEDE, forced=forced, appraisal=why)
             events = game.apply(action)
             decisions.append(action)
             if draws_unknown(events):
-                return Plan(seat, tuple(decisions), PlanEnd.DRAW, forced=forced)
+                return Plan(seat, tuple(decisions), PlanEnd.DRAW, forced=forced, appraisal=why)
             if ends_turn_of(seat, events):
                 # The decisions that end a turn (end, canvas, draw, decline) leave the
                 # palettes as they were; a canvas sets the rule. The standing comes from
                 # the person's view before it: after it a new round may be dealt (R4.1).
                 rule = action.card.colour if action.kind is Kind.CANVAS and action.card is not None else None
-                return Plan(seat, tuple(decisions), PlanEnd.TURN, standing_of(seen, rule), forced)
+                return Plan(seat, tuple(decisions), PlanEnd.TURN, standing_of(seen, rule), forced, why)
         raise GameError(f"the hint's bot did not end the turn in {self.MOST} decisions")
 
 
@@ -410,14 +432,22 @@ class Session:
         another seat's draw of an unknown card shows no card."""
         return self.table.events_for(viewer, start)
 
-    def review(self) -> list[Mark]:
-        """Every decision of the finished game marked by the exact solver
-        (:mod:`red7.solver.marks`; unmarked where it cannot answer). It reads every
-        hand, so it is only for a game that is over."""
+    def review(
+        self,
+        bot: Appraiser | None = None,
+        seats: Collection[int] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[Mark]:
+        """Every decision of the finished game marked (:mod:`red7.solver.marks`): by
+        the exact solver where it answers, elsewhere estimated by ``bot`` for the
+        players in ``seats`` (:func:`red7.play.judge.judge`; no ``bot``: unmarked).
+        ``progress(done, total)`` as in :func:`~red7.solver.marks.review`. It reads
+        every hand, so it is only for a game that is over."""
         game = self.table.game
         if not game.is_over:
             raise GameError("the game is not over: a review reads every hand")
-        return review(game.config, game.seed, [action for _, action in game.history])
+        estimator = judge(bot, game.seed, seats) if bot is not None else None
+        return review(game.config, game.seed, [action for _, action in game.history], estimator, progress)
 
     def advice(self, bot: Bot) -> BotTurn:
         """What ``bot`` would decide from in the place of the person to move: their

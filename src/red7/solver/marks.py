@@ -1,10 +1,16 @@
-"""Every decision of a game marked by the exact solver: kept, thrown away, or past help.
+"""Every decision of a game marked: exactly by the solver, or estimated by a judge.
 
 Where the solver applies (two players left and nothing left to chance: the whole
 2-player basic game), each decision is labelled exactly: was the round won for its
 player before it, and is it still won after it? A decision that turns a won position
 into a lost one *throws the round away*, and hands the other player a lost position
-turned into a won one. Positions the solver cannot answer are marked as such.
+turned into a won one.
+
+Elsewhere a *judge* may estimate it (an :data:`Judge`, which the layers above build
+from a search bot, :func:`red7.play.judge.judge`): the decision the judge would have
+made, and its estimates of the player's chance to win after each of the two
+(:class:`Estimate`). A decision whose estimate is :data:`COSTLY` below the judge's
+choice is *costly*. Without a judge, or where it does not judge, the mark says nothing.
 
 :func:`review` replays a game's decisions on a fresh game of the same seed (a record's
 moves) and marks them: for ``red7 analyse`` and the terminal game's post-game review.
@@ -12,14 +18,45 @@ moves) and marks them: for ``red7 analyse`` and the terminal game's post-game re
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from ..core.actions import Action, to_action
 from ..core.game import Game
 from ..core.model import Config, Step
 from . import solvable, solve
+
+COSTLY: Final = 0.10
+"""How far below the judge's choice an estimated chance must be for a decision to be
+marked costly: more than the noise of the judges' estimates at their budgets."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A judge's view of one decision the solver cannot value."""
+
+    suggested: Action
+    """The decision the judge would have made."""
+    chance: float
+    """The judge's estimate of the player's chance to win (the round in the basic game,
+    the match in the advanced game) after the decision made."""
+    best_chance: float
+    """The same after ``suggested``."""
+    solved: bool
+    """Estimates from sampled worlds solved exactly (True) or from a search's random
+    rollouts (False: rougher)."""
+
+    @property
+    def loss(self) -> float:
+        """How much the decision made cost against the judge's choice (0 if nothing)."""
+        return max(0.0, self.best_chance - self.chance)
+
+
+Judge = Callable[[Game, Action], Estimate | None]
+"""Estimates ``action`` (legal in ``game``, which it must not change) for the player to
+move, from that player's observation only; None where it does not judge (one decision
+possible, or a seat it was not asked about)."""
 
 
 @dataclass(frozen=True)
@@ -37,11 +74,18 @@ class Mark:
     won_after: bool | None
     best: tuple[Action, ...]
     """The decisions that kept the round won, when it was won (else empty)."""
+    estimate: Estimate | None = None
+    """Where the solver cannot say: the judge's estimate, if it judged the decision."""
 
     @property
     def threw_away(self) -> bool:
         """A won round turned into a lost one."""
         return bool(self.won_before) and self.won_after is False
+
+    @property
+    def costly(self) -> bool:
+        """The judge's estimate of the decision is :data:`COSTLY` below its choice's."""
+        return self.estimate is not None and self.estimate.loss >= COSTLY
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -53,29 +97,61 @@ class Mark:
             "won_after": self.won_after,
             "threw_away": self.threw_away,
             "best": [str(a) for a in self.best],
+            "estimate": None
+            if self.estimate is None
+            else {
+                "suggested": str(self.estimate.suggested),
+                "chance": round(self.estimate.chance, 4),
+                "best_chance": round(self.estimate.best_chance, 4),
+                "solved_worlds": self.estimate.solved,
+                "costly": self.costly,
+            },
         }
 
 
-def mark(game: Game, action: Action, number: int) -> Mark:
-    """The mark of ``action`` (legal now) in ``game``, which is not changed."""
+def mark(game: Game, action: Action, number: int, judge: Judge | None = None) -> Mark:
+    """The mark of ``action`` (legal now) in ``game``, which is not changed: exact where
+    the solver applies, else ``judge``'s estimate (if any)."""
     seat = game.current_player
     assert seat is not None, "nobody decides now"
     start = game.step == Step.START
     if not solvable(game.observe(None)):
-        return Mark(number, seat, action, start, None, None, ())
+        estimate = judge(game, action) if judge is not None else None
+        return Mark(number, seat, action, start, None, None, (), estimate)
     solution = solve(game)
     best = tuple(Action.from_id(a) for a in solution.winning_ids)
     return Mark(number, seat, action, start, solution.won, solution.values[action.id], best)
 
 
-def review(config: Config, seed: int, actions: Iterable[Action | str]) -> list[Mark]:
-    """Replay ``actions`` on a new game of ``config`` dealt by ``seed`` and mark each one.
+def review(
+    config: Config,
+    seed: int,
+    actions: Iterable[Action | str],
+    judge: Judge | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Mark]:
+    """Replay ``actions`` on a new game of ``config`` dealt by ``seed`` and mark each one
+    (:func:`mark`, with ``judge`` where the solver cannot say). ``progress(done, total)``
+    is called before each decision is marked.
 
-    Raises the engine's :class:`~red7.core.model.IllegalActionError` (naming the
-    decision's number) if a decision is not legal where it comes.
+    Raises ValueError (naming the decision's number) if a decision is not legal where
+    it comes, or comes after the end of the game; nothing is marked then.
     """
+    checked = _legal(config, seed, actions)  # all of them first: a judge may take minutes
     game = Game(config=config, seed=seed)
     marks: list[Mark] = []
+    for number, action in enumerate(checked, 1):
+        if progress is not None:
+            progress(number - 1, len(checked))
+        marks.append(mark(game, action, number, judge))
+        game.apply(action)
+    return marks
+
+
+def _legal(config: Config, seed: int, actions: Iterable[Action | str]) -> list[Action]:
+    """``actions`` as actions, each checked legal where it comes (ValueError if not)."""
+    game = Game(config=config, seed=seed)
+    checked: list[Action] = []
     for number, given in enumerate(actions, 1):
         if game.is_over:
             raise ValueError(f"decision {number} ({given}) comes after the end of the game")
@@ -83,6 +159,6 @@ def review(config: Config, seed: int, actions: Iterable[Action | str]) -> list[M
         refusal = game.check(action)
         if refusal is not None:
             raise ValueError(f"decision {number} ({action}) is not legal there: {refusal.message}")
-        marks.append(mark(game, action, number))
         game.apply(action)
-    return marks
+        checked.append(action)
+    return checked

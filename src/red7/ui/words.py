@@ -12,6 +12,7 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
+from ..bots.base import Appraisal
 from ..core.actions import Action, Kind
 from ..core.cards import COLOUR_LETTERS, COLOURS, Card, CardSet, to_card
 from ..core.events import (
@@ -30,7 +31,7 @@ from ..core.events import (
 from ..core.model import Config, Option, Refusal, Step
 from ..core.standing import Standing
 from ..play.session import SeatKind, SeatName
-from ..solver.marks import Mark
+from ..solver.marks import Estimate, Mark
 from .i18n import N_, _, language, ngettext, translations
 
 CARD_MARKS: Final = N_("R O Y G B I V")
@@ -466,15 +467,60 @@ def just_drawn(events: Sequence[Event], seat: int | None) -> frozenset[Card]:
     return frozenset(drawn)
 
 
-def review_text(marks: Sequence[Mark], names: Sequence[str]) -> str:
+def chance_text(chance: float, match: bool) -> str:
+    """An estimated chance in words, e.g. "38 % to win the match" (``match``: the
+    advanced game, where the estimates are the match's; else the round's)."""
+    percent = round(100 * chance)
+    return (_("{percent} % to win the match") if match else _("{percent} % to win the round")).format(percent=percent)
+
+
+def estimate_text(estimate: Estimate, match: bool) -> str:
+    """A judge's estimate of a decision against its own choice, e.g. "an estimated
+    38 % to win the match, against 56 % with put G5 on the canvas"."""
+    if estimate.best_chance <= estimate.chance:
+        return _("an estimated {chance}").format(chance=chance_text(estimate.chance, match))
+    return _("an estimated {chance}, against {best} with {decision}").format(
+        chance=chance_text(estimate.chance, match),
+        best=f"{round(100 * estimate.best_chance)} %",
+        decision=decision_text(estimate.suggested),
+    )
+
+
+def reason_text(appraisal: Appraisal, runner_up: tuple[Action, float] | None, match: bool) -> str:
+    """Why a bot chose a decision, from its appraisal (a hint's reason): the share of
+    solved worlds it keeps won, or its estimated chance, then the next best decision's;
+    "" when it weighed nothing."""
+    chance = appraisal.chances.get(appraisal.choice.id)
+    if chance is None:
+        return _("It is the only decision that keeps you in the round.") if not appraisal.chances else ""
+    if appraisal.solved:
+        why = ngettext(
+            "It keeps the round won in {won} of {worlds} way the cards you cannot see may lie.",
+            "It keeps the round won in {won} of {worlds} ways the cards you cannot see may lie.",
+            appraisal.samples,
+        ).format(won=round(chance * appraisal.samples), worlds=appraisal.samples)
+    else:
+        why = _("Estimated: {chance}.").format(chance=chance_text(chance, match))
+    if runner_up is None:
+        return why
+    other, other_chance = runner_up
+    return _("{why} Next best: {decision}, {percent} %.").format(
+        why=why, decision=decision_text(other), percent=round(100 * other_chance)
+    )
+
+
+def review_text(marks: Sequence[Mark], names: Sequence[str], match: bool = False) -> str:
     """The post-game review: every won round thrown away (which decision, what would
-    have kept it), then per player how many of their decisions in won positions threw
-    one away; or why there is nothing the solver can value."""
+    have kept it) and every decision a judge found costly (its estimate against the
+    judge's choice; ``match``: the estimates are of winning the match), then per player
+    how many of their decisions in won positions threw one away, and how many of their
+    estimated ones were costly; or why there is nothing to value."""
     solved = [m for m in marks if m.won_before is not None]
-    if not solved:
+    estimated = [m for m in marks if m.estimate is not None]
+    if not solved and not estimated:
         return _("The solver values decisions only when two players are left and no card remains to be drawn.")
     lines = []
-    for m in solved:
+    for m in marks:
         if m.threw_away:
             kept = _(" or ").join(decision_text(a) for a in m.best)
             lines.append(
@@ -482,8 +528,17 @@ def review_text(marks: Sequence[Mark], names: Sequence[str]) -> str:
                     number=m.number, name=names[m.seat], decision=decision_text(m.action), kept=kept
                 )
             )
+        elif m.costly and m.estimate is not None:
+            lines.append(
+                _("Decision {number}, {name}: {decision} was costly ({estimate}).").format(
+                    number=m.number,
+                    name=names[m.seat],
+                    decision=decision_text(m.action),
+                    estimate=estimate_text(m.estimate, match),
+                )
+            )
     if not lines:
-        lines.append(_("Nobody threw a won round away."))
+        lines.append(_("Nobody threw a won round away.") if not estimated else _("No decision was costly."))
     lines.append("")
     for seat in sorted({m.seat for m in solved}):
         won = sum(bool(m.won_before) for m in solved if m.seat == seat)
@@ -497,5 +552,14 @@ def review_text(marks: Sequence[Mark], names: Sequence[str]) -> str:
                 "{name}: {thrown} of {won} decisions in won positions threw the round away.",
                 won,
             ).format(name=names[seat], thrown=thrown, won=won)
+        )
+    for seat in sorted({m.seat for m in estimated}):
+        judged = [m for m in estimated if m.seat == seat]
+        lines.append(
+            ngettext(
+                "{name}: {costly} of {judged} estimated decision was costly.",
+                "{name}: {costly} of {judged} estimated decisions were costly.",
+                len(judged),
+            ).format(name=names[seat], costly=sum(m.costly for m in judged), judged=len(judged))
         )
     return "\n".join(lines)

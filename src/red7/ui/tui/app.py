@@ -27,6 +27,7 @@ from textual.content import Content
 from textual.widgets import Button, Static
 
 from ...bots import make_bot
+from ...bots.base import Appraiser
 from ...core.actions import Action, Kind
 from ...core.cards import Card
 from ...core.events import Event, RoundOver
@@ -46,6 +47,7 @@ from ..words import (
     decision_text,
     just_drawn,
     move_log,
+    reason_text,
     refusal_text,
     review_text,
     round_summary,
@@ -113,11 +115,13 @@ def decision_of(key: ActionKey, card: Card | None) -> Action:
     return Action.of(kind, card, destination)
 
 
-def plan_text(plan: Plan, level: str, names: Sequence[str]) -> str:
+def plan_text(plan: Plan, level: str, names: Sequence[str], match: bool = False) -> str:
     """A hint in words: the bot's whole turn (``level``: the bot in words), e.g. "Hint:
     the hard bot would play Y2, then put G5 on the canvas → Green: 3 even cards against
     2 (Bot 2)."; "…, then draw and see" when it stops at a draw from the unknown deck;
-    "nothing keeps you in the round: concede" when conceding is all that is left."""
+    "nothing keeps you in the round: concede" when conceding is all that is left. Then
+    the reason, when the bot gave one (:func:`~red7.ui.words.reason_text`; ``match``:
+    its chances are of winning the match)."""
     if plan.end is PlanEnd.CONCEDE and plan.forced:
         return _("Hint: nothing keeps you in the round: concede [x].")
     steps = [decision_text(action) for action in plan.decisions]
@@ -132,10 +136,13 @@ def plan_text(plan: Plan, level: str, names: Sequence[str]) -> str:
     for step in steps[1:]:
         line = _("{first}, then {next}").format(first=line, next=step)
     if plan.standing is None:
-        return _("Hint: the {level} bot would {decision}.").format(level=level, decision=line)
-    return _("Hint: the {level} bot would {plan} → {why}.").format(
-        level=level, plan=line, why=standing_text(plan.standing, names)
-    )
+        text = _("Hint: the {level} bot would {decision}.").format(level=level, decision=line)
+    else:
+        text = _("Hint: the {level} bot would {plan} → {why}.").format(
+            level=level, plan=line, why=standing_text(plan.standing, names)
+        )
+    reason = reason_text(plan.appraisal, plan.runner_up, match) if plan.appraisal is not None else ""
+    return f"{text} {reason}" if reason else text
 
 
 def match_summary(events: Sequence[Event], scores: Sequence[int], names: Sequence[str]) -> str:
@@ -563,14 +570,8 @@ class PlayApp(BoardApp):
         if end.saved is not None:
             lines.append(_("Record saved to {path} (red7 replay {path}).").format(path=end.saved))
         answers = [("enter", "again", _("Play again")), ("q", "quit", _("Quit"))]
-        if self._reviewable():
-            answers.insert(1, ("r", "review", _("Review")))
+        answers.insert(1, ("r", "review", _("Review")))
         self._ask(Summary(_("Game over"), "\n".join(lines), answers, "quit", id="game-over"), self._after_game)
-
-    def _reviewable(self) -> bool:
-        """Can the solver value this game's decisions (2 players, basic game, no action card)?"""
-        config = self.table.config
-        return config.players == 2 and not config.advanced and not config.actions
 
     def _after_game(self, answer: str) -> None:
         if answer == "review":
@@ -583,17 +584,28 @@ class PlayApp(BoardApp):
         self.refresh_view()
 
     def _review(self) -> None:
-        """Value every decision with the exact solver, off the screen's thread (the first
-        positions of a deal take up to seconds), then show what it found."""
-        self.say(_("Reviewing the game with the exact solver…"))
+        """Mark every decision, off the screen's thread (the first positions of a deal
+        take the solver up to seconds; the hint's bot estimates each decision of the
+        people where the solver cannot say), showing how far it is, then show it."""
+        self.say(_("Reviewing the game…"))
         self.dialogs += 1  # the review's dialog is on its way: the table waits for it
         generation = self.generation
         session = self.session
+        bot = make_bot(self.hint_spec)
+        people = {seat for seat, s in enumerate(self.table.seats) if s.is_person}
+
+        def progress(done: int, total: int) -> None:
+            self._from_thread(self._reviewing, done, total, generation)
 
         def work() -> None:
-            self._from_thread(self._reviewed, session.review(), generation)
+            marks = session.review(bot if isinstance(bot, Appraiser) else None, people, progress)
+            self._from_thread(self._reviewed, marks, generation)
 
         self.run_worker(work, thread=True, group="review", exit_on_error=True)
+
+    def _reviewing(self, done: int, total: int, generation: int) -> None:
+        if generation == self.generation and not self.closing:
+            self.say(_("Reviewing the game… {done} of {total} decisions").format(done=done, total=total))
 
     def _reviewed(self, marks: list[Mark], generation: int) -> None:
         self.dialogs -= 1
@@ -601,7 +613,8 @@ class PlayApp(BoardApp):
             return
         self.say("")
         answers = [("enter", "again", _("Play again")), ("q", "quit", _("Quit"))]
-        self._ask(Summary(_("Review"), review_text(marks, self.names), answers, "quit", id="review"), self._after_game)
+        text = review_text(marks, self.names, self.table.config.advanced)
+        self._ask(Summary(_("Review"), text, answers, "quit", id="review"), self._after_game)
 
     def exit(self, result: None = None, return_code: int = 0, message: RenderableType | None = None) -> None:
         """Leave the app; the game stops moving at once (no bot starts thinking)."""
@@ -845,7 +858,7 @@ class PlayApp(BoardApp):
         first = plan.decisions[0].card
         if first is not None and first in self.selectable():
             self.selected = first
-        self.say(plan_text(plan, bot_level(self.hint_spec), self.names))
+        self.say(plan_text(plan, bot_level(self.hint_spec), self.names, self.table.config.advanced))
 
     def notify_language(self) -> None:
         self._name_seats()

@@ -1,0 +1,44 @@
+"""A search bot as the judge of a review: where the exact solver cannot value a
+decision, the bot appraises it from the mover's own observation (R9).
+
+:func:`judge` turns an :class:`~red7.bots.base.Appraiser` (``hard``, ``expert``, any
+``ismcts`` or ``pimc`` spec) into the :data:`~red7.solver.marks.Judge` that
+:func:`red7.solver.marks.review` asks; ``red7 analyse`` and the terminal game's
+post-game review use it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection
+
+from ..bots.base import Appraiser
+from ..core.actions import Action
+from ..core.game import Game
+from ..core.seeds import derive_seed
+from ..solver.marks import Estimate, Judge
+
+
+def judge(bot: Appraiser, seed: int, seats: Collection[int] | None = None) -> Judge:
+    """A judge that asks ``bot`` about every decision with more than one option, of the
+    players in ``seats`` (default: all). The player's own decision is always weighed
+    (``include``), so its chance is the bot's estimate even where the bot would not
+    have considered it. Each decision's RNG is ``derive_seed(seed, "review", n)``
+    (``n``: decisions made before it), so a review of the same game is the same."""
+
+    def estimate(game: Game, action: Action) -> Estimate | None:
+        seat = game.current_player
+        if seat is None or (seats is not None and seat not in seats):
+            return None
+        options = game.options()
+        if len(options) < 2:
+            return None
+        seen = game.observe(seat)
+        rng = random.Random(derive_seed(seed, "review", len(seen.history)))
+        appraisal = bot.appraise(seen, options, rng, include=(action.id,))
+        chances = appraisal.chances
+        if action.id not in chances or appraisal.choice.id not in chances:
+            return None  # nothing weighed (one decision considered), or too small a budget
+        return Estimate(appraisal.choice, chances[action.id], chances[appraisal.choice.id], appraisal.solved)
+
+    return estimate

@@ -30,9 +30,10 @@ the advanced game the match matters, not the round: when the match ends, winners
 scores after this round is scored, ``softmax(4 * score / target)`` over the players.
 
 The answer is the most visited candidate at the root; :meth:`ISMCTSBot.appraise` also
-gives each root decision's mean value for the mover, an estimate of its chance to win. With an iteration budget the bot
-is deterministic for a given RNG; with a time budget it stops when time is up. The
-search reads worlds through the game's public queries only.
+gives each root decision's mean value for the mover, an estimate of its chance to win.
+With an iteration budget the bot is deterministic for a given RNG; with a time budget
+it stops when time is up. The search reads worlds through the game's public queries
+only.
 """
 
 from __future__ import annotations

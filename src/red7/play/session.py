@@ -249,12 +249,11 @@ class Plan:
         reason's comparison); None when it weighed no other."""
         if self.appraisal is None:
             return None
-        chances = self.appraisal.chances
-        others = [(c, -a) for a, c in chances.items() if a != self.decisions[0].id]
+        others = [(a, c) for a, c in self.appraisal.chances.items() if a != self.decisions[0].id]
         if not others:
             return None
-        chance, a = max(others)
-        return Action.from_id(-a), chance
+        best, chance = max(others, key=lambda other: (other[1], -other[0]))  # ties: the lower id
+        return Action.from_id(best), chance
 
 
 class TurnHint:

@@ -6,8 +6,8 @@ player before it, and is it still won after it? A decision that turns a won posi
 into a lost one *throws the round away*, and hands the other player a lost position
 turned into a won one.
 
-Elsewhere a *judge* may estimate it (an :data:`Judge`, which the layers above build
-from a search bot, :func:`red7.play.judge.judge`): the decision the judge would have
+Elsewhere a *judge* may estimate it (a :data:`Judge`, which the layers above build
+from a search bot: :func:`red7.play.judge.judge`): the decision the judge would have
 made, and its estimates of the player's chance to win after each of the two
 (:class:`Estimate`). A decision whose estimate is :data:`COSTLY` below the judge's
 choice is *costly*. Without a judge, or where it does not judge, the mark says nothing.

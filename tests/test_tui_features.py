@@ -445,10 +445,8 @@ def test_after_a_2_player_basic_game_r_reviews_every_decision_with_the_solver() 
         await play_until(pilot, lambda a: isinstance(a.screen, Choice) and a.screen.id == "game-over", seed=3)
         assert "Review [r]" in "\n".join(screen_lines(app))
         await pilot.press("r")
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if app.screen.id == "review":
-                break
+        await app.workers.wait_for_complete()  # the review's worker, however loaded the machine
+        await settle(pilot)
         assert app.screen.id == "review"
         marks = app.session.review()
         assert review_text(marks, app.names) in texts(app, app.screen)
@@ -487,10 +485,8 @@ def test_after_an_advanced_match_r_reviews_the_persons_decisions_with_the_hint_b
     async def script(pilot: Any) -> None:
         await play_until(pilot, lambda a: isinstance(a.screen, Choice) and a.screen.id == "game-over", seed=7)
         await pilot.press("r")
-        for _ in range(600):
-            await pilot.pause(0.05)
-            if app.screen.id == "review":
-                break
+        await app.workers.wait_for_complete()  # the review's worker, however loaded the machine
+        await settle(pilot)
         assert app.screen.id == "review"
         marks = app.session.review(make_bot(spec), {0})
         assert any(m.estimate is not None for m in marks)

@@ -9,7 +9,7 @@ WEB := $(VENV)/.web-installed
 
 .PHONY: play serve test bench lint clean translations
 
-$(CORE): pyproject.toml
+$(CORE): pyproject.toml setup.py src/red7/native/_core.c
 	@$(PYTHON) -c 'import sys; sys.exit("red7 needs Python 3.11+, found " + sys.version.split()[0] + ": run make PYTHON=python3.11 ...") if sys.version_info < (3, 11) else None'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
@@ -40,6 +40,7 @@ test: $(FULL)
 bench: $(FULL)
 	$(BIN)/red7 bench
 	$(BIN)/python benchmarks/env_speed.py
+	$(BIN)/python benchmarks/solver_speed.py
 	@if command -v valgrind >/dev/null; then $(BIN)/python benchmarks/instructions.py; \
 	else echo "valgrind is not installed: instruction counts skipped (apt-get install valgrind)"; fi
 
@@ -51,7 +52,7 @@ lint: $(FULL)
 	$(BIN)/lint-imports
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis build src/red7/native/*.so
 
 # Messages: extract from the code, merge into the catalogs, compile the .mo files (Babel).
 translations: $(FULL)

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from red7 import Game
+from red7.bots import make_bot
 from red7.bots.random_bot import random_decision
 from red7.core.rules import KEY
 from red7.native import available, core, why_not
@@ -109,10 +110,13 @@ def test_bad_arguments_get_a_clear_error() -> None:
 
 
 def test_red7_runs_on_the_reference_code_when_the_compiled_core_is_off() -> None:
-    """RED7_NATIVE=0: red7.native says so, and the solver gives the same answers."""
+    """RED7_NATIVE=0: red7.native says so, the solver gives the same answers, and the
+    solver-backed levels solve from 5 cards in hand instead of 7 (their time budget)."""
     script = (
         "from red7 import Game; from red7.native import available, why_not; from red7.solver import solve;"
-        "print(available(), why_not); print([solve(Game(players=2, seed=s)).won for s in range(6)])"
+        "from red7.bots import make_bot;"
+        "print(available(), why_not); print([solve(Game(players=2, seed=s)).won for s in range(6)]);"
+        "print(make_bot('hard').cards)"
     )
     env = {**os.environ, "RED7_NATIVE": "0"}
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True).stdout
@@ -121,4 +125,6 @@ def test_red7_runs_on_the_reference_code_when_the_compiled_core_is_off() -> None
     assert out.splitlines() == [
         "False turned off by RED7_NATIVE=0",
         str([solve(Game(players=2, seed=s)).won for s in range(6)]),
+        "5",
     ]
+    assert make_bot("hard").cards == (7 if available() else 5)

@@ -10,12 +10,13 @@ won in the most worlds. Ties (every world won, or every world lost) go to ``gree
 choice among the tied decisions, so a lost position is played to give the other player
 the most chances to go wrong.
 
-A solve is cheap once the hands are small (under a millisecond at 3 cards each, tens
-of milliseconds at 6) but a fresh deal takes up to a second, so the bot solves only
-when its own hand holds at most ``cards`` cards, and otherwise asks
-:class:`~red7.bots.ismcts.ISMCTSBot` with ``steps``. In positions the solver cannot
-answer quickly (3-4 players remaining, a deck still to draw from, action cards) the
-bot *is* that ISMCTS.
+A solve is cheap once the hands are small, and a fresh deal's is the dearest: with the
+compiled solver (:mod:`red7.native`) 16 worlds of a fresh deal take about 0.3 s, in
+pure Python about 5 s. So the bot solves only when its own hand holds at most
+``cards`` cards (by default :data:`CARDS`: every hand of a game with the compiled
+solver, 5 cards without it) and otherwise asks :class:`~red7.bots.ismcts.ISMCTSBot`
+with ``steps``. In positions the solver cannot answer quickly (3-4 players remaining, a
+deck still to draw from, action cards) the bot *is* that ISMCTS.
 
 With ``model=1`` (2-player basic game) the worlds are weighted by how well they explain
 the other player's choices so far: each of its turns is replayed in the world, and a
@@ -30,7 +31,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Sequence
+from typing import Final
 
+from .. import native
 from ..core import actions as A
 from ..core.cards import names_of
 from ..core.game import Game
@@ -41,6 +44,10 @@ from ..solver import solvable, solve
 from .base import Appraisal, Appraiser, BotSpecError, Option
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
+
+CARDS: Final = 7 if native.available() else 5
+"""The most cards in hand at which ``pimc`` solves by default: a whole deal's hand
+where the compiled solver is built, else what the pure-Python one solves in time."""
 
 MISMATCH = 0.3
 """The weight a world keeps for each turn of the other player that ``greedy`` would
@@ -59,14 +66,14 @@ class PIMCBot(Appraiser):
     """Solved sampled worlds where the solver applies; ISMCTS elsewhere (module doc).
 
     options: worlds=N (worlds solved per decision, default 16), cards=N (solve only
-    with at most N cards in the bot's hand, default 5), steps=N (the ISMCTS budget
+    with at most N cards in the bot's hand, default :data:`CARDS`), steps=N (the ISMCTS budget
     elsewhere, default 8000), model=1 (weight the worlds by a model of the other
     player, the 2-player basic game only; default 0)
     """
 
     name = "pimc"
 
-    def __init__(self, worlds: int = 16, cards: int = 5, steps: int = 8000, model: int = 0) -> None:
+    def __init__(self, worlds: int = 16, cards: int = CARDS, steps: int = 8000, model: int = 0) -> None:
         """options: worlds=N, cards=N, steps=N, model=0|1 (see the class docstring)"""
         self.worlds = _whole("worlds", worlds, 1)
         self.cards = _whole("cards", cards, 1)

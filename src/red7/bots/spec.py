@@ -36,8 +36,8 @@ it does not accept with ValueError (its message is shown to the user)."""
 LEVELS: Final[dict[str, str]] = {
     "easy": "random",
     "medium": "greedy",
-    "hard": "pimc:worlds=16,cards=5,steps=8000",
-    "expert": "pimc:worlds=24,cards=6,steps=40000",
+    "hard": "pimc:worlds=16,steps=8000",
+    "expert": "pimc:worlds=48,steps=40000",
 }
 """What each level exposed to players is (budgets measured in the README)."""
 

@@ -9,7 +9,7 @@ WEB := $(VENV)/.web-installed
 
 .PHONY: play serve test bench lint clean translations
 
-$(CORE): pyproject.toml setup.py src/red7/native/_core.c
+$(CORE): pyproject.toml setup.py $(wildcard src/red7/native/*.c src/red7/native/*.h)
 	@$(PYTHON) -c 'import sys; sys.exit("red7 needs Python 3.11+, found " + sys.version.split()[0] + ": run make PYTHON=python3.11 ...") if sys.version_info < (3, 11) else None'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip

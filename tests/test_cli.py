@@ -24,6 +24,7 @@ from red7.cli import build_parser, main
 from red7.core.model import safe_or_concede
 from red7.core.record import to_record
 from red7.core.seeds import derive_seed
+from red7.native import available as native_available
 from red7.play.match import play_game
 from red7.play.records import save
 
@@ -347,14 +348,21 @@ def test_play_in_process_rejects_bad_input_then_continues(
 
 
 def test_bench_json_reports_both_configurations(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each configuration on each engine in use, the reference first: its ratio is 1."""
     code, out, err = run_main(["bench", "--seconds", "0.05", "--repeat", "1", "--json"], capsys)
     assert code == 0, err
     report = json.loads(out)
-    assert isinstance(report, list) and len(report) == 2
+    engines = ["python", "native", "fast"] if native_available() else ["python"]
+    assert isinstance(report, list) and len(report) == 2 * len(engines)
+    assert [row["engine"] for row in report] == engines * 2
     assert len({row["config"] for row in report}) == 2
     for row in report:
         assert isinstance(row["games_per_second"], (int, float)) and row["games_per_second"] > 0
         assert row["repeats"] == 1
+        if row["engine"] == "python":
+            assert row["ratio"] == 1.0
+        else:  # the compiled engine, measured beside the reference in the same run
+            assert row["ratio"] > 1
 
 
 def test_bench_rejects_non_positive_seconds(capsys: pytest.CaptureFixture[str]) -> None:

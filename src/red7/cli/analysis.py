@@ -12,8 +12,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import native
 from ..analysis.measures import percentile
-from ..analysis.sim import simulate
+from ..analysis.sim import ENGINES, simulate
 from ..core.model import Config
 from ..core.seeds import fresh_seed
 from .common import Commands, UsageError, game_options, positive, run_options
@@ -28,6 +29,13 @@ def add_commands(sub: Commands) -> None:
     p = sub.add_parser("sim", help="simulate games between random players")
     p.add_argument("--games", type=positive, default=100)
     game_options(p)
+    p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="auto",
+        help="the compiled engine where it is built (auto, the default), the pure-Python reference (python), "
+        "or the compiled engine with its own fast random streams, other games (fast)",
+    )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
 
     p = sub.add_parser("bench", help="measure the engine's speed with random games, or a bot's time per decision")
@@ -90,7 +98,10 @@ def _config_of(args: argparse.Namespace) -> Config:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    summary = simulate(args.games, _config_of(args), _seed_of(args))
+    try:
+        summary = simulate(args.games, _config_of(args), _seed_of(args), args.engine)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
     if args.json:
         print(json.dumps(summary))
     else:
@@ -146,41 +157,64 @@ def _milliseconds(seconds: float | None) -> float | None:
     return None if seconds is None else round(1e3 * seconds, 1)
 
 
+def _rates(config: Config, engine: str, seconds: float, repeat: int) -> tuple[float, float]:
+    """Median games and decisions per second of ``repeat`` measurements of ``seconds``
+    each, playing the seeded games from :data:`BENCH_SEED` on ``engine``."""
+    batch = 10 if engine == "python" else 1000
+    games_rates, decision_rates = [], []
+    seed = BENCH_SEED
+    for _ in range(repeat):
+        started = time.perf_counter()
+        games = decisions = 0
+        while time.perf_counter() - started < seconds:
+            s = simulate(batch, config, seed, engine)
+            seed += batch
+            games += s["games"]
+            decisions += s["decisions"]
+        elapsed = time.perf_counter() - started
+        games_rates.append(games / elapsed)
+        decision_rates.append(decisions / elapsed)
+    return statistics.median(games_rates), statistics.median(decision_rates)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
-    """Random games per second, median of ``--repeat`` measurements of ``--seconds``."""
+    """Random games per second on each engine, median of ``--repeat`` measurements of
+    ``--seconds``, with the ratio to the pure-Python reference measured in the same run."""
     if args.bot:
         return cmd_bench_bot(args)
     if not 0 < args.seconds < 3600:
         raise UsageError(f"--seconds must be a number of seconds between 0 and 3600, not {args.seconds}")
+    engines = ["python", "native", "fast"] if native.available() else ["python"]
     report = []
     for name, config in BENCH_CONFIGS:
-        games_rates, decision_rates = [], []
-        seed = BENCH_SEED
-        for _ in range(args.repeat):
-            started = time.perf_counter()
-            games = decisions = 0
-            while time.perf_counter() - started < args.seconds:
-                s = simulate(10, config, seed)
-                seed += 10
-                games += s["games"]
-                decisions += s["decisions"]
-            elapsed = time.perf_counter() - started
-            games_rates.append(games / elapsed)
-            decision_rates.append(decisions / elapsed)
-        report.append(
-            {
-                "config": name,
-                "games_per_second": round(statistics.median(games_rates), 1),
-                "decisions_per_second": round(statistics.median(decision_rates)),
-                "repeats": args.repeat,
-            }
-        )
+        reference = None
+        for engine in engines:
+            games, decisions = _rates(config, engine, args.seconds, args.repeat)
+            reference = reference or games
+            report.append(
+                {
+                    "config": name,
+                    "engine": engine,
+                    "games_per_second": round(games, 1),
+                    "decisions_per_second": round(decisions),
+                    "ratio": round(games / reference, 1),
+                    "repeats": args.repeat,
+                }
+            )
     if args.json:
         print(json.dumps(report))
     else:
-        print(f"{'configuration':<22}{'games/s':>12}{'decisions/s':>14}   (median of {args.repeat}, single process)")
+        print(
+            f"{'configuration':<22}{'engine':<8}{'games/s':>12}{'decisions/s':>14}{'ratio':>8}"
+            f"   (median of {args.repeat}, single process)"
+        )
         for row in report:
-            print(f"{row['config']:<22}{row['games_per_second']:>12,.0f}{row['decisions_per_second']:>14,}")
+            print(
+                f"{row['config']:<22}{row['engine']:<8}{row['games_per_second']:>12,.0f}"
+                f"{row['decisions_per_second']:>14,}{row['ratio']:>7}x"
+            )
+        if not native.available():
+            print(f"the compiled engine is not in use: {native.why_not}")
     return 0
 
 

@@ -49,3 +49,25 @@ def round_rng(seed: int, round_number: int) -> random.Random:
     round, so a game carries no RNG state and clones cheaply.
     """
     return random.Random(seed if round_number == 1 else f"red7:{seed}:{round_number - 1}")
+
+
+def round_key(seed: int, round_number: int) -> tuple[int, ...]:
+    """The seeding key of :func:`round_rng` (for the compiled engine, which deals from
+    a Mersenne Twister of its own): CPython's ``Random.seed`` turns a str seed into the
+    int of its UTF-8 bytes followed by their SHA-512, then seeds with the 32-bit words
+    of that int's absolute value, least significant first.
+
+    >>> w = round_key(7, 2)
+    >>> random.Random(sum(x << 32 * i for i, x in enumerate(w))).random() == round_rng(7, 2).random()
+    True
+    """
+    a: int | str = seed if round_number == 1 else f"red7:{seed}:{round_number - 1}"
+    if isinstance(a, str):
+        text = a.encode()
+        a = int.from_bytes(text + hashlib.sha512(text).digest(), "big")
+    a = abs(a)
+    words = []
+    while a:
+        words.append(a & 0xFFFFFFFF)
+        a >>= 32
+    return tuple(words) or (0,)

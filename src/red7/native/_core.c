@@ -8,9 +8,12 @@
  *   game, as red7.solver.exact._children (R4.2-R4.6).
  * - won(hand, palette, other_hand, other_palette, rule): the exact value of a turn
  *   start, as red7.solver.exact.won, with a transposition table of its own.
+ * - Engine and random_games: the engine (engine.h, engine.c) seen from Python
+ *   (engine_type.c), as red7.core.game.Game and red7.analysis.sim.
  *
- * Cards are bits 0..48 of a mask, card index = (value - 1) * 7 + (6 - colour), so
- * a higher index is a higher card (red7.core.cards). Written in C11 against the
+ * rules.h holds the rules' keys, which every part uses; mt.h CPython's Mersenne Twister,
+ * fast.h the fast streams. Cards are bits 0..48 of a mask, card index = (value - 1) * 7 +
+ * (6 - colour), so a higher index is a higher card (red7.core.cards). Written in C11 against the
  * CPython API only, so the package's own build needs nothing but a C compiler. The
  * GIL is held throughout: the table is shared, and a call is short.
  */
@@ -20,89 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef uint64_t mask_t;
-
-#define ALL_CARDS ((((mask_t)1) << 49) - 1)
-
-static mask_t COLOUR_MASK[7]; /* the seven cards of each colour */
-static mask_t EVEN_MASK;      /* values 2, 4, 6 */
-static mask_t BELOW4_MASK;    /* values 1, 2, 3 */
-static uint8_t RUN_LENGTH[128], RUN_TOP[128]; /* longest run of a 7-bit value set */
-
-static inline int bitlen(mask_t m) { return m ? 64 - __builtin_clzll(m) : 0; }
-static inline int popcount(mask_t m) { return __builtin_popcountll(m); }
-
-static void init_tables(void) {
-    for (int colour = 0; colour < 7; colour++) {
-        COLOUR_MASK[colour] = 0;
-        for (int value = 1; value <= 7; value++) COLOUR_MASK[colour] |= (mask_t)1 << ((value - 1) * 7 + (6 - colour));
-    }
-    EVEN_MASK = BELOW4_MASK = 0;
-    for (int value = 1; value <= 7; value++) {
-        mask_t chunk = (mask_t)127 << ((value - 1) * 7);
-        if (value % 2 == 0) EVEN_MASK |= chunk;
-        if (value < 4) BELOW4_MASK |= chunk;
-    }
-    /* the higher run on a tie (it holds the higher card), as red7.core.rules */
-    for (int present = 0; present < 128; present++) {
-        int best_length = 0, best_top = 0, length = 0;
-        for (int v = 0; v < 7; v++) {
-            length = (present >> v & 1) ? length + 1 : 0;
-            if (length && length >= best_length) best_length = length, best_top = v;
-        }
-        RUN_LENGTH[present] = (uint8_t)best_length;
-        RUN_TOP[present] = (uint8_t)best_top;
-    }
-}
-
-static inline int colours_present(mask_t m) {
-    int bits = 0;
-    for (int c = 0; c < 7; c++)
-        if (m & COLOUR_MASK[c]) bits |= 1 << c;
-    return bits;
-}
-
-static inline int values_present(mask_t m) {
-    int bits = 0;
-    for (int v = 0; v < 7; v++)
-        if (m >> (7 * v) & 127) bits |= 1 << v;
-    return bits;
-}
-
-/* key = size of the qualifying set << 6 | (its highest card + 1); 0 if it is empty */
-static inline int rule_key(int rule, mask_t m) {
-    int best = 0, k;
-    mask_t g;
-    switch (rule) {
-    case 0: /* red: the highest card */
-        return m ? 64 | bitlen(m) : 0;
-    case 1: /* orange: the most cards of one number */
-        for (int v = 0; v < 7; v++) {
-            g = m >> (7 * v) & 127;
-            if (g && (k = popcount(g) << 6 | (7 * v + bitlen(g))) > best) best = k;
-        }
-        return best;
-    case 2: /* yellow: the most cards of one colour */
-        for (int c = 0; c < 7; c++) {
-            g = m & COLOUR_MASK[c];
-            if (g && (k = popcount(g) << 6 | bitlen(g)) > best) best = k;
-        }
-        return best;
-    case 3: /* green: the most even cards */
-        g = m & EVEN_MASK;
-        return popcount(g) << 6 | bitlen(g);
-    case 4: /* blue: the most different colours */
-        return popcount((mask_t)colours_present(m)) << 6 | bitlen(m);
-    case 5: { /* indigo: the longest run of consecutive numbers */
-        if (!m) return 0;
-        int present = values_present(m), top = RUN_TOP[present];
-        return RUN_LENGTH[present] << 6 | (7 * top + bitlen(m >> (7 * top) & 127));
-    }
-    default: /* violet: the most cards below 4 */
-        g = m & BELOW4_MASK;
-        return popcount(g) << 6 | bitlen(g);
-    }
-}
+#include "rules.h"
 
 /* --- the plans of a turn ---------------------------------------------------------- */
 
@@ -352,7 +273,11 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "red7's compiled hot paths (red7.native)", -1,
                                     methods};
 
+int red7_add_engine(PyObject *module); /* engine_type.c */
+
 PyMODINIT_FUNC PyInit__core(void) {
-    init_tables();
-    return PyModule_Create(&module);
+    red7_init_tables();
+    PyObject *m = PyModule_Create(&module);
+    if (m && red7_add_engine(m) < 0) Py_CLEAR(m);
+    return m;
 }

@@ -1,0 +1,101 @@
+/* The compiled engine: a match of Red7 as red7.core.game.Game plays it (R2, R4-R8).
+ *
+ * A twin of the Python engine, for speed: the same position (red7.core.state.State
+ * without the history and the event log), the same legal decisions with the same
+ * safety marks (red7.core.turn.TurnSolver), the same effects of every decision. Chance
+ * is never explicit here: a draw takes the top of the deck, and a round is dealt from
+ * a Mersenne Twister seeded with the key of red7.core.seeds.round_rng (mt.h), so a
+ * seeded game deals the cards the Python engine deals. When a round of a match ends,
+ * the engine stops at R7_DEALING until the caller deals the next one with that
+ * round's key (r7_deal): the key of a later round comes from a string seed, which the
+ * Python side hashes.
+ *
+ * Pure C, no Python: tests/test_native.py compares it with the reference after every
+ * decision of random games of every configuration.
+ */
+#ifndef RED7_ENGINE_H
+#define RED7_ENGINE_H
+
+#include <stdint.h>
+
+#include "mt.h"
+#include "rules.h"
+
+#define R7_MAX_PLAYERS 4
+#define R7_MAX_LEGAL 128 /* the legal decisions of one decision point, at most */
+#define R7_MAX_ROUNDS 64 /* R8.6 */
+
+/* steps, as red7.core.model.Step */
+enum { R7_START, R7_AFTER, R7_FIVE, R7_SEVEN, R7_ONE, R7_DRAW, R7_OVER, R7_DEALING };
+
+/* decision ids, as red7.core.actions */
+enum {
+    R7_PLAY = 0,
+    R7_CANVAS = 49,
+    R7_MOVE_CANVAS = 98,
+    R7_MOVE_DECK = 147,
+    R7_TAKE = 196,
+    R7_END = 245,
+    R7_CONCEDE = 246,
+    R7_DRAWS = 247, /* the advanced draw, R5.1 */
+    R7_DECLINE = 248,
+    R7_ACTIONS = 249,
+};
+
+typedef struct {
+    int8_t winner, rule, points;
+    mask_t scored;
+} r7_round_t;
+
+typedef struct {
+    /* the configuration */
+    int8_t players, advanced, actions;
+    /* the position, as red7.core.state.State */
+    mask_t hands[R7_MAX_PLAYERS], palettes[R7_MAX_PLAYERS], known[R7_MAX_PLAYERS];
+    uint8_t deck[49]; /* top last */
+    int8_t deck_size, deck_known;
+    uint8_t canvas[49]; /* above the Red start card, top last */
+    int8_t canvas_size, rule;
+    mask_t out, out_known, out_own[R7_MAX_PLAYERS];
+    mask_t piles[R7_MAX_PLAYERS];
+    int16_t scores[R7_MAX_PLAYERS];
+    uint8_t alive; /* bit per seat */
+    int8_t current, step, pending; /* pending: the 7 being resolved, -1 for none */
+    int16_t round;
+    int32_t turns, decisions;
+    uint8_t winners; /* bit per seat, once the game is over */
+    int16_t rounds_played;
+    r7_round_t results[R7_MAX_ROUNDS]; /* red7.core.model.RoundResult of each round */
+    /* the legal decisions of the current decision point (valid while legal_ready) */
+    int8_t legal_ready;
+    int16_t legal_count;
+    int16_t legal[R7_MAX_LEGAL];
+    uint8_t safe[R7_MAX_LEGAL];
+} r7_game;
+
+/* A match before its first deal (round 0, step R7_DEALING). */
+void r7_init(r7_game *g, int players, int advanced, int actions);
+/* Deal the next round from the cards not in a score pile, shuffled by the Mersenne
+ * Twister of `key` (the round's key, see mt.h), and begin its first turn. */
+void r7_deal(r7_game *g, const uint32_t *key, int key_length);
+/* The same in two halves, for another shuffle: the round's cards, lowest first (returns
+ * how many), then the deal of those cards once shuffled (the deck's top last). */
+int r7_round_cards(const r7_game *g, uint8_t *deck);
+void r7_deal_shuffled(r7_game *g, const uint8_t *deck, int size);
+/* The legal decisions and their safety marks (R4.7), in increasing id order; computed
+ * once per decision point. Nothing is legal when the game is over or waits for a deal. */
+void r7_legal(r7_game *g);
+/* Is `id` legal now? */
+int r7_is_legal(r7_game *g, int id);
+/* Carry out a legal decision (an illegal one corrupts the game: check it first). */
+void r7_apply(r7_game *g, int id);
+/* The random player of red7.bots.random_bot: uniform among the safe decisions, or
+ * concede when none is safe, chosen by `u`, a draw of random() in [0, 1). */
+int r7_random_decision(r7_game *g, double u);
+/* After the position was written field by field: eliminate `seat` (R6.1), as
+ * Game.from_position does for the seats it is given out of the round. */
+void r7_eliminate(r7_game *g, int seat);
+/* Begin `seat`'s turn (an empty hand eliminates at once, R4.1). */
+void r7_begin_turn(r7_game *g, int seat);
+
+#endif

@@ -1,0 +1,400 @@
+/* The compiled engine seen from Python: red7.native._core.Engine and random_games
+ * (see engine.h for the engine itself, red7.core.compiled for the Python side). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "engine.h"
+#include "fast.h"
+
+#define MOST_KEY_WORDS 32 /* a round's key: 2 words for an int seed, 20 for a string seed */
+
+typedef struct {
+    PyObject_HEAD r7_game g;
+    PyObject *round_key; /* round number -> the words of that round's key (red7.core.seeds.round_key) */
+} EngineObject;
+
+static PyTypeObject EngineType;
+
+/* the words of a key, from a sequence of ints below 2**32 */
+static int read_key(PyObject *words, uint32_t *key, int *length) {
+    PyObject *seq = PySequence_Fast(words, "a round key is a sequence of 32-bit words");
+    if (!seq) return 0;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n < 1 || n > MOST_KEY_WORDS) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "a round key holds 1 to %d words, not %zd", MOST_KEY_WORDS, n);
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned long long w = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if ((w == (unsigned long long)-1 && PyErr_Occurred()) || w >> 32) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a key word is below 2**32");
+            return 0;
+        }
+        key[i] = (uint32_t)w;
+    }
+    *length = (int)n;
+    Py_DECREF(seq);
+    return 1;
+}
+
+/* deal the round the engine waits for, with the key round_key gives for it */
+static int deal_next(r7_game *g, PyObject *round_key) {
+    uint32_t key[MOST_KEY_WORDS];
+    int length;
+    PyObject *words = PyObject_CallFunction(round_key, "i", g->round + 1);
+    if (!words) return 0;
+    int ok = read_key(words, key, &length);
+    Py_DECREF(words);
+    if (ok) r7_deal(g, key, length);
+    return ok;
+}
+
+static int read_config(int players, int advanced, int actions) {
+    if (players < 2 || players > R7_MAX_PLAYERS) {
+        PyErr_Format(PyExc_ValueError, "a game has 2 to 4 players, not %d", players);
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *engine_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"players", "advanced", "actions", "round_key", NULL};
+    int players, advanced, actions;
+    PyObject *round_key;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippO:Engine", names, &players, &advanced, &actions, &round_key))
+        return NULL;
+    if (!read_config(players, advanced, actions)) return NULL;
+    if (!PyCallable_Check(round_key)) return PyErr_Format(PyExc_TypeError, "round_key must be callable");
+    EngineObject *self = (EngineObject *)type->tp_alloc(type, 0);
+    if (!self) return NULL;
+    r7_init(&self->g, players, advanced, actions);
+    Py_INCREF(round_key);
+    self->round_key = round_key;
+    if (!deal_next(&self->g, round_key)) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static void engine_dealloc(EngineObject *self) {
+    Py_XDECREF(self->round_key);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* --- the position as a tuple (red7.core.compiled.FIELDS names them) ------------------ */
+
+static PyObject *masks_tuple(const mask_t *m, int n) {
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; t && i < n; i++) PyTuple_SET_ITEM(t, i, PyLong_FromUnsignedLongLong(m[i]));
+    return t;
+}
+
+static PyObject *cards_tuple(const uint8_t *cards, int n) {
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; t && i < n; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(cards[i]));
+    return t;
+}
+
+static PyObject *engine_fields(EngineObject *self, PyObject *unused) {
+    const r7_game *g = &self->g;
+    int n = g->players;
+    PyObject *scores = PyTuple_New(n), *alive = PyTuple_New(n);
+    for (int i = 0; scores && alive && i < n; i++) {
+        PyTuple_SET_ITEM(scores, i, PyLong_FromLong(g->scores[i]));
+        PyTuple_SET_ITEM(alive, i, PyBool_FromLong(g->alive >> i & 1));
+    }
+    PyObject *pending = g->pending >= 0 ? PyLong_FromLong(g->pending) : Py_NewRef(Py_None);
+    return Py_BuildValue("(NNNNiNiKKNNNNiiNii)", masks_tuple(g->hands, n), masks_tuple(g->palettes, n),
+                         masks_tuple(g->known, n), cards_tuple(g->deck, g->deck_size), g->deck_known,
+                         cards_tuple(g->canvas, g->canvas_size), g->rule, (unsigned long long)g->out,
+                         (unsigned long long)g->out_known, masks_tuple(g->out_own, n), masks_tuple(g->piles, n), scores,
+                         alive, g->current, g->step, pending, g->round, g->turns);
+}
+
+static int read_masks(PyObject *seq, mask_t *out, int n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return 0;
+    int ok = PySequence_Fast_GET_SIZE(fast) == n;
+    for (int i = 0; ok && i < n; i++) {
+        unsigned long long v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        ok = !(v == (unsigned long long)-1 && PyErr_Occurred()) && !(v & ~ALL_CARDS);
+        out[i] = v;
+    }
+    Py_DECREF(fast);
+    if (!ok && !PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s: one card mask per seat", what);
+    return ok;
+}
+
+static int read_cards(PyObject *seq, uint8_t *out, int8_t *size, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return 0;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    int ok = n <= 49;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        ok = !(c == -1 && PyErr_Occurred()) && c >= 0 && c < 49;
+        out[i] = (uint8_t)c;
+    }
+    *size = (int8_t)n;
+    Py_DECREF(fast);
+    if (!ok && !PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s: at most 49 card indices", what);
+    return ok;
+}
+
+/* Engine.load(players, advanced, actions, round_key, fields): an engine at the position
+ * `fields` (the order of Engine.fields()) where a player decides, its turn solver fresh
+ * and no round results yet. The fields are checked for range, not for consistency: the
+ * caller (red7.core.compiled.engine_of) reads them off a game. */
+static PyObject *engine_load(PyObject *cls, PyObject *args) {
+    int players, advanced, actions;
+    PyObject *round_key, *fields;
+    if (!PyArg_ParseTuple(args, "ippOO!:load", &players, &advanced, &actions, &round_key, &PyTuple_Type, &fields))
+        return NULL;
+    if (!read_config(players, advanced, actions)) return NULL;
+    if (PyTuple_GET_SIZE(fields) != 18) return PyErr_Format(PyExc_ValueError, "a position has 18 fields");
+    EngineObject *self = (EngineObject *)EngineType.tp_alloc(&EngineType, 0);
+    if (!self) return NULL;
+    r7_game *g = &self->g;
+    r7_init(g, players, advanced, actions);
+    Py_INCREF(round_key);
+    self->round_key = round_key;
+#define FIELD(i) PyTuple_GET_ITEM(fields, i)
+    mask_t scores[R7_MAX_PLAYERS], alive[R7_MAX_PLAYERS];
+    int8_t deck_known = 0;
+    long longs[7] = {0};
+    int ok = read_masks(FIELD(0), g->hands, players, "hands") && read_masks(FIELD(1), g->palettes, players, "palettes") &&
+             read_masks(FIELD(2), g->known, players, "known") && read_cards(FIELD(3), g->deck, &g->deck_size, "deck") &&
+             read_cards(FIELD(5), g->canvas, &g->canvas_size, "canvas") &&
+             read_masks(FIELD(9), g->out_own, players, "out_own") && read_masks(FIELD(10), g->piles, players, "piles") &&
+             read_masks(FIELD(11), scores, players, "scores") && read_masks(FIELD(12), alive, players, "alive");
+    int positions[7] = {4, 6, 13, 14, 15, 16, 17};
+    for (int i = 0; ok && i < 7; i++) {
+        PyObject *v = FIELD(positions[i]);
+        longs[i] = v == Py_None ? -1 : PyLong_AsLong(v);
+        ok = !(longs[i] == -1 && PyErr_Occurred());
+    }
+    unsigned long long out = 0, out_known = 0;
+    if (ok) {
+        out = PyLong_AsUnsignedLongLong(FIELD(7));
+        out_known = PyLong_AsUnsignedLongLong(FIELD(8));
+        ok = !PyErr_Occurred();
+    }
+#undef FIELD
+    if (ok && (longs[0] < 0 || longs[0] > g->deck_size || longs[1] < 0 || longs[1] > 6 || longs[2] < 0 ||
+               longs[2] >= players || longs[3] < 0 || longs[3] >= R7_OVER || longs[4] < -1 || longs[4] > 48)) {
+        PyErr_SetString(PyExc_ValueError, "a field of the position is out of range");
+        ok = 0;
+    }
+    if (!ok) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    deck_known = (int8_t)longs[0];
+    g->deck_known = deck_known;
+    g->rule = (int8_t)longs[1], g->current = (int8_t)longs[2], g->step = (int8_t)longs[3];
+    g->pending = (int8_t)longs[4], g->round = (int16_t)longs[5], g->turns = (int32_t)longs[6];
+    g->out = out, g->out_known = out_known;
+    g->alive = 0;
+    for (int i = 0; i < players; i++) {
+        g->scores[i] = (int16_t)scores[i];
+        if (alive[i]) g->alive |= (uint8_t)(1 << i);
+    }
+    return (PyObject *)self;
+}
+
+/* --- decisions -------------------------------------------------------------------------- */
+
+static PyObject *engine_legal(EngineObject *self, PyObject *unused) {
+    r7_legal(&self->g);
+    PyObject *list = PyList_New(self->g.legal_count);
+    for (int i = 0; list && i < self->g.legal_count; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(self->g.legal[i]));
+    return list;
+}
+
+static PyObject *engine_options(EngineObject *self, PyObject *unused) {
+    r7_legal(&self->g);
+    PyObject *list = PyList_New(self->g.legal_count);
+    for (int i = 0; list && i < self->g.legal_count; i++)
+        PyList_SET_ITEM(list, i, Py_BuildValue("(iN)", self->g.legal[i], PyBool_FromLong(self->g.safe[i])));
+    return list;
+}
+
+static PyObject *engine_apply(EngineObject *self, PyObject *arg) {
+    long id = PyLong_AsLong(arg);
+    if (id == -1 && PyErr_Occurred()) return NULL;
+    if (id < 0 || id >= R7_ACTIONS || !r7_is_legal(&self->g, (int)id)) {
+        if (self->g.step >= R7_OVER) return PyErr_Format(PyExc_ValueError, "decision %ld: the game is over", id);
+        return PyErr_Format(PyExc_ValueError, "decision %ld is not legal now (see legal())", id);
+    }
+    r7_apply(&self->g, (int)id);
+    if (self->g.step == R7_DEALING && !deal_next(&self->g, self->round_key)) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *engine_playout(EngineObject *self, PyObject *arg) {
+    unsigned long long seed = PyLong_AsUnsignedLongLong(arg);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    mt_t rng;
+    mt_seed_u64(&rng, seed);
+    r7_game *g = &self->g;
+    while (g->step != R7_OVER) {
+        if (g->step == R7_DEALING) {
+            if (!deal_next(g, self->round_key)) return NULL;
+            continue;
+        }
+        r7_apply(g, r7_random_decision(g, mt_random(&rng)));
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *engine_clone(EngineObject *self, PyObject *unused) {
+    EngineObject *copy = (EngineObject *)EngineType.tp_alloc(&EngineType, 0);
+    if (!copy) return NULL;
+    copy->g = self->g;
+    Py_INCREF(self->round_key);
+    copy->round_key = self->round_key;
+    return (PyObject *)copy;
+}
+
+static PyObject *engine_current(EngineObject *self, void *unused) {
+    if (self->g.step >= R7_OVER) Py_RETURN_NONE;
+    return PyLong_FromLong(self->g.current);
+}
+
+static PyObject *engine_step(EngineObject *self, void *unused) { return PyLong_FromLong(self->g.step); }
+static PyObject *engine_decisions(EngineObject *self, void *unused) { return PyLong_FromLong(self->g.decisions); }
+
+static PyObject *engine_winners(EngineObject *self, void *unused) {
+    if (self->g.step != R7_OVER) Py_RETURN_NONE;
+    PyObject *t = PyTuple_New(popcount(self->g.winners));
+    for (int seat = 0, i = 0; t && seat < self->g.players; seat++)
+        if (self->g.winners >> seat & 1) PyTuple_SET_ITEM(t, i++, PyLong_FromLong(seat));
+    return t;
+}
+
+static PyObject *engine_round_results(EngineObject *self, void *unused) {
+    PyObject *t = PyTuple_New(self->g.rounds_played);
+    for (int i = 0; t && i < self->g.rounds_played; i++) {
+        const r7_round_t *r = &self->g.results[i];
+        PyTuple_SET_ITEM(t, i, Py_BuildValue("(iiKi)", r->winner, r->rule, (unsigned long long)r->scored, r->points));
+    }
+    return t;
+}
+
+static PyMethodDef engine_methods[] = {
+    {"load", (PyCFunction)engine_load, METH_VARARGS | METH_STATIC,
+     "load(players, advanced, actions, round_key, fields): an engine at a position"},
+    {"fields", (PyCFunction)engine_fields, METH_NOARGS, "the position, field by field"},
+    {"legal", (PyCFunction)engine_legal, METH_NOARGS, "the legal decision ids, in increasing order"},
+    {"options", (PyCFunction)engine_options, METH_NOARGS, "[(id, safe)] of every legal decision (R4.7)"},
+    {"apply", (PyCFunction)engine_apply, METH_O, "apply(id): carry out a legal decision (ValueError if illegal)"},
+    {"playout", (PyCFunction)engine_playout, METH_O,
+     "playout(seed): random players (red7.bots.random_bot) to the end, drawing from Random(seed)"},
+    {"clone", (PyCFunction)engine_clone, METH_NOARGS, "an independent copy"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef engine_getset[] = {
+    {"current", (getter)engine_current, NULL, "the seat to decide, None when the game is over", NULL},
+    {"step", (getter)engine_step, NULL, "the step (red7.core.model.Step)", NULL},
+    {"decisions", (getter)engine_decisions, NULL, "decisions applied by this engine", NULL},
+    {"winners", (getter)engine_winners, NULL, "the winning seats once the game is over, else None", NULL},
+    {"round_results", (getter)engine_round_results, NULL, "(winner, rule, scored mask, points) of each round", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject EngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "red7.native._core.Engine",
+    .tp_basicsize = sizeof(EngineObject),
+    .tp_dealloc = (destructor)engine_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Engine(players, advanced, actions, round_key): a match of Red7 in compiled code (red7.core.compiled)",
+    .tp_methods = engine_methods,
+    .tp_getset = engine_getset,
+    .tp_new = engine_new,
+};
+
+/* --- random games ------------------------------------------------------------------------ */
+
+/* random_games(players, advanced, actions, seed, games, round_key, players_seed, fast=False):
+ * the games of red7.analysis.sim.play_random_game for the seeds seed .. seed + games - 1,
+ * where round_key(seed, round) gives a round's key and players_seed(seed) the random
+ * players' seed; returns (wins per seat, decisions, turns, rounds) summed over the games.
+ * With fast, each game's deals and choices come instead from one SplitMix64 stream of its
+ * seed (fast.h): reproducible, but other games than Python's (the callables are unused). */
+static PyObject *py_random_games(PyObject *module, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"players", "advanced", "actions", "seed", "games", "round_key", "players_seed", "fast", NULL};
+    int players, advanced, actions, fast = 0;
+    unsigned long long first;
+    long long games;
+    PyObject *round_key, *players_seed;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippKLOO|p:random_games", names, &players, &advanced, &actions, &first,
+                                     &games, &round_key, &players_seed, &fast))
+        return NULL;
+    if (!read_config(players, advanced, actions)) return NULL;
+    if (games < 1 || first + (unsigned long long)games < first)
+        return PyErr_Format(PyExc_ValueError, "games must be positive and the seeds below 2**64");
+    long long wins[R7_MAX_PLAYERS] = {0}, decisions = 0, turns = 0, rounds = 0;
+    r7_game g;
+    mt_t rng;
+    uint64_t stream = 0;
+    uint8_t deck[49];
+    for (long long i = 0; i < games; i++) {
+        unsigned long long seed = first + (unsigned long long)i;
+        r7_init(&g, players, advanced, actions);
+        if (fast) {
+            stream = seed;
+            int size = r7_round_cards(&g, deck);
+            fast_shuffle(&stream, deck, size);
+            r7_deal_shuffled(&g, deck, size);
+        } else {
+            PyObject *s = PyObject_CallFunction(players_seed, "K", seed);
+            if (!s) return NULL;
+            unsigned long long choices = PyLong_AsUnsignedLongLong(s);
+            Py_DECREF(s);
+            if (choices == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+            mt_seed_u64(&rng, choices);
+            uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+            r7_deal(&g, key, key[1] ? 2 : 1); /* round 1 is Random(seed) */
+        }
+        while (g.step != R7_OVER) {
+            if (g.step == R7_DEALING) {
+                if (fast) {
+                    int size = r7_round_cards(&g, deck);
+                    fast_shuffle(&stream, deck, size);
+                    r7_deal_shuffled(&g, deck, size);
+                    continue;
+                }
+                PyObject *words = PyObject_CallFunction(round_key, "Ki", seed, g.round + 1);
+                uint32_t later[MOST_KEY_WORDS];
+                int length, ok = words && read_key(words, later, &length);
+                Py_XDECREF(words);
+                if (!ok) return NULL;
+                r7_deal(&g, later, length);
+                continue;
+            }
+            r7_apply(&g, r7_random_decision(&g, fast ? fast_random(&stream) : mt_random(&rng)));
+        }
+        for (int seat = 0; seat < players; seat++) wins[seat] += g.winners >> seat & 1;
+        decisions += g.decisions, turns += g.turns, rounds += g.round;
+    }
+    PyObject *w = PyList_New(players);
+    for (int seat = 0; w && seat < players; seat++) PyList_SET_ITEM(w, seat, PyLong_FromLongLong(wins[seat]));
+    return Py_BuildValue("(NLLL)", w, decisions, turns, rounds);
+}
+
+static PyMethodDef functions[] = {
+    {"random_games", (PyCFunction)(void (*)(void))py_random_games, METH_VARARGS | METH_KEYWORDS,
+     "random_games(players, advanced, actions, seed, games, round_key, players_seed, fast=False): (wins, decisions, turns, rounds)"},
+    {NULL, NULL, 0, NULL},
+};
+
+int red7_add_engine(PyObject *module) {
+    if (PyType_Ready(&EngineType) < 0) return -1;
+    Py_INCREF(&EngineType);
+    if (PyModule_AddObject(module, "Engine", (PyObject *)&EngineType) < 0) return -1;
+    return PyModule_AddFunctions(module, functions);
+}

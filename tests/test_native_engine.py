@@ -1,0 +1,228 @@
+"""The compiled engine (red7.core.compiled, src/red7/native/engine.c) against the
+reference engine: the same deals (R2), legal decisions and safety marks (R4.7), effects
+of every decision (R4-R7), round results and match results (R6, R8) in all 12
+configurations, from seeded deals and from positions given card by card; random
+simulations that give the same summaries; and the fast streams.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from red7 import Game
+from red7.analysis.sim import simulate
+from red7.bots.random_bot import random_decision
+from red7.core import compiled
+from red7.core.cards import NAME_OF, names_of
+from red7.core.model import Config, GameError
+from red7.core.seeds import round_key, round_rng
+
+if not compiled.available():
+    pytest.skip("the compiled engine is not built (its fallback is tested in test_native.py)", allow_module_level=True)
+
+CONFIGS = [Config(p, a, x) for p, a, x in itertools.product((2, 3, 4), (False, True), (False, True))]
+TIMINGS = ("engine", "seconds", "games_per_second", "decisions_per_second")
+
+
+def lockstep(game: Game, rng: random.Random, most: int = 10_000) -> int:
+    """Play ``game`` and its compiled twin side by side (random decisions, one in five
+    any legal one, unsafe and concessions included), comparing the position, the
+    options and their safety marks before every decision and the results at the end;
+    returns the number of decisions compared."""
+    twin = compiled.engine_of(game)
+    earlier = len(game.round_results)  # the twin's results begin where it was loaded
+    for n in range(most):
+        assert twin.fields() == compiled.fields_of(game), f"positions differ after {n} decisions"
+        if game.is_over:
+            break
+        assert twin.options() == [(o.action.id, o.safe) for o in game.options()], f"options differ at {n}"
+        assert twin.current == game.current_player and twin.step == game.step
+        a = random_decision(game, rng) if rng.random() < 0.8 else rng.choice(game.legal_ids())
+        game.apply_id(a)
+        twin.apply(a)
+    else:
+        return most
+    assert game.result is not None and twin.winners == game.result.winners
+    assert [(w, rule, tuple(names_of(m)), p) for w, rule, m, p in twin.round_results] == list(
+        game.round_results[earlier:]
+    )
+    return n
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_seeded_games_are_the_same_decision_by_decision(config: Config) -> None:
+    """From the deal on: the compiled engine deals the cards Game deals for the same seed
+    (and every later round of a match, R8.4), then agrees after every decision."""
+    compared = 0
+    for seed in range(25):
+        game = Game(config=config, seed=seed)
+        twin = compiled.engine(config, seed)
+        assert twin.fields() == compiled.fields_of(game)
+        compared += lockstep(game, random.Random(seed))
+        replayed = compiled.engine(config, seed)  # a record replays through it (R8: every round's deal)
+        for _, action in game.history:
+            replayed.apply(action.id)
+        assert replayed.fields() == compiled.fields_of(game) and replayed.winners == game.result.winners
+    assert compared > 25 * 8
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_games_continued_from_any_decision_point(config: Config) -> None:
+    """A twin loaded mid-game, mid-turn included (a 5's extra play, a 7's move, a 1's
+    take, the advanced draw), goes on as the game does."""
+    steps = set()
+    for seed in range(100, 130):
+        game = Game(config=config, seed=seed)
+        rng = random.Random(seed)
+        stop = rng.randrange(60)
+        while not game.is_over and game.decisions < stop:
+            game.apply_id(random_decision(game, rng))
+        if not game.is_over:
+            steps.add(game.step.label)
+            lockstep(game, rng)
+    assert "start" in steps
+    with pytest.raises(GameError, match="over"):
+        compiled.engine_of(game if game.is_over else Game.from_position([[], ["R1"]], [["R2"], []]))
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> Game:
+    """A start of turn given card by card (Game.from_position) in any configuration:
+    hands, palettes, a deck with public top cards, a canvas, cards seen drawn, score
+    piles, eliminated seats."""
+    players = draw(st.integers(2, 4))
+    advanced, actions = draw(st.booleans()), draw(st.booleans())
+    cards = [NAME_OF[c] for c in draw(st.permutations(range(49)))]
+
+    def take(n: int) -> list[str]:
+        taken = cards[:n]
+        del cards[:n]
+        return taken
+
+    hands = [take(draw(st.integers(0, 7))) for _ in range(players)]
+    palettes = [take(draw(st.integers(0, 5))) for _ in range(players)]
+    deck = take(draw(st.integers(0, 8)))
+    canvas = take(draw(st.integers(0, 3)))
+    scores = [take(draw(st.integers(0, 3))) for _ in range(players)] if advanced else None
+    known = [h[: draw(st.integers(0, min(2, len(h))))] for h in hands]
+    current = draw(st.integers(0, players - 1))
+    others = [s for s in range(players) if s != current]
+    eliminated = draw(st.lists(st.sampled_from(others), unique=True, max_size=players - 2))
+    return Game.from_position(
+        hands,
+        palettes,
+        deck=deck,
+        canvas=canvas,
+        current=current,
+        advanced=advanced,
+        actions=actions,
+        deck_known=draw(st.integers(0, min(2, len(deck)))),
+        known=known,
+        scores=scores,
+        eliminated=eliminated,
+        seed=draw(st.integers(0, 2**63)),
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(positions(), st.integers(0, 2**32))
+def test_positions_given_card_by_card(game: Game, seed: int) -> None:
+    assume(not game.is_over)  # an empty hand to begin with ends some at once (R4.1)
+    lockstep(game, random.Random(seed))
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_simulations_are_the_reference_summaries(config: Config) -> None:
+    """`red7 sim` on the compiled engine is the reference's summary, game for game."""
+    games = 12 if config.advanced else 60
+
+    def strip(summary: dict[str, object]) -> dict[str, object]:
+        return {k: v for k, v in summary.items() if k not in TIMINGS}
+
+    native = simulate(games, config, 7, engine="native")
+    assert native["engine"] == "native" and simulate(games, config, 7)["engine"] == "native"
+    assert strip(native) == strip(simulate(games, config, 7, engine="python"))
+
+
+def test_fast_streams_are_seeded_games_of_the_same_rules() -> None:
+    """``engine="fast"``: other deals and choices than the reference's (its own
+    streams), the same numbers for the same seed, and the same game: a 2-player basic
+    round has one winner (R6.3) and lasts as long as the reference's on average."""
+    fast = simulate(4000, Config(), 0, engine="fast")
+    again = simulate(4000, Config(), 0, engine="fast")
+    reference = simulate(4000, Config(), 0, engine="native")
+    assert (fast["decisions"], fast["wins_by_seat"]) == (again["decisions"], again["wins_by_seat"])
+    assert fast["decisions"] != reference["decisions"]
+    assert sum(fast["wins_by_seat"]) == 4000
+    assert fast["mean_turns"] == pytest.approx(reference["mean_turns"], rel=0.05)
+    assert simulate(3, Config(4, True, True), 5, engine="fast")["mean_rounds"] >= 1
+
+
+def test_round_keys_seed_the_round_shuffles() -> None:
+    """round_key is Random's own seeding of round_rng's seed: int seeds (negative and
+    beyond 64 bits included) for round 1, the hashed string seeds of later rounds."""
+    for seed in (0, 1, 7, -5, 2**32, 2**63 + 11, 3**90):
+        for r in (1, 2, 9):
+            words = round_key(seed, r)
+            assert all(0 <= w < 2**32 for w in words)
+            as_int = sum(w << 32 * i for i, w in enumerate(words))
+            assert random.Random(as_int).getstate() == round_rng(seed, r).getstate()
+
+
+def test_bad_decisions_and_positions_get_a_clear_error_and_change_nothing() -> None:
+    twin = compiled.engine(Config(), 3)
+    before = twin.fields()
+    legal = twin.legal()
+    for bad in (247, 98, -1, 249):
+        with pytest.raises(ValueError, match="is not legal now"):
+            twin.apply(bad)
+    assert twin.fields() == before and twin.legal() == legal
+    twin.apply(246)  # concede: the game is over
+    with pytest.raises(ValueError, match="the game is over"):
+        twin.apply(246)
+    assert twin.legal() == [] and twin.current is None and twin.winners == (0,)
+    core = compiled._core()
+    with pytest.raises(ValueError, match="2 to 4 players"):
+        core.Engine(5, False, False, lambda r: (1,))
+    with pytest.raises(ValueError, match="18 fields"):
+        core.Engine.load(2, False, False, lambda r: (1,), (1, 2))
+    with pytest.raises(ValueError, match="a round key holds"):
+        core.Engine(2, False, False, lambda r: ())
+    with pytest.raises(ValueError, match="out of range"):
+        core.Engine.load(2, False, False, lambda r: (1,), (*before[:13], 7, *before[14:]))
+    with pytest.raises(ValueError, match="needs the compiled engine|seeds"):
+        simulate(2, Config(), -1, engine="native")
+
+
+def test_clones_and_playouts_are_independent() -> None:
+    """A clone shares nothing with its original; a playout ends the game with the
+    reference's random players (the same choices as play_random_game's loop)."""
+    twin = compiled.engine(Config(3, True, True), 11)
+    copy = twin.clone()
+    copy.playout(123)
+    assert copy.winners is not None and twin.winners is None and twin.fields() != copy.fields()
+    game = Game(config=Config(3, True, True), seed=11)
+    rng = random.Random(123)
+    while not game.is_over:
+        game.apply_id(random_decision(game, rng))
+    assert copy.winners == game.result.winners and copy.fields() == compiled.fields_of(game)
+
+
+def test_sim_runs_on_the_reference_when_the_compiled_engine_is_off() -> None:
+    script = (
+        "from red7.analysis.sim import simulate; s = simulate(5, seed=2); print(s['engine'], s['decisions']);"
+        "from red7.cli import main; raise SystemExit(main(['sim', '--engine', 'fast', '--games', '2']))"
+    )
+    env = {**os.environ, "RED7_NATIVE": "0"}
+    proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    assert proc.stdout.split() == ["python", str(simulate(5, seed=2)["decisions"])]
+    assert proc.returncode == 2 and "needs the compiled engine, which is not in use: turned off" in proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -21,7 +21,7 @@ from red7 import Game
 from red7.analysis.sim import simulate
 from red7.bots.random_bot import random_decision
 from red7.core import compiled
-from red7.core.cards import NAME_OF, names_of
+from red7.core.cards import NAME_OF
 from red7.core.model import Config, GameError
 from red7.core.seeds import round_key, round_rng
 
@@ -32,29 +32,8 @@ CONFIGS = [Config(p, a, x) for p, a, x in itertools.product((2, 3, 4), (False, T
 TIMINGS = ("engine", "seconds", "games_per_second", "decisions_per_second")
 
 
-def lockstep(game: Game, rng: random.Random, most: int = 10_000) -> int:
-    """Play ``game`` and its compiled twin side by side (random decisions, one in five
-    any legal one, unsafe and concessions included), comparing the position, the
-    options and their safety marks before every decision and the results at the end;
-    returns the number of decisions compared."""
-    twin = compiled.engine_of(game)
-    earlier = len(game.round_results)  # the twin's results begin where it was loaded
-    for n in range(most):
-        assert twin.fields() == compiled.fields_of(game), f"positions differ after {n} decisions"
-        if game.is_over:
-            break
-        assert twin.options() == [(o.action.id, o.safe) for o in game.options()], f"options differ at {n}"
-        assert twin.current == game.current_player and twin.step == game.step
-        a = random_decision(game, rng) if rng.random() < 0.8 else rng.choice(game.legal_ids())
-        game.apply_id(a)
-        twin.apply(a)
-    else:
-        return most
-    assert game.result is not None and twin.winners == game.result.winners
-    assert [(w, rule, tuple(names_of(m)), p) for w, rule, m, p in twin.round_results] == list(
-        game.round_results[earlier:]
-    )
-    return n
+def lockstep(game: Game, rng: random.Random) -> int:
+    return compiled.play_beside(game, compiled.testing_player(rng))
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
@@ -72,6 +51,17 @@ def test_seeded_games_are_the_same_decision_by_decision(config: Config) -> None:
             replayed.apply(action.id)
         assert replayed.fields() == compiled.fields_of(game) and replayed.winners == game.result.winners
     assert compared > 25 * 8
+
+
+def test_a_difference_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check can fail: a twin whose deck is in another order is caught, by name."""
+    game = Game(players=2, seed=4)
+    fields = list(compiled.fields_of(game))
+    fields[3] = fields[3][1:] + fields[3][:1]
+    wrong = compiled._core().Engine.load(2, False, False, lambda r: (1,), tuple(fields))
+    monkeypatch.setattr(compiled, "engine_of", lambda g: wrong)
+    with pytest.raises(compiled.EnginesDiffer, match="positions differ after 0 decisions.*'deck'"):
+        compiled.play_beside(game, lambda g: g.legal_ids()[0])
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)

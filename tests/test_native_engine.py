@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import statistics
 import subprocess
 import sys
 
@@ -216,3 +217,78 @@ def test_sim_runs_on_the_reference_when_the_compiled_engine_is_off() -> None:
     assert proc.stdout.split() == ["python", str(simulate(5, seed=2)["decisions"])]
     assert proc.returncode == 2 and "needs the compiled engine, which is not in use: turned off" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_redealt_worlds_are_worlds_of_the_viewer(config: Config) -> None:
+    """Engine.redeal (the compiled twin of red7.core.worlds, R9): what the viewer sees
+    stays, the hidden cards move between the places that hold them, each keeping its
+    size, and the twin goes on by the same rules."""
+    for seed in range(8):
+        game = Game(config=config, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over and game.decisions < 15 + seed * 3:
+            game.apply_id(random_decision(game, rng))
+        if game.is_over:
+            continue
+        viewer = (game.current_player + seed) % config.players  # any seat, the mover's or not
+        f = compiled.fields_of(game)
+        hidden = _hidden(f, viewer)
+        moved = set()
+        for k in range(20):
+            w = compiled.engine_of(game).redeal(viewer, k).fields()
+            assert w[0][viewer] == f[0][viewer] and w[1:3] == f[1:3] and w[4:7] == f[4:7] and w[8] == f[8]
+            assert w[9][viewer] == f[9][viewer] and w[10:] == f[10:]
+            assert w[3][len(w[3]) - f[4] :] == f[3][len(f[3]) - f[4] :]  # the public top of the deck
+            assert [h.bit_count() for h in w[0]] == [h.bit_count() for h in f[0]] and len(w[3]) == len(f[3])
+            assert all(w[0][s] & f[2][s] == f[2][s] for s in range(config.players))  # cards seen drawn stay
+            assert w[7] & (f[8] | f[9][viewer]) == f[7] & (f[8] | f[9][viewer]) and w[7].bit_count() == f[7].bit_count()
+            assert _hidden(w, viewer) == hidden
+            moved.add((w[0], w[3], w[7]))
+        assert len(moved) > 1 or hidden == 0
+        world = compiled.engine_of(game).redeal(viewer, 99)
+        world.playout(5)
+        assert world.winners is not None
+
+
+def _hidden(f: tuple, viewer: int) -> int:
+    """The cards of a position (fields) that ``viewer`` cannot see."""
+    unknown_deck = sum(1 << c for c in f[3][: len(f[3]) - f[4]])
+    hands = sum(h & ~k for s, (h, k) in enumerate(zip(f[0], f[2], strict=True)) if s != viewer)
+    return hands | unknown_deck | f[7] & ~f[8] & ~f[9][viewer]
+
+
+def test_redealt_worlds_are_uniform() -> None:
+    """A hidden card of a fresh 2-player deal lands in the other hand 7 times in 42
+    (the rest is the deck), as red7.core.worlds deals it."""
+    game = Game(players=2, seed=5)
+    twin = compiled.engine_of(game)
+    viewer = game.current_player
+    card = compiled.fields_of(game)[3][0]  # a card of the deck: hidden from both
+    n = 4200
+    inside = sum(twin.redeal(viewer, k).fields()[0][1 - viewer] >> card & 1 for k in range(n))
+    assert abs(inside / n - 7 / 42) < 4 * (7 / 42 * 35 / 42 / n) ** 0.5
+
+
+@pytest.mark.parametrize("config", [Config(3, True, True), Config(4, False, True), Config(2, True, False)], ids=str)
+def test_ismcts_on_compiled_worlds(config: Config) -> None:
+    """ISMCTS walks compiled worlds by default: the same iterations for a steps budget
+    as on Python worlds (reference=1) within a few percent, legal choices, and the
+    same choice for the same RNG."""
+    from red7.bots import make_bot
+
+    compiled_bot, reference = make_bot("ismcts:steps=3000"), make_bot("ismcts:steps=3000,reference=1")
+    game = Game(config=config, seed=21)
+    rng = random.Random(2)
+    ratios = []
+    while not game.is_over and game.decisions < 30:
+        seat = game.current_player
+        obs, options = game.observe(seat), game.options()
+        choice = compiled_bot.choose(obs, options, random.Random(game.decisions))
+        assert choice.id in game.legal_ids()
+        assert compiled_bot.choose(obs, options, random.Random(game.decisions)) == choice
+        if len(options) > 2:
+            reference.choose(obs, options, random.Random(game.decisions))
+            ratios.append(compiled_bot.last_iterations / reference.last_iterations)
+        game.apply(choice if rng.random() < 0.5 else random_decision(game, rng))
+    assert ratios and 0.8 < statistics.median(ratios) < 1.25

@@ -13,7 +13,8 @@ Carlo Tree Search"), max-n for 2-4 players:
    world. Options differ between worlds (other players' hands differ), so selection
    uses UCB1 with *availability* counts: ``mean + c * sqrt(ln(available) / visits)``.
 3. At the first decision not yet tried it expands it and plays a random rollout (each
-   player uniform among safe decisions) to the end of the round; with ``solve=N``, in
+   player uniform among safe decisions) to the end of the round, on the compiled
+   engine where it is built (:mod:`red7.core.compiled`, from a seed the RNG draws); with ``solve=N``, in
    positions the exact solver answers (:mod:`red7.solver`: the 2-player basic game),
    the rollout stops at the first turn start with at most N cards in the two hands,
    and the solver's exact value of that world ends it (a *solved leaf*).
@@ -41,17 +42,21 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Collection, Sequence
-from typing import Protocol
+from collections.abc import Callable, Collection, Iterator, Sequence
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
+from ..core import compiled
 from ..core.actions import CONCEDE, Action
 from ..core.game import Game
-from ..core.model import Step
+from ..core.model import Config, Step
 from ..core.observation import Observation
 from ..core.worlds import WorldSampler
 from ..solver import position_won, solvable
 from .base import Appraisal, Appraiser, Option
 from .random_bot import random_decision
+
+if TYPE_CHECKING:
+    from ..native._core import Engine
 
 
 class Worlds(Protocol):
@@ -79,12 +84,21 @@ class _Node:
         self.total = 0.0  # summed value of the player who made the decision
 
 
-def candidates(game: Game) -> list[int]:
-    """The decisions the search considers for the mover of ``game`` (see module doc)."""
+Walk: TypeAlias = "Game | Engine"
+"""What the search walks on: a :class:`Game`, or its compiled twin
+(:mod:`red7.core.compiled`), which answers the same queries."""
+
+
+def candidates(game: Walk, advanced: bool | None = None) -> list[int]:
+    """The decisions the search considers for the mover of ``game`` (see module doc);
+    ``advanced``: is the game advanced (read from a :class:`Game` when not given)?"""
     chosen = game.safe_ids()
     if not chosen:
         return game.legal_ids()
-    if game.config.advanced and game.step == Step.START:
+    if advanced is None:
+        assert isinstance(game, Game), "a compiled twin does not know its configuration"
+        advanced = game.config.advanced
+    if advanced and game.step == Step.START:
         chosen.append(CONCEDE)
     return chosen
 
@@ -92,12 +106,16 @@ def candidates(game: Game) -> list[int]:
 def rollout_values(game: Game) -> list[float]:
     """Each player's value of a position where the rollout stopped (see module doc)."""
     result = game.result
-    if result is not None:
-        share = 1.0 / len(result.winners)
-        return [share if s in result.winners else 0.0 for s in range(game.players)]
-    target = game.config.target
+    return _values(result.winners if result is not None else None, game.scores, game.config.target)
+
+
+def _values(winners: tuple[int, ...] | None, scores: Sequence[int], target: int | None) -> list[float]:
+    """:func:`rollout_values` of a game over (``winners``) or of a match after a round."""
+    if winners is not None:
+        share = 1.0 / len(winners)
+        return [share if s in winners else 0.0 for s in range(len(scores))]
     assert target is not None, "only an advanced match outlives the rollout's round"
-    weights = [math.exp(4.0 * s / target) for s in game.scores]
+    weights = [math.exp(4.0 * s / target) for s in scores]
     total = sum(weights)
     return [w / total for w in weights]
 
@@ -114,7 +132,8 @@ class ISMCTSBot(Appraiser):
     (decisions simulated in the tree and the rollouts, which makes the budget scale with
     the cost of the game at hand) or seconds=S (time; not reproducible); c=C (UCB
     exploration constant, default 0.7); solve=N (solved leaves at N cards in the two
-    hands, see the module docstring; default 0: none).
+    hands, see the module docstring; default 0: none); reference=1 (walk the reference's
+    Python worlds even where the compiled engine is built, for comparisons; default 0).
 
     ``world_source`` (not an option of a spec; for experiments and tests) builds, from
     the observation of each decision, what the iterations' worlds are sampled from:
@@ -131,10 +150,11 @@ class ISMCTSBot(Appraiser):
         seconds: float | None = None,
         c: float = 0.7,
         solve: int = 0,
+        reference: int = 0,
         *,
         world_source: WorldSource = WorldSampler,
     ) -> None:
-        """options: iters=N, steps=N or seconds=S (one budget), c=C, solve=N"""
+        """options: iters=N, steps=N or seconds=S (one budget), c=C, solve=N, reference=0|1"""
         budgets = [b for b in (iters, steps, seconds) if b is not None]
         if len(budgets) > 1:
             raise TypeError("give one budget: iters, steps or seconds")
@@ -149,6 +169,9 @@ class ISMCTSBot(Appraiser):
         if solve != int(solve) or solve < 0:
             raise ValueError(f"solve={solve} must be a whole number of cards")
         self.solve = int(solve)
+        if reference not in (0, 1):
+            raise ValueError(f"reference={reference} must be 0 or 1")
+        self.reference = bool(reference)
         self._solved_leaves = False  # does the decision being searched use them?
         self.world_source = world_source
         self.last_iterations = 0
@@ -166,8 +189,9 @@ class ISMCTSBot(Appraiser):
         me = observation.seat
         sampler = self.world_source(observation)
         first = sampler.sample(rng)
-        extra = tuple(a for a in include if a not in candidates(first))
-        root_moves = candidates(first) + list(extra)
+        advanced = first.config.advanced
+        extra = tuple(a for a in include if a not in candidates(first, advanced))
+        root_moves = candidates(first, advanced) + list(extra)
         if len(root_moves) == 1:
             self.last_iterations = 0
             return Appraisal(Action.from_id(root_moves[0]), {}, solved=False, samples=0)
@@ -175,9 +199,10 @@ class ISMCTSBot(Appraiser):
         self._solved_leaves = self.solve > 0 and solvable(observation, fast=True)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         iterations = steps = 0
-        world = first
+        worlds = self._worlds(observation, sampler, first, rng)
+        world = next(worlds)
         while True:
-            steps += self._iterate(root, world, rng, extra)
+            steps += self._iterate(root, world, rng, extra, first.config)
             iterations += 1
             if self.iters is not None and iterations >= self.iters:
                 break
@@ -185,7 +210,7 @@ class ISMCTSBot(Appraiser):
                 break
             if time.perf_counter() >= deadline:
                 break
-            world = sampler.sample(rng)
+            world = next(worlds)
         self.last_iterations = iterations
         best = max(root_moves, key=lambda a: (root.children[a].visits if a in root.children else -1, -a))
         legal = {o.action.id for o in options}
@@ -193,9 +218,31 @@ class ISMCTSBot(Appraiser):
         chances = {a: node.total / node.visits for a, node in root.children.items() if node.visits}
         return Appraisal(Action.from_id(best), chances, solved=False, samples=iterations)
 
-    def _iterate(self, root: _Node, world: Game, rng: random.Random, extra: tuple[int, ...] = ()) -> int:
+    def _worlds(self, observation: Observation, sampler: Worlds, first: Game, rng: random.Random) -> Iterator[Walk]:
+        """The worlds of the iterations, beginning with ``first``. Where the compiled
+        engine is built (unless ``reference``, or a solved leaf needs a Python world), they are compiled
+        twins: the default sampler's worlds are dealt in compiled code from the first
+        (``Engine.redeal``: the cards the bot cannot see dealt again, each place keeping
+        its size, as :class:`~red7.core.worlds.WorldSampler` does), another source's
+        are copied from its games."""
+        if self.reference or not compiled.available() or self._solved_leaves:
+            yield first
+            while True:
+                yield sampler.sample(rng)
+        template = compiled.engine_of(first)
+        yield template.clone()
+        seat = observation.seat
+        while True:
+            if self.world_source is WorldSampler and seat is not None:
+                yield template.redeal(seat, rng.getrandbits(64))
+            else:
+                yield compiled.engine_of(sampler.sample(rng))
+
+    def _iterate(self, root: _Node, world: Walk, rng: random.Random, extra: tuple[int, ...], config: Config) -> int:
         """One iteration in ``world`` (``extra``: decision ids added to the root's
-        candidates); returns the number of decisions it simulated."""
+        candidates); returns the number of decisions it simulated. A compiled world
+        (see :meth:`_worlds`) plays its rollout in compiled code; a :class:`Game` is
+        walked in Python, with solved leaves where they apply."""
         node = root
         path: list[tuple[_Node, int]] = []  # (edge node, player who decided)
         round_start = world.round
@@ -203,7 +250,7 @@ class ISMCTSBot(Appraiser):
         log = math.log
         sqrt = math.sqrt
         while not world.is_over and world.round == round_start:
-            moves = candidates(world)
+            moves = candidates(world, config.advanced)
             if extra and node is root:
                 moves += [a for a in extra if a not in moves]
             mover = world.current_player
@@ -232,6 +279,19 @@ class ISMCTSBot(Appraiser):
             node = children[best_move]
             path.append((node, mover))
         steps = len(path)
+        if not isinstance(world, Game):  # a compiled twin
+            if not world.is_over and world.round == round_start:
+                steps += world.playout(rng.getrandbits(64), round_only=True)
+            values = _values(world.winners, world.scores, config.target)
+        else:
+            steps, values = self._rollout(world, round_start, rng, steps)
+        for edge, mover in path:
+            edge.visits += 1
+            edge.total += values[mover]
+        return steps
+
+    def _rollout(self, world: Game, round_start: int, rng: random.Random, steps: int) -> tuple[int, list[float]]:
+        """The rest of a Python world's round: random players, or a solved leaf."""
         values: list[float] | None = None
         while not world.is_over and world.round == round_start:
             if self._solved_leaves and world.step == Step.START and sum(world.observe(None).hand_sizes) <= self.solve:
@@ -240,9 +300,4 @@ class ISMCTSBot(Appraiser):
                 break
             world.apply_id(random_decision(world, rng))
             steps += 1
-        if values is None:
-            values = rollout_values(world)
-        for edge, mover in path:
-            edge.visits += 1
-            edge.total += values[mover]
-        return steps
+        return steps, values if values is not None else rollout_values(world)

@@ -214,6 +214,18 @@ static PyObject *engine_legal(EngineObject *self, PyObject *unused) {
     return list;
 }
 
+static PyObject *engine_safe(EngineObject *self, PyObject *unused) {
+    r7_legal(&self->g);
+    PyObject *list = PyList_New(0);
+    for (int i = 0; list && i < self->g.legal_count; i++) {
+        if (!self->g.safe[i]) continue;
+        PyObject *id = PyLong_FromLong(self->g.legal[i]);
+        if (!id || PyList_Append(list, id) < 0) Py_CLEAR(list);
+        Py_XDECREF(id);
+    }
+    return list;
+}
+
 static PyObject *engine_options(EngineObject *self, PyObject *unused) {
     r7_legal(&self->g);
     PyObject *list = PyList_New(self->g.legal_count);
@@ -234,20 +246,26 @@ static PyObject *engine_apply(EngineObject *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
-static PyObject *engine_playout(EngineObject *self, PyObject *arg) {
-    unsigned long long seed = PyLong_AsUnsignedLongLong(arg);
-    if (seed == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+/* playout(seed, round_only=False): random players to the end of the game (or of the
+ * round); returns the decisions played */
+static PyObject *engine_playout(EngineObject *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"seed", "round_only", NULL};
+    unsigned long long seed;
+    int round_only = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "K|p:playout", names, &seed, &round_only)) return NULL;
     mt_t rng;
     mt_seed_u64(&rng, seed);
     r7_game *g = &self->g;
+    int32_t before = g->decisions;
     while (g->step != R7_OVER) {
         if (g->step == R7_DEALING) {
+            if (round_only) break;
             if (!deal_next(g, self->round_key)) return NULL;
             continue;
         }
         r7_apply(g, r7_random_decision(g, mt_random(&rng)));
     }
-    Py_RETURN_NONE;
+    return PyLong_FromLong(g->decisions - before);
 }
 
 static PyObject *engine_clone(EngineObject *self, PyObject *unused) {
@@ -259,12 +277,59 @@ static PyObject *engine_clone(EngineObject *self, PyObject *unused) {
     return (PyObject *)copy;
 }
 
+/* redeal(viewer, seed): a copy in which every card `viewer` cannot see (the other hands
+ * but their cards seen drawn, the unknown part of the deck, the face-down cards out of the
+ * round that `viewer` does not know) is dealt again at random into the same places, each
+ * keeping its size, by a Mersenne Twister of `seed`: a world of red7.core.worlds, sampled
+ * from another. The other seats' own knowledge of the face-down cards is dropped, as a
+ * sampled world has none. */
+static PyObject *engine_redeal(EngineObject *self, PyObject *args) {
+    int viewer;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iK:redeal", &viewer, &seed)) return NULL;
+    if (viewer < 0 || viewer >= self->g.players) return PyErr_Format(PyExc_ValueError, "no seat %d", viewer);
+    EngineObject *copy = (EngineObject *)engine_clone(self, NULL);
+    if (!copy) return NULL;
+    r7_game *g = &copy->g;
+    int unknown_deck = g->deck_size - g->deck_known, n = 0;
+    mask_t hidden = g->out & ~g->out_known & ~g->out_own[viewer];
+    for (int seat = 0; seat < g->players; seat++)
+        if (seat != viewer) hidden |= g->hands[seat] & ~g->known[seat];
+    for (int i = 0; i < unknown_deck; i++) hidden |= (mask_t)1 << g->deck[i];
+    uint8_t pool[49];
+    for (mask_t left = hidden; left; left &= left - 1) pool[n++] = (uint8_t)__builtin_ctzll(left);
+    mt_t rng;
+    mt_seed_u64(&rng, seed);
+    mt_shuffle(&rng, pool, n);
+    int k = 0;
+    for (int seat = 0; seat < g->players; seat++) {
+        if (seat == viewer) continue;
+        int size = popcount(g->hands[seat] & ~g->known[seat]);
+        g->hands[seat] = g->known[seat];
+        while (size--) g->hands[seat] |= (mask_t)1 << pool[k++];
+        g->out_own[seat] = 0;
+    }
+    for (int i = 0; i < unknown_deck; i++) g->deck[i] = pool[k++];
+    g->out &= g->out_known | g->out_own[viewer];
+    while (k < n) g->out |= (mask_t)1 << pool[k++];
+    g->legal_ready = 0;
+    return (PyObject *)copy;
+}
+
 static PyObject *engine_current(EngineObject *self, void *unused) {
     if (self->g.step >= R7_OVER) Py_RETURN_NONE;
     return PyLong_FromLong(self->g.current);
 }
 
 static PyObject *engine_step(EngineObject *self, void *unused) { return PyLong_FromLong(self->g.step); }
+static PyObject *engine_round(EngineObject *self, void *unused) { return PyLong_FromLong(self->g.round); }
+static PyObject *engine_is_over(EngineObject *self, void *unused) { return PyBool_FromLong(self->g.step == R7_OVER); }
+
+static PyObject *engine_scores(EngineObject *self, void *unused) {
+    PyObject *t = PyTuple_New(self->g.players);
+    for (int i = 0; t && i < self->g.players; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(self->g.scores[i]));
+    return t;
+}
 static PyObject *engine_decisions(EngineObject *self, void *unused) { return PyLong_FromLong(self->g.decisions); }
 
 static PyObject *engine_winners(EngineObject *self, void *unused) {
@@ -290,16 +355,26 @@ static PyMethodDef engine_methods[] = {
     {"fields", (PyCFunction)engine_fields, METH_NOARGS, "the position, field by field"},
     {"legal", (PyCFunction)engine_legal, METH_NOARGS, "the legal decision ids, in increasing order"},
     {"options", (PyCFunction)engine_options, METH_NOARGS, "[(id, safe)] of every legal decision (R4.7)"},
+    {"legal_ids", (PyCFunction)engine_legal, METH_NOARGS, "legal(), named as Game's"},
+    {"safe_ids", (PyCFunction)engine_safe, METH_NOARGS, "the safe decision ids (R4.7), as Game.safe_ids"},
+    {"apply_id", (PyCFunction)engine_apply, METH_O, "apply(id), named as Game's"},
     {"apply", (PyCFunction)engine_apply, METH_O, "apply(id): carry out a legal decision (ValueError if illegal)"},
-    {"playout", (PyCFunction)engine_playout, METH_O,
-     "playout(seed): random players (red7.bots.random_bot) to the end, drawing from Random(seed)"},
+    {"playout", (PyCFunction)(void (*)(void))engine_playout, METH_VARARGS | METH_KEYWORDS,
+     "playout(seed, round_only=False): random players (red7.bots.random_bot) drawing from Random(seed) to the end "
+     "of the game, or of the round (a match then waits for its next deal); returns the decisions played"},
     {"clone", (PyCFunction)engine_clone, METH_NOARGS, "an independent copy"},
+    {"redeal", (PyCFunction)engine_redeal, METH_VARARGS,
+     "redeal(viewer, seed): a copy with the cards viewer cannot see dealt again at random (a sampled world)"},
     {NULL, NULL, 0, NULL},
 };
 
 static PyGetSetDef engine_getset[] = {
     {"current", (getter)engine_current, NULL, "the seat to decide, None when the game is over", NULL},
-    {"step", (getter)engine_step, NULL, "the step (red7.core.model.Step)", NULL},
+    {"current_player", (getter)engine_current, NULL, "current, named as Game's", NULL},
+    {"round", (getter)engine_round, NULL, "the round being played, from 1", NULL},
+    {"is_over", (getter)engine_is_over, NULL, "is the game over?", NULL},
+    {"step", (getter)engine_step, NULL, "the step (red7.core.model.Step; 7: a round ended, the next not dealt)", NULL},
+    {"scores", (getter)engine_scores, NULL, "each seat's score", NULL},
     {"decisions", (getter)engine_decisions, NULL, "decisions applied by this engine", NULL},
     {"winners", (getter)engine_winners, NULL, "the winning seats once the game is over, else None", NULL},
     {"round_results", (getter)engine_round_results, NULL, "(winner, rule, scored mask, points) of each round", NULL},

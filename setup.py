@@ -16,9 +16,9 @@ setup(
     ext_modules=[
         Extension(
             "red7.native._core",
-            [f"src/red7/native/{name}.c" for name in ("_core", "rules", "engine", "engine_type")],
+            [f"src/red7/native/{name}.c" for name in ("_core", "rules", "engine", "search", "engine_type")],
             extra_compile_args=["-O3", "-std=c11", *POPCNT],
-            depends=[f"src/red7/native/{name}.h" for name in ("rules", "mt", "fast", "engine")],
+            depends=[f"src/red7/native/{name}.h" for name in ("rules", "mt", "fast", "engine", "search")],
             optional=True,
         )
     ]

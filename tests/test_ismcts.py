@@ -106,16 +106,18 @@ class Recording:
 
 def test_the_world_source_is_asked_once_per_decision_and_sampled_once_per_iteration() -> None:
     """Injection: the source gets the decision's observation; every iteration plays in
-    a world of its own from it. With the default source's sampling, the answer is the
-    default bot's."""
+    a world of its own from it (on the compiled engine, a compiled copy of it). With the
+    default source's sampling, the answer is the default bot's, on Python worlds
+    (reference=1: the compiled default samples its worlds in compiled code)."""
     game = Game(players=3, advanced=True, actions=True, seed=11)
     obs = game.observe(game.current_player)
-    source = Recording()
-    bot = ISMCTSBot(iters=40, world_source=source)
-    answer = bot.choose(obs, game.options(), random.Random(2))
-    assert source.observations == [obs]
-    assert source.samples == bot.last_iterations == 40
-    assert answer == ISMCTSBot(iters=40).choose(obs, game.options(), random.Random(2))
+    for reference in (0, 1):
+        source = Recording()
+        bot = ISMCTSBot(iters=40, reference=reference, world_source=source)
+        answer = bot.choose(obs, game.options(), random.Random(2))
+        assert source.observations == [obs]
+        assert source.samples == bot.last_iterations == 40
+    assert answer == ISMCTSBot(iters=40, reference=1).choose(obs, game.options(), random.Random(2))
 
 
 def last_card_position(hidden_hand: str, deck: str) -> Game:

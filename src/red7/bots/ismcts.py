@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from ..core import compiled
@@ -195,12 +195,33 @@ class ISMCTSBot(Appraiser):
         if len(root_moves) == 1:
             self.last_iterations = 0
             return Appraisal(Action.from_id(root_moves[0]), {}, solved=False, samples=0)
-        root = _Node()
         self._solved_leaves = self.solve > 0 and solvable(observation, fast=True)
+        twins = not self.reference and compiled.available() and not self._solved_leaves
+        if twins and self.world_source is WorldSampler and me is not None:
+            # The whole search in compiled code (red7/native/search.h): the same algorithm.
+            budget = (self.iters or 0, self.steps or 0, self.seconds or 0.0)
+            iterations, stats = compiled.engine_of(first).ismcts(me, rng.getrandbits(64), *budget, self.c, extra)
+            visits = {a: v for a, v, _ in stats}
+            chances = {a: total / v for a, v, total in stats if v}
+        else:
+            iterations, root = self._search(sampler, first, rng, extra, twins)
+            visits = {a: node.visits for a, node in root.children.items()}
+            chances = {a: node.total / node.visits for a, node in root.children.items() if node.visits}
+        self.last_iterations = iterations
+        best = max(root_moves, key=lambda a: (visits.get(a, -1), -a))
+        legal = {o.action.id for o in options}
+        assert best in legal, f"ISMCTS chose {Action.from_id(best)} for seat {me}, not legal"
+        return Appraisal(Action.from_id(best), chances, solved=False, samples=iterations)
+
+    def _search(
+        self, sampler: Worlds, first: Game, rng: random.Random, extra: tuple[int, ...], twins: bool
+    ) -> tuple[int, _Node]:
+        """The search in Python: iterations until the budget is spent, on the sampler's
+        worlds beginning with ``first``, or on compiled copies of them (``twins``)."""
+        root = _Node()
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         iterations = steps = 0
-        worlds = self._worlds(observation, sampler, first, rng)
-        world = next(worlds)
+        world: Walk = compiled.engine_of(first) if twins else first
         while True:
             steps += self._iterate(root, world, rng, extra, first.config)
             iterations += 1
@@ -210,39 +231,16 @@ class ISMCTSBot(Appraiser):
                 break
             if time.perf_counter() >= deadline:
                 break
-            world = next(worlds)
-        self.last_iterations = iterations
-        best = max(root_moves, key=lambda a: (root.children[a].visits if a in root.children else -1, -a))
-        legal = {o.action.id for o in options}
-        assert best in legal, f"ISMCTS chose {Action.from_id(best)} for seat {me}, not legal"
-        chances = {a: node.total / node.visits for a, node in root.children.items() if node.visits}
-        return Appraisal(Action.from_id(best), chances, solved=False, samples=iterations)
-
-    def _worlds(self, observation: Observation, sampler: Worlds, first: Game, rng: random.Random) -> Iterator[Walk]:
-        """The worlds of the iterations, beginning with ``first``. Where the compiled
-        engine is built (unless ``reference``, or a solved leaf needs a Python world), they are compiled
-        twins: the default sampler's worlds are dealt in compiled code from the first
-        (``Engine.redeal``: the cards the bot cannot see dealt again, each place keeping
-        its size, as :class:`~red7.core.worlds.WorldSampler` does), another source's
-        are copied from its games."""
-        if self.reference or not compiled.available() or self._solved_leaves:
-            yield first
-            while True:
-                yield sampler.sample(rng)
-        template = compiled.engine_of(first)
-        yield template.clone()
-        seat = observation.seat
-        while True:
-            if self.world_source is WorldSampler and seat is not None:
-                yield template.redeal(seat, rng.getrandbits(64))
-            else:
-                yield compiled.engine_of(sampler.sample(rng))
+            world = sampler.sample(rng)
+            if twins:
+                world = compiled.engine_of(world)
+        return iterations, root
 
     def _iterate(self, root: _Node, world: Walk, rng: random.Random, extra: tuple[int, ...], config: Config) -> int:
         """One iteration in ``world`` (``extra``: decision ids added to the root's
-        candidates); returns the number of decisions it simulated. A compiled world
-        (see :meth:`_worlds`) plays its rollout in compiled code; a :class:`Game` is
-        walked in Python, with solved leaves where they apply."""
+        candidates); returns the number of decisions it simulated. A compiled world plays
+        its rollout in compiled code; a :class:`Game` is walked in Python, with solved
+        leaves where they apply."""
         node = root
         path: list[tuple[_Node, int]] = []  # (edge node, player who decided)
         round_start = world.round

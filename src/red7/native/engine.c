@@ -430,3 +430,27 @@ void r7_deal(r7_game *g, const uint32_t *key, int key_length) {
     mt_shuffle(&rng, deck, size);
     r7_deal_shuffled(g, deck, size);
 }
+
+/* red7.core.worlds in C: see engine.h */
+void r7_redeal(r7_game *g, int viewer, mt_t *rng) {
+    int unknown_deck = g->deck_size - g->deck_known, n = 0;
+    mask_t hidden = g->out & ~g->out_known & ~g->out_own[viewer];
+    for (int seat = 0; seat < g->players; seat++)
+        if (seat != viewer) hidden |= g->hands[seat] & ~g->known[seat];
+    for (int i = 0; i < unknown_deck; i++) hidden |= (mask_t)1 << g->deck[i];
+    uint8_t pool[49];
+    for (mask_t left = hidden; left; left &= left - 1) pool[n++] = (uint8_t)__builtin_ctzll(left);
+    mt_shuffle(rng, pool, n);
+    int k = 0;
+    for (int seat = 0; seat < g->players; seat++) {
+        if (seat == viewer) continue;
+        int size = popcount(g->hands[seat] & ~g->known[seat]);
+        g->hands[seat] = g->known[seat];
+        while (size--) g->hands[seat] |= (mask_t)1 << pool[k++];
+        g->out_own[seat] = 0;
+    }
+    for (int i = 0; i < unknown_deck; i++) g->deck[i] = pool[k++];
+    g->out &= g->out_known | g->out_own[viewer];
+    while (k < n) g->out |= (mask_t)1 << pool[k++];
+    g->legal_ready = 0;
+}

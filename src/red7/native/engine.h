@@ -95,6 +95,12 @@ int r7_random_decision(r7_game *g, double u);
 /* After the position was written field by field: eliminate `seat` (R6.1), as
  * Game.from_position does for the seats it is given out of the round. */
 void r7_eliminate(r7_game *g, int seat);
+/* A world of red7.core.worlds, sampled from another: every card `viewer` cannot see (the
+ * other hands but their cards seen drawn, the unknown part of the deck, the face-down
+ * cards out of the round that `viewer` does not know) is dealt again at random into the
+ * same places, each keeping its size. The other seats' own knowledge of the face-down
+ * cards is dropped, as a sampled world has none. */
+void r7_redeal(r7_game *g, int viewer, mt_t *rng);
 /* Begin `seat`'s turn (an empty hand eliminates at once, R4.1). */
 void r7_begin_turn(r7_game *g, int seat);
 

@@ -5,6 +5,7 @@
 
 #include "engine.h"
 #include "fast.h"
+#include "search.h"
 
 #define MOST_KEY_WORDS 32 /* a round's key: 2 words for an int seed, 20 for a string seed */
 
@@ -277,12 +278,8 @@ static PyObject *engine_clone(EngineObject *self, PyObject *unused) {
     return (PyObject *)copy;
 }
 
-/* redeal(viewer, seed): a copy in which every card `viewer` cannot see (the other hands
- * but their cards seen drawn, the unknown part of the deck, the face-down cards out of the
- * round that `viewer` does not know) is dealt again at random into the same places, each
- * keeping its size, by a Mersenne Twister of `seed`: a world of red7.core.worlds, sampled
- * from another. The other seats' own knowledge of the face-down cards is dropped, as a
- * sampled world has none. */
+/* redeal(viewer, seed): a copy dealt again by r7_redeal (engine.h) from a Mersenne Twister
+ * of `seed`: a world of red7.core.worlds, sampled from another */
 static PyObject *engine_redeal(EngineObject *self, PyObject *args) {
     int viewer;
     unsigned long long seed;
@@ -290,30 +287,51 @@ static PyObject *engine_redeal(EngineObject *self, PyObject *args) {
     if (viewer < 0 || viewer >= self->g.players) return PyErr_Format(PyExc_ValueError, "no seat %d", viewer);
     EngineObject *copy = (EngineObject *)engine_clone(self, NULL);
     if (!copy) return NULL;
-    r7_game *g = &copy->g;
-    int unknown_deck = g->deck_size - g->deck_known, n = 0;
-    mask_t hidden = g->out & ~g->out_known & ~g->out_own[viewer];
-    for (int seat = 0; seat < g->players; seat++)
-        if (seat != viewer) hidden |= g->hands[seat] & ~g->known[seat];
-    for (int i = 0; i < unknown_deck; i++) hidden |= (mask_t)1 << g->deck[i];
-    uint8_t pool[49];
-    for (mask_t left = hidden; left; left &= left - 1) pool[n++] = (uint8_t)__builtin_ctzll(left);
     mt_t rng;
     mt_seed_u64(&rng, seed);
-    mt_shuffle(&rng, pool, n);
-    int k = 0;
-    for (int seat = 0; seat < g->players; seat++) {
-        if (seat == viewer) continue;
-        int size = popcount(g->hands[seat] & ~g->known[seat]);
-        g->hands[seat] = g->known[seat];
-        while (size--) g->hands[seat] |= (mask_t)1 << pool[k++];
-        g->out_own[seat] = 0;
-    }
-    for (int i = 0; i < unknown_deck; i++) g->deck[i] = pool[k++];
-    g->out &= g->out_known | g->out_own[viewer];
-    while (k < n) g->out |= (mask_t)1 << pool[k++];
-    g->legal_ready = 0;
+    r7_redeal(&copy->g, viewer, &rng);
     return (PyObject *)copy;
+}
+
+/* ismcts(viewer, seed, iterations, steps, seconds, c, extra): the search of search.h from
+ * this position; returns (iterations made, [(decision, visits, total value)] of the root) */
+static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
+    int viewer;
+    unsigned long long seed;
+    long iterations, steps;
+    double seconds, c;
+    PyObject *extra_seq;
+    if (!PyArg_ParseTuple(args, "iKllddO:ismcts", &viewer, &seed, &iterations, &steps, &seconds, &c, &extra_seq))
+        return NULL;
+    if (viewer != self->g.current || self->g.step >= R7_OVER)
+        return PyErr_Format(PyExc_ValueError, "the search is for the seat to decide");
+    if (iterations < 0 || steps < 0 || !(seconds >= 0) || !(c > 0) || (!iterations && !steps && !seconds))
+        return PyErr_Format(PyExc_ValueError, "give a positive budget and a positive c");
+    PyObject *fast = PySequence_Fast(extra_seq, "extra is a sequence of decision ids");
+    if (!fast) return NULL;
+    int16_t extra[R7_ACTIONS];
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    int ok = n <= R7_ACTIONS;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        long a = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        ok = a >= 0 && a < R7_ACTIONS;
+        extra[i] = (int16_t)a;
+    }
+    Py_DECREF(fast);
+    if (!ok) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "extra holds decision ids 0..248");
+        return NULL;
+    }
+    r7_root_child children[R7_MAX_LEGAL + R7_ACTIONS];
+    long done = 0;
+    int count;
+    Py_BEGIN_ALLOW_THREADS count = r7_ismcts(&self->g, viewer, seed, iterations, steps, seconds, c, extra, (int)n,
+                                             children, &done);
+    Py_END_ALLOW_THREADS if (count < 0) return PyErr_NoMemory();
+    PyObject *list = PyList_New(count);
+    for (int i = 0; list && i < count; i++)
+        PyList_SET_ITEM(list, i, Py_BuildValue("(iId)", children[i].action, children[i].visits, children[i].total));
+    return list ? Py_BuildValue("(lN)", done, list) : NULL;
 }
 
 static PyObject *engine_current(EngineObject *self, void *unused) {
@@ -363,6 +381,8 @@ static PyMethodDef engine_methods[] = {
      "playout(seed, round_only=False): random players (red7.bots.random_bot) drawing from Random(seed) to the end "
      "of the game, or of the round (a match then waits for its next deal); returns the decisions played"},
     {"clone", (PyCFunction)engine_clone, METH_NOARGS, "an independent copy"},
+    {"ismcts", (PyCFunction)engine_ismcts, METH_VARARGS,
+     "ismcts(viewer, seed, iterations, steps, seconds, c, extra): (iterations made, [(decision, visits, total)])"},
     {"redeal", (PyCFunction)engine_redeal, METH_VARARGS,
      "redeal(viewer, seed): a copy with the cards viewer cannot see dealt again at random (a sampled world)"},
     {NULL, NULL, 0, NULL},

@@ -16,7 +16,7 @@ setup(
     ext_modules=[
         Extension(
             "red7.native._core",
-            [f"src/red7/native/{name}.c" for name in ("_core", "rules", "engine", "search", "engine_type")],
+            [f"src/red7/native/{name}.c" for name in ("_core", "rules", "engine", "search", "engine_type", "vector")],
             extra_compile_args=["-O3", "-std=c11", *POPCNT],
             depends=[f"src/red7/native/{name}.h" for name in ("rules", "mt", "fast", "engine", "search")],
             optional=True,

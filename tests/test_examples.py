@@ -34,3 +34,12 @@ def test_masked_ppo_learns_to_beat_the_random_baseline(capsys: pytest.CaptureFix
     assert result["random_legal"] < 0.2
     assert result["trained"] >= result["random_legal"] + 0.15
     assert "masked PPO after 2048 steps" in capsys.readouterr().out
+
+
+def test_ppo_on_the_vector_environment_learns_to_beat_the_random_baseline(capsys: pytest.CaptureFixture[str]) -> None:
+    """About 20,000 steps of 64 games stepped together lift the win rate against `easy`
+    from a random legal agent's (about 7 %) to about 50 % on the same 400 games."""
+    result = example("train_vector_ppo").main(["--iterations", "10", "--envs", "64", "--horizon", "32"])
+    assert result["random_legal"] < 0.15
+    assert result["trained"] >= result["random_legal"] + 0.25
+    assert "masked PPO after 20480 steps" in capsys.readouterr().out

@@ -274,10 +274,11 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "red7's comp
                                     methods};
 
 int red7_add_engine(PyObject *module); /* engine_type.c */
+int red7_add_vector(PyObject *module); /* vector.c */
 
 PyMODINIT_FUNC PyInit__core(void) {
     red7_init_tables();
     PyObject *m = PyModule_Create(&module);
-    if (m && red7_add_engine(m) < 0) Py_CLEAR(m);
+    if (m && (red7_add_engine(m) < 0 || red7_add_vector(m) < 0)) Py_CLEAR(m);
     return m;
 }

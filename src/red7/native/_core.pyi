@@ -35,6 +35,7 @@ class Engine:
     def playout(self, seed: int, round_only: bool = False) -> int: ...
     def clone(self) -> Engine: ...
     def redeal(self, viewer: int, seed: int) -> Engine: ...
+    def encode(self, seat: int) -> bytes: ...
     def ismcts(
         self, viewer: int, seed: int, iterations: int, steps: int, seconds: float, c: float, extra: Sequence[int]
     ) -> tuple[int, list[tuple[int, int, float]]]: ...
@@ -68,3 +69,25 @@ def random_games(
     fast: bool = False,
 ) -> tuple[list[int], int, int, int]:
     """(wins per seat, decisions, turns, rounds) of random games (red7.analysis.sim)."""
+
+class VectorGames:
+    """Games stepped together (vector.c; see red7.envs.vector)."""
+
+    def __init__(
+        self,
+        count: int,
+        players: int,
+        advanced: bool,
+        actions: bool,
+        seat: int,
+        safe: bool,
+        seed: int,
+        obs: Any,
+        mask: Any,
+        reward: Any,
+        terminated: Any,
+        illegal: Any,
+    ) -> None: ...
+    def reset(self) -> None: ...
+    def step(self, actions: Any) -> None: ...
+    def learners(self) -> tuple[int, ...]: ...

@@ -101,6 +101,8 @@ void r7_eliminate(r7_game *g, int seat);
  * same places, each keeping its size. The other seats' own knowledge of the face-down
  * cards is dropped, as a sampled world has none. */
 void r7_redeal(r7_game *g, int viewer, mt_t *rng);
+/* red7.envs.encoding.encode of what `seat` sees (R9), into out[873] (vector.c) */
+void r7_encode(const r7_game *g, int seat, int8_t *out);
 /* Begin `seat`'s turn (an empty hand eliminates at once, R4.1). */
 void r7_begin_turn(r7_game *g, int seat);
 

@@ -334,6 +334,15 @@ static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
     return list ? Py_BuildValue("(lN)", done, list) : NULL;
 }
 
+static PyObject *engine_encode(EngineObject *self, PyObject *arg) {
+    long seat = PyLong_AsLong(arg);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    if (seat < 0 || seat >= self->g.players) return PyErr_Format(PyExc_ValueError, "no seat %ld", seat);
+    PyObject *bytes = PyBytes_FromStringAndSize(NULL, 873);
+    if (bytes) r7_encode(&self->g, (int)seat, (int8_t *)PyBytes_AS_STRING(bytes));
+    return bytes;
+}
+
 static PyObject *engine_current(EngineObject *self, void *unused) {
     if (self->g.step >= R7_OVER) Py_RETURN_NONE;
     return PyLong_FromLong(self->g.current);
@@ -383,6 +392,7 @@ static PyMethodDef engine_methods[] = {
     {"clone", (PyCFunction)engine_clone, METH_NOARGS, "an independent copy"},
     {"ismcts", (PyCFunction)engine_ismcts, METH_VARARGS,
      "ismcts(viewer, seed, iterations, steps, seconds, c, extra): (iterations made, [(decision, visits, total)])"},
+    {"encode", (PyCFunction)engine_encode, METH_O, "encode(seat): red7.envs.encoding.encode's vector, as bytes"},
     {"redeal", (PyCFunction)engine_redeal, METH_VARARGS,
      "redeal(viewer, seed): a copy with the cards viewer cannot see dealt again at random (a sampled world)"},
     {NULL, NULL, 0, NULL},

@@ -1,0 +1,254 @@
+/* Many games at once for learning (red7.envs.vector): red7.native._core.VectorGames, and
+ * the observation vector of red7.envs.encoding in C (r7_encode).
+ *
+ * Each of N games seats one learner; the other seats are random players (red7.bots.
+ * random_bot's policy) played here. step(actions) applies each game's learner decision,
+ * plays the other seats until the learner decides again, and writes, into arrays the
+ * caller owns (numpy arrays, through the buffer protocol): the learner's observation
+ * vector [N, 873] and its action mask [N, 249], the reward [N], terminated [N] and
+ * illegal [N]. A game that ends is dealt again in the same call (the observation is the
+ * next episode's first). Deals, seats and the random players draw from one SplitMix64
+ * stream per game (fast.h), seeded from the vector's seed and the game's index.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "fast.h"
+
+#define OBS_SIZE 873
+#define MASK_ROWS 17 /* hand, palettes, known hand cards, score piles (4 each), canvas, deck top, pending, out */
+
+/* red7.envs.encoding.encode of observe(seat), from the position (see that module's layout) */
+void r7_encode(const r7_game *g, int seat, int8_t *out) {
+    int n = g->players;
+    mask_t rows[MASK_ROWS] = {0}, canvas = 0, top = 0;
+    for (int i = 0; i < g->canvas_size; i++) canvas |= (mask_t)1 << g->canvas[i];
+    for (int i = 0; i < g->deck_known; i++) top |= (mask_t)1 << g->deck[g->deck_size - 1 - i];
+    rows[0] = g->hands[seat];
+    for (int r = 0; r < n; r++) {
+        int s = (seat + r) % n;
+        rows[1 + r] = g->palettes[s], rows[5 + r] = g->known[s], rows[9 + r] = g->piles[s];
+    }
+    rows[13] = canvas, rows[14] = top;
+    rows[15] = g->step == R7_SEVEN && g->pending >= 0 ? (mask_t)1 << g->pending : 0;
+    rows[16] = g->out_known | g->out_own[seat];
+    memset(out, 0, 49 * MASK_ROWS);
+    for (int r = 0; r < MASK_ROWS; r++) /* a few cards per row: visit the set bits only */
+        for (mask_t m = rows[r]; m; m &= m - 1) out[49 * r + __builtin_ctzll(m)] = 1;
+    int8_t *small = out + 49 * MASK_ROWS;
+    memset(small, 0, OBS_SIZE - 49 * MASK_ROWS);
+    small[g->rule] = 1;
+    if (g->step <= R7_OVER) small[7 + g->step] = 1;
+    if (g->step < R7_OVER) small[14 + (g->current - seat + n) % n] = 1;
+    for (int r = 0; r < n; r++) {
+        int s = (seat + r) % n;
+        small[18 + r] = (int8_t)(g->alive >> s & 1);
+        small[22 + r] = 1;
+        small[26 + r] = (int8_t)popcount(g->hands[s]);
+        small[30 + r] = (int8_t)g->scores[s];
+    }
+    small[34] = g->deck_size;
+    small[35] = (int8_t)popcount(g->out);
+    small[36] = (int8_t)g->round;
+    small[37] = (int8_t)(g->advanced ? (n == 2 ? 40 : n == 3 ? 35 : 30) : 0);
+    small[38] = g->advanced, small[39] = g->actions;
+}
+
+typedef struct {
+    PyObject_HEAD int count, players, advanced, actions, seat, safe;
+    r7_game *games;
+    int8_t *learners;
+    uint64_t *streams;
+    Py_buffer obs, mask, reward, terminated, illegal;
+    int views;
+} VectorObject;
+
+static void vector_dealloc(VectorObject *self) {
+    Py_buffer *views[] = {&self->obs, &self->mask, &self->reward, &self->terminated, &self->illegal};
+    for (int i = 0; i < self->views; i++) PyBuffer_Release(views[i]);
+    free(self->games), free(self->learners), free(self->streams);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int view(PyObject *array, Py_buffer *out, Py_ssize_t length, Py_ssize_t item, const char *what) {
+    if (PyObject_GetBuffer(array, out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return 0;
+    if (out->len != length * item || out->itemsize != item) {
+        PyErr_Format(PyExc_ValueError, "%s: a writable C-contiguous array of %zd items of %zd bytes", what, length, item);
+        PyBuffer_Release(out);
+        return 0;
+    }
+    return 1;
+}
+
+/* The learner's observation and mask of game i into the arrays */
+static void write_view(VectorObject *self, int i) {
+    r7_game *g = &self->games[i];
+    r7_encode(g, self->learners[i], (int8_t *)self->obs.buf + (Py_ssize_t)i * OBS_SIZE);
+    int8_t *mask = (int8_t *)self->mask.buf + (Py_ssize_t)i * R7_ACTIONS;
+    memset(mask, 0, R7_ACTIONS);
+    if (g->step >= R7_OVER || g->current != self->learners[i]) return;
+    r7_legal(g);
+    int any = 0;
+    for (int k = 0; k < g->legal_count; k++)
+        if (!self->safe || g->safe[k]) mask[g->legal[k]] = 1, any = 1;
+    if (!any) mask[R7_CONCEDE] = 1; /* safe_or_concede */
+}
+
+/* Is the learner of game i done: the game over, or, in the basic game, the learner out? */
+static inline int finished(const r7_game *g, int learner) {
+    return g->step == R7_OVER || (!g->advanced && !(g->alive >> learner & 1));
+}
+
+/* Play the other seats (and deal new rounds) until the learner decides or is finished */
+static void advance(VectorObject *self, int i) {
+    r7_game *g = &self->games[i];
+    uint64_t *stream = &self->streams[i];
+    uint8_t deck[49];
+    while (!finished(g, self->learners[i])) {
+        if (g->step == R7_DEALING) {
+            int size = r7_round_cards(g, deck);
+            fast_shuffle(stream, deck, size);
+            r7_deal_shuffled(g, deck, size);
+        } else if (g->current == self->learners[i]) {
+            return;
+        } else {
+            r7_apply(g, r7_random_decision(g, fast_random(stream)));
+        }
+    }
+}
+
+/* A new episode in game i: deal, draw the learner's seat, play up to its first decision
+ * (a deal the other seats finish first is dealt again) */
+static void new_episode(VectorObject *self, int i) {
+    r7_game *g = &self->games[i];
+    uint64_t *stream = &self->streams[i];
+    uint8_t deck[49];
+    do {
+        r7_init(g, self->players, self->advanced, self->actions);
+        self->learners[i] = (int8_t)(self->seat >= 0 ? self->seat : (int)fast_below(stream, (uint32_t)self->players));
+        int size = r7_round_cards(g, deck);
+        fast_shuffle(stream, deck, size);
+        r7_deal_shuffled(g, deck, size);
+        advance(self, i);
+    } while (finished(g, self->learners[i]));
+}
+
+/* The learner's return when its episode ends (red7.envs.returns.zero_sum_returns) */
+static float reward_of(const r7_game *g, int learner) {
+    int n = g->players;
+    if (g->step != R7_OVER || !(g->winners >> learner & 1)) return -1.0f / (float)(n - 1);
+    int k = popcount(g->winners);
+    return (float)(n - k) / (float)(k * (n - 1));
+}
+
+static PyObject *vector_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"count", "players", "advanced", "actions", "seat", "safe", "seed",
+                            "obs", "mask", "reward", "terminated", "illegal", NULL};
+    int count, players, advanced, actions, seat, safe;
+    unsigned long long seed;
+    PyObject *arrays[5];
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iippipKOOOOO:VectorGames", names, &count, &players, &advanced,
+                                     &actions, &seat, &safe, &seed, &arrays[0], &arrays[1], &arrays[2], &arrays[3],
+                                     &arrays[4]))
+        return NULL;
+    if (count < 1 || players < 2 || players > R7_MAX_PLAYERS || seat < -1 || seat >= players)
+        return PyErr_Format(PyExc_ValueError, "1 or more games of 2 to 4 players, and a seat of the table or -1");
+    VectorObject *self = (VectorObject *)type->tp_alloc(type, 0);
+    if (!self) return NULL;
+    self->count = count, self->players = players, self->advanced = advanced, self->actions = actions;
+    self->seat = seat, self->safe = safe;
+    Py_buffer *views[] = {&self->obs, &self->mask, &self->reward, &self->terminated, &self->illegal};
+    Py_ssize_t lengths[] = {(Py_ssize_t)count * OBS_SIZE, (Py_ssize_t)count * R7_ACTIONS, count, count, count};
+    Py_ssize_t items[] = {1, 1, 4, 1, 1};
+    const char *what[] = {"obs", "mask", "reward", "terminated", "illegal"};
+    for (int i = 0; i < 5; i++, self->views++)
+        if (!view(arrays[i], views[i], lengths[i], items[i], what[i])) {
+            Py_DECREF(self);
+            return NULL;
+        }
+    self->games = malloc((size_t)count * sizeof(r7_game));
+    self->learners = malloc((size_t)count);
+    self->streams = malloc((size_t)count * sizeof(uint64_t));
+    if (!self->games || !self->learners || !self->streams) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    for (int i = 0; i < count; i++) {
+        uint64_t mix = seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1));
+        self->streams[i] = fast_next(&mix);
+    }
+    return (PyObject *)self;
+}
+
+static PyObject *vector_reset(VectorObject *self, PyObject *unused) {
+    for (int i = 0; i < self->count; i++) {
+        new_episode(self, i);
+        write_view(self, i);
+        ((float *)self->reward.buf)[i] = 0;
+        ((uint8_t *)self->terminated.buf)[i] = ((uint8_t *)self->illegal.buf)[i] = 0;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *vector_step(VectorObject *self, PyObject *arg) {
+    Py_buffer actions;
+    if (PyObject_GetBuffer(arg, &actions, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    int int64 = actions.itemsize == 8 && (!strcmp(actions.format, "q") || !strcmp(actions.format, "l"));
+    if (actions.len != (Py_ssize_t)self->count * 8 || !int64) {
+        PyBuffer_Release(&actions);
+        return PyErr_Format(PyExc_ValueError, "actions: an int64 array of %d decision ids", self->count);
+    }
+    const int64_t *chosen = actions.buf;
+    float *reward = self->reward.buf;
+    uint8_t *terminated = self->terminated.buf, *illegal = self->illegal.buf;
+    Py_BEGIN_ALLOW_THREADS for (int i = 0; i < self->count; i++) {
+        r7_game *g = &self->games[i];
+        int a = (int)chosen[i], learner = self->learners[i];
+        const int8_t *mask = (const int8_t *)self->mask.buf + (Py_ssize_t)i * R7_ACTIONS;
+        reward[i] = 0, terminated[i] = illegal[i] = 0;
+        if (chosen[i] < 0 || chosen[i] >= R7_ACTIONS || !mask[a]) {
+            reward[i] = -1, terminated[i] = illegal[i] = 1; /* as SingleAgentRed7: an illegal action loses */
+        } else {
+            r7_apply(g, a);
+            advance(self, i);
+            if (finished(g, learner)) reward[i] = reward_of(g, learner), terminated[i] = 1;
+        }
+        if (terminated[i]) new_episode(self, i);
+        write_view(self, i);
+    }
+    Py_END_ALLOW_THREADS PyBuffer_Release(&actions);
+    Py_RETURN_NONE;
+}
+
+static PyObject *vector_learners(VectorObject *self, PyObject *unused) {
+    PyObject *t = PyTuple_New(self->count);
+    for (int i = 0; t && i < self->count; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(self->learners[i]));
+    return t;
+}
+
+static PyMethodDef vector_methods[] = {
+    {"reset", (PyCFunction)vector_reset, METH_NOARGS, "deal every game again and write the first views"},
+    {"step", (PyCFunction)vector_step, METH_O, "step(actions): one learner decision per game (int64 array)"},
+    {"learners", (PyCFunction)vector_learners, METH_NOARGS, "each game's learner seat"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject VectorType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "red7.native._core.VectorGames",
+    .tp_basicsize = sizeof(VectorObject),
+    .tp_dealloc = (destructor)vector_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "VectorGames(count, players, advanced, actions, seat, safe, seed, obs, mask, reward, terminated, "
+              "illegal): games stepped together (red7.envs.vector)",
+    .tp_methods = vector_methods,
+    .tp_new = vector_new,
+};
+
+int red7_add_vector(PyObject *module) {
+    if (PyType_Ready(&VectorType) < 0) return -1;
+    Py_INCREF(&VectorType);
+    return PyModule_AddObject(module, "VectorGames", (PyObject *)&VectorType);
+}

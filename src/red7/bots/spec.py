@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
+from .. import native
 from .base import Bot, BotSpecError
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
@@ -33,13 +34,17 @@ BotFactory = Callable[..., Bot]
 class or any function. It rejects options it does not know with TypeError, and values
 it does not accept with ValueError (its message is shown to the user)."""
 
+_COMPILED: Final = native.available()
 LEVELS: Final[dict[str, str]] = {
     "easy": "random",
     "medium": "greedy",
-    "hard": "pimc:worlds=16,steps=8000",
-    "expert": "pimc:worlds=48,steps=40000",
+    "hard": f"pimc:worlds=16,steps={200_000 if _COMPILED else 8000}",
+    "expert": f"pimc:worlds=48,steps={1_000_000 if _COMPILED else 40_000}",
 }
-"""What each level exposed to players is (budgets measured in the README)."""
+"""What each level exposed to players is (budgets measured in the README). The ISMCTS
+budgets depend on the compiled search (:mod:`red7.native`, some 25-70 times the
+iterations per second of the Python search): each level keeps its time per decision
+(``hard`` within 1 s at the 99th percentile, ``expert`` within 5 s) either way."""
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9_-]*")
 _BOTS: dict[str, BotFactory] = {}

@@ -136,3 +136,28 @@ def test_bad_input_gets_a_clear_error_or_ends_the_episode_as_a_loss() -> None:
     ):
         with pytest.raises(ValueError, match=message):
             Red7VectorEnv(**bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("players", "advanced"), [(2, False), (3, True), (4, False)])
+def test_self_play_steps_every_seat_and_returns_every_seats_outcome(players: int, advanced: bool) -> None:
+    """seat="self": each row is the view of the seat to move (its relative seat 0 decides),
+    the seats take turns as the rules say, and a finished game returns every seat's
+    zero-sum outcome (adding up to 0), the row's reward being the last decider's."""
+    env = Red7VectorEnv(num_envs=16, players=players, advanced=advanced, seat="self", seed=4)
+    obs, info = env.reset()
+    movers: set[int] = set()
+    finished = 0
+    for _ in range(400):
+        assert (obs[:, OFFSETS["current"]] == 1).all()
+        deciding = info["seat"].copy()
+        movers.update(deciding.tolist())
+        obs, reward, terminated, _, info = env.step(first_safe(info["action_mask"]))
+        returns = info["returns"]
+        assert (returns[~terminated] == 0).all()
+        for row in np.flatnonzero(terminated):
+            finished += 1
+            assert returns[row, :players].sum() == pytest.approx(0, abs=1e-6)
+            assert returns[row, players:].sum() == 0
+            assert reward[row] == returns[row, deciding[row]]
+            assert returns[row].max() > 0  # somebody won
+    assert movers == set(range(players)) and finished > 0

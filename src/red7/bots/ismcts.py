@@ -13,8 +13,7 @@ Carlo Tree Search"), max-n for 2-4 players:
    world. Options differ between worlds (other players' hands differ), so selection
    uses UCB1 with *availability* counts: ``mean + c * sqrt(ln(available) / visits)``.
 3. At the first decision not yet tried it expands it and plays a random rollout (each
-   player uniform among safe decisions) to the end of the round, on the compiled
-   engine where it is built (:mod:`red7.core.compiled`, from a seed the RNG draws); with ``solve=N``, in
+   player uniform among safe decisions) to the end of the round; with ``solve=N``, in
    positions the exact solver answers (:mod:`red7.solver`: the 2-player basic game),
    the rollout stops at the first turn start with at most N cards in the two hands,
    and the solver's exact value of that world ends it (a *solved leaf*).
@@ -32,6 +31,13 @@ scores after this round is scored, ``softmax(4 * score / target)`` over the play
 
 The answer is the most visited candidate at the root; :meth:`ISMCTSBot.appraise` also
 gives each root decision's mean value for the mover, an estimate of its chance to win.
+**Compiled.** Where the compiled core is built (:mod:`red7.native`), the search of the
+default world sampler without solved leaves runs whole in C (``red7/native/search.c``:
+the same steps 1-4, its worlds dealt from the first by ``Engine.redeal``), some 70 times
+faster; only its random stream differs (one Mersenne Twister seeded from the RNG).
+Another world source, or solved leaves, keep this module's tree, walking compiled
+copies of the worlds where it can; ``reference=1`` keeps the Python search throughout.
+
 With an iteration budget the bot is deterministic for a given RNG; with a time budget
 it stops when time is up. The search reads worlds through the game's public queries
 only.

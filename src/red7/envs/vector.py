@@ -4,17 +4,24 @@
 engine (:mod:`red7.native`; this environment needs it). In each game one seat is the
 learner (``seat=0`` by default, ``seat="random"``: drawn each episode) and the other
 seats are the project's random player (``easy``: uniform among the safe decisions),
-played natively between the learner's decisions.
+played natively between the learner's decisions. With ``seat="self"`` (self-play)
+every seat is the learner: each step is the decision of whichever seat is to move
+(``infos["seat"]``), so the other seats' decisions are another policy's (or the same
+policy's) actions, and an episode is the whole game.
 
 - Observations: ``int8`` [N, 873], the learner's view encoded as every environment of
   red7 encodes it (:func:`red7.envs.encoding.encode`, the same bytes: a test checks it).
 - Actions: one decision id per game (``int64`` [N], the engine's ids, 0..248).
 - ``infos["action_mask"]``: ``int8`` [N, 249], 1 for each legal decision (``mask="safe"``:
   the safe ones, or the concession alone when none is, as in ``SingleAgentRed7``).
-- Rewards: 0 until a game ends, then the learner's zero-sum return
+- Rewards: 0 until a game ends, then the deciding seat's zero-sum return
   (:func:`red7.envs.returns.zero_sum_returns`: +1 for a win, ``-1/(n-1)`` for a loss);
-  in the basic game the learner's elimination ends its episode. A masked-out action ends
-  the episode as a loss (-1) with ``infos["illegal"]`` set, as in ``SingleAgentRed7``.
+  ``infos["returns"]`` (``float32`` [N, 4], by absolute seat, zeros past the table) holds
+  every seat's return in the step a game ends (self-play needs them all). Outside
+  self-play the learner's elimination ends its basic game's episode (only its own loss
+  is then known). A masked-out action ends the episode as a loss (-1, the others sharing
+  +1) with ``infos["illegal"]`` set, as in ``SingleAgentRed7``.
+- ``infos["seat"]`` (``int8`` [N]): the seat whose view each row is.
 - Autoreset: the same step (``AutoresetMode.SAME_STEP``): a game that ends is dealt
   again at once and its row holds the next episode's first observation.
 - Seeds: each game's deals, learner seats and random players come from a SplitMix64
@@ -44,7 +51,8 @@ Obs = npt.NDArray[np.int8]
 
 
 class Red7VectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
-    """``num_envs`` games, one learner seat each, the other seats random players."""
+    """``num_envs`` games, one learner seat each and random players in the others, or
+    every seat the learner (``seat="self"``); see the module docstring."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
@@ -64,13 +72,13 @@ class Red7VectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
         if players not in range(2, MAX_PLAYERS + 1):
             raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
-        if seat != "random" and (not isinstance(seat, int) or not 0 <= seat < players):
-            raise ValueError(f"seat must be a seat of the table (0..{players - 1}) or 'random', not {seat!r}")
+        if seat not in ("random", "self") and (not isinstance(seat, int) or not 0 <= seat < players):
+            raise ValueError(f"seat must be a seat of the table (0..{players - 1}), 'random' or 'self', not {seat!r}")
         if mask not in ("legal", "safe"):
             raise ValueError(f"mask must be 'legal' or 'safe', not {mask!r}")
         self.num_envs = num_envs
         self.config = (players, bool(advanced), bool(actions))
-        self.seat = -1 if seat == "random" else int(seat)
+        self.seat = seat if isinstance(seat, int) else {"random": -1, "self": -2}[seat]  # the compiled codes
         self.safe = mask == "safe"
         self.single_observation_space = spaces.Box(low=-128, high=127, shape=(OBS_SIZE,), dtype=np.int8)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
@@ -81,6 +89,8 @@ class Red7VectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self.rewards = np.zeros(num_envs, dtype=np.float32)
         self.terminated = np.zeros(num_envs, dtype=np.bool_)
         self.illegal = np.zeros(num_envs, dtype=np.bool_)
+        self.seats = np.zeros(num_envs, dtype=np.int8)
+        self.returns = np.zeros((num_envs, MAX_PLAYERS), dtype=np.float32)
         self.truncated = np.zeros(num_envs, dtype=np.bool_)  # games always end: never truncated
         self._games: Any = None
         self._seed = fresh_seed() if seed is None else seed
@@ -95,36 +105,29 @@ class Red7VectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             assert core is not None
             self._games = core.VectorGames(
                 self.num_envs, *self.config, self.seat, self.safe, self._seed % (1 << SEED_BITS),
-                self.obs, self.mask, self.rewards, self.terminated, self.illegal,
+                self.obs, self.mask, self.rewards, self.terminated, self.illegal, self.seats, self.returns,
             )  # fmt: skip
         self._games.reset()
-        return self.obs, {"action_mask": self.mask}
+        return self.obs, {"action_mask": self.mask, "seat": self.seats}
 
     def step(
-        self, actions: npt.ArrayLike
-    ) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
-        """One learner decision per game; see the module docstring."""
+        self, actions: npt.NDArray[np.int64]
+    ) -> tuple[Obs, npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], dict[str, Any]]:
+        """One decision per game (of its learner, or in self-play of its seat to move)."""
         if self._games is None:
             raise RuntimeError("call reset() before step()")
         chosen = np.ascontiguousarray(actions, dtype=np.int64)
         if chosen.shape != (self.num_envs,):
-            raise ValueError(
-                f"actions must hold one decision id per game: shape ({self.num_envs},), not {chosen.shape}"
-            )
+            raise ValueError(f"actions: one decision id per game, shape ({self.num_envs},), not {chosen.shape}")
         self._games.step(chosen)
-        return (
-            self.obs,
-            self.rewards,
-            self.terminated,
-            self.truncated,
-            {"action_mask": self.mask, "illegal": self.illegal},
-        )
+        info = {"action_mask": self.mask, "illegal": self.illegal, "seat": self.seats, "returns": self.returns}
+        return self.obs, self.rewards, self.terminated, self.truncated, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The mask as booleans (sb3-contrib's MaskablePPO interface)."""
         return self.mask.astype(bool)
 
     def learners(self) -> tuple[int, ...]:
-        """Each game's learner seat this episode."""
+        """The seat whose view each row is now (``infos["seat"]``)."""
         assert self._games is not None, "call reset() first"
         return tuple(self._games.learners())

@@ -6,8 +6,10 @@
  * plays the other seats until the learner decides again, and writes, into arrays the
  * caller owns (numpy arrays, through the buffer protocol): the learner's observation
  * vector [N, 873] and its action mask [N, 249], the reward [N], terminated [N] and
- * illegal [N]. A game that ends is dealt again in the same call (the observation is the
- * next episode's first). Deals, seats and the random players draw from one SplitMix64
+ * illegal [N], the deciding seat [N] and, when a game ends, every seat's return [N, 4].
+ * In self-play (seat SELF_PLAY) every seat is the learner: each step is the decision of
+ * whichever seat is to move, and the episode is the whole game. A game that ends is
+ * dealt again in the same call (the observation is the next episode's first). Deals, seats and the random players draw from one SplitMix64
  * stream per game (fast.h), seeded from the vector's seed and the game's index.
  */
 #define PY_SSIZE_T_CLEAN
@@ -19,6 +21,7 @@
 #include "fast.h"
 
 #define OBS_SIZE 873
+#define SELF_PLAY -2 /* the seat argument for self-play; -1 draws the learner's seat each episode */
 #define MASK_ROWS 17 /* hand, palettes, known hand cards, score piles (4 each), canvas, deck top, pending, out */
 
 /* red7.envs.encoding.encode of observe(seat), from the position (see that module's layout) */
@@ -62,12 +65,13 @@ typedef struct {
     r7_game *games;
     int8_t *learners;
     uint64_t *streams;
-    Py_buffer obs, mask, reward, terminated, illegal;
+    Py_buffer obs, mask, reward, terminated, illegal, seats, returns;
     int views;
 } VectorObject;
 
 static void vector_dealloc(VectorObject *self) {
-    Py_buffer *views[] = {&self->obs, &self->mask, &self->reward, &self->terminated, &self->illegal};
+    Py_buffer *views[] = {&self->obs,     &self->mask,  &self->reward, &self->terminated,
+                          &self->illegal, &self->seats, &self->returns};
     for (int i = 0; i < self->views; i++) PyBuffer_Release(views[i]);
     free(self->games), free(self->learners), free(self->streams);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -86,6 +90,7 @@ static int view(PyObject *array, Py_buffer *out, Py_ssize_t length, Py_ssize_t i
 /* The learner's observation and mask of game i into the arrays */
 static void write_view(VectorObject *self, int i) {
     r7_game *g = &self->games[i];
+    ((int8_t *)self->seats.buf)[i] = self->learners[i];
     r7_encode(g, self->learners[i], (int8_t *)self->obs.buf + (Py_ssize_t)i * OBS_SIZE);
     int8_t *mask = (int8_t *)self->mask.buf + (Py_ssize_t)i * R7_ACTIONS;
     memset(mask, 0, R7_ACTIONS);
@@ -97,9 +102,10 @@ static void write_view(VectorObject *self, int i) {
     if (!any) mask[R7_CONCEDE] = 1; /* safe_or_concede */
 }
 
-/* Is the learner of game i done: the game over, or, in the basic game, the learner out? */
-static inline int finished(const r7_game *g, int learner) {
-    return g->step == R7_OVER || (!g->advanced && !(g->alive >> learner & 1));
+/* Is the learner of game i done: the game over, or, in the basic game, the learner out
+ * (in self-play the game goes on with the others)? */
+static inline int finished(const VectorObject *self, const r7_game *g, int learner) {
+    return g->step == R7_OVER || (self->seat != SELF_PLAY && !g->advanced && !(g->alive >> learner & 1));
 }
 
 /* Play the other seats (and deal new rounds) until the learner decides or is finished */
@@ -107,11 +113,14 @@ static void advance(VectorObject *self, int i) {
     r7_game *g = &self->games[i];
     uint64_t *stream = &self->streams[i];
     uint8_t deck[49];
-    while (!finished(g, self->learners[i])) {
+    while (!finished(self, g, self->learners[i])) {
         if (g->step == R7_DEALING) {
             int size = r7_round_cards(g, deck);
             fast_shuffle(stream, deck, size);
             r7_deal_shuffled(g, deck, size);
+        } else if (self->seat == SELF_PLAY) {
+            self->learners[i] = g->current; /* whoever is to move decides */
+            return;
         } else if (g->current == self->learners[i]) {
             return;
         } else {
@@ -128,43 +137,46 @@ static void new_episode(VectorObject *self, int i) {
     uint8_t deck[49];
     do {
         r7_init(g, self->players, self->advanced, self->actions);
-        self->learners[i] = (int8_t)(self->seat >= 0 ? self->seat : (int)fast_below(stream, (uint32_t)self->players));
+        int seat = self->seat >= 0 ? self->seat : self->seat == -1 ? (int)fast_below(stream, self->players) : 0;
+        self->learners[i] = (int8_t)seat;
         int size = r7_round_cards(g, deck);
         fast_shuffle(stream, deck, size);
         r7_deal_shuffled(g, deck, size);
         advance(self, i);
-    } while (finished(g, self->learners[i]));
+    } while (finished(self, g, self->learners[i]));
 }
 
-/* The learner's return when its episode ends (red7.envs.returns.zero_sum_returns) */
-static float reward_of(const r7_game *g, int learner) {
+/* A seat's return when its episode ends (red7.envs.returns.zero_sum_returns) */
+static float reward_of(const r7_game *g, int seat) {
     int n = g->players;
-    if (g->step != R7_OVER || !(g->winners >> learner & 1)) return -1.0f / (float)(n - 1);
+    if (g->step != R7_OVER || !(g->winners >> seat & 1)) return -1.0f / (float)(n - 1);
     int k = popcount(g->winners);
     return (float)(n - k) / (float)(k * (n - 1));
 }
 
 static PyObject *vector_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    static char *names[] = {"count", "players", "advanced", "actions", "seat", "safe", "seed",
-                            "obs", "mask", "reward", "terminated", "illegal", NULL};
+    static char *names[] = {"count", "players", "advanced", "actions", "seat", "safe", "seed", "obs", "mask",
+                            "reward", "terminated", "illegal", "seats", "returns", NULL};
     int count, players, advanced, actions, seat, safe;
     unsigned long long seed;
-    PyObject *arrays[5];
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iippipKOOOOO:VectorGames", names, &count, &players, &advanced,
+    PyObject *arrays[7];
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iippipKOOOOOOO:VectorGames", names, &count, &players, &advanced,
                                      &actions, &seat, &safe, &seed, &arrays[0], &arrays[1], &arrays[2], &arrays[3],
-                                     &arrays[4]))
+                                     &arrays[4], &arrays[5], &arrays[6]))
         return NULL;
-    if (count < 1 || players < 2 || players > R7_MAX_PLAYERS || seat < -1 || seat >= players)
-        return PyErr_Format(PyExc_ValueError, "1 or more games of 2 to 4 players, and a seat of the table or -1");
+    if (count < 1 || players < 2 || players > R7_MAX_PLAYERS || seat < SELF_PLAY || seat >= players)
+        return PyErr_Format(PyExc_ValueError, "1 or more games of 2 to 4 players, and a seat of the table, -1 or -2");
     VectorObject *self = (VectorObject *)type->tp_alloc(type, 0);
     if (!self) return NULL;
     self->count = count, self->players = players, self->advanced = advanced, self->actions = actions;
     self->seat = seat, self->safe = safe;
-    Py_buffer *views[] = {&self->obs, &self->mask, &self->reward, &self->terminated, &self->illegal};
-    Py_ssize_t lengths[] = {(Py_ssize_t)count * OBS_SIZE, (Py_ssize_t)count * R7_ACTIONS, count, count, count};
-    Py_ssize_t items[] = {1, 1, 4, 1, 1};
-    const char *what[] = {"obs", "mask", "reward", "terminated", "illegal"};
-    for (int i = 0; i < 5; i++, self->views++)
+    Py_buffer *views[] = {&self->obs,     &self->mask,  &self->reward, &self->terminated,
+                          &self->illegal, &self->seats, &self->returns};
+    Py_ssize_t lengths[] = {(Py_ssize_t)count * OBS_SIZE, (Py_ssize_t)count * R7_ACTIONS, count, count, count, count,
+                            (Py_ssize_t)count * R7_MAX_PLAYERS};
+    Py_ssize_t items[] = {1, 1, 4, 1, 1, 1, 4};
+    const char *what[] = {"obs", "mask", "reward", "terminated", "illegal", "seats", "returns"};
+    for (int i = 0; i < 7; i++, self->views++)
         if (!view(arrays[i], views[i], lengths[i], items[i], what[i])) {
             Py_DECREF(self);
             return NULL;
@@ -189,6 +201,7 @@ static PyObject *vector_reset(VectorObject *self, PyObject *unused) {
         write_view(self, i);
         ((float *)self->reward.buf)[i] = 0;
         ((uint8_t *)self->terminated.buf)[i] = ((uint8_t *)self->illegal.buf)[i] = 0;
+        memset((float *)self->returns.buf + (Py_ssize_t)i * R7_MAX_PLAYERS, 0, R7_MAX_PLAYERS * sizeof(float));
     }
     Py_RETURN_NONE;
 }
@@ -208,13 +221,22 @@ static PyObject *vector_step(VectorObject *self, PyObject *arg) {
         r7_game *g = &self->games[i];
         int a = (int)chosen[i], learner = self->learners[i];
         const int8_t *mask = (const int8_t *)self->mask.buf + (Py_ssize_t)i * R7_ACTIONS;
+        float *returns = (float *)self->returns.buf + (Py_ssize_t)i * R7_MAX_PLAYERS;
         reward[i] = 0, terminated[i] = illegal[i] = 0;
+        memset(returns, 0, R7_MAX_PLAYERS * sizeof(float));
         if (chosen[i] < 0 || chosen[i] >= R7_ACTIONS || !mask[a]) {
-            reward[i] = -1, terminated[i] = illegal[i] = 1; /* as SingleAgentRed7: an illegal action loses */
+            /* as SingleAgentRed7: an illegal action loses, and the others share the loss out */
+            reward[i] = -1, terminated[i] = illegal[i] = 1;
+            for (int s = 0; s < g->players; s++) returns[s] = s == learner ? -1.0f : 1.0f / (float)(g->players - 1);
         } else {
             r7_apply(g, a);
             advance(self, i);
-            if (finished(g, learner)) reward[i] = reward_of(g, learner), terminated[i] = 1;
+            if (finished(self, g, learner)) {
+                reward[i] = reward_of(g, learner), terminated[i] = 1;
+                if (g->step == R7_OVER)
+                    for (int s = 0; s < g->players; s++) returns[s] = reward_of(g, s);
+                else returns[learner] = reward[i]; /* out of a basic game: only its own loss is known */
+            }
         }
         if (terminated[i]) new_episode(self, i);
         write_view(self, i);

@@ -195,9 +195,9 @@ class ISMCTSBot(Appraiser):
         me = observation.seat
         sampler = self.world_source(observation)
         first = sampler.sample(rng)
-        advanced = first.config.advanced
-        extra = tuple(a for a in include if a not in candidates(first, advanced))
-        root_moves = candidates(first, advanced) + list(extra)
+        first_moves = candidates(first)
+        extra = tuple(a for a in include if a not in first_moves)
+        root_moves = first_moves + list(extra)
         if len(root_moves) == 1:
             self.last_iterations = 0
             return Appraisal(Action.from_id(root_moves[0]), {}, solved=False, samples=0)

@@ -49,6 +49,7 @@ FIELDS: Final = (
 )
 """The position's fields (of :class:`~red7.core.state.State`), in ``Engine.fields()`` order."""
 _READ: Final = attrgetter(*FIELDS)
+_STEP: Final = FIELDS.index("step")
 
 
 def available() -> bool:
@@ -72,7 +73,7 @@ def fields_of(game: Game) -> tuple[Any, ...]:
     """``game``'s position as ``Engine.fields()`` gives it: lists become tuples, the
     step an int."""
     values = _READ(game._s)
-    return tuple(tuple(v) if isinstance(v, list) else int(v) if i == 14 else v for i, v in enumerate(values))
+    return tuple(tuple(v) if isinstance(v, list) else int(v) if i == _STEP else v for i, v in enumerate(values))
 
 
 def engine_of(game: Game) -> Any:

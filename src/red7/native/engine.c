@@ -5,7 +5,6 @@
 
 #include <string.h>
 
-#define TARGET(players) ((players) == 2 ? 40 : (players) == 3 ? 35 : 30) /* R8.3 */
 #define HAND_SIZE 7
 
 static inline int next_bit(mask_t *m) { /* pops the lowest card of *m */
@@ -211,14 +210,18 @@ int r7_is_legal(r7_game *g, int id) {
     return 0;
 }
 
-int r7_random_decision(r7_game *g, double u) {
+int r7_safe_or_concede(r7_game *g, int16_t *out) {
     r7_legal(g);
-    int16_t choices[R7_MAX_LEGAL];
     int n = 0;
     for (int i = 0; i < g->legal_count; i++)
-        if (g->safe[i]) choices[n++] = g->legal[i];
-    if (!n) choices[n++] = R7_CONCEDE;
-    return choices[(int)(u * n)];
+        if (g->safe[i]) out[n++] = g->legal[i];
+    if (!n) out[n++] = R7_CONCEDE;
+    return n;
+}
+
+int r7_random_decision(r7_game *g, double u) {
+    int16_t choices[R7_MAX_LEGAL];
+    return choices[(int)(u * r7_safe_or_concede(g, choices))];
 }
 
 /* --- the game: red7.core.game.Game ---------------------------------------------------- */
@@ -261,7 +264,7 @@ static int round_over(r7_game *g) {
     g->palettes[w] &= ~scored;
     g->piles[w] |= scored;
     g->scores[w] += (int16_t)points;
-    if (g->scores[w] >= TARGET(g->players)) { /* R8.3 */
+    if (g->scores[w] >= r7_target(g->players)) { /* R8.3 */
         finish(g, (uint8_t)(1 << w));
         return 1;
     }
@@ -329,9 +332,8 @@ static void resolve_action(r7_game *g, int me, int card) { /* _resolve_action (R
     case 5:
         g->step = R7_FIVE;
         g->legal_ready = 0;
-        r7_legal(g);
-        if (!(g->legal[0] < R7_CANVAS)) g->step = R7_AFTER; /* R7.y */
-        g->legal_ready = 0;
+        r7_legal(g); /* the decisions of step FIVE: kept, unless it gives way to AFTER */
+        if (!(g->legal[0] < R7_CANVAS)) g->step = R7_AFTER, g->legal_ready = 0; /* R7.y */
         break;
     case 3:
         draw(g, me, 0);
@@ -348,7 +350,7 @@ static void resolve_action(r7_game *g, int me, int card) { /* _resolve_action (R
 void r7_apply(r7_game *g, int id) { /* apply_id */
     int me = g->current;
     g->decisions++;
-    g->legal_ready = 0;
+    g->legal_ready = 0; /* a new decision point (a played 5 works its own out at once) */
     if (id < R7_CANVAS) {
         mask_t bit = (mask_t)1 << id;
         g->hands[me] &= ~bit;

@@ -42,6 +42,9 @@ enum {
     R7_ACTIONS = 249,
 };
 
+/* the score that wins a match (R8.3) */
+static inline int r7_target(int players) { return players == 2 ? 40 : players == 3 ? 35 : 30; }
+
 typedef struct {
     int8_t winner, rule, points;
     mask_t scored;
@@ -89,6 +92,9 @@ void r7_legal(r7_game *g);
 int r7_is_legal(r7_game *g, int id);
 /* Carry out a legal decision (an illegal one corrupts the game: check it first). */
 void r7_apply(r7_game *g, int id);
+/* Game.safe_or_concede_ids: the safe decisions, or concede alone when none is safe;
+ * writes them into `out` (room for R7_MAX_LEGAL) and returns how many. */
+int r7_safe_or_concede(r7_game *g, int16_t *out);
 /* The random player of red7.bots.random_bot: uniform among the safe decisions, or
  * concede when none is safe, chosen by `u`, a draw of random() in [0, 1). */
 int r7_random_decision(r7_game *g, double u);

@@ -52,7 +52,7 @@ static int deal_next(r7_game *g, PyObject *round_key) {
     return ok;
 }
 
-static int read_config(int players, int advanced, int actions) {
+static int read_players(int players) {
     if (players < 2 || players > R7_MAX_PLAYERS) {
         PyErr_Format(PyExc_ValueError, "a game has 2 to 4 players, not %d", players);
         return 0;
@@ -66,7 +66,7 @@ static PyObject *engine_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     PyObject *round_key;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippO:Engine", names, &players, &advanced, &actions, &round_key))
         return NULL;
-    if (!read_config(players, advanced, actions)) return NULL;
+    if (!read_players(players)) return NULL;
     if (!PyCallable_Check(round_key)) return PyErr_Format(PyExc_TypeError, "round_key must be callable");
     EngineObject *self = (EngineObject *)type->tp_alloc(type, 0);
     if (!self) return NULL;
@@ -154,7 +154,7 @@ static PyObject *engine_load(PyObject *cls, PyObject *args) {
     PyObject *round_key, *fields;
     if (!PyArg_ParseTuple(args, "ippOO!:load", &players, &advanced, &actions, &round_key, &PyTuple_Type, &fields))
         return NULL;
-    if (!read_config(players, advanced, actions)) return NULL;
+    if (!read_players(players)) return NULL;
     if (PyTuple_GET_SIZE(fields) != 18) return PyErr_Format(PyExc_ValueError, "a position has 18 fields");
     EngineObject *self = (EngineObject *)EngineType.tp_alloc(&EngineType, 0);
     if (!self) return NULL;
@@ -439,7 +439,7 @@ static PyObject *py_random_games(PyObject *module, PyObject *args, PyObject *kwd
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippKLOO|p:random_games", names, &players, &advanced, &actions, &first,
                                      &games, &round_key, &players_seed, &fast))
         return NULL;
-    if (!read_config(players, advanced, actions)) return NULL;
+    if (!read_players(players)) return NULL;
     if (games < 1 || first + (unsigned long long)games < first)
         return PyErr_Format(PyExc_ValueError, "games must be positive and the seeds below 2**64");
     long long wins[R7_MAX_PLAYERS] = {0}, decisions = 0, turns = 0, rounds = 0;

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "mt.h" /* shuffle_bytes */
+
 static inline uint64_t fast_next(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -21,13 +23,11 @@ static inline uint32_t fast_below(uint64_t *state, uint32_t n) {
     return (uint32_t)(((unsigned __int128)fast_next(state) * n) >> 64);
 }
 
+static inline uint32_t fast_below_of(void *state, uint32_t n) { return fast_below(state, n); }
+
 /* a Fisher-Yates shuffle, in Random.shuffle's order */
 static inline void fast_shuffle(uint64_t *state, uint8_t *x, int length) {
-    for (int i = length - 1; i > 0; i--) {
-        int j = (int)fast_below(state, (uint32_t)i + 1);
-        uint8_t t = x[i];
-        x[i] = x[j], x[j] = t;
-    }
+    shuffle_bytes(x, length, fast_below_of, state);
 }
 
 #endif

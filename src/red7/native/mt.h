@@ -90,13 +90,19 @@ static inline uint32_t mt_below(mt_t *mt, uint32_t n) {
     return r;
 }
 
-/* Random.shuffle(x) of a list of bytes */
-static inline void mt_shuffle(mt_t *mt, uint8_t *x, int length) {
+/* Random.shuffle's loop over a list of bytes, `below(state, n)` drawing below n: the
+ * one shuffle of every stream (mt_shuffle here, fast_shuffle in fast.h) */
+static inline void shuffle_bytes(uint8_t *x, int length, uint32_t (*below)(void *, uint32_t), void *state) {
     for (int i = length - 1; i > 0; i--) {
-        int j = (int)mt_below(mt, (uint32_t)i + 1);
+        int j = (int)below(state, (uint32_t)i + 1);
         uint8_t t = x[i];
         x[i] = x[j], x[j] = t;
     }
 }
+
+static inline uint32_t mt_below_of(void *mt, uint32_t n) { return mt_below(mt, n); }
+
+/* Random.shuffle(x) of a list of bytes */
+static inline void mt_shuffle(mt_t *mt, uint8_t *x, int length) { shuffle_bytes(x, length, mt_below_of, mt); }
 
 #endif

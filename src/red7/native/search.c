@@ -49,7 +49,7 @@ static void values_of(const r7_game *g, double *values) {
         for (int s = 0; s < g->players; s++) values[s] = g->winners >> s & 1 ? share : 0.0;
         return;
     }
-    double target = g->players == 2 ? 40 : g->players == 3 ? 35 : 30, total = 0;
+    double target = r7_target(g->players), total = 0;
     for (int s = 0; s < g->players; s++) total += values[s] = exp(4.0 * g->scores[s] / target);
     for (int s = 0; s < g->players; s++) values[s] /= total;
 }

@@ -56,7 +56,7 @@ void r7_encode(const r7_game *g, int seat, int8_t *out) {
     small[34] = g->deck_size;
     small[35] = (int8_t)popcount(g->out);
     small[36] = (int8_t)g->round;
-    small[37] = (int8_t)(g->advanced ? (n == 2 ? 40 : n == 3 ? 35 : 30) : 0);
+    small[37] = (int8_t)(g->advanced ? r7_target(n) : 0);
     small[38] = g->advanced, small[39] = g->actions;
 }
 
@@ -95,11 +95,9 @@ static void write_view(VectorObject *self, int i) {
     int8_t *mask = (int8_t *)self->mask.buf + (Py_ssize_t)i * R7_ACTIONS;
     memset(mask, 0, R7_ACTIONS);
     if (g->step >= R7_OVER || g->current != self->learners[i]) return;
-    r7_legal(g);
-    int any = 0;
-    for (int k = 0; k < g->legal_count; k++)
-        if (!self->safe || g->safe[k]) mask[g->legal[k]] = 1, any = 1;
-    if (!any) mask[R7_CONCEDE] = 1; /* safe_or_concede */
+    int16_t ids[R7_MAX_LEGAL];
+    int n = self->safe ? r7_safe_or_concede(g, ids) : (r7_legal(g), g->legal_count);
+    for (int k = 0; k < n; k++) mask[self->safe ? ids[k] : g->legal[k]] = 1;
 }
 
 /* Is the learner of game i done: the game over, or, in the basic game, the learner out

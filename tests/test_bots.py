@@ -29,6 +29,7 @@ from red7.bots import (
     unregister_bot,
 )
 from red7.bots.greedy import GreedyBot
+from red7.core import compiled
 from red7.core.actions import Action
 from red7.core.cards import NAME_OF
 from red7.core.events import CardDrawn, PlayerEliminated, draws_unknown
@@ -335,11 +336,28 @@ def test_greedy_averages_an_unknown_draw_over_its_worlds() -> None:
     for seed in range(16):
         rng = random.Random(seed)
         sampler = WorldSampler(obs)
-        tops = [sampler.sample(rng).deck()[0] for _ in range(8)]
-        choice = GreedyBot().choose(obs, game.options(), random.Random(seed))
-        assert str(choice) == ("play Y3" if "G4" in tops else "concede"), (seed, tops)
+        worlds = [sampler.sample(rng) for _ in range(8)]
+        tops = [world.deck()[0] for world in worlds]
+        expected = "play Y3" if "G4" in tops else "concede"
+        choice = GreedyBot(reference=1).choose(obs, game.options(), random.Random(seed))
+        assert str(choice) == expected, (seed, tops)
+        if compiled.available():  # the compiled search, given the same worlds
+            assert str(Action.from_id(compiled.greedy_in([compiled.engine_of(w) for w in worlds]))) == expected
         outcomes.append((tops[0] == "G4", "G4" in tops))
     assert (False, True) in outcomes and (False, False) in outcomes and (True, True) in outcomes
+
+
+def test_compiled_greedy_samples_worlds_of_its_own_for_an_unknown_draw() -> None:
+    """The compiled greedy's later worlds come from its own stream: G4 is on top of the
+    deck in one world of 7, so it gambles on Y3 when one of its 8 worlds has it there,
+    in about 1 - (6/7)**8 = 71 % of the seeds."""
+    game = one_rescue_position()
+    bot = GreedyBot()
+    gambles = sum(
+        str(bot.choose(game.observe(0), game.options(), random.Random(seed))) == "play Y3" for seed in range(400)
+    )
+    assert bot.compiled or not compiled.available()
+    assert 0.63 < gambles / 400 < 0.79
 
 
 def test_chance_is_read_from_the_events_of_a_decision() -> None:

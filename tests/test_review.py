@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import math
 import random
 from pathlib import Path
 
@@ -13,7 +12,7 @@ import pytest
 from red7 import Game
 from red7.analysis.measures import bootstrap_ratio
 from red7.analysis.review import TurnLabels
-from red7.bots import BotSpecError, make_bot
+from red7.bots import BotSpecError, inference, make_bot
 from red7.bots.ismcts import ISMCTSBot, candidates
 from red7.bots.pimc import PIMCBot
 from red7.bots.random_bot import random_decision
@@ -187,33 +186,32 @@ def test_ismcts_solved_leaves_find_the_winning_decision() -> None:
         make_bot("ismcts:solve=1.5")
 
 
-def test_pimc_model_weights_worlds_by_the_greedy_policy() -> None:
-    """model=1: against `medium` (which is greedy), the true game explains every turn
-    (weight 1), while sampled worlds that `greedy` would have played otherwise lose
-    weight; the bot still chooses a legal decision, deterministically."""
-    bot = PIMCBot(model=1)
+def test_pimc_model_keeps_the_worlds_that_explain_the_other_player() -> None:
+    """model=1: against `medium` (which is greedy), the true game explains every decision
+    of the other player, while some sampled worlds do not (greedy would have played
+    otherwise in them); the bot decides deterministically, on worlds that explain."""
+    bot = PIMCBot(model=1, worlds=8)
     medium = make_bot("medium")
     for seed in range(3):
         game = Game(players=2, seed=seed)
         rng = random.Random(seed)
-        lighter = 0
+        rejected = 0
         while not game.is_over:
             seat = game.current_player
             assert seat is not None
             obs = game.observe(seat)
-            assert bot._likelihood(game.clone(), obs) == 1.0
+            assert inference.explains(game, obs)
             sampler = WorldSampler(obs)
-            weights = [bot._likelihood(sampler.sample(rng), obs) for _ in range(8)]
-            assert all(any(math.isclose(w, 0.3**k) for k in range(10)) for w in weights)
-            lighter += any(w < 1 for w in weights)
+            rejected += not all(inference.explains(sampler.sample(rng), obs) for _ in range(8))
             game.apply(medium.choose(obs, game.options(), rng))
-        assert lighter > 0
+        assert rejected > 0
     game = Game(players=2, seed=9)
     for _ in range(8):
         game.apply(medium.choose(game.observe(game.current_player), game.options(), random.Random(0)))
     obs = game.observe(game.current_player)
     choices = {bot.choose(obs, game.options(), random.Random(4)) for _ in range(2)}
     assert len(choices) == 1 and choices.pop() in game.legal_actions()
+    assert bot.last_solved and bot.last_explained == 8
     with pytest.raises(BotSpecError, match="model=2 must be 0 or 1"):
         make_bot("pimc:model=2")
 

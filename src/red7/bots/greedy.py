@@ -16,6 +16,7 @@ from collections.abc import Hashable, Sequence
 from typing import Final
 
 from ..core import actions as A
+from ..core import compiled
 from ..core.actions import Action
 from ..core.events import draws_unknown
 from ..core.game import Game
@@ -34,6 +35,8 @@ ROUND_LOST: Final = -10_000.0
 is out of it (minus :data:`W_POINTS` per point the round's winner scored)."""
 
 _KEYS: Final = cached_keys()
+MOST_WORLDS: Final = 64
+"""The most worlds greedy averages (what the compiled twin takes)."""
 
 W_HAND: Final = 30.0
 """Per card left in the bot's hand: every turn costs at least one card, so cards in
@@ -102,7 +105,8 @@ def evaluate(obs: Observation, rounds_before: int) -> float:
 class GreedyBot(Bot):
     """One-turn lookahead with a hand-written evaluation.
 
-    options: worlds=N, the number of sampled worlds averaged
+    options: worlds=N, the number of sampled worlds averaged (default 8, at most 64);
+    reference=1, the Python search even where the compiled one is built (default 0)
 
     **Search.** For each of ``worlds`` worlds sampled from the observation with the RNG
     given to :meth:`choose` (the first one always, the others only if a line needs
@@ -135,18 +139,27 @@ class GreedyBot(Bot):
         * +4 per rule (of the 7) the bot would be winning under with the palettes now,
         * -4 per rule the next player would be winning under.
 
+    **Compiled.** Where the compiled core is built (:mod:`red7.native`), the search runs
+    in C (``red7/native/greedy.c``, some 80 times faster): the same search on the same
+    first world, so the same decision wherever no line draws an unknown card; the other
+    worlds are sampled there from their own stream. ``reference=1`` keeps this module's.
+
     How the weights were tuned, with every figure: docs/bots.md, "How the bots were built and tuned".
     """
 
     name = "greedy"
 
-    def __init__(self, worlds: int = 8) -> None:
-        """options: worlds=N, the number of sampled worlds averaged"""
+    def __init__(self, worlds: int = 8, reference: int = 0) -> None:
+        """options: worlds=N, the number of sampled worlds averaged; reference=1, search in
+        Python even where the compiled greedy is built"""
         if isinstance(worlds, float) and worlds == int(worlds):
             worlds = int(worlds)
-        if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
-            raise BotSpecError(f"option worlds={worlds!r} must be a whole number of worlds, at least 1")
+        if not isinstance(worlds, int) or isinstance(worlds, bool) or not 1 <= worlds <= MOST_WORLDS:
+            raise BotSpecError(f"option worlds={worlds!r} must be a whole number of worlds, from 1 to {MOST_WORLDS}")
+        if reference not in (0, 1):
+            raise BotSpecError(f"option reference={reference!r} must be 0 or 1")
         self.worlds = worlds
+        self.compiled = compiled.available() and not reference
 
     def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
         choices = [o.action for o in options if o.safe]
@@ -158,7 +171,14 @@ class GreedyBot(Bot):
         me = observation.seat
         assert me is not None, "a bot plays a seat"
         sampler = WorldSampler(observation)
-        searches = [_TurnSearch(me, sampler.sample(rng))]
+        first = sampler.sample(rng)
+        if self.compiled:  # the same search in C (red7/native/greedy.h), its later worlds its own
+            engine = compiled.engine_of(first)
+            ids = sorted(a.id for a in choices)
+            return Action.from_id(
+                engine.greedy(rng.getrandbits(64), self.worlds, sampled=True, among=ids, gamble=gamble)
+            )
+        searches = [_TurnSearch(me, first)]
         totals: dict[int, float] = {}
         for a in choices:
             value, chance = searches[0].value_after(a.id)
@@ -221,14 +241,16 @@ class _TurnSearch:
 
     def _leaf(self, g: Game) -> float:
         obs = g.observe(self.me)
-        # Exactly what evaluate reads: lines that differ elsewhere score the same.
+        # Exactly what evaluate reads: lines that differ elsewhere score the same. A round
+        # that ended is read whole (who won it, its points): lines that end it differently
+        # may still reach the same deal of the next round.
         leaf = (
             obs.rule,
             obs.palettes,
             obs.alive,
             obs.current_player,
             obs.hand_sizes[self.me],
-            len(obs.round_results),
+            obs.round_results[self.rounds :],
             obs.result,
         )
         value = self.leaves.get(leaf)

@@ -38,13 +38,22 @@ _COMPILED: Final = native.available()
 LEVELS: Final[dict[str, str]] = {
     "easy": "random",
     "medium": "greedy",
-    "hard": f"pimc:worlds=16,steps={200_000 if _COMPILED else 8000}",
-    "expert": f"pimc:worlds=48,steps={1_000_000 if _COMPILED else 40_000}",
+    "hard": (
+        "pimc:worlds=64,model=1,tries=50000,steps=200000"
+        if _COMPILED
+        else "pimc:worlds=16,model=1,tries=400,steps=8000"
+    ),
+    "expert": (
+        "pimc:worlds=256,model=1,tries=200000,steps=1000000"
+        if _COMPILED
+        else "pimc:worlds=48,model=1,tries=2000,steps=40000"
+    ),
 }
-"""What each level exposed to players is (budgets measured in the README). The ISMCTS
-budgets depend on the compiled search (:mod:`red7.native`, some 25-70 times the
-iterations per second of the Python search): each level keeps its time per decision
-(``hard`` within 1 s at the 99th percentile, ``expert`` within 5 s) either way."""
+"""What each level exposed to players is (budgets measured in the README). The budgets
+depend on the compiled core (:mod:`red7.native`: ISMCTS some 70 times the iterations
+per second of the Python search, the opponent model's candidates some hundred times):
+each level keeps its time per decision (``hard`` within 1 s at the 99th percentile,
+``expert`` within 5 s) either way."""
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9_-]*")
 _BOTS: dict[str, BotFactory] = {}

@@ -134,3 +134,11 @@ def play_beside(game: Game, choose: Callable[[Game], int], most: int = 100_000) 
         if twin.winners != game.result.winners or rounds != list(game.round_results[earlier:]):
             raise EnginesDiffer(f"{game!r}: results differ: {twin.winners} {rounds} != {game.result}")
     return n
+
+
+def greedy_in(worlds: list[Any]) -> int:
+    """The decision of :class:`~red7.bots.greedy.GreedyBot` for the mover of ``worlds[0]``,
+    searching these compiled worlds (complete games at the same decision point, as the
+    mover could see it): the first for every line, the others for the lines that draw an
+    unknown card. What the tests compare the compiled greedy with the Python bot by."""
+    return int(_core().greedy_in(worlds))

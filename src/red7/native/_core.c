@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exact.h"
 #include "rules.h"
 
 /* --- the plans of a turn ---------------------------------------------------------- */
@@ -173,6 +174,18 @@ static int won_at(mask_t hand, mask_t palette, mask_t other_hand, mask_t other_p
     return value;
 }
 
+static int make_table(void) {
+    if (!table) table = calloc((size_t)1 << TABLE_BITS, sizeof(entry_t));
+    return table != NULL;
+}
+
+int r7_won(mask_t hand, mask_t palette, mask_t other_hand, mask_t other_palette, int rule) {
+    if (!hand) return 0; /* R4.1 */
+    if (!make_table()) return -1;
+    arena_top = 0;
+    return won_at(hand, palette, other_hand, other_palette, rule, NULL, 0);
+}
+
 /* --- Python ------------------------------------------------------------------------ */
 
 static int read_mask(PyObject *arg, mask_t *out, const char *name) {
@@ -242,13 +255,8 @@ static PyObject *py_won(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return PyErr_Format(PyExc_ValueError, "a card is in two places");
     if (popcount(hand) > MOST_CARDS || popcount(other_hand) > MOST_CARDS)
         return PyErr_Format(PyExc_ValueError, "a hand holds more than %d cards", MOST_CARDS);
-    if (!hand) Py_RETURN_FALSE; /* R4.1 */
-    if (!table) {
-        table = calloc((size_t)1 << TABLE_BITS, sizeof(entry_t));
-        if (!table) return PyErr_NoMemory();
-    }
-    arena_top = 0;
-    return PyBool_FromLong(won_at(hand, palette, other_hand, other_palette, rule, NULL, 0));
+    int won = r7_won(hand, palette, other_hand, other_palette, rule);
+    return won < 0 ? PyErr_NoMemory() : PyBool_FromLong(won);
 }
 
 static PyObject *py_clear_table(PyObject *self, PyObject *unused) {

@@ -35,6 +35,23 @@ class Engine:
     def playout(self, seed: int, round_only: bool = False) -> int: ...
     def clone(self) -> Engine: ...
     def redeal(self, viewer: int, seed: int) -> Engine: ...
+    def greedy(
+        self, seed: int, worlds: int = 8, sampled: bool = False, among: Sequence[int] | None = None, gamble: bool = False
+    ) -> int:
+        """The decision of red7.bots.greedy for the mover (greedy.c)."""
+    def turn_values(self) -> list[tuple[int, bool]]:
+        """(decision, still won after it) for the mover, two players left without chance (pimc.c)."""
+    def explained(
+        self,
+        viewer: int,
+        pool: Sequence[int],
+        need: Sequence[int],
+        history: Sequence[int],
+        worlds: int,
+        tries: int,
+        seed: int,
+    ) -> tuple[list[Engine], int]:
+        """Worlds dealt from this round's first position whose other players decided as greedy (pimc.c)."""
     def encode(self, seat: int) -> bytes: ...
     def ismcts(
         self, viewer: int, seed: int, iterations: int, steps: int, seconds: float, c: float, extra: Sequence[int]
@@ -57,6 +74,9 @@ class Engine:
     def winners(self) -> tuple[int, ...] | None: ...
     @property
     def round_results(self) -> tuple[tuple[int, int, int, int], ...]: ...
+
+def greedy_in(worlds: Sequence[Engine]) -> int:
+    """The decision of red7.bots.greedy for the mover of worlds[0], searching these worlds."""
 
 def random_games(
     players: int,

@@ -5,6 +5,8 @@
 
 #include "engine.h"
 #include "fast.h"
+#include "greedy.h"
+#include "pimc.h"
 #include "search.h"
 
 #define MOST_KEY_WORDS 32 /* a round's key: 2 words for an int seed, 20 for a string seed */
@@ -278,6 +280,141 @@ static PyObject *engine_clone(EngineObject *self, PyObject *unused) {
     return (PyObject *)copy;
 }
 
+static int deciding(const r7_game *g) {
+    if (g->step >= R7_OVER) {
+        PyErr_SetString(PyExc_ValueError, "nobody decides in this position");
+        return 0;
+    }
+    return 1;
+}
+
+static int read_ints(PyObject *arg, int low, int high, int16_t *out, int room, const char *what);
+
+/* greedy(seed, worlds=8, sampled=False, among=None, gamble=False): greedy's decision for
+ * the mover (greedy.h), its worlds sampled by a Mersenne Twister of `seed` (the first is
+ * this game if `sampled`), among the legal decisions `among` if given */
+static PyObject *engine_greedy(EngineObject *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"seed", "worlds", "sampled", "among", "gamble", NULL};
+    unsigned long long seed;
+    int worlds = 8, sampled = 0, gamble = 0;
+    PyObject *among = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "K|ipOp:greedy", names, &seed, &worlds, &sampled, &among, &gamble))
+        return NULL;
+    if (worlds < 1 || worlds > R7_GREEDY_MAX_WORLDS)
+        return PyErr_Format(PyExc_ValueError, "greedy searches 1 to %d worlds, not %d", R7_GREEDY_MAX_WORLDS, worlds);
+    if (!deciding(&self->g)) return NULL;
+    mt_t rng;
+    mt_seed_u64(&rng, seed);
+    int choice;
+    if (among == Py_None) {
+        choice = r7_greedy(&self->g, worlds, &rng, sampled);
+    } else {
+        int16_t choices[R7_MAX_LEGAL];
+        int n = read_ints(among, 0, R7_ACTIONS - 1, choices, R7_MAX_LEGAL, "among holds decision ids");
+        if (n < 0) return NULL;
+        for (int i = 0; i < n; i++)
+            if (!r7_is_legal(&self->g, choices[i]) || (i && choices[i] <= choices[i - 1]))
+                return PyErr_Format(PyExc_ValueError, "among lists legal decisions in increasing order");
+        if (!n) return PyErr_Format(PyExc_ValueError, "among lists at least one decision");
+        choice = r7_greedy_among(&self->g, worlds, &rng, sampled, choices, n, gamble);
+    }
+    return choice < 0 ? PyErr_NoMemory() : PyLong_FromLong(choice);
+}
+
+/* turn_values(): [(decision, still won after it)] for the mover (pimc.h) */
+static PyObject *engine_turn_values(EngineObject *self, PyObject *unused) {
+    r7_game *g = &self->g;
+    if (!deciding(g)) return NULL;
+    if (popcount(g->alive) != 2 || g->actions || (g->advanced && g->deck_size) || (g->step != R7_START && g->step != R7_AFTER))
+        return PyErr_Format(PyExc_ValueError, "the compiled solver answers turns of two players without chance");
+    int16_t ids[R7_MAX_LEGAL];
+    uint8_t won[R7_MAX_LEGAL];
+    int n = r7_turn_values(g, ids, won);
+    if (n < 0) return PyErr_NoMemory();
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *pair = Py_BuildValue("(iO)", ids[i], won[i] ? Py_True : Py_False);
+        if (!pair) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, i, pair);
+    }
+    return list;
+}
+
+/* a sequence of small ints into out[room]; the count, or -1 with an error set */
+static int read_ints(PyObject *arg, int low, int high, int16_t *out, int room, const char *what) {
+    PyObject *seq = PySequence_Fast(arg, what);
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int ok = n <= room;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        ok = v >= low && v <= high;
+        out[i] = (int16_t)v;
+    }
+    Py_DECREF(seq);
+    if (!ok) {
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s: at most %d numbers from %d to %d", what, room, low, high);
+        return -1;
+    }
+    return (int)n;
+}
+
+#define MOST_HISTORY 4096
+
+/* explained(viewer, pool, need, history, worlds, tries, seed): (worlds kept, tries made) (pimc.h) */
+static PyObject *engine_explained(EngineObject *self, PyObject *args) {
+    int viewer, worlds;
+    long tries;
+    unsigned long long seed;
+    PyObject *pool_arg, *need_arg, *history_arg;
+    if (!PyArg_ParseTuple(args, "iOOOilK:explained", &viewer, &pool_arg, &need_arg, &history_arg, &worlds, &tries, &seed))
+        return NULL;
+    r7_game *g = &self->g;
+    if (viewer < 0 || viewer >= g->players) return PyErr_Format(PyExc_ValueError, "no seat %d", viewer);
+    if (worlds < 1 || worlds > 4096 || tries < 1) return PyErr_Format(PyExc_ValueError, "give 1 to 4096 worlds and some tries");
+    int16_t pool16[49], need16[R7_MAX_PLAYERS], *history = PyMem_Malloc(MOST_HISTORY * sizeof(int16_t));
+    if (!history) return PyErr_NoMemory();
+    int pool_size = read_ints(pool_arg, 0, 48, pool16, 49, "pool holds cards");
+    int seats = pool_size < 0 ? -1 : read_ints(need_arg, 0, 49, need16, R7_MAX_PLAYERS, "need holds a count per seat");
+    int count = seats < 0 ? -1 : read_ints(history_arg, 0, R7_ACTIONS - 1, history, MOST_HISTORY, "history holds decision ids");
+    if (count < 0) {
+        PyMem_Free(history);
+        return NULL;
+    }
+    uint8_t pool[49];
+    int8_t need[R7_MAX_PLAYERS] = {0};
+    int needed = 0;
+    for (int i = 0; i < pool_size; i++) pool[i] = (uint8_t)pool16[i];
+    for (int s = 0; s < seats && s < g->players; s++) need[s] = (int8_t)need16[s], needed += s == viewer ? 0 : need16[s];
+    if (seats != g->players || needed > pool_size || pool_size - needed > 49) {
+        PyMem_Free(history);
+        return PyErr_Format(PyExc_ValueError, "need gives each of the %d seats at most the pool's %d cards", g->players, pool_size);
+    }
+    r7_game *out = PyMem_Malloc((size_t)worlds * sizeof(r7_game));
+    if (!out) {
+        PyMem_Free(history);
+        return PyErr_NoMemory();
+    }
+    mt_t rng;
+    mt_seed_u64(&rng, seed);
+    long tried = 0;
+    int kept;
+    Py_BEGIN_ALLOW_THREADS kept = r7_explained(g, viewer, pool, pool_size, need, history, count, worlds, tries, &rng, out, &tried);
+    Py_END_ALLOW_THREADS PyMem_Free(history);
+    PyObject *list = PyList_New(kept);
+    for (int i = 0; list && i < kept; i++) {
+        EngineObject *world = (EngineObject *)engine_clone(self, NULL);
+        if (!world) {
+            Py_CLEAR(list);
+            break;
+        }
+        world->g = out[i];
+        PyList_SET_ITEM(list, i, (PyObject *)world);
+    }
+    PyMem_Free(out);
+    return list ? Py_BuildValue("(Nl)", list, tried) : NULL;
+}
+
 /* redeal(viewer, seed): a copy dealt again by r7_redeal (engine.h) from a Mersenne Twister
  * of `seed`: a world of red7.core.worlds, sampled from another */
 static PyObject *engine_redeal(EngineObject *self, PyObject *args) {
@@ -393,6 +530,15 @@ static PyMethodDef engine_methods[] = {
     {"ismcts", (PyCFunction)engine_ismcts, METH_VARARGS,
      "ismcts(viewer, seed, iterations, steps, seconds, c, extra): (iterations made, [(decision, visits, total)])"},
     {"encode", (PyCFunction)engine_encode, METH_O, "encode(seat): red7.envs.encoding.encode's vector, as bytes"},
+    {"greedy", (PyCFunction)(void (*)(void))engine_greedy, METH_VARARGS | METH_KEYWORDS,
+     "greedy(seed, worlds=8, sampled=False, among=None, gamble=False): the decision of red7.bots.greedy for the mover, "
+     "its worlds sampled by a Mersenne Twister of seed (the first is this game itself if sampled), among these legal "
+     "decisions if given (gamble: none of them is safe)"},
+    {"turn_values", (PyCFunction)engine_turn_values, METH_NOARGS,
+     "turn_values(): [(decision, the mover still wins the round after it)], two players left without chance"},
+    {"explained", (PyCFunction)engine_explained, METH_VARARGS,
+     "explained(viewer, pool, need, history, worlds, tries, seed): ([worlds whose other players decided as greedy], "
+     "tries made), dealt from this round's first position"},
     {"redeal", (PyCFunction)engine_redeal, METH_VARARGS,
      "redeal(viewer, seed): a copy with the cards viewer cannot see dealt again at random (a sampled world)"},
     {NULL, NULL, 0, NULL},
@@ -491,9 +637,34 @@ static PyObject *py_random_games(PyObject *module, PyObject *args, PyObject *kwd
     return Py_BuildValue("(NLLL)", w, decisions, turns, rounds);
 }
 
+/* greedy_in(worlds): greedy's decision for the mover of worlds[0], searching these worlds */
+static PyObject *py_greedy_in(PyObject *module, PyObject *arg) {
+    PyObject *seq = PySequence_Fast(arg, "worlds is a sequence of engines");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    r7_game *worlds[R7_GREEDY_MAX_WORLDS];
+    int ok = n >= 1 && n <= R7_GREEDY_MAX_WORLDS;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        ok = Py_IS_TYPE(item, &EngineType);
+        if (ok) worlds[i] = &((EngineObject *)item)->g;
+        ok = ok && worlds[i]->current == worlds[0]->current && worlds[i]->step == worlds[0]->step;
+    }
+    if (!ok) {
+        Py_DECREF(seq);
+        return PyErr_Format(PyExc_ValueError, "give 1 to %d engines at the same decision point", R7_GREEDY_MAX_WORLDS);
+    }
+    int choice = deciding(worlds[0]) ? r7_greedy_in(worlds, (int)n) : -2;
+    Py_DECREF(seq);
+    if (choice == -2) return NULL;
+    return PyLong_FromLong(choice);
+}
+
 static PyMethodDef functions[] = {
     {"random_games", (PyCFunction)(void (*)(void))py_random_games, METH_VARARGS | METH_KEYWORDS,
      "random_games(players, advanced, actions, seed, games, round_key, players_seed, fast=False): (wins, decisions, turns, rounds)"},
+    {"greedy_in", (PyCFunction)py_greedy_in, METH_O,
+     "greedy_in(worlds): the decision of red7.bots.greedy for the mover of worlds[0], searching these engines"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -139,7 +139,9 @@ class ISMCTSBot(Appraiser):
     the cost of the game at hand) or seconds=S (time; not reproducible); c=C (UCB
     exploration constant, default 0.7); solve=N (solved leaves at N cards in the two
     hands, see the module docstring; default 0: none); reference=1 (walk the reference's
-    Python worlds even where the compiled engine is built, for comparisons; default 0).
+    Python worlds even where the compiled engine is built, for comparisons; default 0);
+    forget=1 (forget which face-down cards everyone saw, R9, as the world sampler did
+    before it remembered them: for measuring that change; default 0).
 
     ``world_source`` (not an option of a spec; for experiments and tests) builds, from
     the observation of each decision, what the iterations' worlds are sampled from:
@@ -157,10 +159,11 @@ class ISMCTSBot(Appraiser):
         c: float = 0.7,
         solve: int = 0,
         reference: int = 0,
+        forget: int = 0,
         *,
         world_source: WorldSource = WorldSampler,
     ) -> None:
-        """options: iters=N, steps=N or seconds=S (one budget), c=C, solve=N, reference=0|1"""
+        """options: iters=N, steps=N or seconds=S (one budget), c=C, solve=N, reference=0|1, forget=0|1"""
         budgets = [b for b in (iters, steps, seconds) if b is not None]
         if len(budgets) > 1:
             raise TypeError("give one budget: iters, steps or seconds")
@@ -178,6 +181,11 @@ class ISMCTSBot(Appraiser):
         if reference not in (0, 1):
             raise ValueError(f"reference={reference} must be 0 or 1")
         self.reference = bool(reference)
+        if forget not in (0, 1):
+            raise ValueError(f"forget={forget} must be 0 or 1")
+        self.forget = bool(forget)
+        if self.forget and world_source is not WorldSampler:
+            raise ValueError("forget=1 changes the default world sampler, not another world source")
         self._solved_leaves = False  # does the decision being searched use them?
         self.world_source = world_source
         self.last_iterations = 0
@@ -193,7 +201,8 @@ class ISMCTSBot(Appraiser):
         the mover (see :class:`~red7.bots.base.Appraisal`); ``include`` joins the root's
         candidates in every iteration."""
         me = observation.seat
-        sampler = self.world_source(observation)
+        default = self.world_source is WorldSampler
+        sampler = WorldSampler(observation, not self.forget) if default else self.world_source(observation)
         first = sampler.sample(rng)
         first_moves = candidates(first)
         extra = tuple(a for a in include if a not in first_moves)
@@ -203,10 +212,11 @@ class ISMCTSBot(Appraiser):
             return Appraisal(Action.from_id(root_moves[0]), {}, solved=False, samples=0)
         self._solved_leaves = self.solve > 0 and solvable(observation, fast=True)
         twins = not self.reference and compiled.available() and not self._solved_leaves
-        if twins and self.world_source is WorldSampler and me is not None:
+        if twins and default and me is not None:
             # The whole search in compiled code (red7/native/search.h): the same algorithm.
             budget = (self.iters or 0, self.steps or 0, self.seconds or 0.0)
-            iterations, stats = compiled.engine_of(first).ismcts(me, rng.getrandbits(64), *budget, self.c, extra)
+            engine = compiled.engine_of(first)
+            iterations, stats = engine.ismcts(me, rng.getrandbits(64), *budget, self.c, extra, self.forget)
             visits = {a: v for a, v, _ in stats}
             chances = {a: total / v for a, v, total in stats if v}
         else:

@@ -54,7 +54,15 @@ class Engine:
         """Worlds dealt from this round's first position whose other players decided as greedy (pimc.c)."""
     def encode(self, seat: int) -> bytes: ...
     def ismcts(
-        self, viewer: int, seed: int, iterations: int, steps: int, seconds: float, c: float, extra: Sequence[int]
+        self,
+        viewer: int,
+        seed: int,
+        iterations: int,
+        steps: int,
+        seconds: float,
+        c: float,
+        extra: Sequence[int],
+        forget: bool = False,
     ) -> tuple[int, list[tuple[int, int, float]]]: ...
     @property
     def current(self) -> int | None: ...

@@ -430,15 +430,18 @@ static PyObject *engine_redeal(EngineObject *self, PyObject *args) {
     return (PyObject *)copy;
 }
 
-/* ismcts(viewer, seed, iterations, steps, seconds, c, extra): the search of search.h from
- * this position; returns (iterations made, [(decision, visits, total value)] of the root) */
+/* ismcts(viewer, seed, iterations, steps, seconds, c, extra, forget=False): the search of
+ * search.h from this position; returns (iterations made, [(decision, visits, total value)]
+ * of the root) */
 static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
     int viewer;
     unsigned long long seed;
     long iterations, steps;
     double seconds, c;
     PyObject *extra_seq;
-    if (!PyArg_ParseTuple(args, "iKllddO:ismcts", &viewer, &seed, &iterations, &steps, &seconds, &c, &extra_seq))
+    int forget = 0;
+    if (!PyArg_ParseTuple(args, "iKllddO|p:ismcts", &viewer, &seed, &iterations, &steps, &seconds, &c, &extra_seq,
+                          &forget))
         return NULL;
     if (viewer != self->g.current || self->g.step >= R7_OVER)
         return PyErr_Format(PyExc_ValueError, "the search is for the seat to decide");
@@ -463,7 +466,7 @@ static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
     long done = 0;
     int count;
     Py_BEGIN_ALLOW_THREADS count = r7_ismcts(&self->g, viewer, seed, iterations, steps, seconds, c, extra, (int)n,
-                                             children, &done);
+                                             forget, children, &done);
     Py_END_ALLOW_THREADS if (count < 0) return PyErr_NoMemory();
     PyObject *list = PyList_New(count);
     for (int i = 0; list && i < count; i++)
@@ -528,7 +531,8 @@ static PyMethodDef engine_methods[] = {
      "of the game, or of the round (a match then waits for its next deal); returns the decisions played"},
     {"clone", (PyCFunction)engine_clone, METH_NOARGS, "an independent copy"},
     {"ismcts", (PyCFunction)engine_ismcts, METH_VARARGS,
-     "ismcts(viewer, seed, iterations, steps, seconds, c, extra): (iterations made, [(decision, visits, total)])"},
+     "ismcts(viewer, seed, iterations, steps, seconds, c, extra, forget=False): (iterations made, "
+     "[(decision, visits, total)])"},
     {"encode", (PyCFunction)engine_encode, METH_O, "encode(seat): red7.envs.encoding.encode's vector, as bytes"},
     {"greedy", (PyCFunction)(void (*)(void))engine_greedy, METH_VARARGS | METH_KEYWORDS,
      "greedy(seed, worlds=8, sampled=False, among=None, gamble=False): the decision of red7.bots.greedy for the mover, "

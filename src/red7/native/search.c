@@ -119,7 +119,7 @@ static long iterate(tree_t *t, r7_game *g, mt_t *rng, double c, const int16_t *e
 }
 
 int r7_ismcts(const r7_game *template, int viewer, uint64_t seed, long iterations, long steps, double seconds,
-              double c, const int16_t *extra, int extra_count, r7_root_child *out, long *done) {
+              double c, const int16_t *extra, int extra_count, int forget, r7_root_child *out, long *done) {
     tree_t t = {NULL, 0, 0};
     mt_t rng;
     mt_seed_u64(&rng, seed);
@@ -130,7 +130,7 @@ int r7_ismcts(const r7_game *template, int viewer, uint64_t seed, long iteration
     for (;;) {
         r7_game world = *template;
         world.legal_ready = 0;
-        if (made) r7_redeal(&world, viewer, &rng);
+        if (made) (forget ? r7_redeal_forgetting : r7_redeal)(&world, viewer, &rng);
         long used = iterate(&t, &world, &rng, c, extra, extra_count);
         if (used < 0) goto out;
         spent += used, made++;

@@ -36,7 +36,12 @@ class Engine:
     def clone(self) -> Engine: ...
     def redeal(self, viewer: int, seed: int) -> Engine: ...
     def greedy(
-        self, seed: int, worlds: int = 8, sampled: bool = False, among: Sequence[int] | None = None, gamble: bool = False
+        self,
+        seed: int,
+        worlds: int = 8,
+        sampled: bool = False,
+        among: Sequence[int] | None = None,
+        gamble: bool = False,
     ) -> int:
         """The decision of red7.bots.greedy for the mover (greedy.c)."""
     def turn_values(self) -> list[tuple[int, bool]]:

@@ -66,10 +66,12 @@ def test_views_masks_rewards_and_autoreset(players: int, advanced: bool, actions
     assert loss in rewards and rewards <= {win, loss, *shared}
 
 
-def test_the_games_are_the_rules_games_against_the_random_player() -> None:
-    """The same policy (the lowest safe decision) wins as often against the random player
-    here as in SingleAgentRed7 against `easy` (other random streams, the same game)."""
-    env = Red7VectorEnv(num_envs=500, mask="safe", seed=11)
+@pytest.mark.parametrize(("opponent", "level"), [("random", "easy"), ("greedy", "medium")])
+def test_the_games_are_the_rules_games_against_the_compiled_opponents(opponent: str, level: str) -> None:
+    """The same policy (the lowest safe decision) wins as often against the compiled
+    random (or greedy) player here as in SingleAgentRed7 against `easy` (or `medium`):
+    other random streams, the same game; and less often against greedy."""
+    env = Red7VectorEnv(num_envs=500, mask="safe", seed=11, opponent=opponent)
     obs, info = env.reset()
     wins = np.zeros(500)
     done = np.zeros(500, dtype=bool)
@@ -77,7 +79,7 @@ def test_the_games_are_the_rules_games_against_the_random_player() -> None:
         obs, reward, terminated, _, info = env.step(first_safe(info["action_mask"]))
         wins[terminated & ~done] = reward[terminated & ~done] > 0
         done |= terminated
-    single = SingleAgentRed7(opponents=["easy"], mask="safe")
+    single = SingleAgentRed7(opponents=[level], mask="safe")
     reference = []
     for seed in range(400):
         _, step_info = single.reset(seed=seed)
@@ -88,6 +90,7 @@ def test_the_games_are_the_rules_games_against_the_random_player() -> None:
     p, q = wins.mean(), np.mean(reference)
     spread = (p * (1 - p) / 500 + q * (1 - q) / 400) ** 0.5
     assert abs(p - q) < 4 * spread, (p, q)
+    assert (p < 0.3) == (opponent == "greedy"), p
 
 
 def test_masks_allow_only_legal_or_safe_decisions() -> None:
@@ -133,6 +136,7 @@ def test_bad_input_gets_a_clear_error_or_ends_the_episode_as_a_loss() -> None:
         ({"players": 5}, "players"),
         ({"seat": 2}, "seat"),
         ({"mask": "some"}, "mask"),
+        ({"opponent": "grandmaster"}, "opponent must be one of random, easy, greedy, medium"),
     ):
         with pytest.raises(ValueError, match=message):
             Red7VectorEnv(**bad)  # type: ignore[arg-type]

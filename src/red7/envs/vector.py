@@ -3,8 +3,10 @@
 ``Red7VectorEnv(num_envs=1024, players=2)`` runs ``num_envs`` games on the compiled
 engine (:mod:`red7.native`; this environment needs it). In each game one seat is the
 learner (``seat=0`` by default, ``seat="random"``: drawn each episode) and the other
-seats are the project's random player (``easy``: uniform among the safe decisions),
-played natively between the learner's decisions. With ``seat="self"`` (self-play)
+seats are the project's random player (``opponent="random"``, the ``easy`` level:
+uniform among the safe decisions) or its greedy player (``opponent="greedy"``, the
+``medium`` level's search, :mod:`red7.bots.greedy`, compiled), played natively between
+the learner's decisions. With ``seat="self"`` (self-play)
 every seat is the learner: each step is the decision of whichever seat is to move
 (``infos["seat"]``), so the other seats' decisions are another policy's (or the same
 policy's) actions, and an episode is the whole game.
@@ -24,7 +26,7 @@ policy's) actions, and an episode is the whole game.
 - ``infos["seat"]`` (``int8`` [N]): the seat whose view each row is.
 - Autoreset: the same step (``AutoresetMode.SAME_STEP``): a game that ends is dealt
   again at once and its row holds the next episode's first observation.
-- Seeds: each game's deals, learner seats and random players come from a SplitMix64
+- Seeds: each game's deals, learner seats and opponents' choices come from a SplitMix64
   stream of the seed and the game's index (compiled streams, not the Python engine's
   ``random.Random``): ``reset(seed=s)`` replays the same episodes.
 
@@ -48,6 +50,8 @@ from ..core.seeds import SEED_BITS, fresh_seed
 from .encoding import OBS_SIZE
 
 Obs = npt.NDArray[np.int8]
+OPPONENTS = {"random": False, "easy": False, "greedy": True, "medium": True}
+"""The opponents played in compiled code, by bot name or level: greedy or not."""
 
 
 class Red7VectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
@@ -65,6 +69,7 @@ class Red7VectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         seat: int | str = 0,
         mask: str = "legal",
         seed: int | None = None,
+        opponent: str = "random",
     ) -> None:
         if native.core is None:
             raise RuntimeError(f"Red7VectorEnv needs the compiled engine, which is not in use: {native.why_not}")
@@ -76,10 +81,13 @@ class Red7VectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             raise ValueError(f"seat must be a seat of the table (0..{players - 1}), 'random' or 'self', not {seat!r}")
         if mask not in ("legal", "safe"):
             raise ValueError(f"mask must be 'legal' or 'safe', not {mask!r}")
+        if opponent not in OPPONENTS:
+            raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}, not {opponent!r}")
         self.num_envs = num_envs
         self.config = (players, bool(advanced), bool(actions))
         self.seat = seat if isinstance(seat, int) else {"random": -1, "self": -2}[seat]  # the compiled codes
         self.safe = mask == "safe"
+        self.greedy = OPPONENTS[opponent]
         self.single_observation_space = spaces.Box(low=-128, high=127, shape=(OBS_SIZE,), dtype=np.int8)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = spaces.Box(low=-128, high=127, shape=(num_envs, OBS_SIZE), dtype=np.int8)
@@ -106,6 +114,7 @@ class Red7VectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             self._games = core.VectorGames(
                 self.num_envs, *self.config, self.seat, self.safe, self._seed % (1 << SEED_BITS),
                 self.obs, self.mask, self.rewards, self.terminated, self.illegal, self.seats, self.returns,
+                self.greedy,
             )  # fmt: skip
         self._games.reset()
         return self.obs, {"action_mask": self.mask, "seat": self.seats}

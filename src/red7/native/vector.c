@@ -2,7 +2,7 @@
  * the observation vector of red7.envs.encoding in C (r7_encode).
  *
  * Each of N games seats one learner; the other seats are random players (red7.bots.
- * random_bot's policy) played here. step(actions) applies each game's learner decision,
+ * random_bot's policy) or greedy players (greedy.h, red7.bots.greedy's search) played here. step(actions) applies each game's learner decision,
  * plays the other seats until the learner decides again, and writes, into arrays the
  * caller owns (numpy arrays, through the buffer protocol): the learner's observation
  * vector [N, 873] and its action mask [N, 249], the reward [N], terminated [N] and
@@ -10,7 +10,8 @@
  * In self-play (seat SELF_PLAY) every seat is the learner: each step is the decision of
  * whichever seat is to move, and the episode is the whole game. A game that ends is
  * dealt again in the same call (the observation is the next episode's first). Deals, seats and the random players draw from one SplitMix64
- * stream per game (fast.h), seeded from the vector's seed and the game's index.
+ * stream per game (fast.h), seeded from the vector's seed and the game's index; a greedy
+ * player's worlds from a Mersenne Twister seeded from that stream at each of its decisions.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -19,6 +20,9 @@
 
 #include "engine.h"
 #include "fast.h"
+#include "greedy.h"
+
+#define GREEDY_WORLDS 8 /* as the medium level */
 
 #define OBS_SIZE 873
 #define SELF_PLAY -2 /* the seat argument for self-play; -1 draws the learner's seat each episode */
@@ -61,7 +65,7 @@ void r7_encode(const r7_game *g, int seat, int8_t *out) {
 }
 
 typedef struct {
-    PyObject_HEAD int count, players, advanced, actions, seat, safe;
+    PyObject_HEAD int count, players, advanced, actions, seat, safe, greedy;
     r7_game *games;
     int8_t *learners;
     uint64_t *streams;
@@ -121,6 +125,11 @@ static void advance(VectorObject *self, int i) {
             return;
         } else if (g->current == self->learners[i]) {
             return;
+        } else if (self->greedy) {
+            mt_t rng;
+            mt_seed_u64(&rng, fast_next(stream));
+            int choice = r7_greedy(g, GREEDY_WORLDS, &rng, 0);
+            r7_apply(g, choice >= 0 ? choice : r7_random_decision(g, fast_random(stream))); /* no memory: random */
         } else {
             r7_apply(g, r7_random_decision(g, fast_random(stream)));
         }
@@ -154,20 +163,20 @@ static float reward_of(const r7_game *g, int seat) {
 
 static PyObject *vector_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     static char *names[] = {"count", "players", "advanced", "actions", "seat", "safe", "seed", "obs", "mask",
-                            "reward", "terminated", "illegal", "seats", "returns", NULL};
-    int count, players, advanced, actions, seat, safe;
+                            "reward", "terminated", "illegal", "seats", "returns", "greedy", NULL};
+    int count, players, advanced, actions, seat, safe, greedy = 0;
     unsigned long long seed;
     PyObject *arrays[7];
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iippipKOOOOOOO:VectorGames", names, &count, &players, &advanced,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iippipKOOOOOOO|p:VectorGames", names, &count, &players, &advanced,
                                      &actions, &seat, &safe, &seed, &arrays[0], &arrays[1], &arrays[2], &arrays[3],
-                                     &arrays[4], &arrays[5], &arrays[6]))
+                                     &arrays[4], &arrays[5], &arrays[6], &greedy))
         return NULL;
     if (count < 1 || players < 2 || players > R7_MAX_PLAYERS || seat < SELF_PLAY || seat >= players)
         return PyErr_Format(PyExc_ValueError, "1 or more games of 2 to 4 players, and a seat of the table, -1 or -2");
     VectorObject *self = (VectorObject *)type->tp_alloc(type, 0);
     if (!self) return NULL;
     self->count = count, self->players = players, self->advanced = advanced, self->actions = actions;
-    self->seat = seat, self->safe = safe;
+    self->seat = seat, self->safe = safe, self->greedy = greedy;
     Py_buffer *views[] = {&self->obs,     &self->mask,  &self->reward, &self->terminated,
                           &self->illegal, &self->seats, &self->returns};
     Py_ssize_t lengths[] = {(Py_ssize_t)count * OBS_SIZE, (Py_ssize_t)count * R7_ACTIONS, count, count, count, count,
@@ -262,7 +271,7 @@ static PyTypeObject VectorType = {
     .tp_dealloc = (destructor)vector_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "VectorGames(count, players, advanced, actions, seat, safe, seed, obs, mask, reward, terminated, "
-              "illegal): games stepped together (red7.envs.vector)",
+              "illegal, seats, returns, greedy=False): games stepped together (red7.envs.vector)",
     .tp_methods = vector_methods,
     .tp_new = vector_new,
 };

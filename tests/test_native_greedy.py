@@ -1,6 +1,5 @@
-"""The compiled greedy (red7/native/greedy.c) against the Python bot, the compiled solver's
-turn values against red7.solver, and pimc's opponent model (red7.bots.inference): its
-compiled sampler against the Python reference."""
+"""The compiled greedy (red7/native/greedy.c) against the Python bot, and the compiled
+solver's turn values against red7.solver (pimc's compiled parts)."""
 
 from __future__ import annotations
 
@@ -9,12 +8,10 @@ import random
 import pytest
 
 from red7 import Game
-from red7.bots import inference, make_bot
+from red7.bots import make_bot
 from red7.bots.greedy import GreedyBot
-from red7.bots.pimc import PIMCBot
 from red7.bots.random_bot import random_decision
 from red7.core import compiled
-from red7.core.cards import names_of
 from red7.core.model import Config
 from red7.core.worlds import WorldSampler
 from red7.solver import solve
@@ -115,89 +112,3 @@ def test_compiled_turn_values_are_the_solvers() -> None:
     assert checked > 400
     with pytest.raises(ValueError, match="without chance"):
         compiled.engine(Config(3), 1).turn_values()
-
-
-def _candidate(observation, world: Game) -> bool:
-    """Does the compiled sampler keep ``world`` (the other hand it gives, the only candidate)?"""
-    start = inference.round_start(observation)
-    me = observation.seat
-    hands = [start.game.observe(s).hand or 0 for s in range(2)]
-    hands[1 - me] |= world.observe(1 - me).hand or 0
-    palettes = start.game.observe(me).palettes
-    template = Game.from_position(
-        [names_of(h) for h in hands], [names_of(p) for p in palettes], current=start.game.current_player
-    )
-    kept, tried = compiled.engine_of(template).explained(me, (), (0, 0), start.history, 1, 1, 7)
-    assert tried == 1
-    return len(kept) == 1
-
-
-def test_the_compiled_model_keeps_the_worlds_the_python_reference_keeps() -> None:
-    """At every turn of games between greedy players: the true world explains the other
-    player, and of sampled worlds the compiled sampler keeps exactly those that
-    inference.explains keeps."""
-    rng = random.Random(5)
-    kept = checked = 0
-    for seed in range(12):
-        game = Game(players=2, seed=seed)
-        while not game.is_over:
-            observation = game.observe(game.current_player)
-            assert inference.explains(game, observation) and _candidate(observation, game)
-            for _ in range(3):
-                world = WorldSampler(observation).sample(rng)
-                verdict = inference.explains(world, observation)
-                assert _candidate(observation, world) == verdict, (seed, observation.history)
-                kept += verdict
-                checked += 1
-            game.apply_id(REFERENCE.choose(observation, game.options(), rng).id)
-    assert 0 < kept < checked
-
-
-def _seen(engine, seat: int) -> tuple:
-    """What ``seat`` sees of a compiled game: its hand, the palettes, the canvas, the rule,
-    whose turn and which step, every hand's size."""
-    f = dict(zip(compiled.FIELDS, engine.fields(), strict=True))
-    return (f["hands"][seat], f["palettes"], f["canvas"], f["rule"], f["current"], f["step"],
-            tuple(h.bit_count() for h in f["hands"]))  # fmt: skip
-
-
-@pytest.mark.parametrize("native", [True, False])
-def test_explained_worlds_are_worlds_of_the_observation(native: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The kept worlds give the viewer exactly what it sees, and (Python path) each explains
-    the other player; compiled and Python samplers alike."""
-    if not native:
-        monkeypatch.setattr(compiled, "available", lambda: False)
-    rng = random.Random(2)
-    for seed in range(4):
-        game = Game(players=2, seed=seed)
-        while not game.is_over:
-            me = game.current_player
-            observation = game.observe(me)
-            worlds, tried = inference.explained_worlds(observation, rng, 4, 300)
-            assert 0 < len(worlds) <= 4 and len(worlds) <= tried <= 300
-            for world in worlds:
-                if native:
-                    assert _seen(world, me) == _seen(compiled.engine_of(game), me)
-                else:
-                    assert world.observe(me) == observation and inference.explains(world, observation)
-            game.apply_id(REFERENCE.choose(observation, game.options(), rng).id)
-
-
-def test_pimc_model_falls_back_on_plain_worlds_when_nothing_explains_the_other_player() -> None:
-    """Against a random player, whose decisions greedy rarely explains, pimc with the model
-    still decides, on plain worlds when no candidate explains the other player."""
-    bot = PIMCBot(worlds=4, model=1, tries=50)
-    fallbacks = 0
-    for seed in range(6):
-        game = Game(players=2, seed=seed)
-        rng = random.Random(seed)
-        while not game.is_over:
-            options = game.options()
-            if game.current_player == 0:
-                choice = bot.choose(game.observe(0), options, rng)
-                assert choice.id in {o.action.id for o in options}
-                fallbacks += bot.last_solved and not bot.last_explained
-            else:
-                choice = options[int(rng.random() * len(options))].action
-            game.apply_id(choice.id)
-    assert fallbacks > 0

@@ -180,6 +180,13 @@ def test_r9_documented_fields_of_a_position() -> None:
         "target": 35,
         "pending": None,
         "history": [],
+        "round_log": {
+            "start": 0,
+            "palettes": [["O7", "V2"], ["G6"], ["I5"]],
+            "hand_sizes": [2, 3, 1],
+            "draws": [],
+            "dealt": False,
+        },  # the log begins where the position was given
         "round_results": [],
         "result": None,
         "hand": ["Y6", "G5", "B1"],

@@ -21,7 +21,6 @@ from red7.core.actions import Action, Kind
 from red7.core.cards import NAME_OF
 from red7.core.model import Config, GameError
 from red7.core.record import SeatRecord, dumps
-from red7.core.worlds import WorldSampler
 from red7.play import play_game
 from red7.play.judge import judge
 from red7.solver import solve
@@ -187,24 +186,24 @@ def test_ismcts_solved_leaves_find_the_winning_decision() -> None:
 
 
 def test_pimc_model_keeps_the_worlds_that_explain_the_other_player() -> None:
-    """model=1: against `medium` (which is greedy), the true game explains every decision
-    of the other player, while some sampled worlds do not (greedy would have played
-    otherwise in them); the bot decides deterministically, on worlds that explain."""
+    """model=1: against `medium` (which is greedy), the worlds kept explain every decision
+    of the other player, and some deals do not (greedy would have played otherwise in
+    them); the bot decides deterministically, on explained worlds."""
     bot = PIMCBot(model=1, worlds=8)
     medium = make_bot("medium")
+    rejected = 0
     for seed in range(3):
         game = Game(players=2, seed=seed)
         rng = random.Random(seed)
-        rejected = 0
         while not game.is_over:
             seat = game.current_player
             assert seat is not None
             obs = game.observe(seat)
-            assert inference.explains(game, obs)
-            sampler = WorldSampler(obs)
-            rejected += not all(inference.explains(sampler.sample(rng), obs) for _ in range(8))
+            worlds, tried = inference.explained_worlds(obs, rng, 8, 5000)
+            assert len(worlds) == 8 and all(unexplained == 0 for _, unexplained in worlds)
+            rejected += tried - len(worlds)
             game.apply(medium.choose(obs, game.options(), rng))
-        assert rejected > 0
+    assert rejected > 0
     game = Game(players=2, seed=9)
     for _ in range(8):
         game.apply(medium.choose(game.observe(game.current_player), game.options(), random.Random(0)))

@@ -49,7 +49,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Collection, Sequence
-from typing import TYPE_CHECKING, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from ..core import compiled
 from ..core.actions import CONCEDE, Action
@@ -58,6 +58,7 @@ from ..core.model import Config, Step
 from ..core.observation import Observation
 from ..core.worlds import WorldSampler
 from ..solver import position_won, solvable
+from . import inference
 from .base import Appraisal, Appraiser, Option
 from .random_bot import random_decision
 
@@ -76,6 +77,19 @@ class Worlds(Protocol):
 
 WorldSource = Callable[[Observation], Worlds]
 """Builds the :class:`Worlds` of one decision from the bot's observation."""
+
+
+class _InTurn:
+    """The worlds of a pool in turn, a copy of each (the Python search's pool)."""
+
+    def __init__(self, pool: Sequence[Game]) -> None:
+        self.pool = pool
+        self.next = 0
+
+    def sample(self, rng: random.Random) -> Game:
+        world = self.pool[self.next % len(self.pool)].clone()
+        self.next += 1
+        return world
 
 
 class _Node:
@@ -141,7 +155,10 @@ class ISMCTSBot(Appraiser):
     hands, see the module docstring; default 0: none); reference=1 (walk the reference's
     Python worlds even where the compiled engine is built, for comparisons; default 0);
     forget=1 (forget which face-down cards everyone saw, R9, as the world sampler did
-    before it remembered them: for measuring that change; default 0).
+    before it remembered them: for measuring that change; default 0); model=1 (play
+    worlds weighted by the opponent model instead: ``deals`` deals of the round replayed,
+    :func:`red7.bots.inference.weighted_worlds`, each iteration the next of them; default
+    0), deals=N (default 64).
 
     ``world_source`` (not an option of a spec; for experiments and tests) builds, from
     the observation of each decision, what the iterations' worlds are sampled from:
@@ -160,10 +177,13 @@ class ISMCTSBot(Appraiser):
         solve: int = 0,
         reference: int = 0,
         forget: int = 0,
+        model: int = 0,
+        deals: int = 64,
         *,
         world_source: WorldSource = WorldSampler,
     ) -> None:
-        """options: iters=N, steps=N or seconds=S (one budget), c=C, solve=N, reference=0|1, forget=0|1"""
+        """options: iters=N, steps=N or seconds=S (one budget), c=C, solve=N, reference=0|1,
+        forget=0|1, model=0|1, deals=N"""
         budgets = [b for b in (iters, steps, seconds) if b is not None]
         if len(budgets) > 1:
             raise TypeError("give one budget: iters, steps or seconds")
@@ -186,6 +206,12 @@ class ISMCTSBot(Appraiser):
         self.forget = bool(forget)
         if self.forget and world_source is not WorldSampler:
             raise ValueError("forget=1 changes the default world sampler, not another world source")
+        if model not in (0, 1) or deals != int(deals) or deals < 1:
+            raise ValueError(f"model={model} must be 0 or 1, and deals={deals} a whole number, at least 1")
+        self.model = bool(model)
+        self.deals = int(deals)
+        if self.model and (world_source is not WorldSampler or self.forget):
+            raise ValueError("model=1 replaces the default world sampler, not another world source")
         self._solved_leaves = False  # does the decision being searched use them?
         self.world_source = world_source
         self.last_iterations = 0
@@ -212,11 +238,17 @@ class ISMCTSBot(Appraiser):
             return Appraisal(Action.from_id(root_moves[0]), {}, solved=False, samples=0)
         self._solved_leaves = self.solve > 0 and solvable(observation, fast=True)
         twins = not self.reference and compiled.available() and not self._solved_leaves
+        pool: list[Any] = []
+        if self.model and inference.applies(observation):
+            pool = inference.weighted_worlds(observation, rng, self.deals, native=twins)
+            if not twins:  # the Python search plays them in turn
+                sampler = _InTurn(pool)
+                first = sampler.sample(rng)
         if twins and default and me is not None:
             # The whole search in compiled code (red7/native/search.h): the same algorithm.
             budget = (self.iters or 0, self.steps or 0, self.seconds or 0.0)
             engine = compiled.engine_of(first)
-            iterations, stats = engine.ismcts(me, rng.getrandbits(64), *budget, self.c, extra, self.forget)
+            iterations, stats = engine.ismcts(me, rng.getrandbits(64), *budget, self.c, extra, self.forget, pool)
             visits = {a: v for a, v, _ in stats}
             chances = {a: total / v for a, v, total in stats if v}
         else:

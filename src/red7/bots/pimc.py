@@ -71,20 +71,28 @@ class PIMCBot(Appraiser):
 
     options: worlds=N (worlds solved per decision, default 16), cards=N (solve only
     with at most N cards in the bot's hand, default :data:`CARDS`), steps=N (the ISMCTS budget
-    elsewhere, default 8000), model=1 (worlds that explain the other player's decisions,
-    the 2-player basic game only; default 0), tries=N (the most candidate worlds the
-    model deals per decision, default :data:`TRIES`)
+    elsewhere, default 8000), model=1 (solved worlds that explain the other players'
+    decisions, :mod:`red7.bots.inference`; default 0), tries=N (the most deals the model
+    tries per decision, default :data:`TRIES`), deals=N (the ISMCTS plays worlds of N
+    deals weighted by the same model, ``ismcts:model=1``; default 0: plain worlds)
     """
 
     name = "pimc"
 
     def __init__(
-        self, worlds: int = 16, cards: int = CARDS, steps: int = 8000, model: int = 0, tries: int = TRIES
+        self,
+        worlds: int = 16,
+        cards: int = CARDS,
+        steps: int = 8000,
+        model: int = 0,
+        tries: int = TRIES,
+        deals: int = 0,
     ) -> None:
-        """options: worlds=N, cards=N, steps=N, model=0|1, tries=N (see the class docstring)"""
+        """options: worlds=N, cards=N, steps=N, model=0|1, tries=N, deals=N (see the class docstring)"""
         self.worlds = _whole("worlds", worlds, 1)
         self.cards = _whole("cards", cards, 1)
-        self.search = ISMCTSBot(steps=_whole("steps", steps, 1))
+        deals = _whole("deals", deals, 0)
+        self.search = ISMCTSBot(steps=_whole("steps", steps, 1), model=int(deals > 0), deals=deals or 1)
         self.tiebreak = GreedyBot()
         if model not in (0, 1):
             raise BotSpecError(f"option model={model!r} must be 0 or 1")
@@ -113,7 +121,8 @@ class PIMCBot(Appraiser):
             return self.search.appraise(observation, options, rng, include)
         worlds: list[Any] = []
         if self.model and inference.applies(observation):
-            worlds, _ = inference.explained_worlds(observation, rng, self.worlds, self.tries)
+            explained, _ = inference.explained_worlds(observation, rng, self.worlds, self.tries)
+            worlds = [world for world, _ in explained]
         self.last_explained = len(worlds)
         if not worlds:
             sampler = WorldSampler(observation)

@@ -16,7 +16,7 @@ position in the order of ``Engine.fields()`` (:data:`FIELDS`), which is how
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from operator import attrgetter
 from typing import Any, Final
@@ -67,6 +67,15 @@ def engine(config: Config, seed: int) -> Any:
     """A new compiled game of ``config`` dealt from ``seed`` (as ``Game(config=config,
     seed=seed)`` deals it)."""
     return _core().Engine(config.players, config.advanced, config.actions, partial(round_key, seed))
+
+
+def load(config: Config, fields: Mapping[str, Any], seed: int = 0) -> Any:
+    """A compiled game of ``config`` at the position given field by field (by the names
+    of :data:`FIELDS`; nothing checks that its cards add up), its later rounds dealt
+    from ``seed``."""
+    return _core().Engine.load(
+        config.players, config.advanced, config.actions, partial(round_key, seed), tuple(fields[f] for f in FIELDS)
+    )
 
 
 def fields_of(game: Game) -> tuple[Any, ...]:

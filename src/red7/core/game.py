@@ -77,6 +77,7 @@ from .model import (
     Refusal,
     RefusalCode,
     Result,
+    RoundLog,
     RoundResult,
     Step,
 )
@@ -244,6 +245,7 @@ class Game:
             round=1,
             turns=0,
             history=(),
+            round_log=RoundLog(0, tuple(palette_masks), tuple(h.bit_count() for h in hand_masks), (), False),
             round_results=(),
             result=None,
         )
@@ -351,6 +353,12 @@ class Game:
     def palette(self, seat: int) -> list[str]:
         """The palette of ``seat``, highest card first."""
         return names_of(self._s.palettes[seat])
+
+    @property
+    def round_log(self) -> RoundLog:
+        """The round's public log beyond its decisions (R9): where it began, its palettes
+        then, who drew when (the card when everyone saw it)."""
+        return self._s.round_log
 
     def deck(self) -> list[str]:
         """The deck, top card first (hidden information, for tests and tools)."""
@@ -615,11 +623,18 @@ class Game:
             if public:
                 s.deck_known_count -= 1
                 s.known_hand_cards[seat] |= bit
+            self._log_draw(seat, card if public else -1)
             self._events.append(DRAWN[seat][public][card])
         if end_turn:
             self._end_turn()
         else:
             s.step = AFTER
+
+    def _log_draw(self, seat: int, card: int) -> None:
+        """Add a draw by ``seat`` of ``card`` (-1: unseen) to the round's public log (R9)."""
+        s = self._s
+        log = s.round_log
+        s.round_log = log._replace(draws=(*log.draws, (len(s.history) - 1, seat, card)))
 
     def _eliminate(self, seat: int) -> None:
         s = self._s
@@ -734,6 +749,7 @@ class Game:
         s = self._s
         n = s.config.players
         first = (max(range(n), key=s.palettes.__getitem__) + 1) % n
+        s.round_log = RoundLog(len(s.history), tuple(s.palettes), (HAND_SIZE,) * n, (), True)
         self._events.append(
             RoundDealt(
                 s.round,
@@ -776,6 +792,7 @@ class Game:
         else:
             seat = s.current
             s.hands[seat] |= 1 << c
+            self._log_draw(seat, -1)
             events.append(DRAWN[seat][False][c])
             if s.draw_ends_turn:
                 self._end_turn()

@@ -121,6 +121,53 @@ class Config:
         return {"players": self.players, "advanced": self.advanced, "actions": self.actions}
 
 
+class RoundLog(NamedTuple):
+    """What everyone saw of the round being played beyond its decisions (R9), so that a
+    player can replay the round in a world of its own (:mod:`red7.bots.inference`).
+    Immutable (a NamedTuple: positions and observations share it)."""
+
+    start: int
+    """The index in the history of the round's first decision."""
+    palettes: tuple[int, ...]
+    """The palettes (card masks) when the round began."""
+    hand_sizes: tuple[int, ...]
+    """How many cards each hand held when the round began."""
+    draws: tuple[tuple[int, int, int], ...]
+    """Every card drawn in the round: (index in the history of the decision that drew it,
+    the seat that drew it, the card if it was public (R7.z), else -1)."""
+    dealt: bool
+    """Did the round begin with a deal (R2)? False for a position given card by card
+    (:meth:`red7.core.game.Game.from_position`), whose log begins there."""
+
+    @classmethod
+    def empty(cls, players: int) -> RoundLog:
+        """The log of a match before its first deal."""
+        return cls(0, (0,) * players, (0,) * players, (), False)
+
+    def as_dict(self) -> dict[str, Any]:
+        from .cards import NAME_OF, names_of
+
+        return {
+            "start": self.start,
+            "palettes": [names_of(p) for p in self.palettes],
+            "hand_sizes": list(self.hand_sizes),
+            "draws": [[i, seat, NAME_OF[card] if card >= 0 else None] for i, seat, card in self.draws],
+            "dealt": self.dealt,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RoundLog:
+        from .cards import mask_of, parse_index
+
+        return cls(
+            data["start"],
+            tuple(mask_of(p) for p in data["palettes"]),
+            tuple(data["hand_sizes"]),
+            tuple((i, seat, parse_index(card) if card is not None else -1) for i, seat, card in data["draws"]),
+            bool(data["dealt"]),
+        )
+
+
 class RoundResult(NamedTuple):
     """How one round ended (R6.2, R8.2). Immutable (a NamedTuple: positions hold them,
     and search hashes positions)."""

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action
 from .cards import COLOURS, NAME_OF, mask_of, names_of, parse_colour, parse_index
-from .model import Config, GameError, Result, RoundResult, Step
+from .model import Config, GameError, Result, RoundLog, RoundResult, Step
 
 if TYPE_CHECKING:
     from .state import State
@@ -66,6 +66,8 @@ class Observation(NamedTuple):
     """The viewer's hand (None for a spectator)."""
     history: tuple[tuple[int, int], ...]
     """Every decision of the match so far: (seat, action id)."""
+    round_log: RoundLog
+    """Where the round began in the history, its palettes then, and who drew when (R9)."""
     round_results: tuple[RoundResult, ...]
     result: Result | None
 
@@ -110,6 +112,7 @@ class Observation(NamedTuple):
             "target": self.target,
             "pending": NAME_OF[self.pending] if self.pending is not None else None,
             "history": [[seat, str(Action.from_id(a))] for seat, a in self.history],
+            "round_log": self.round_log.as_dict(),
             "round_results": [r.as_dict() for r in self.round_results],
             "result": self.result.as_dict() if self.result else None,
         }
@@ -147,6 +150,7 @@ class Observation(NamedTuple):
                 pending=parse_index(data["pending"]) if data["pending"] is not None else None,
                 hand=mask_of(data["hand"]) if private else None,
                 history=tuple((seat, Action.parse(text).id) for seat, text in data["history"]),
+                round_log=RoundLog.from_dict(data["round_log"]),
                 round_results=tuple(
                     RoundResult(r["winner"], parse_colour(r["rule"]), tuple(r["scored"]), r["points"])
                     for r in data["round_results"]
@@ -182,6 +186,14 @@ def _check_shape(obs: Observation) -> None:
             ("known_hand_cards", len(obs.known_hand_cards) == n),
             ("score_piles", len(obs.score_piles) == n),
             ("history", all(whole(seat) and seat < n for seat, _ in obs.history)),
+            (
+                "round_log",
+                len(obs.round_log.palettes) == n
+                and len(obs.round_log.hand_sizes) == n
+                and all(
+                    whole(i) and i < len(obs.history) and whole(seat) and seat < n for i, seat, _ in obs.round_log.draws
+                ),
+            ),
         )
         if not ok
     ]
@@ -209,7 +221,7 @@ def observe(s: State, seat: int | None) -> Observation:
         tuple(s.palettes), tuple(map(_bit_count, s.hands)), tuple(s.alive), tuple(s.known_hand_cards), len(deck),
         tuple(deck[-1 : -known - 1 : -1]) if known else (), s.out_of_round.bit_count(), s.out_of_round_known,
         None if seat is None else s.out_of_round_own[seat], tuple(s.scores), tuple(s.score_piles),
-        s.pending if step == _SEVEN else None, None if seat is None else s.hands[seat], s.history,
+        s.pending if step == _SEVEN else None, None if seat is None else s.hands[seat], s.history, s.round_log,
         s.round_results, s.result,
     ))  # fmt: skip
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any, Final
 
-from .model import Config, Result, RoundResult, Step
+from .model import Config, Result, RoundLog, RoundResult, Step
 
 
 @dataclass(slots=True, eq=False)
@@ -61,6 +61,8 @@ class State:
     history: tuple[tuple[int, int], ...]
     """(seat, action id) of every decision of the match (a tuple: copies and
     observations share it; appending copies it, a few hundred entries at most)."""
+    round_log: RoundLog
+    """The round's public log beyond its decisions: its start, its draws (R9)."""
     round_results: tuple[RoundResult, ...]
     result: Result | None
 
@@ -73,7 +75,7 @@ class State:
             known_hand_cards=[0] * n, deck=[], deck_known_count=0, canvas=[], rule=0, out_of_round=0,
             out_of_round_known=0, out_of_round_own=[0] * n, score_piles=[0] * n, scores=[0] * n, alive=[True] * n,
             current=0, step=Step.START, pending=None, draw_ends_turn=False, round=0, turns=0, history=(),
-            round_results=(), result=None,
+            round_log=RoundLog.empty(n), round_results=(), result=None,
         )  # fmt: skip
 
     def copy(self) -> State:
@@ -102,6 +104,7 @@ class State:
             self.round,
             self.turns,
             self.history,
+            self.round_log,
             self.round_results,
             self.result,
         )
@@ -112,8 +115,8 @@ class State:
         return tuple(tuple(v) if i in _LIST_FIELDS else v for i, v in enumerate(values))
 
     def position_key(self) -> tuple[Any, ...]:
-        """The position however it was reached: every field but the history, the turn
-        counter, the seed and the game's constants (configuration, chance mode). Written
+        """The position however it was reached: every field but the history, the round's
+        log, the turn counter, the seed and the game's constants (configuration, chance mode). Written
         out because search bots key their transposition tables with it.
 
         >>> len(State.empty(Config(), seed=0).position_key()) == len(_POSITION_FIELDS)
@@ -136,5 +139,5 @@ _NAMES: Final = tuple(f.name for f in fields(State))
 _ALL_FIELDS: Final = attrgetter(*_NAMES)
 _LIST_FIELDS: Final = frozenset(i for i, f in enumerate(fields(State)) if str(f.type).startswith("list["))
 """The fields a key turns into tuples (the others are immutable already)."""
-_POSITION_FIELDS: Final = frozenset(_NAMES) - {"config", "seed", "explicit_chance", "history", "turns"}
+_POSITION_FIELDS: Final = frozenset(_NAMES) - {"config", "seed", "explicit_chance", "history", "round_log", "turns"}
 """What :meth:`State.position_key` holds (a test checks it against the key's length)."""

@@ -112,6 +112,7 @@ class WorldSampler:
                 round=obs.round,
                 turns=obs.turns,
                 history=obs.history,
+                round_log=obs.round_log,
                 round_results=obs.round_results,
                 result=obs.result,
             )

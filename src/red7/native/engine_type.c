@@ -6,6 +6,7 @@
 #include "engine.h"
 #include "fast.h"
 #include "greedy.h"
+#include "inference.h"
 #include "pimc.h"
 #include "search.h"
 
@@ -361,58 +362,100 @@ static int read_ints(PyObject *arg, int low, int high, int16_t *out, int room, c
 
 #define MOST_HISTORY 4096
 
-/* explained(viewer, pool, need, history, worlds, tries, seed): (worlds kept, tries made) (pimc.h) */
-static PyObject *engine_explained(EngineObject *self, PyObject *args) {
-    int viewer, worlds;
+/* a sequence of pairs or triples of small ints, each into its own array; the count, or
+ * -1 with an error set */
+static int read_tuples(PyObject *arg, int width, const int low[3], const long high[3], long *out[3], int room,
+                       const char *what) {
+    PyObject *seq = PySequence_Fast(arg, what);
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int ok = n <= room;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        PyObject *item = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, i), what);
+        ok = item && PySequence_Fast_GET_SIZE(item) == width;
+        for (int k = 0; ok && k < width; k++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(item, k));
+            ok = v >= low[k] && v <= high[k];
+            out[k][i] = v;
+        }
+        Py_XDECREF(item);
+    }
+    Py_DECREF(seq);
+    if (!ok) {
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s: at most %d tuples of %d numbers in range", what, room, width);
+        return -1;
+    }
+    return (int)n;
+}
+
+/* replayed(viewer, dealt, draws, required, pool, history, most, worlds, tries, seed):
+ * ([(world, mismatches)], tries made, broken deals) (inference.h), this engine being the
+ * round's first position with its hands and deck empty */
+static PyObject *engine_replayed(EngineObject *self, PyObject *args) {
+    int viewer, most, worlds;
     long tries;
     unsigned long long seed;
-    PyObject *pool_arg, *need_arg, *history_arg;
-    if (!PyArg_ParseTuple(args, "iOOOilK:explained", &viewer, &pool_arg, &need_arg, &history_arg, &worlds, &tries, &seed))
+    PyObject *dealt_arg, *draws_arg, *required_arg, *pool_arg, *history_arg;
+    if (!PyArg_ParseTuple(args, "iOOOOOiilK:replayed", &viewer, &dealt_arg, &draws_arg, &required_arg, &pool_arg,
+                          &history_arg, &most, &worlds, &tries, &seed))
         return NULL;
     r7_game *g = &self->g;
-    if (viewer < 0 || viewer >= g->players) return PyErr_Format(PyExc_ValueError, "no seat %d", viewer);
-    if (worlds < 1 || worlds > 4096 || tries < 1) return PyErr_Format(PyExc_ValueError, "give 1 to 4096 worlds and some tries");
-    int16_t pool16[49], need16[R7_MAX_PLAYERS], *history = PyMem_Malloc(MOST_HISTORY * sizeof(int16_t));
-    if (!history) return PyErr_NoMemory();
-    int pool_size = read_ints(pool_arg, 0, 48, pool16, 49, "pool holds cards");
-    int seats = pool_size < 0 ? -1 : read_ints(need_arg, 0, 49, need16, R7_MAX_PLAYERS, "need holds a count per seat");
-    int count = seats < 0 ? -1 : read_ints(history_arg, 0, R7_ACTIONS - 1, history, MOST_HISTORY, "history holds decision ids");
-    if (count < 0) {
-        PyMem_Free(history);
-        return NULL;
-    }
-    uint8_t pool[49];
-    int8_t need[R7_MAX_PLAYERS] = {0};
-    int needed = 0;
-    for (int i = 0; i < pool_size; i++) pool[i] = (uint8_t)pool16[i];
-    for (int s = 0; s < seats && s < g->players; s++) need[s] = (int8_t)need16[s], needed += s == viewer ? 0 : need16[s];
-    if (seats != g->players || needed > pool_size || pool_size - needed > 49) {
-        PyMem_Free(history);
-        return PyErr_Format(PyExc_ValueError, "need gives each of the %d seats at most the pool's %d cards", g->players, pool_size);
-    }
+    int n = g->players;
+    if (viewer < 0 || viewer >= n) return PyErr_Format(PyExc_ValueError, "no seat %d", viewer);
+    if (worlds < 1 || worlds > 4096 || tries < 1 || most < 0)
+        return PyErr_Format(PyExc_ValueError, "give 1 to 4096 worlds, some tries and a mismatch bound of 0 or more");
+    int16_t dealt16[R7_MAX_PLAYERS], pool16[49], *history = PyMem_Malloc(MOST_HISTORY * sizeof(int16_t));
+    long at[49], seat[49], rseat[49], rcard[49], rdeadline[49], unused[49];
     r7_game *out = PyMem_Malloc((size_t)worlds * sizeof(r7_game));
-    if (!out) {
-        PyMem_Free(history);
+    int *mismatches = PyMem_Malloc((size_t)worlds * sizeof(int));
+    if (!history || !out || !mismatches) {
+        PyMem_Free(history), PyMem_Free(out), PyMem_Free(mismatches);
         return PyErr_NoMemory();
     }
-    mt_t rng;
-    mt_seed_u64(&rng, seed);
-    long tried = 0;
-    int kept;
-    Py_BEGIN_ALLOW_THREADS kept = r7_explained(g, viewer, pool, pool_size, need, history, count, worlds, tries, &rng, out, &tried);
-    Py_END_ALLOW_THREADS PyMem_Free(history);
-    PyObject *list = PyList_New(kept);
-    for (int i = 0; list && i < kept; i++) {
-        EngineObject *world = (EngineObject *)engine_clone(self, NULL);
-        if (!world) {
-            Py_CLEAR(list);
-            break;
-        }
-        world->g = out[i];
-        PyList_SET_ITEM(list, i, (PyObject *)world);
+    const int low[3] = {0, 0, 0};
+    const long draw_high[3] = {MOST_HISTORY, n - 1, 0}, required_high[3] = {n - 1, 48, R7_NO_DEADLINE};
+    long *draw_out[3] = {at, seat, unused}, *required_out[3] = {rseat, rcard, rdeadline};
+    int seats = read_ints(dealt_arg, 0, 49, dealt16, R7_MAX_PLAYERS, "dealt holds a hand size per seat");
+    int draws = seats < 0 ? -1 : read_tuples(draws_arg, 2, low, draw_high, draw_out, 49, "draws holds (index, seat)");
+    int required = draws < 0 ? -1 : read_tuples(required_arg, 3, low, required_high, required_out, 49,
+                                                "required holds (seat, card, deadline)");
+    int pool_size = required < 0 ? -1 : read_ints(pool_arg, 0, 48, pool16, 49, "pool holds cards");
+    int count = pool_size < 0 ? -1 : read_ints(history_arg, 0, R7_ACTIONS - 1, history, MOST_HISTORY, "history holds decision ids");
+    if (count >= 0 && seats != n) {
+        PyErr_Format(PyExc_ValueError, "dealt gives a hand size to each of the %d seats", n);
+        count = -1;
     }
-    PyMem_Free(out);
-    return list ? Py_BuildValue("(Nl)", list, tried) : NULL;
+    PyObject *result = NULL;
+    if (count >= 0) {
+        int8_t dealt[R7_MAX_PLAYERS], draw_seat[49];
+        int32_t draw_at[49];
+        uint8_t pool[49];
+        r7_required needed[49];
+        for (int s = 0; s < n; s++) dealt[s] = (int8_t)dealt16[s];
+        for (int d = 0; d < draws; d++) draw_at[d] = (int32_t)at[d], draw_seat[d] = (int8_t)seat[d];
+        for (int r = 0; r < required; r++) needed[r] = (r7_required){(int8_t)rseat[r], (uint8_t)rcard[r], (int32_t)rdeadline[r]};
+        for (int i = 0; i < pool_size; i++) pool[i] = (uint8_t)pool16[i];
+        r7_past past = {g, viewer, dealt, draw_at, draw_seat, draws, needed, required, pool, pool_size, history, count};
+        mt_t rng;
+        mt_seed_u64(&rng, seed);
+        long tried = 0, broken = 0;
+        int kept;
+        Py_BEGIN_ALLOW_THREADS kept = r7_replayed(&past, most, worlds, tries, &rng, out, mismatches, &tried, &broken);
+        Py_END_ALLOW_THREADS PyObject *list = PyList_New(kept);
+        for (int i = 0; list && i < kept; i++) {
+            EngineObject *world = (EngineObject *)engine_clone(self, NULL);
+            PyObject *pair = world ? Py_BuildValue("(Ni)", (PyObject *)world, mismatches[i]) : NULL;
+            if (!pair) {
+                Py_CLEAR(list);
+                break;
+            }
+            world->g = out[i];
+            PyList_SET_ITEM(list, i, pair);
+        }
+        result = list ? Py_BuildValue("(Nll)", list, tried, broken) : NULL;
+    }
+    PyMem_Free(history), PyMem_Free(out), PyMem_Free(mismatches);
+    return result;
 }
 
 /* redeal(viewer, seed): a copy dealt again by r7_redeal (engine.h) from a Mersenne Twister
@@ -430,18 +473,18 @@ static PyObject *engine_redeal(EngineObject *self, PyObject *args) {
     return (PyObject *)copy;
 }
 
-/* ismcts(viewer, seed, iterations, steps, seconds, c, extra, forget=False): the search of
- * search.h from this position; returns (iterations made, [(decision, visits, total value)]
- * of the root) */
+/* ismcts(viewer, seed, iterations, steps, seconds, c, extra, forget=False, pool=None): the
+ * search of search.h from this position (or from the worlds of `pool`); returns
+ * (iterations made, [(decision, visits, total value)] of the root) */
 static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
     int viewer;
     unsigned long long seed;
     long iterations, steps;
     double seconds, c;
-    PyObject *extra_seq;
+    PyObject *extra_seq, *pool_seq = NULL;
     int forget = 0;
-    if (!PyArg_ParseTuple(args, "iKllddO|p:ismcts", &viewer, &seed, &iterations, &steps, &seconds, &c, &extra_seq,
-                          &forget))
+    if (!PyArg_ParseTuple(args, "iKllddO|pO:ismcts", &viewer, &seed, &iterations, &steps, &seconds, &c, &extra_seq,
+                          &forget, &pool_seq))
         return NULL;
     if (viewer != self->g.current || self->g.step >= R7_OVER)
         return PyErr_Format(PyExc_ValueError, "the search is for the seat to decide");
@@ -462,12 +505,33 @@ static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "extra holds decision ids 0..248");
         return NULL;
     }
+    r7_game *pool = NULL;
+    int pool_size = 0;
+    if (pool_seq && pool_seq != Py_None) {
+        PyObject *worlds = PySequence_Fast(pool_seq, "pool is a sequence of engines");
+        if (!worlds) return NULL;
+        pool_size = (int)PySequence_Fast_GET_SIZE(worlds);
+        pool = PyMem_Malloc((size_t)(pool_size ? pool_size : 1) * sizeof(r7_game));
+        for (int i = 0; pool && i < pool_size; i++) {
+            PyObject *item = PySequence_Fast_GET_ITEM(worlds, i);
+            const r7_game *w = Py_IS_TYPE(item, &EngineType) ? &((EngineObject *)item)->g : NULL;
+            if (!w || w->current != viewer || w->step != self->g.step || w->players != self->g.players) {
+                Py_DECREF(worlds);
+                PyMem_Free(pool);
+                return PyErr_Format(PyExc_ValueError, "the pool holds engines at this decision point");
+            }
+            pool[i] = *w;
+        }
+        Py_DECREF(worlds);
+        if (!pool) return PyErr_NoMemory();
+    }
     r7_root_child children[R7_MAX_LEGAL + R7_ACTIONS];
     long done = 0;
     int count;
     Py_BEGIN_ALLOW_THREADS count = r7_ismcts(&self->g, viewer, seed, iterations, steps, seconds, c, extra, (int)n,
-                                             forget, children, &done);
-    Py_END_ALLOW_THREADS if (count < 0) return PyErr_NoMemory();
+                                             forget, pool, pool_size, children, &done);
+    Py_END_ALLOW_THREADS PyMem_Free(pool);
+    if (count < 0) return PyErr_NoMemory();
     PyObject *list = PyList_New(count);
     for (int i = 0; list && i < count; i++)
         PyList_SET_ITEM(list, i, Py_BuildValue("(iId)", children[i].action, children[i].visits, children[i].total));
@@ -531,8 +595,8 @@ static PyMethodDef engine_methods[] = {
      "of the game, or of the round (a match then waits for its next deal); returns the decisions played"},
     {"clone", (PyCFunction)engine_clone, METH_NOARGS, "an independent copy"},
     {"ismcts", (PyCFunction)engine_ismcts, METH_VARARGS,
-     "ismcts(viewer, seed, iterations, steps, seconds, c, extra, forget=False): (iterations made, "
-     "[(decision, visits, total)])"},
+     "ismcts(viewer, seed, iterations, steps, seconds, c, extra, forget=False, pool=None): (iterations made, "
+     "[(decision, visits, total)]); pool: the worlds to play, in turn (the opponent model's)"},
     {"encode", (PyCFunction)engine_encode, METH_O, "encode(seat): red7.envs.encoding.encode's vector, as bytes"},
     {"greedy", (PyCFunction)(void (*)(void))engine_greedy, METH_VARARGS | METH_KEYWORDS,
      "greedy(seed, worlds=8, sampled=False, among=None, gamble=False): the decision of red7.bots.greedy for the mover, "
@@ -540,9 +604,9 @@ static PyMethodDef engine_methods[] = {
      "decisions if given (gamble: none of them is safe)"},
     {"turn_values", (PyCFunction)engine_turn_values, METH_NOARGS,
      "turn_values(): [(decision, the mover still wins the round after it)], two players left without chance"},
-    {"explained", (PyCFunction)engine_explained, METH_VARARGS,
-     "explained(viewer, pool, need, history, worlds, tries, seed): ([worlds whose other players decided as greedy], "
-     "tries made), dealt from this round's first position"},
+    {"replayed", (PyCFunction)engine_replayed, METH_VARARGS,
+     "replayed(viewer, dealt, draws, required, pool, history, most, worlds, tries, seed): ([(world, mismatches)], "
+     "tries made, broken deals): the round dealt again and replayed from this first position (inference.h)"},
     {"redeal", (PyCFunction)engine_redeal, METH_VARARGS,
      "redeal(viewer, seed): a copy with the cards viewer cannot see dealt again at random (a sampled world)"},
     {NULL, NULL, 0, NULL},

@@ -119,7 +119,8 @@ static long iterate(tree_t *t, r7_game *g, mt_t *rng, double c, const int16_t *e
 }
 
 int r7_ismcts(const r7_game *template, int viewer, uint64_t seed, long iterations, long steps, double seconds,
-              double c, const int16_t *extra, int extra_count, int forget, r7_root_child *out, long *done) {
+              double c, const int16_t *extra, int extra_count, int forget, const r7_game *pool, int pool_size,
+              r7_root_child *out, long *done) {
     tree_t t = {NULL, 0, 0};
     mt_t rng;
     mt_seed_u64(&rng, seed);
@@ -128,9 +129,9 @@ int r7_ismcts(const r7_game *template, int viewer, uint64_t seed, long iteration
     int result = -1;
     if (new_node(&t, -1) < 0) return -1;
     for (;;) {
-        r7_game world = *template;
+        r7_game world = pool_size ? pool[made % pool_size] : *template;
         world.legal_ready = 0;
-        if (made) (forget ? r7_redeal_forgetting : r7_redeal)(&world, viewer, &rng);
+        if (made && !pool_size) (forget ? r7_redeal_forgetting : r7_redeal)(&world, viewer, &rng);
         long used = iterate(&t, &world, &rng, c, extra, extra_count);
         if (used < 0) goto out;
         spent += used, made++;

@@ -26,8 +26,11 @@ typedef struct {
  * none; at least one given). Writes the root's children, in the order they were first
  * met, into `out` (room for R7_MAX_LEGAL + `extra_count`) and returns how many, or -1
  * when memory ran out; `*done` gets the iterations made. `forget`: deal worlds with
- * r7_redeal_forgetting (the sampler before R9's face-down change). */
+ * r7_redeal_forgetting (the sampler before R9's face-down change). With a `pool` of
+ * `pool_size` worlds (the opponent model's, inference.h), iteration i plays world
+ * i mod pool_size instead. */
 int r7_ismcts(const r7_game *template, int viewer, uint64_t seed, long iterations, long steps, double seconds,
-              double c, const int16_t *extra, int extra_count, int forget, r7_root_child *out, long *done);
+              double c, const int16_t *extra, int extra_count, int forget, const r7_game *pool, int pool_size,
+              r7_root_child *out, long *done);
 
 #endif

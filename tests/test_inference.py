@@ -1,0 +1,229 @@
+"""The opponent model's worlds (red7.bots.inference): the round's public log (R9), the
+round rebuilt from it, deals that replay to the position the viewer sees, the true deal
+among them, and the compiled replay judging deals as the Python reference does."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from red7 import Game
+from red7.bots import inference, make_bot
+from red7.bots.greedy import GreedyBot
+from red7.bots.pimc import PIMCBot
+from red7.bots.random_bot import random_decision
+from red7.core import compiled
+from red7.core.cards import parse_index
+from red7.core.model import Config
+
+CONFIGS = [Config(p, advanced, actions) for p in (2, 3, 4) for advanced in (False, True) for actions in (False, True)]
+native = pytest.mark.skipif(not compiled.available(), reason="the compiled core is off (RED7_NATIVE=0)")
+REFERENCE = GreedyBot(reference=1)
+SEEN = ("hand", "palettes", "canvas", "rule", "hand_sizes", "alive", "known_hand_cards", "deck_size", "deck_known_top",
+        "out_of_round_count", "out_of_round_known", "scores", "step", "current_player")  # fmt: skip
+"""What the viewer sees of a position (the fields of its observation that its replay must give)."""
+
+
+def played(config: Config, seeds: range, mixed: bool = True) -> Iterator[tuple[Game, Game]]:
+    """Every decision point of seeded games (greedy players, and random ones if ``mixed``),
+    with the game as its round was dealt."""
+    for seed in seeds:
+        game = Game(config=config, seed=seed)
+        rng = random.Random(seed)
+        dealt = game.clone()
+        while not game.is_over:
+            if game.round_log.start == len(game.history) and game.round_log.dealt:
+                dealt = game.clone()
+            yield game, dealt
+            if mixed and rng.random() < 0.3:
+                game.apply_id(random_decision(game, rng))
+            else:
+                game.apply_id(REFERENCE.choose(game.observe(game.current_player), game.options(), rng).id)
+
+
+def test_the_round_log_is_public_R9() -> None:
+    """Every viewer sees the same log: where the round began, the palettes dealt, and each
+    draw with the card only when everyone saw it (a tucked card, R7.z); the history at its
+    start belongs to the round before."""
+    draws = public = 0
+    for game, dealt in played(Config(3, True, True), range(6)):
+        log = game.round_log
+        assert all(game.observe(seat).round_log == log for seat in (0, 1, 2, None))
+        assert log.dealt and log.start == len(dealt.history) and log.palettes == tuple(dealt.observe(None).palettes)
+        for i, seat, card in log.draws:
+            assert log.start <= i < len(game.history) and 0 <= seat < 3
+            public += card >= 0
+        draws += len(log.draws)
+    assert draws > 50 and 0 < public < draws
+
+
+def true_past(game: Game, dealt: Game) -> inference.RoundPast:
+    """The round rebuilt for the mover, with the true deal as the cards each place held."""
+    me = game.current_player
+    past = inference.round_past(game.observe(me))
+    deck = [parse_index(name) for name in dealt.deck()]  # top first
+    required = [(seat, parse_index(c), 0) for seat in range(game.players) for c in dealt.hand(seat)]
+    drawn = [(seat, deck[k], at + 1) for k, (at, seat) in enumerate(past.draws)]
+    rest = tuple(deck[len(past.draws) :])
+    return inference.RoundPast(
+        past.observation, past.first, past.dealt, past.draws, tuple(required + drawn), rest, past.history
+    )
+
+
+def same_position(world: object, game: Game) -> None:
+    """The compiled ``world`` is ``game``'s position, its deck's unknown order aside."""
+    a = dict(zip(compiled.FIELDS, world.fields(), strict=True))  # type: ignore[attr-defined]
+    b = dict(zip(compiled.FIELDS, compiled.fields_of(game), strict=True))
+    for name in compiled.FIELDS:
+        if name == "deck":
+            known = b["deck_known_count"]
+            assert (
+                sorted(a[name]) == sorted(b[name])
+                and a[name][len(a[name]) - known :] == b[name][len(b[name]) - known :]
+            )
+        elif name not in ("round", "turns"):
+            assert a[name] == b[name], (name, a[name], b[name])
+
+
+@native
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_the_true_deal_replays_to_the_game(config: Config) -> None:
+    """Given the true deal as the cards each place held (the deal's hands; the unseen draws
+    from the top of the deck, in order), the compiled replay reaches the game itself, every
+    hidden card in its place: the places, the deadlines and the deck are rebuilt right."""
+    checked = 0
+    for game, dealt in played(config, range(4)):
+        if not inference.applies(game.observe(game.current_player)):
+            continue
+        past = true_past(game, dealt)
+        start = compiled.load(config, past.start_fields())
+        history = [a for _, a in past.history]
+        kept, tried, broken = start.replayed(
+            game.current_player, past.dealt, past.draws, past.required, past.pool, history, 10**6, 1, 1, 1
+        )
+        assert broken == 0 and tried == 1 and len(kept) == 1
+        same_position(kept[0][0], game)
+        checked += 1
+    assert checked > 30
+
+
+@pytest.mark.parametrize("use_native", [True, False])
+@pytest.mark.parametrize("config", [Config(2), Config(3, True, True), Config(4, True, False)], ids=str)
+def test_deals_replay_to_what_the_viewer_sees(
+    config: Config, use_native: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Random deals of the rebuilt round, compiled or in Python, replay legally (the Python
+    replay checks every decision) to worlds in which the viewer sees what it sees in the
+    game: its hand, the palettes, the canvas, every count."""
+    if not use_native:
+        monkeypatch.setattr(compiled, "available", lambda: False)
+    elif not compiled.available():
+        pytest.skip("the compiled core is off")
+    rng = random.Random(3)
+    checked = 0
+    for game, _ in played(config, range(2 if config.advanced else 20)):
+        me = game.current_player
+        observation = game.observe(me)
+        if not inference.applies(observation) or rng.random() < (0.7 if use_native else 0.93):
+            continue
+        worlds, tried = inference.explained_worlds(observation, rng, 2, 2, most=10**6)
+        assert len(worlds) == tried == 2
+        for world, unexplained in worlds:
+            assert 0 <= unexplained <= len(observation.history)
+            seen = world.observe(me) if isinstance(world, Game) else None
+            if seen is not None:
+                assert all(getattr(seen, k) == getattr(observation, k) for k in SEEN)
+            else:
+                a = dict(zip(compiled.FIELDS, world.fields(), strict=True))
+                b = dict(zip(compiled.FIELDS, compiled.fields_of(game), strict=True))
+                assert (
+                    a["hands"][me] == b["hands"][me] and a["palettes"] == b["palettes"] and a["canvas"] == b["canvas"]
+                )
+                assert [h.bit_count() for h in a["hands"]] == [h.bit_count() for h in b["hands"]]
+                assert (a["current"], a["step"], len(a["deck"]), a["known_hand_cards"]) == (
+                    b["current"], b["step"], len(b["deck"]), b["known_hand_cards"])  # fmt: skip
+            checked += 1
+    assert checked > 3
+
+
+@native
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_compiled_replay_judges_a_deal_as_the_python_reference(players: int) -> None:
+    """Where greedy draws no unknown card (basic games without action cards) its decisions
+    do not depend on its stream: a deal dealt in Python leaves as many of the other players'
+    decisions unexplained in the compiled replay as in the Python one; and between greedy
+    players the true deal leaves none."""
+    config = Config(players)
+    rng = random.Random(players)
+    compared = explained = 0
+    for game, dealt in played(config, range(10), mixed=False):
+        me = game.current_player
+        observation = game.observe(me)
+        past = inference.round_past(observation)
+        history = [a for _, a in past.history]
+        start = compiled.load(config, past.start_fields())
+        truth = true_past(game, dealt)
+        kept, _, _ = start.replayed(me, truth.dealt, truth.draws, truth.required, truth.pool, history, 0, 1, 1, 1)
+        assert len(kept) == 1 and kept[0][1] == 0
+        for _ in range(2):
+            world = inference.deal(past, rng)
+            expected = inference.mismatches(world.clone(), past, 10**6, rng)
+            required = tuple((s, parse_index(c), 0) for s in range(players) for c in world.hand(s))
+            kept, _, broken = start.replayed(me, past.dealt, (), required, (), history, 10**6, 1, 1, 2)
+            assert broken == 0 and kept[0][1] == expected
+            compared += 1
+            explained += expected == 0
+    assert compared > 50 and 0 < explained < compared
+
+
+def test_pimc_model_falls_back_on_plain_worlds_when_nothing_explains_the_other_player() -> None:
+    """Against a random player, whose decisions greedy rarely explains, pimc with the model
+    still decides, on plain worlds when no deal explains the other player."""
+    bot = PIMCBot(worlds=4, model=1, tries=50)
+    fallbacks = 0
+    for seed in range(6):
+        game = Game(players=2, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            options = game.options()
+            if game.current_player == 0:
+                choice = bot.choose(game.observe(0), options, rng)
+                assert choice.id in {o.action.id for o in options}
+                fallbacks += bot.last_solved and not bot.last_explained
+            else:
+                choice = options[int(rng.random() * len(options))].action
+            game.apply_id(choice.id)
+    assert fallbacks > 0
+
+
+def test_a_position_given_card_by_card_has_no_round_to_rebuild() -> None:
+    game = Game.from_position([["R7"], ["Y6"]], [["O7"], ["G6"]])
+    assert not game.round_log.dealt and not inference.applies(game.observe(0))
+    assert make_bot("pimc:model=1,worlds=2").choose(game.observe(0), game.options(), random.Random(0))
+
+
+def test_weighted_worlds_favour_the_deals_greedy_explains() -> None:
+    """Resampled by weight (MISMATCH ** unexplained decisions), the pool's worlds leave
+    fewer of the other players' decisions unexplained than the deals it draws from; the
+    search plays them, compiled or in Python, and decides legally."""
+    rng = random.Random(8)
+    before = after = positions = 0
+    for game, _ in played(Config(3, True, True), range(2), mixed=False):
+        observation = game.observe(game.current_player)
+        if len(observation.history) - observation.round_log.start < 6 or rng.random() < 0.8:
+            continue
+        deals, _ = inference.explained_worlds(observation, random.Random(1), 32, 32, most=10**6)
+        pool = inference.weighted_worlds(observation, random.Random(1), 32)
+        count = {w.fields(): k for w, k in deals}  # the same stream deals the same worlds
+        assert len(pool) == 32 and all(w.fields() in count for w in pool)
+        before += sum(k for _, k in deals) / 32
+        after += sum(count[w.fields()] for w in pool) / 32
+        positions += 1
+        for spec in ("ismcts:iters=200,model=1,deals=16", "ismcts:iters=30,model=1,deals=4,reference=1"):
+            assert make_bot(spec).choose(observation, game.options(), rng) in game.legal_actions()
+    assert positions > 3 and after < before
+    engine = compiled.engine(Config(2), 1)
+    with pytest.raises(ValueError, match="at this decision point"):
+        engine.ismcts(engine.current, 1, 10, 0, 0.0, 0.7, (), False, [compiled.engine(Config(2), 2)])

@@ -95,10 +95,14 @@ def _positions(games: int) -> list[Game]:
 
 def test_compiled_turn_values_are_the_solvers() -> None:
     """Engine.turn_values gives solve(...).values (R4.2-R4.6, R6.2) at every decision point
-    of 2-player basic games and advanced rounds whose deck is empty, mid-turn included."""
+    of 2-player basic games and advanced rounds whose deck is empty, mid-turn included, and
+    Engine.plan_values's winning plans are solve(...).plans."""
     checked = 0
     for game in _positions(40):
-        assert dict(compiled.engine_of(game).turn_values()) == solve(game, plans=False).values, game
+        engine = compiled.engine_of(game)
+        assert dict(engine.turn_values()) == solve(game, plans=False).values, game
+        winning = {plan for plan, won in engine.plan_values() if won}
+        assert winning == {tuple(a.id for a in plan) for plan in solve(game).plans}, game
         checked += 1
     game = Game.from_position(
         [["R7", "O3", "Y2"], ["B5", "I6", "V1"]], [["G4"], ["R2"]], advanced=True, deck=[], current=0

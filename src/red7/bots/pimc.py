@@ -35,6 +35,7 @@ Deterministic for a given RNG: the worlds come from it, and solutions are exact.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any, Final
 
@@ -87,8 +88,9 @@ class PIMCBot(Appraiser):
         model: int = 0,
         tries: int = TRIES,
         deals: int = 0,
+        plans: int = 0,
     ) -> None:
-        """options: worlds=N, cards=N, steps=N, model=0|1, tries=N, deals=N (see the class docstring)"""
+        """options: worlds=N, cards=N, steps=N, model=0|1, tries=N, deals=N, plans=0|1 (see the class docstring)"""
         self.worlds = _whole("worlds", worlds, 1)
         self.cards = _whole("cards", cards, 1)
         deals = _whole("deals", deals, 0)
@@ -98,6 +100,9 @@ class PIMCBot(Appraiser):
             raise BotSpecError(f"option model={model!r} must be 0 or 1")
         self.model = bool(model)
         self.tries = _whole("tries", tries, 1)
+        if plans not in (0, 1):
+            raise BotSpecError(f"option plans={plans!r} must be 0 or 1")
+        self.plans = bool(plans)
         self.last_solved = False
         """Did the last decision come from solved worlds (for measurements)?"""
         self.last_explained = 0
@@ -128,14 +133,31 @@ class PIMCBot(Appraiser):
             sampler = WorldSampler(observation)
             worlds = [sampler.sample(rng) for _ in range(self.worlds)]
         kept = {o.action.id: 0 for o in options}
-        for world in worlds:
-            for a, won in _values(world):
-                kept[a] += won
+        if self.plans:  # a decision is worth its best plan: the rest of the turn is chosen blind too
+            counts: Counter[tuple[int, ...]] = Counter()
+            for world in worlds:
+                counts.update(plan for plan, won in _plan_values(world) if won)
+            for plan, count in counts.items():
+                kept[plan[0]] = max(kept[plan[0]], count)
+        else:
+            for world in worlds:
+                for a, won in _values(world):
+                    kept[a] += won
         chances = {a: k / len(worlds) for a, k in kept.items()}
         best = max(kept.values())
         tied = [o for o in options if kept[o.action.id] == best]
         choice = tied[0].action if len(tied) == 1 else self.tiebreak.choose(observation, tied, rng)
         return Appraisal(choice, chances, solved=True, samples=len(worlds))
+
+
+def _plan_values(world: Game | Any) -> list[tuple[tuple[int, ...], bool]]:
+    """(plan, keeps the round won) of every plan to the end of the mover's turn in a
+    solvable world (a :class:`Game`: only its winning plans), as :func:`_values`."""
+    if isinstance(world, Game):
+        if not compiled.available():
+            return [(tuple(a.id for a in plan), True) for plan in solve(world).plans]
+        world = compiled.engine_of(world)
+    return list(world.plan_values())
 
 
 def _values(world: Game | Any) -> list[tuple[int, bool]]:

@@ -341,6 +341,30 @@ static PyObject *engine_turn_values(EngineObject *self, PyObject *unused) {
     return list;
 }
 
+/* plan_values(): [(plan, keeps the round won)] for the mover, every plan to the end of
+ * its turn (pimc.h) */
+static PyObject *engine_plan_values(EngineObject *self, PyObject *unused) {
+    r7_game *g = &self->g;
+    if (!deciding(g)) return NULL;
+    if (popcount(g->alive) != 2 || g->actions || (g->advanced && g->deck_size) || (g->step != R7_START && g->step != R7_AFTER))
+        return PyErr_Format(PyExc_ValueError, "the compiled solver answers turns of two players without chance");
+    int16_t *plans = PyMem_Malloc(R7_MOST_PLANS * R7_PLAN_STEPS * sizeof(int16_t));
+    uint8_t *won = PyMem_Malloc(R7_MOST_PLANS);
+    int n = plans && won ? r7_plan_values(g, plans, won) : -1;
+    PyObject *list = n < 0 ? PyErr_NoMemory() : PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        int steps = 0;
+        while (steps < R7_PLAN_STEPS && plans[i * R7_PLAN_STEPS + steps] >= 0) steps++;
+        PyObject *plan = PyTuple_New(steps);
+        for (int k = 0; plan && k < steps; k++) PyTuple_SET_ITEM(plan, k, PyLong_FromLong(plans[i * R7_PLAN_STEPS + k]));
+        PyObject *pair = plan ? Py_BuildValue("(NO)", plan, won[i] ? Py_True : Py_False) : NULL;
+        if (!pair) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, i, pair);
+    }
+    PyMem_Free(plans), PyMem_Free(won);
+    return list;
+}
+
 /* a sequence of small ints into out[room]; the count, or -1 with an error set */
 static int read_ints(PyObject *arg, int low, int high, int16_t *out, int room, const char *what) {
     PyObject *seq = PySequence_Fast(arg, what);
@@ -604,6 +628,9 @@ static PyMethodDef engine_methods[] = {
      "decisions if given (gamble: none of them is safe)"},
     {"turn_values", (PyCFunction)engine_turn_values, METH_NOARGS,
      "turn_values(): [(decision, the mover still wins the round after it)], two players left without chance"},
+    {"plan_values", (PyCFunction)engine_plan_values, METH_NOARGS,
+     "plan_values(): [(plan, it keeps the round won)] for every plan of the mover to the end of its turn, two players "
+     "left without chance"},
     {"replayed", (PyCFunction)engine_replayed, METH_VARARGS,
      "replayed(viewer, dealt, draws, required, pool, history, most, worlds, tries, seed): ([(world, mismatches)], "
      "tries made, broken deals): the round dealt again and replayed from this first position (inference.h)"},

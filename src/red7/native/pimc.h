@@ -13,4 +13,12 @@
  * the solver's table cannot be made. */
 int r7_turn_values(r7_game *g, int16_t *ids, uint8_t *won);
 
+#define R7_PLAN_STEPS 4   /* decisions of a turn at most, where the solver answers (2 in fact) */
+#define R7_MOST_PLANS 2048
+
+/* The same for every plan of the mover to the end of its turn: each plan's decisions in
+ * `plans` (R7_PLAN_STEPS ids a plan, -1 after its last) and in `won` whether it keeps
+ * the round won. Returns how many, or -1 (no table, or more than R7_MOST_PLANS plans). */
+int r7_plan_values(r7_game *g, int16_t *plans, uint8_t *won);
+
 #endif

@@ -29,7 +29,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from red7.analysis.measures import bootstrap_ratio, percentile
+from red7.analysis.measures import bootstrap_difference, bootstrap_ratio, percentile
 from red7.analysis.review import TurnLabels
 from red7.analysis.runner import run
 from red7.analysis.schedule import make_entrants, schedule, split_specs
@@ -116,6 +116,7 @@ def measure(spec: str, against: str, deals: int, jobs: int, seed: int) -> dict[s
         "bot": spec,
         "against": against,
         "deals": deals,
+        "per_deal": [per_deal[d] for d in sorted(per_deal)],
         "won_turns_kept": share(1, 0),
         "won_seats_converted": share(3, 2),
         "games_won": share(5, 4),
@@ -151,10 +152,28 @@ def main(argv: Sequence[str] | None = None) -> int:
                 else "-"
             )
             print(f"{spec:<24} {cells[0]:<28} {cells[1]:<28} {cells[2]:<28} {t}", flush=True)
+    if len(results) > 1 and not args.json:
+        print(f"Paired on the same deals, each bot minus {results[0]['bot']} (95 % bootstrap over deals):")
+        for row in results[1:]:
+            cells = []
+            for name, (num, den) in (
+                ("won turns kept", (1, 0)),
+                ("won seats converted", (3, 2)),
+                ("games won", (5, 4)),
+            ):
+                a = [(t[num], t[den]) for t in row["per_deal"]]
+                b = [(t[num], t[den]) for t in results[0]["per_deal"]]
+                diff = row[_KEY[name]]["share"] - results[0][_KEY[name]]["share"]
+                lo, hi = bootstrap_difference(a, b, seed=args.seed)
+                cells.append(f"{name} {100 * diff:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})")
+            print(f"  {row['bot']}: " + ", ".join(cells))
     if args.json:
         json.dump(results, sys.stdout, indent=1)
         print()
     return 0
+
+
+_KEY = {"won turns kept": "won_turns_kept", "won seats converted": "won_seats_converted", "games won": "games_won"}
 
 
 def _cell(share: dict[str, Any]) -> str:

@@ -86,6 +86,41 @@ def bootstrap_ratio(
     return (ratios[int(0.025 * (len(ratios) - 1))], ratios[int(0.975 * (len(ratios) - 1))])
 
 
+def bootstrap_difference(
+    a: Sequence[tuple[float, float]],
+    b: Sequence[tuple[float, float]],
+    *,
+    seed: int = 0,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+) -> tuple[float, float]:
+    """The 95% percentile-bootstrap interval of the difference of two ratios measured on
+    the same deals, ``sum(a numerators) / sum(a denominators)`` minus the same of ``b``:
+    ``a[i]`` and ``b[i]`` are (numerator, denominator) of deal ``i``, and a resample takes
+    both of a deal together (an A/B on the same deals is paired). Resamples with a zero
+    denominator are skipped; with no data the interval is (-1, 1).
+
+    >>> bootstrap_difference([(1, 1)] * 3, [(0, 1)] * 3)
+    (1.0, 1.0)
+    >>> lo, hi = bootstrap_difference([(1, 2)] * 50, [(1, 2), (0, 2)] * 25); lo < 0.25 < hi
+    True
+    """
+    if len(a) != len(b):
+        raise ValueError("the two ratios are measured on the same deals")
+    rng = random.Random(seed)
+    deals = list(zip(a, b, strict=True))
+    differences = []
+    for _ in range(resamples if deals else 0):
+        sample = rng.choices(deals, k=len(deals))
+        den_a = sum(x[1] for x, _ in sample)
+        den_b = sum(y[1] for _, y in sample)
+        if den_a and den_b:
+            differences.append(sum(x[0] for x, _ in sample) / den_a - sum(y[0] for _, y in sample) / den_b)
+    if not differences:
+        return (-1.0, 1.0)
+    differences.sort()
+    return (differences[int(0.025 * (len(differences) - 1))], differences[int(0.975 * (len(differences) - 1))])
+
+
 def percentile(values: Sequence[float], q: int) -> float | None:
     """The ``q``-th percentile (1..99) of ``values``: ``statistics.quantiles(values,
     n=100, method="inclusive")``, which interpolates linearly between order statistics

@@ -6,8 +6,8 @@ in 2-player basic games, one process; the PettingZoo loop also builds every obse
 (vector and mask) through ``env.last()``, as an agent would. The vector environment
 (:mod:`red7.envs.vector`, where the compiled engine is built) steps ``--envs`` games at
 once, the learner's decision the lowest its mask allows (one numpy call), the other
-seat the random player, and writes every observation and mask; its steps count the
-learner's decisions. Each figure is the median of ``--repeat`` runs of ``--seconds``;
+seat the random player (``vector``) or the compiled greedy player (``vector_greedy``),
+and writes every observation and mask; its steps count the learner's decisions. Each figure is the median of ``--repeat`` runs of ``--seconds``;
 the ratios are taken within the same run.
 
     python benchmarks/env_speed.py [--seconds 2] [--repeat 5] [--players 2] [--json]
@@ -62,10 +62,10 @@ def env_steps(make: Callable[[], Any], seconds: float) -> float:
     return steps / (time.perf_counter() - started)
 
 
-def vector_steps(seconds: float, players: int, envs: int) -> float:
+def vector_steps(seconds: float, players: int, envs: int, opponent: str = "random") -> float:
     from red7.envs.vector import Red7VectorEnv
 
-    env = Red7VectorEnv(num_envs=envs, players=players, seed=1)
+    env = Red7VectorEnv(num_envs=envs, players=players, seed=1, opponent=opponent)
     _obs, info = env.reset()
     steps = 0
     started = time.perf_counter()
@@ -86,12 +86,14 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     runs: dict[str, list[float]] = {"engine": [], "pettingzoo_raw": [], "pettingzoo_wrapped": []}
     if native.available():
         runs["vector"] = []
+        runs["vector_greedy"] = []
     for _ in range(args.repeat):
         runs["engine"].append(engine_steps(args.seconds, args.players))
         runs["pettingzoo_raw"].append(env_steps(lambda: red7_v0.raw_env(players=args.players), args.seconds))
         runs["pettingzoo_wrapped"].append(env_steps(lambda: red7_v0.env(players=args.players), args.seconds))
         if "vector" in runs:
             runs["vector"].append(vector_steps(args.seconds, args.players, args.envs))
+            runs["vector_greedy"].append(vector_steps(args.seconds, args.players, args.envs, "greedy"))
     report: dict[str, float] = {k: round(statistics.median(v)) for k, v in runs.items()}
     report["env_over_engine"] = round(
         statistics.median(w / e for w, e in zip(runs["pettingzoo_wrapped"], runs["engine"], strict=True)), 3

@@ -7,7 +7,8 @@ in 2-player basic games, one process; the PettingZoo loop also builds every obse
 (:mod:`red7.envs.vector`, where the compiled engine is built) steps ``--envs`` games at
 once, the learner's decision the lowest its mask allows (one numpy call), the other
 seat the random player (``vector``) or the compiled greedy player (``vector_greedy``),
-and writes every observation and mask; its steps count the learner's decisions. Each figure is the median of ``--repeat`` runs of ``--seconds``;
+and writes every observation and mask; its steps count the learner's decisions. Each
+figure is the median of ``--repeat`` runs of ``--seconds``;
 the ratios are taken within the same run.
 
     python benchmarks/env_speed.py [--seconds 2] [--repeat 5] [--players 2] [--json]

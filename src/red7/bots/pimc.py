@@ -18,16 +18,19 @@ solver, 5 cards without it) and otherwise asks :class:`~red7.bots.ismcts.ISMCTSB
 with ``steps``. In positions the solver cannot answer quickly (3-4 players remaining, a
 deck still to draw from, action cards) the bot *is* that ISMCTS.
 
-With ``model=1`` (the 2-player basic game) the worlds must also explain the other
-player's decisions: each candidate world deals the cards the bot has not seen into the
-round's first position (the other player's hand holding, besides, every card it has
-played), the round is replayed, and the world is kept only if ``greedy`` in the other
-player's place would have made every decision it made (a player who kept a card that
-would have won probably did not have it). Candidates are dealt until ``worlds`` are
-kept or ``tries`` were dealt; when none explains the other player (it does not play like
-``greedy``), the bot samples plain worlds. Where the compiled core is built the
-candidates are replayed there (:mod:`red7.native`, ``pimc.c``, with the compiled
-``greedy``), some hundred times faster than in Python.
+With ``model=1`` the solved worlds must also explain the other player's decisions
+(:mod:`red7.bots.inference`): each is a deal of the round that fits every decision made
+in it, replayed, and kept only if ``greedy`` in the other player's place would have made
+every decision it made (a player who kept a card that would have won probably did not
+have it). Deals are tried until ``worlds`` are kept or ``tries`` were dealt; when none
+explains the other player (it does not play like ``greedy``), the bot samples plain
+worlds. ``deals=N`` gives its ISMCTS worlds weighted by the same model.
+
+With ``plans=1`` a decision is worth its best *plan*, the most worlds in which one and
+the same sequence of decisions to the end of the turn keeps the round won: nothing is
+drawn within such a turn, so its later decisions are made with the same information,
+and a decision that wins each world by another continuation is worth less than one
+that wins them by the same (strategy fusion within the turn).
 
 Deterministic for a given RNG: the worlds come from it, and solutions are exact.
 """

@@ -16,9 +16,10 @@ from red7 import Game, Kind
 from red7.analysis.measures import counts_json, histogram, histogram_summary, percentile, spread
 from red7.analysis.runner import run
 from red7.analysis.schedule import ScheduleError, make_entrants
-from red7.analysis.stats import DesignFigures, plan, summarize_design
+from red7.analysis.stats import DesignFigures, plan, play_compiled, summarize_design
 from red7.bots import make_bot
 from red7.core.model import Config
+from red7.native import available as native_available
 from red7.play.match import play_game
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -208,6 +209,31 @@ def test_summary_matches_the_games_played_again() -> None:
     won_under = [r.rule for g in games for r in g.round_results]
     assert [s["rules"][c]["won_rounds"] for c in s["rules"]] == [won_under.count(i) for i in range(7)]
     assert sum(seat["wins"] for seat in s["seats"]) == pytest.approx(12)
+
+
+CONFIGS = [Config(p, advanced, actions) for p in (2, 3, 4) for advanced in (False, True) for actions in (False, True)]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_the_compiled_random_games_give_the_reference_summary(config: Config) -> None:
+    """With every seat the random player, the compiled engine plays the same games (the
+    same deals, each seat drawing from the same stream) and takes the same figures."""
+    if not native_available():
+        pytest.skip("the compiled engine is off")
+    sched = plan(make_entrants(["random"]), config=config, games=30, seed=11)
+    compiled = play_compiled(sched, config)
+    assert compiled is not None
+    assert summarize_design(compiled, config) == summarize_design(run(sched.tasks), config)
+    rotated = plan(
+        make_entrants(["random", "easy", *["random"] * (config.players - 2)]), config=config, games=8, seed=2
+    )
+    assert summarize_design(play_compiled(rotated, config) or [], config) == summarize_design(
+        run(rotated.tasks), config
+    )
+    others = plan(
+        make_entrants(["random", "greedy", *["random"] * (config.players - 2)]), config=config, games=4, seed=2
+    )
+    assert play_compiled(others, config) is None  # another bot: the runner plays it
 
 
 def test_one_bot_per_seat_rotates_over_each_deal() -> None:

@@ -14,18 +14,28 @@ Every game is measured while it is played, by :class:`DesignFigures` (a measure 
 
 :func:`plan` chooses the games (:mod:`red7.analysis.schedule`: the statistics of a seed
 are reproducible like a tournament's) and :func:`summarize_design` adds them up.
+
+**Compiled.** When every seat is the random player (``easy``, the default) and the
+compiled engine is built, :func:`play_compiled` plays the same games there (the same
+deals, each seat drawing its choices from the same stream) and takes the same figures,
+some 30 times faster; a test compares the summaries in all 12 configurations.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
+from .. import native
+from ..bots import make_bot
+from ..bots.random_bot import RandomBot
 from ..core.cards import COLOURS, VALUE_OF
 from ..core.events import CardPlayed, RoundDealt, RoundOver
 from ..core.game import Game
 from ..core.model import Config, Step
+from ..core.seeds import derive_seed, round_key
 from .measures import histogram_summary, spread, win_rate
 from .runner import GameRecord
 from .schedule import Entrant, Schedule, ScheduleError, one_bot_schedule, schedule
@@ -90,6 +100,45 @@ def plan(entrants: Sequence[Entrant], *, config: Config, games: int, seed: int) 
             f"not {len(entrants)}"
         )
     return one_bot_schedule(entrants[0], config=config, games=games, seed=seed, measure=DesignFigures)
+
+
+def play_compiled(plan: Schedule, config: Config) -> list[GameRecord] | None:
+    """The records of ``plan``'s games played on the compiled engine, with the figures of
+    :class:`DesignFigures`, when every seat is the random player and the compiled engine
+    is built; else None (play them with :mod:`red7.analysis.runner`)."""
+    core = native.core
+    if core is None or any(not isinstance(make_bot(spec), RandomBot) for t in plan.tasks for spec in set(t.specs)):
+        return None
+    records = []
+    for task in plan.tasks:
+        seat_seeds = [derive_seed(task.seed, "bot", seat) for seat in range(config.players)]
+        figures = core.design_game(*config.as_dict().values(), task.seed, partial(round_key, task.seed), seat_seeds)
+        winners, rounds, turns, decisions, legal, safe, in_force, firsts, round_winners, round_rules, plays = figures
+        records.append(
+            {
+                "index": task.index,
+                "table": task.table,
+                "deal": task.deal,
+                "rotation": task.rotation,
+                "seating": list(task.seating),
+                "seed": task.seed,
+                "winners": winners,
+                "rounds": rounds,
+                "turns": turns,
+                "decisions": decisions,
+                "analysis": {
+                    "turn_starts": sum(legal.values()),
+                    "legal": legal,
+                    "safe": safe,
+                    "rules_in_force": in_force,
+                    "round_first_players": firsts,
+                    "round_winners": round_winners,
+                    "round_rules": round_rules,
+                    "action_plays": plays if config.actions else dict.fromkeys(ACTION_VALUES, 0),
+                },
+            }  # fmt: skip
+        )
+    return records
 
 
 def summarize_design(results: Sequence[GameRecord], config: Config) -> dict[str, Any]:

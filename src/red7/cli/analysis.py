@@ -329,7 +329,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     from ..analysis.schedule import ScheduleError
     from ..analysis.stats import plan as stats_plan
-    from ..analysis.stats import summarize_design
+    from ..analysis.stats import play_compiled, summarize_design
     from .reports import make_console, render_stats, stats_header
 
     entrants = _entrants(args.bots)
@@ -348,7 +348,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
                 f"playing {len(plan.tasks)} games",
                 highlight=False,
             )
-        results = _play(plan, args.jobs)
+        results = play_compiled(plan, config) or _play(plan, args.jobs)
         summary = summarize_design(results, config)
         summary["bots"] = [e.spec for e in entrants]
         summary["seed"] = seed

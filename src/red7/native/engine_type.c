@@ -732,6 +732,103 @@ static PyObject *py_random_games(PyObject *module, PyObject *args, PyObject *kwd
     return Py_BuildValue("(NLLL)", w, decisions, turns, rounds);
 }
 
+/* design_game(players, advanced, actions, seed, round_key, seat_seeds): one game of random
+ * players (red7.bots.random_bot), each seat drawing from Random(seat_seeds[seat]), dealt as
+ * Game(seed=seed) deals (round_key(round) gives a later round's key), and the figures
+ * red7.analysis.stats.DesignFigures takes of it: (winners, rounds, turns, decisions per
+ * seat, {legal: turn starts}, {safe: turn starts}, turn starts per rule in force, each
+ * round's first player, winner and final rule, {1, 3, 5, 7: played to a palette}). */
+static PyObject *py_design_game(PyObject *module, PyObject *args) {
+    int players, advanced, actions;
+    unsigned long long seed;
+    PyObject *round_key, *seat_seeds;
+    if (!PyArg_ParseTuple(args, "ippKOO:design_game", &players, &advanced, &actions, &seed, &round_key, &seat_seeds))
+        return NULL;
+    if (!read_players(players)) return NULL;
+    mt_t rngs[R7_MAX_PLAYERS];
+    PyObject *seeds = PySequence_Fast(seat_seeds, "seat_seeds: a seed per seat");
+    if (!seeds) return NULL;
+    int ok = PySequence_Fast_GET_SIZE(seeds) == players;
+    for (int s = 0; ok && s < players; s++) {
+        unsigned long long v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seeds, s));
+        ok = !(v == (unsigned long long)-1 && PyErr_Occurred());
+        if (ok) mt_seed_u64(&rngs[s], v);
+    }
+    Py_DECREF(seeds);
+    if (!ok) return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "give a seed below 2**64 per seat");
+    long legal[R7_MAX_LEGAL + 1] = {0}, safe[R7_MAX_LEGAL + 1] = {0}, rules[7] = {0}, plays[8] = {0};
+    long decisions[R7_MAX_PLAYERS] = {0};
+    int firsts[R7_MAX_ROUNDS + 1], rounds = 0;
+    r7_game g;
+    r7_init(&g, players, advanced, actions);
+    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    r7_deal(&g, key, key[1] ? 2 : 1); /* round 1 is Random(seed) */
+    firsts[rounds++] = g.current;
+    while (g.step != R7_OVER) {
+        if (g.step == R7_DEALING) {
+            PyObject *words = PyObject_CallFunction(round_key, "i", g.round + 1);
+            uint32_t later[MOST_KEY_WORDS];
+            int length, read = words && read_key(words, later, &length);
+            Py_XDECREF(words);
+            if (!read) return NULL;
+            r7_deal(&g, later, length);
+            if (rounds <= R7_MAX_ROUNDS) firsts[rounds++] = g.current;
+            continue;
+        }
+        r7_legal(&g);
+        if (g.step == R7_START) {
+            int count = 0;
+            for (int i = 0; i < g.legal_count; i++) count += g.safe[i];
+            legal[g.legal_count]++, safe[count]++, rules[g.rule]++;
+        }
+        int me = g.current, id = r7_random_decision(&g, mt_random(&rngs[me]));
+        decisions[me]++;
+        if (actions && id < R7_CANVAS) plays[value_of(id)]++;
+        r7_apply(&g, id);
+    }
+    PyObject *winners = PyList_New(0), *seats = PyList_New(players), *histograms[2] = {PyDict_New(), PyDict_New()};
+    PyObject *in_force = PyList_New(7), *first = PyList_New(rounds), *won = PyList_New(g.rounds_played);
+    PyObject *finals = PyList_New(g.rounds_played), *played = PyDict_New();
+    PyObject *out = NULL;
+    if (!winners || !seats || !histograms[0] || !histograms[1] || !in_force || !first || !won || !finals || !played)
+        goto done;
+    for (int s = 0; s < players; s++) {
+        PyList_SET_ITEM(seats, s, PyLong_FromLong(decisions[s]));
+        if (g.winners >> s & 1) {
+            PyObject *w = PyLong_FromLong(s);
+            if (!w || PyList_Append(winners, w) < 0) goto done;
+            Py_DECREF(w);
+        }
+    }
+    for (int h = 0; h < 2; h++)
+        for (int n = 0; n <= R7_MAX_LEGAL; n++) {
+            long count = h ? safe[n] : legal[n];
+            if (!count) continue;
+            PyObject *k = PyLong_FromLong(n), *v = PyLong_FromLong(count);
+            int bad = !k || !v || PyDict_SetItem(histograms[h], k, v) < 0;
+            Py_XDECREF(k), Py_XDECREF(v);
+            if (bad) goto done;
+        }
+    for (int r = 0; r < 7; r++) PyList_SET_ITEM(in_force, r, PyLong_FromLong(rules[r]));
+    for (int r = 0; r < rounds; r++) PyList_SET_ITEM(first, r, PyLong_FromLong(firsts[r]));
+    for (int r = 0; r < g.rounds_played; r++) {
+        PyList_SET_ITEM(won, r, PyLong_FromLong(g.results[r].winner));
+        PyList_SET_ITEM(finals, r, PyLong_FromLong(g.results[r].rule));
+    }
+    for (int v = 1; v <= 7; v += 2) {
+        PyObject *k = PyLong_FromLong(v), *n = PyLong_FromLong(plays[v]);
+        int bad = !k || !n || PyDict_SetItem(played, k, n) < 0;
+        Py_XDECREF(k), Py_XDECREF(n);
+        if (bad) goto done;
+    }
+    out = Py_BuildValue("(OiiOOOOOOOO)", winners, g.round, g.turns, seats, histograms[0], histograms[1], in_force, first,
+                        won, finals, played);
+done:
+    Py_XDECREF(winners), Py_XDECREF(seats), Py_XDECREF(histograms[0]), Py_XDECREF(histograms[1]);
+    Py_XDECREF(in_force), Py_XDECREF(first), Py_XDECREF(won), Py_XDECREF(finals), Py_XDECREF(played);
+    return out;
+}
+
 /* greedy_in(worlds): greedy's decision for the mover of worlds[0], searching these worlds */
 static PyObject *py_greedy_in(PyObject *module, PyObject *arg) {
     PyObject *seq = PySequence_Fast(arg, "worlds is a sequence of engines");
@@ -758,6 +855,9 @@ static PyObject *py_greedy_in(PyObject *module, PyObject *arg) {
 static PyMethodDef functions[] = {
     {"random_games", (PyCFunction)(void (*)(void))py_random_games, METH_VARARGS | METH_KEYWORDS,
      "random_games(players, advanced, actions, seed, games, round_key, players_seed, fast=False): (wins, decisions, turns, rounds)"},
+    {"design_game", (PyCFunction)py_design_game, METH_VARARGS,
+     "design_game(players, advanced, actions, seed, round_key, seat_seeds): one game of random players and the "
+     "figures red7.analysis.stats takes of it"},
     {"greedy_in", (PyCFunction)py_greedy_in, METH_O,
      "greedy_in(worlds): the decision of red7.bots.greedy for the mover of worlds[0], searching these engines"},
     {NULL, NULL, 0, NULL},

@@ -71,6 +71,14 @@ class GameTask:
     measure: MeasureFactory | None = None
     """What else to measure in the game (its figures go under the record's ``analysis``)."""
 
+    def identity(self) -> GameRecord:
+        """The fields of a game's record that name the game (which table, deal, rotation,
+        seating and seed), whichever engine plays it."""
+        return {
+            "index": self.index, "table": self.table, "deal": self.deal, "rotation": self.rotation,
+            "seating": list(self.seating), "seed": self.seed,
+        }  # fmt: skip
+
 
 def play_task(task: GameTask) -> GameRecord:
     """Play one game; a record with the outcome per seat (``times``: the seconds each
@@ -81,12 +89,7 @@ def play_task(task: GameTask) -> GameRecord:
     game = played.game
     assert game.result is not None
     record: GameRecord = {
-        "index": task.index,
-        "table": task.table,
-        "deal": task.deal,
-        "rotation": task.rotation,
-        "seating": list(task.seating),
-        "seed": task.seed,
+        **task.identity(),
         "winners": list(played.winners),
         "ranks": list(played.ranks),
         "scores": list(game.result.scores),

@@ -35,7 +35,8 @@ from ..core.cards import COLOURS, VALUE_OF
 from ..core.events import CardPlayed, RoundDealt, RoundOver
 from ..core.game import Game
 from ..core.model import Config, Step
-from ..core.seeds import derive_seed, round_key
+from ..core.seeds import round_key
+from ..play.match import bot_seed
 from .measures import histogram_summary, spread, win_rate
 from .runner import GameRecord
 from .schedule import Entrant, Schedule, ScheduleError, one_bot_schedule, schedule
@@ -111,17 +112,12 @@ def play_compiled(plan: Schedule, config: Config) -> list[GameRecord] | None:
         return None
     records = []
     for task in plan.tasks:
-        seat_seeds = [derive_seed(task.seed, "bot", seat) for seat in range(config.players)]
+        seat_seeds = [bot_seed(task.seed, seat) for seat in range(config.players)]
         figures = core.design_game(*config.as_dict().values(), task.seed, partial(round_key, task.seed), seat_seeds)
         winners, rounds, turns, decisions, legal, safe, in_force, firsts, round_winners, round_rules, plays = figures
         records.append(
             {
-                "index": task.index,
-                "table": task.table,
-                "deal": task.deal,
-                "rotation": task.rotation,
-                "seating": list(task.seating),
-                "seed": task.seed,
+                **task.identity(),
                 "winners": winners,
                 "rounds": rounds,
                 "turns": turns,

@@ -37,9 +37,14 @@ class PlayedGame:
         return [sum(t) for t in self.times]
 
 
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` for the game of ``seed`` (independent of the others)."""
+    return derive_seed(seed, "bot", seat)
+
+
 def bot_rng(seed: int, seat: int) -> random.Random:
-    """The RNG of the bot in ``seat`` for the game of ``seed`` (independent of the others)."""
-    return random.Random(derive_seed(seed, "bot", seat))
+    """The RNG of the bot in ``seat`` for the game of ``seed``, seeded with :func:`bot_seed`."""
+    return random.Random(bot_seed(seed, seat))
 
 
 def play_game(

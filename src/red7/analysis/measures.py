@@ -14,8 +14,10 @@ import math
 import random
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution (Wilson intervals)."""
@@ -71,19 +73,10 @@ def bootstrap_ratio(
     """
     if len(numerators) != len(denominators):
         raise ValueError("one numerator per denominator")
-    n = len(numerators)
-    if n == 0 or not sum(denominators):
+    if not numerators or not sum(denominators):
         return (0.0, 1.0)
-    rng = random.Random(seed)
     pairs = list(zip(numerators, denominators, strict=True))
-    ratios = []
-    for _ in range(resamples):
-        sample = rng.choices(pairs, k=n)
-        den = sum(d for _, d in sample)
-        if den:
-            ratios.append(sum(x for x, _ in sample) / den)
-    ratios.sort()
-    return (ratios[int(0.025 * (len(ratios) - 1))], ratios[int(0.975 * (len(ratios) - 1))])
+    return _bootstrap(pairs, _ratio, seed, resamples) or (0.0, 1.0)
 
 
 def bootstrap_difference(
@@ -106,19 +99,35 @@ def bootstrap_difference(
     """
     if len(a) != len(b):
         raise ValueError("the two ratios are measured on the same deals")
+
+    def difference(sample: Sequence[tuple[tuple[float, float], tuple[float, float]]]) -> float | None:
+        ra, rb = _ratio([x for x, _ in sample]), _ratio([y for _, y in sample])
+        return None if ra is None or rb is None else ra - rb
+
+    return _bootstrap(list(zip(a, b, strict=True)), difference, seed, resamples) or (-1.0, 1.0)
+
+
+def _ratio(sample: Sequence[tuple[float, float]]) -> float | None:
+    """``sum(numerators) / sum(denominators)`` of (numerator, denominator) pairs; None for 0."""
+    den = sum(d for _, d in sample)
+    return sum(x for x, _ in sample) / den if den else None
+
+
+def _bootstrap(
+    units: Sequence[T], statistic: Callable[[Sequence[T]], float | None], seed: int, resamples: int
+) -> tuple[float, float] | None:
+    """The 95% percentile-bootstrap interval of ``statistic`` over ``units`` resampled with
+    replacement (resamples where it is None are skipped); None when every one is."""
     rng = random.Random(seed)
-    deals = list(zip(a, b, strict=True))
-    differences = []
-    for _ in range(resamples if deals else 0):
-        sample = rng.choices(deals, k=len(deals))
-        den_a = sum(x[1] for x, _ in sample)
-        den_b = sum(y[1] for _, y in sample)
-        if den_a and den_b:
-            differences.append(sum(x[0] for x, _ in sample) / den_a - sum(y[0] for _, y in sample) / den_b)
-    if not differences:
-        return (-1.0, 1.0)
-    differences.sort()
-    return (differences[int(0.025 * (len(differences) - 1))], differences[int(0.975 * (len(differences) - 1))])
+    values = []
+    for _ in range(resamples):
+        value = statistic(rng.choices(units, k=len(units)))
+        if value is not None:
+            values.append(value)
+    if not values:
+        return None
+    values.sort()
+    return (values[int(0.025 * (len(values) - 1))], values[int(0.975 * (len(values) - 1))])
 
 
 def percentile(values: Sequence[float], q: int) -> float | None:

@@ -28,13 +28,10 @@
 
 /* --- the plans of a turn ---------------------------------------------------------- */
 
-typedef struct {
-    mask_t hand, palette;
-    int rule;
-} plan_t; /* where a legal plan leaves its player */
+typedef r7_plan_t plan_t;
 
-#define MOST_CARDS 10 /* in a hand (7 in a game: the deal); won() refuses more */
-#define MOST_PLANS (MOST_CARDS * (MOST_CARDS + 1)) /* h plays, h canvases, h (h - 1) both */
+#define MOST_CARDS R7_MOST_CARDS /* in a hand (7 in a game: the deal); won() refuses more */
+#define MOST_PLANS R7_MOST_TURN_PLANS
 
 /* Where the legal plans leave the player holding `hand` with `palette` against the
  * other palette `other` under `rule`: the plans spending one card (a play, then the
@@ -69,6 +66,10 @@ static int plans_of(mask_t hand, mask_t palette, mask_t other, int rule, plan_t 
     }
     memcpy(out + n, doubles, (size_t)d * sizeof(plan_t));
     return n + d;
+}
+
+int r7_plans(mask_t hand, mask_t palette, mask_t other, int rule, r7_plan_t *out) {
+    return plans_of(hand, palette, other, rule, out);
 }
 
 /* --- the transposition table ------------------------------------------------------ */
@@ -121,6 +122,9 @@ typedef struct {
 #define ARENA_PLANS (2 * MOST_CARDS * MOST_PLANS * MOST_PLANS)
 static plan_t arena[ARENA_PLANS];
 static int arena_top = 0;
+static unsigned long long nodes = 0; /* positions searched (not found in the table), ever */
+
+unsigned long long r7_solver_nodes(void) { return nodes; }
 
 /* Is the turn start won for the player with a non-empty `hand`? `children`: its plans
  * when the caller has them already (else NULL), as red7.solver.exact._won. */
@@ -128,6 +132,7 @@ static int won_at(mask_t hand, mask_t palette, mask_t other_hand, mask_t other_p
                   int count) {
     int value = probe(hand, palette, other_hand, other_palette, rule);
     if (value >= 0) return value;
+    nodes++;
     plan_t own[MOST_PLANS];
     if (!children) {
         count = plans_of(hand, palette, other_palette, rule, own);

@@ -852,12 +852,74 @@ static PyObject *py_greedy_in(PyObject *module, PyObject *arg) {
     return PyLong_FromLong(choice);
 }
 
+/* alpha_mu(worlds, depth, nodes): ([(plan, worlds it keeps won)], searched) for the
+ * mover of worlds[0] (pimc.h); searched is False when the search at `depth` gave up
+ * past `nodes` positions of the solver (the values are then depth 1's) */
+static PyObject *py_alpha_mu(PyObject *module, PyObject *args) {
+    PyObject *arg;
+    int depth;
+    long nodes;
+    if (!PyArg_ParseTuple(args, "Oil:alpha_mu", &arg, &depth, &nodes)) return NULL;
+    if (depth < 1 || nodes < 1) return PyErr_Format(PyExc_ValueError, "alpha_mu searches a depth and nodes of at least 1");
+    PyObject *seq = PySequence_Fast(arg, "worlds is a sequence of engines");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    r7_game *worlds[R7_ALPHA_MU_WORLDS];
+    int ok = n >= 1 && n <= R7_ALPHA_MU_WORLDS;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        ok = Py_IS_TYPE(item, &EngineType);
+        if (!ok) break;
+        const r7_game *g = worlds[i] = &((EngineObject *)item)->g, *first = worlds[0];
+        ok = g->current == first->current && g->step == first->step && g->rule == first->rule &&
+             g->alive == first->alive && g->hands[g->current] == first->hands[first->current] &&
+             !memcmp(g->palettes, first->palettes, sizeof g->palettes);
+    }
+    if (ok) {
+        const r7_game *g = worlds[0];
+        ok = deciding(g);
+        if (ok && (popcount(g->alive) != 2 || g->actions || (g->advanced && g->deck_size) ||
+                   (g->step != R7_START && g->step != R7_AFTER))) {
+            PyErr_SetString(PyExc_ValueError, "the compiled solver answers turns of two players without chance");
+            ok = 0;
+        }
+    } else {
+        PyErr_Format(PyExc_ValueError, "give 1 to %d engines at the same position but for the other player's hand",
+                     R7_ALPHA_MU_WORLDS);
+    }
+    int16_t *plans = ok ? PyMem_Malloc(R7_MOST_PLANS * R7_PLAN_STEPS * sizeof(int16_t)) : NULL;
+    uint8_t *scores = ok ? PyMem_Malloc(R7_MOST_PLANS) : NULL;
+    int searched = 0;
+    int count = plans && scores ? r7_alpha_mu(worlds, (int)n, depth, nodes, plans, scores, &searched) : -1;
+    Py_DECREF(seq);
+    PyObject *list = NULL;
+    if (ok && count < 0) {
+        PyErr_NoMemory();
+    } else if (ok) {
+        list = PyList_New(count);
+        for (int i = 0; list && i < count; i++) {
+            int steps = 0;
+            while (steps < R7_PLAN_STEPS && plans[i * R7_PLAN_STEPS + steps] >= 0) steps++;
+            PyObject *plan = PyTuple_New(steps);
+            for (int k = 0; plan && k < steps; k++) PyTuple_SET_ITEM(plan, k, PyLong_FromLong(plans[i * R7_PLAN_STEPS + k]));
+            PyObject *pair = plan ? Py_BuildValue("(Ni)", plan, scores[i]) : NULL;
+            if (!pair) Py_CLEAR(list);
+            else PyList_SET_ITEM(list, i, pair);
+        }
+    }
+    PyMem_Free(plans), PyMem_Free(scores);
+    return list ? Py_BuildValue("(NO)", list, searched ? Py_True : Py_False) : NULL;
+}
+
 static PyMethodDef functions[] = {
     {"random_games", (PyCFunction)(void (*)(void))py_random_games, METH_VARARGS | METH_KEYWORDS,
      "random_games(players, advanced, actions, seed, games, round_key, players_seed, fast=False): (wins, decisions, turns, rounds)"},
     {"design_game", (PyCFunction)py_design_game, METH_VARARGS,
      "design_game(players, advanced, actions, seed, round_key, seat_seeds): one game of random players and the "
      "figures red7.analysis.stats takes of it"},
+    {"alpha_mu", (PyCFunction)py_alpha_mu, METH_VARARGS,
+     "alpha_mu(worlds, depth, nodes): ([(plan, worlds it keeps won)], searched) for the mover of worlds[0] by the "
+     "alpha-mu search (pimc.h); searched is False when it gave up past `nodes` positions of the solver"},
     {"greedy_in", (PyCFunction)py_greedy_in, METH_O,
      "greedy_in(worlds): the decision of red7.bots.greedy for the mover of worlds[0], searching these engines"},
     {NULL, NULL, 0, NULL},

@@ -69,7 +69,7 @@ where the compiled solver is built, else what the pure-Python one solves in time
 
 NODES: Final = 1_000_000
 """The most positions of the solver the ``depth`` search visits per decision by default
-(a position costs well under a microsecond)."""
+(a budget in positions rather than seconds, so that a seeded game replays the same)."""
 
 TRIES: Final = 20_000 if native.available() else 1_000
 """The most candidate worlds ``model=1`` deals per decision by default: compiled, a

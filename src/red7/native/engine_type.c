@@ -2,6 +2,7 @@
  * (see engine.h for the engine itself, red7.core.compiled for the Python side). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <string.h>
 
 #include "engine.h"
 #include "fast.h"
@@ -322,12 +323,30 @@ static PyObject *engine_greedy(EngineObject *self, PyObject *args, PyObject *kwd
     return choice < 0 ? PyErr_NoMemory() : PyLong_FromLong(choice);
 }
 
+/* Does the compiled solver answer the mover's turn in `g` (two players left, no action
+ * card, nothing to draw)? Else 0 with an error set. */
+static int solver_answers(const r7_game *g) {
+    if (!deciding(g)) return 0;
+    if (popcount(g->alive) != 2 || g->actions || (g->advanced && g->deck_size) || (g->step != R7_START && g->step != R7_AFTER)) {
+        PyErr_SetString(PyExc_ValueError, "the compiled solver answers turns of two players without chance");
+        return 0;
+    }
+    return 1;
+}
+
+/* a plan of pimc.h (R7_PLAN_STEPS ids, -1 after its last) as a tuple of its decisions */
+static PyObject *plan_tuple(const int16_t *plan) {
+    int steps = 0;
+    while (steps < R7_PLAN_STEPS && plan[steps] >= 0) steps++;
+    PyObject *tuple = PyTuple_New(steps);
+    for (int k = 0; tuple && k < steps; k++) PyTuple_SET_ITEM(tuple, k, PyLong_FromLong(plan[k]));
+    return tuple;
+}
+
 /* turn_values(): [(decision, still won after it)] for the mover (pimc.h) */
 static PyObject *engine_turn_values(EngineObject *self, PyObject *unused) {
     r7_game *g = &self->g;
-    if (!deciding(g)) return NULL;
-    if (popcount(g->alive) != 2 || g->actions || (g->advanced && g->deck_size) || (g->step != R7_START && g->step != R7_AFTER))
-        return PyErr_Format(PyExc_ValueError, "the compiled solver answers turns of two players without chance");
+    if (!solver_answers(g)) return NULL;
     int16_t ids[R7_MAX_LEGAL];
     uint8_t won[R7_MAX_LEGAL];
     int n = r7_turn_values(g, ids, won);
@@ -345,18 +364,13 @@ static PyObject *engine_turn_values(EngineObject *self, PyObject *unused) {
  * its turn (pimc.h) */
 static PyObject *engine_plan_values(EngineObject *self, PyObject *unused) {
     r7_game *g = &self->g;
-    if (!deciding(g)) return NULL;
-    if (popcount(g->alive) != 2 || g->actions || (g->advanced && g->deck_size) || (g->step != R7_START && g->step != R7_AFTER))
-        return PyErr_Format(PyExc_ValueError, "the compiled solver answers turns of two players without chance");
+    if (!solver_answers(g)) return NULL;
     int16_t *plans = PyMem_Malloc(R7_MOST_PLANS * R7_PLAN_STEPS * sizeof(int16_t));
     uint8_t *won = PyMem_Malloc(R7_MOST_PLANS);
     int n = plans && won ? r7_plan_values(g, plans, won) : -1;
     PyObject *list = n < 0 ? PyErr_NoMemory() : PyList_New(n);
     for (int i = 0; list && i < n; i++) {
-        int steps = 0;
-        while (steps < R7_PLAN_STEPS && plans[i * R7_PLAN_STEPS + steps] >= 0) steps++;
-        PyObject *plan = PyTuple_New(steps);
-        for (int k = 0; plan && k < steps; k++) PyTuple_SET_ITEM(plan, k, PyLong_FromLong(plans[i * R7_PLAN_STEPS + k]));
+        PyObject *plan = plan_tuple(plans + i * R7_PLAN_STEPS);
         PyObject *pair = plan ? Py_BuildValue("(NO)", plan, won[i] ? Py_True : Py_False) : NULL;
         if (!pair) Py_CLEAR(list);
         else PyList_SET_ITEM(list, i, pair);
@@ -829,27 +843,43 @@ done:
     return out;
 }
 
-/* greedy_in(worlds): greedy's decision for the mover of worlds[0], searching these worlds */
-static PyObject *py_greedy_in(PyObject *module, PyObject *arg) {
+typedef int (*alike_t)(const r7_game *world, const r7_game *first);
+
+/* The engines of the sequence `arg` into worlds[most]: how many, or -1 with an error
+ * set when it holds none, more than `most`, something else than an engine, or a world
+ * that is not `alike` worlds[0] (`what`: the position they must share) */
+static Py_ssize_t read_worlds(PyObject *arg, r7_game **worlds, int most, alike_t alike, const char *what) {
     PyObject *seq = PySequence_Fast(arg, "worlds is a sequence of engines");
-    if (!seq) return NULL;
+    if (!seq) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    r7_game *worlds[R7_GREEDY_MAX_WORLDS];
-    int ok = n >= 1 && n <= R7_GREEDY_MAX_WORLDS;
+    int ok = n >= 1 && n <= most;
     for (Py_ssize_t i = 0; ok && i < n; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
         ok = Py_IS_TYPE(item, &EngineType);
         if (ok) worlds[i] = &((EngineObject *)item)->g;
-        ok = ok && worlds[i]->current == worlds[0]->current && worlds[i]->step == worlds[0]->step;
+        ok = ok && alike(worlds[i], worlds[0]);
     }
-    if (!ok) {
-        Py_DECREF(seq);
-        return PyErr_Format(PyExc_ValueError, "give 1 to %d engines at the same decision point", R7_GREEDY_MAX_WORLDS);
-    }
-    int choice = deciding(worlds[0]) ? r7_greedy_in(worlds, (int)n) : -2;
-    Py_DECREF(seq);
-    if (choice == -2) return NULL;
-    return PyLong_FromLong(choice);
+    Py_DECREF(seq); /* the engines stay alive: the caller holds `arg` */
+    if (!ok) PyErr_Format(PyExc_ValueError, "give 1 to %d engines at %s", most, what);
+    return ok ? n : -1;
+}
+
+static int same_decision_point(const r7_game *g, const r7_game *first) {
+    return g->current == first->current && g->step == first->step;
+}
+
+/* the same position but for the hands of the players other than the mover */
+static int same_but_other_hand(const r7_game *g, const r7_game *first) {
+    return same_decision_point(g, first) && g->rule == first->rule && g->alive == first->alive &&
+           g->hands[g->current] == first->hands[first->current] && !memcmp(g->palettes, first->palettes, sizeof g->palettes);
+}
+
+/* greedy_in(worlds): greedy's decision for the mover of worlds[0], searching these worlds */
+static PyObject *py_greedy_in(PyObject *module, PyObject *arg) {
+    r7_game *worlds[R7_GREEDY_MAX_WORLDS];
+    Py_ssize_t n = read_worlds(arg, worlds, R7_GREEDY_MAX_WORLDS, same_decision_point, "the same decision point");
+    if (n < 0 || !deciding(worlds[0])) return NULL;
+    return PyLong_FromLong(r7_greedy_in(worlds, (int)n));
 }
 
 /* alpha_mu(worlds, depth, nodes): ([(plan, worlds it keeps won)], searched) for the
@@ -861,51 +891,20 @@ static PyObject *py_alpha_mu(PyObject *module, PyObject *args) {
     long nodes;
     if (!PyArg_ParseTuple(args, "Oil:alpha_mu", &arg, &depth, &nodes)) return NULL;
     if (depth < 1 || nodes < 1) return PyErr_Format(PyExc_ValueError, "alpha_mu searches a depth and nodes of at least 1");
-    PyObject *seq = PySequence_Fast(arg, "worlds is a sequence of engines");
-    if (!seq) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     r7_game *worlds[R7_ALPHA_MU_WORLDS];
-    int ok = n >= 1 && n <= R7_ALPHA_MU_WORLDS;
-    for (Py_ssize_t i = 0; ok && i < n; i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
-        ok = Py_IS_TYPE(item, &EngineType);
-        if (!ok) break;
-        const r7_game *g = worlds[i] = &((EngineObject *)item)->g, *first = worlds[0];
-        ok = g->current == first->current && g->step == first->step && g->rule == first->rule &&
-             g->alive == first->alive && g->hands[g->current] == first->hands[first->current] &&
-             !memcmp(g->palettes, first->palettes, sizeof g->palettes);
-    }
-    if (ok) {
-        const r7_game *g = worlds[0];
-        ok = deciding(g);
-        if (ok && (popcount(g->alive) != 2 || g->actions || (g->advanced && g->deck_size) ||
-                   (g->step != R7_START && g->step != R7_AFTER))) {
-            PyErr_SetString(PyExc_ValueError, "the compiled solver answers turns of two players without chance");
-            ok = 0;
-        }
-    } else {
-        PyErr_Format(PyExc_ValueError, "give 1 to %d engines at the same position but for the other player's hand",
-                     R7_ALPHA_MU_WORLDS);
-    }
-    int16_t *plans = ok ? PyMem_Malloc(R7_MOST_PLANS * R7_PLAN_STEPS * sizeof(int16_t)) : NULL;
-    uint8_t *scores = ok ? PyMem_Malloc(R7_MOST_PLANS) : NULL;
+    Py_ssize_t n = read_worlds(arg, worlds, R7_ALPHA_MU_WORLDS, same_but_other_hand,
+                               "the same position but for the other player's hand");
+    if (n < 0 || !solver_answers(worlds[0])) return NULL;
+    int16_t *plans = PyMem_Malloc(R7_MOST_PLANS * R7_PLAN_STEPS * sizeof(int16_t));
+    uint8_t *scores = PyMem_Malloc(R7_MOST_PLANS);
     int searched = 0;
     int count = plans && scores ? r7_alpha_mu(worlds, (int)n, depth, nodes, plans, scores, &searched) : -1;
-    Py_DECREF(seq);
-    PyObject *list = NULL;
-    if (ok && count < 0) {
-        PyErr_NoMemory();
-    } else if (ok) {
-        list = PyList_New(count);
-        for (int i = 0; list && i < count; i++) {
-            int steps = 0;
-            while (steps < R7_PLAN_STEPS && plans[i * R7_PLAN_STEPS + steps] >= 0) steps++;
-            PyObject *plan = PyTuple_New(steps);
-            for (int k = 0; plan && k < steps; k++) PyTuple_SET_ITEM(plan, k, PyLong_FromLong(plans[i * R7_PLAN_STEPS + k]));
-            PyObject *pair = plan ? Py_BuildValue("(Ni)", plan, scores[i]) : NULL;
-            if (!pair) Py_CLEAR(list);
-            else PyList_SET_ITEM(list, i, pair);
-        }
+    PyObject *list = count < 0 ? PyErr_NoMemory() : PyList_New(count);
+    for (int i = 0; list && i < count; i++) {
+        PyObject *plan = plan_tuple(plans + i * R7_PLAN_STEPS);
+        PyObject *pair = plan ? Py_BuildValue("(Ni)", plan, scores[i]) : NULL;
+        if (!pair) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, i, pair);
     }
     PyMem_Free(plans), PyMem_Free(scores);
     return list ? Py_BuildValue("(NO)", list, searched ? Py_True : Py_False) : NULL;

@@ -124,6 +124,7 @@ def test_depth_one_is_pimc_over_plans() -> None:
 def test_deeper_values_never_exceed_shallower_ones() -> None:
     """Choosing more turns blind can only lose worlds: depth 2 values each plan at most
     as depth 1 does, and the best at depth 3 is at most the best at depth 2."""
+    compared = deeper = 0
     for _game, worlds in turn_starts(games=6, worlds=16, seed=4):
         engines = [compiled.engine_of(w) for w in worlds]
         shallow, _ = compiled.alpha_mu(engines, 1, 1)
@@ -131,8 +132,11 @@ def test_deeper_values_never_exceed_shallower_ones() -> None:
         deep, deep_searched = compiled.alpha_mu(engines, 3, 10**9)
         if searched:
             assert all(v2 <= v1 for (_, v1), (_, v2) in zip(shallow, middle, strict=True))
+            compared += 1
             if deep_searched:
                 assert max(v for _, v in deep) <= max(v for _, v in middle)
+                deeper += 1
+    assert compared >= 40 and deeper >= 40, "too few searches were done for the comparison to say anything"
 
 
 def test_a_search_past_its_nodes_gives_up_to_pimc_values() -> None:

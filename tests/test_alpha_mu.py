@@ -13,8 +13,6 @@ from red7 import Game
 from red7.bots import BotSpecError, make_bot
 from red7.bots.pimc import PIMCBot
 from red7.core import compiled
-from red7.core.actions import Action, Kind
-from red7.core.cards import colour_of
 from red7.core.model import Step
 from red7.core.worlds import WorldSampler
 from red7.play import play_game
@@ -41,20 +39,17 @@ def turn_starts(games: int, worlds: int, seed: int, cards: int = 7) -> Iterator[
 
 def where_plan_leaves(game: Game, plan: tuple[int, ...]) -> tuple[int, int, int] | None:
     """Where a plan of decisions leaves the mover as the exact solver writes it (hand,
-    palette, rule), or None for a plan that ends the round (a lost turn, a concession)."""
+    palette, rule), as the engine plays it; None for a plan that puts the mover out (a
+    lost turn, a concession)."""
     me = game.current_player
     assert me is not None
-    observation = game.observe(me)
-    hand, palette, rule = observation.hand or 0, observation.palettes[me], game.rule
-    for action in map(Action.from_id, plan):
-        card = action.card
-        if action.kind is Kind.PLAY and card is not None:
-            hand, palette = hand & ~(1 << card), palette | 1 << card
-        elif action.kind is Kind.CANVAS and card is not None:
-            hand, rule = hand & ~(1 << card), colour_of(card)
-        elif action.kind is not Kind.END:
-            return None
-    return hand, palette, rule
+    after = game.clone()
+    for action_id in plan:
+        after.apply_id(action_id)
+    if after.is_over and me not in (after.result.winners if after.result else ()):
+        return None
+    observation = after.observe(me)
+    return observation.hand or 0, observation.palettes[me], after.rule
 
 
 def reference(game: Game, worlds: list[Game], depth: int) -> dict[tuple[int, int, int], int]:

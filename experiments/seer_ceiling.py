@@ -21,9 +21,9 @@ the other hand and the cards still to be drawn.
 It plays ``--players`` (2 or 3; default 2) matches of the advanced game (``--actions``:
 with the action cards) against ``--against`` (default `hard`) in every other seat, over
 ``--deals`` deals, each with the seer in every seat; the match-win share has a 95 %
-bootstrap interval over deals. If even the seer wins few
-more matches than an even share, no bot that cannot see the cards can be asked to win
-many more against the same opponent: the draw and the deal decide most matches.
+bootstrap interval over deals. If even the seer won few more matches than an even
+share, no bot that cannot see the cards could be asked to win many more against the
+same opponent; if it wins many, what the other player holds is worth inferring.
 
     .venv/bin/python experiments/seer_ceiling.py --deals 150 --jobs 2
     .venv/bin/python experiments/seer_ceiling.py --players 3 --actions --deals 40 --jobs 2

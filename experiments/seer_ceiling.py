@@ -79,20 +79,24 @@ class Seer(Bot):
             tied = [o for o in options if o.action.id in won] or list(options)
             return tied[0].action if len(tied) == 1 else self.tiebreak.choose(observation, tied, rng)
         me = observation.seat
-        worlds = [engine] if self.deck else [_shuffled_deck(game, rng) for _ in range(WORLDS)]
+        worlds = [engine] if self.deck else _shuffled_decks(game, rng, WORLDS)
         _, stats = engine.ismcts(me, rng.getrandbits(64), 0, self.steps, 0.0, 0.7, (), False, worlds)
         best, _, _ = max(stats, key=lambda child: (child[1], -child[0]))  # most visited, as ISMCTSBot
         return Action.from_id(best)
 
 
-def _shuffled_deck(game: Game, rng: random.Random) -> object:
-    """A compiled copy of ``game`` whose deck below its publicly known top is shuffled."""
+def _shuffled_decks(game: Game, rng: random.Random, count: int) -> list[object]:
+    """``count`` compiled copies of ``game``, each with its deck below the publicly known
+    top shuffled anew (the position is read once)."""
     fields = dict(zip(compiled.FIELDS, compiled.fields_of(game), strict=True))
     deck, known = list(fields["deck"]), fields["deck_known_count"]
-    hidden = deck[: len(deck) - known]
-    rng.shuffle(hidden)
-    fields["deck"] = tuple(hidden + deck[len(deck) - known :])
-    return compiled.load(game.config, fields, game.seed)
+    top = deck[len(deck) - known :]
+    worlds = []
+    for _ in range(count):
+        hidden = deck[: len(deck) - known]
+        rng.shuffle(hidden)
+        worlds.append(compiled.load(game.config, {**fields, "deck": tuple(hidden + top)}, game.seed))
+    return worlds
 
 
 def play_deal(args: tuple[Config, str, bool, int, int]) -> tuple[float, int]:

@@ -43,6 +43,8 @@ from red7 import Game, Observation
 from red7.analysis.measures import bootstrap_ratio
 from red7.bots import inference, make_bot
 from red7.bots.base import Bot, Option
+from red7.bots.ismcts import ISMCTSBot
+from red7.bots.pimc import PIMCBot
 from red7.core import compiled
 from red7.core.actions import Action
 from red7.core.model import Config
@@ -50,11 +52,14 @@ from red7.core.worlds import WorldSampler
 from red7.play import play_game
 from red7.solver import solvable
 
-STEPS = 200_000
-"""`hard`'s ISMCTS budget (red7.bots.spec.LEVELS)."""
-C = 0.7
-"""The ISMCTS exploration constant of the levels."""
 HANDS = compiled.FIELDS.index("hands")
+
+
+def hard_search() -> ISMCTSBot:
+    """The ISMCTS inside the `hard` level (its budget and exploration constant)."""
+    hard = make_bot("hard")
+    assert isinstance(hard, PIMCBot), "hard is a pimc bot"
+    return hard.search
 
 
 def searched_worlds(
@@ -64,16 +69,17 @@ def searched_worlds(
     under the search model (module doc), normalised to sum 1."""
     past = inference.round_past(observation)
     me = observation.seat
+    c = hard_search().c
     worlds, logs = [], []
     for _ in range(deals):
         engine = compiled.engine_of(inference.deal(past, rng))
         log = 0.0
         for seat, a in past.history:
             if seat != me and len(engine.legal()) > 1:
-                _, stats = engine.ismcts(seat, rng.getrandbits(64), 0, model_steps, 0.0, C, (), False, None)
+                _, stats = engine.ismcts(seat, rng.getrandbits(64), 0, model_steps, 0.0, c, (), False, None)
                 visits = {x: v for x, v, _ in stats}
-                total = sum(visits.values())
-                log += math.log((visits.get(a, 0) + 1) / (total + len(visits | {a: 0})))
+                candidates = len(visits) + (a not in visits)  # a decision outside them keeps a chance
+                log += math.log((visits.get(a, 0) + 1) / (sum(visits.values()) + candidates))
             engine.apply(a)
         worlds.append(engine)
         logs.append(temper * log)
@@ -81,18 +87,6 @@ def searched_worlds(
     weights = [math.exp(x - top) for x in logs]
     total = sum(weights)
     return worlds, [w / total for w in weights]
-
-
-def resampled(worlds: list[Any], weights: list[float], count: int, rng: random.Random) -> list[Any]:
-    """``count`` worlds drawn by weight (systematic resampling, as inference.weighted_worlds)."""
-    step, mark, total = 1 / count, rng.random() / count, 0.0
-    out: list[Any] = []
-    for world, weight in zip(worlds, weights, strict=True):
-        total += weight
-        while mark < total and len(out) < count:
-            out.append(world)
-            mark += step
-    return out + [worlds[-1]] * (count - len(out))
 
 
 class Modelled(Bot):
@@ -103,6 +97,7 @@ class Modelled(Bot):
     def __init__(self, deals: int, model_steps: int, temper: float) -> None:
         self.deals, self.model_steps, self.temper = deals, model_steps, temper
         self.hard = make_bot("hard")
+        self.search = hard_search()
 
     def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
         if len(options) == 1 or solvable(observation, fast=True) or not inference.applies(observation):
@@ -110,11 +105,12 @@ class Modelled(Bot):
         me = observation.seat
         assert me is not None
         worlds, weights = searched_worlds(observation, rng, self.deals, self.model_steps, self.temper)
-        pool = resampled(worlds, weights, self.deals, rng)
-        _, stats = pool[0].ismcts(me, rng.getrandbits(64), 0, STEPS, 0.0, C, (), False, pool)
-        best, _, _ = max(stats, key=lambda child: (child[1], -child[0]))
-        legal = {o.action.id for o in options}
-        return Action.from_id(best) if best in legal else self.hard.choose(observation, options, rng)
+        pool = inference.resampled(worlds, weights, self.deals, rng)
+        steps, c = self.search.steps or 0, self.search.c
+        _, stats = pool[0].ismcts(me, rng.getrandbits(64), 0, steps, 0.0, c, (), False, pool)
+        best, _, _ = max(stats, key=lambda child: (child[1], -child[0]))  # most visited, as ISMCTSBot
+        assert best in {o.action.id for o in options}, "every world holds this seat's true hand"
+        return Action.from_id(best)
 
 
 def _hand_share(world: Any, seat: int, truth: int) -> float:

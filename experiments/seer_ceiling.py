@@ -41,14 +41,13 @@ from red7.analysis.measures import bootstrap_ratio
 from red7.bots import make_bot
 from red7.bots.base import Bot, Option
 from red7.bots.greedy import GreedyBot
+from red7.bots.ismcts import ISMCTSBot
+from red7.bots.pimc import PIMCBot
 from red7.core import compiled
 from red7.core.actions import Action
 from red7.core.model import Config
 from red7.play import play_game
 from red7.solver import solvable
-
-STEPS = 200_000
-"""`hard`'s ISMCTS budget (red7.bots.spec.LEVELS)."""
 
 WORLDS = 64
 """Decks shuffled per decision with ``--hands-only``."""
@@ -59,8 +58,10 @@ class Seer(Bot):
 
     name = "seer"
 
-    def __init__(self, steps: int = STEPS, deck: bool = True) -> None:
-        self.steps = steps
+    def __init__(self, deck: bool = True) -> None:
+        hard = make_bot("hard")
+        assert isinstance(hard, PIMCBot), "hard is a pimc bot"
+        self.search: ISMCTSBot = hard.search  # its budget and exploration constant
         self.deck = deck
         self.game: Game | None = None
         self.tiebreak = GreedyBot()
@@ -80,7 +81,8 @@ class Seer(Bot):
             return tied[0].action if len(tied) == 1 else self.tiebreak.choose(observation, tied, rng)
         me = observation.seat
         worlds = [engine] if self.deck else _shuffled_decks(game, rng, WORLDS)
-        _, stats = engine.ismcts(me, rng.getrandbits(64), 0, self.steps, 0.0, 0.7, (), False, worlds)
+        steps, c = self.search.steps or 0, self.search.c
+        _, stats = engine.ismcts(me, rng.getrandbits(64), 0, steps, 0.0, c, (), False, worlds)
         best, _, _ = max(stats, key=lambda child: (child[1], -child[0]))  # most visited, as ISMCTSBot
         return Action.from_id(best)
 

@@ -5,6 +5,7 @@ among them, and the compiled replay judging deals as the Python reference does."
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
@@ -227,3 +228,13 @@ def test_weighted_worlds_favour_the_deals_greedy_explains() -> None:
     engine = compiled.engine(Config(2), 1)
     with pytest.raises(ValueError, match="at this decision point"):
         engine.ismcts(engine.current, 1, 10, 0, 0.0, 0.7, (), False, [compiled.engine(Config(2), 2)])
+
+
+def test_resampling_draws_each_world_in_proportion_to_its_weight() -> None:
+    """Systematic resampling: a world of weight w among total W is drawn count * w / W
+    times, rounded down or up, whatever the one uniform draw."""
+    for seed in range(50):
+        drawn = inference.resampled("abc", [1.0, 0.0, 3.0], 8, random.Random(seed))
+        assert Counter(drawn) == {"a": 2, "c": 6}
+        drawn = inference.resampled("abc", [1.0, 1.0, 1.0], 4, random.Random(seed))
+        assert len(drawn) == 4 and sorted(Counter(drawn).values()) == [1, 1, 2]

@@ -34,6 +34,7 @@ module's Python replay is the reference it is tested against, and the fallback.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -221,16 +222,23 @@ def weighted_worlds(observation: Observation, rng: random.Random, deals: int, na
     search plays instead of plain worlds. Compiled engines or games, as
     :func:`explained_worlds` gives them."""
     explained, _ = explained_worlds(observation, rng, deals, deals, most=len(observation.history), native=native)
-    weights = [MISMATCH**k for _, k in explained]
-    step = sum(weights) / deals
+    return resampled([world for world, _ in explained], [MISMATCH**k for _, k in explained], deals, rng)
+
+
+def resampled(worlds: Sequence[Any], weights: Sequence[float], count: int, rng: random.Random) -> list[Any]:
+    """``count`` of ``worlds`` drawn with replacement in proportion to ``weights`` (not
+    necessarily summing to 1) by systematic resampling: one uniform draw from ``rng``,
+    then evenly spaced marks, so a world of weight w is drawn ``count * w / sum`` times,
+    rounded up or down."""
+    step = sum(weights) / count
     mark = rng.random() * step
     out: list[Any] = []
     total = 0.0
-    for (world, _), weight in zip(explained, weights, strict=True):
+    for world, weight in zip(worlds, weights, strict=True):
         total += weight
-        while mark < total and len(out) < deals:
+        while mark < total and len(out) < count:
             out.append(world)
             mark += step
-    while len(out) < deals:  # rounding at the very end
-        out.append(explained[-1][0])
+    while len(out) < count:  # rounding at the very end
+        out.append(worlds[-1])
     return out

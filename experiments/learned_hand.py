@@ -37,6 +37,7 @@ from red7 import Game
 from red7.analysis.measures import bootstrap_ratio
 from red7.bots import inference, make_bot
 from red7.core import actions as A
+from red7.core.cards import NUM_CARDS as CARDS
 from red7.core.cards import bits_of
 from red7.core.model import Config
 from red7.envs.encoding import OBS_SIZE, encode
@@ -45,9 +46,10 @@ from red7.solver import solvable
 
 LENGTH = 64
 """The most decisions of a round read (the last ones)."""
-CARDS = 49
-KINDS = 9
-"""play, canvas, move to canvas, move to deck, take, end, concede, draw, decline."""
+CARD_KINDS = A.END // CARDS
+"""The actions naming a card: play, canvas, move to canvas, move to deck, take."""
+KINDS = CARD_KINDS + A.NUM_ACTIONS - A.END
+"""The card kinds, then end, concede, draw, decline."""
 STEP = 2 + 7 + 2 * CARDS + 2 + KINDS + CARDS + 2
 """A decision of the round as everyone saw it, from one viewer (:func:`step_vector`)."""
 
@@ -86,7 +88,7 @@ def _done(action: int) -> np.ndarray:
         out[action // CARDS] = 1
         out[KINDS + action % CARDS] = 1
     else:
-        out[5 + action - A.END] = 1
+        out[CARD_KINDS + action - A.END] = 1
     return out
 
 
@@ -256,7 +258,10 @@ def train(args: argparse.Namespace) -> None:
             logits = net(*x[:4])
             return logits, loss_of(logits, x[4], x[5]).item()
 
-    print(f"plain chances: validation loss {loss_of(x_valid[0][:, None].expand(-1, CARDS), *x_valid[4:]).item():.4f}")
+    def plain_loss(x: tuple[torch.Tensor, ...]) -> float:
+        return loss_of(x[0][:, None].expand(-1, CARDS), x[4], x[5]).item()
+
+    print(f"plain chances: validation loss {plain_loss(x_valid):.4f}")
     best, kept = float("inf"), copy.deepcopy(net.state_dict())
     for epoch in range(args.epochs):
         net.train()
@@ -277,14 +282,11 @@ def train(args: argparse.Namespace) -> None:
     pool, known, truth = (data[n][test_rows] for n in ("pool", "known", "truth"))
     learned = shares(torch.sigmoid(logits).numpy().astype(np.float64), pool, known, truth)
     plain = shares(np.ones(pool.shape), pool, known, truth)
-    prior = 1 / (1 + np.exp(-prior_logit(pool, known, truth)))[:, None]
-    plain_loss = -(np.where(truth & pool, np.log(prior), np.log(1 - prior)) * pool).sum() / pool.sum()
     by_match = data["match"][test_rows]
-    ids = test_matches
-    sums = [learned[by_match == m].sum() - plain[by_match == m].sum() for m in ids]
-    counts = [int((by_match == m).sum()) for m in ids]
+    sums = [learned[by_match == m].sum() - plain[by_match == m].sum() for m in test_matches]
+    counts = [int((by_match == m).sum()) for m in test_matches]
     lo, hi = bootstrap_ratio(sums, counts)
-    print(f"held-out loss: plain chances {plain_loss:.4f}, learned {held:.4f}")
+    print(f"held-out loss: plain chances {plain_loss(x_test):.4f}, learned {held:.4f}")
     print(
         f"share of the other hand a world holds, {len(test_rows)} held-out decisions: plain {plain.mean():.3f}, "
         f"learned {learned.mean():.3f} (minus plain {learned.mean() - plain.mean():+.3f}, 95 % CI over matches "

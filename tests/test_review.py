@@ -25,6 +25,7 @@ from red7.play import play_game
 from red7.play.judge import judge
 from red7.solver import solve
 from red7.solver.marks import COSTLY, review
+from red7.ui.words import decision_text
 
 
 def test_marks_chain_from_decision_to_decision() -> None:
@@ -139,9 +140,12 @@ def test_red7_analyse_marks_a_record(tmp_path: Path, capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert f"{len(marks)} decisions, {len(marks)} valued exactly by the solver." in out
     assert f"{thrown[0].number:4d}. seat {thrown[0].seat + 1} (easy)" in out
-    assert "threw a won round away (kept by: " + ", ".join(map(str, thrown[0].best)) in out
+    assert "threw a won round away (kept by: " + " or ".join(decision_text(a) for a in thrown[0].best) in out
     assert main(["analyse", str(path), "--lang", "pt-BR"]) == 0
-    assert "jogou fora uma rodada ganha" in capsys.readouterr().out
+    out = capsys.readouterr().out  # every word translated: decisions, cards, the bot's level
+    assert f"{thrown[0].number:4d}. lugar {thrown[0].seat + 1} (fácil)" in out
+    assert f"{decision_text(thrown[0].action):<24} jogou fora uma rodada ganha" in out
+    assert "jogar " in decision_text(thrown[0].action) and " play " not in out
     assert main(["analyse", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == [m.as_dict() for m in marks]
     (tmp_path / "bad.json").write_text("{}")

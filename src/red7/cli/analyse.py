@@ -36,7 +36,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from ..play.judge import judge
     from ..solver.marks import review
     from ..ui.i18n import _, detect_language, ngettext, set_language
-    from ..ui.words import estimate_text
+    from ..ui.words import bot_level, decision_text, estimate_text
 
     set_language(args.lang or detect_language())
     try:
@@ -83,8 +83,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     def who(seat: int) -> str:
         named = seats[seat] if seats else None
         label = _("seat {n}").format(n=seat + 1)
-        if named and (named.name or named.bot):
-            label += f" ({named.name or named.bot})"
+        if named and named.name:
+            label += f" ({named.name})"
+        elif named and named.bot:
+            label += f" ({bot_level(named.bot)})"
         return label
 
     solved = [m for m in marks if m.won_before is not None]
@@ -95,7 +97,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         )
     )
     if estimator is not None:
-        print(_("{estimated} estimated by {judge}.").format(estimated=len(estimated), judge=args.judge))
+        print(_("{estimated} estimated by {judge}.").format(estimated=len(estimated), judge=bot_level(args.judge)))
     if not solved and not estimated:
         print(_("Nothing to value: the solver answers when two players are left and no card remains to be drawn."))
         return 0
@@ -103,7 +105,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     for m in marks:
         if m.won_before is not None:
             if m.threw_away:
-                keep = ", ".join(str(a) for a in m.best)
+                keep = _(" or ").join(decision_text(a) for a in m.best)
                 line = _("threw a won round away (kept by: {decisions})").format(decisions=keep)
             elif not args.all:
                 continue
@@ -116,11 +118,14 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             line = _("costly: {estimate}").format(estimate=text) if m.costly else text
         else:
             continue
-        print(f"{m.number:4d}. {who(m.seat):<24} {str(m.action):<12} {line}")
+        print(f"{m.number:4d}. {who(m.seat):<24} {decision_text(m.action):<24} {line}")
     for seat in sorted({m.seat for m in solved}):
         mine = [m for m in solved if m.seat == seat]
         won = sum(bool(m.won_before) for m in mine)
         thrown = sum(m.threw_away for m in mine)
+        if not won:
+            print(_("{name}: never in a won position.").format(name=who(seat)))
+            continue
         print(
             ngettext(
                 "{who}: {thrown} won position thrown away, of {won} decisions in won positions.",

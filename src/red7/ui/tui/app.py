@@ -202,10 +202,24 @@ class Summary(Choice):
         Binding("pagedown", "scroll_body(1)", show=False),
     ]
 
+    # rows a dialog spends around its scrolling body: border 2, padding 2, the title and
+    # its margin 2, the body's margin 1, the answers 1
+    AROUND_BODY: Final = 8
+
     def on_mount(self) -> None:
         body = self.query_one(".dialog-body")
         self.query_one(".dialog").mount(_scrolling(self.body), before=body)
         body.remove()
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """The body takes all the height the dialog may have (90 % of the screen), not
+        half the screen as in the other dialogs, so a match's summary scrolls less."""
+        room = int(0.9 * self.app.size.height) - self.AROUND_BODY
+        self.query_one(".dialog-scroll").styles.max_height = max(3, room)
 
     def action_scroll_body(self, pages: int) -> None:
         scroll_page(self.query_one(".dialog-scroll"), pages)
@@ -566,7 +580,8 @@ class PlayApp(BoardApp):
             summary = match_summary(self.session.log(self.viewer), end.over.scores, self.names)
         else:
             summary = round_summary(end.last_round, end.over.scores, self.table.config.target, self.names)
-        lines = [self._final_move(end.last_round) + summary, "", winners_line(end.over.winners, self.names)]
+        # the outcome first: a match's story may be longer than the dialog's room
+        lines = [winners_line(end.over.winners, self.names), "", self._final_move(end.last_round) + summary]
         if end.saved is not None:
             lines.append(_("Record saved to {path} (red7 replay {path}).").format(path=end.saved))
         answers = [("enter", "again", _("Play again")), ("q", "quit", _("Quit"))]

@@ -320,8 +320,12 @@ def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
     assert f"{first.number:4d}. seat 1 (Ana)" in out
     assert f"costly: an estimated {round(100 * first.estimate.chance)} % to win the match, against " in out
     assert f"seat 1 (Ana): {len(costly)} costly decisions of {len(estimated)} estimated" in out
+    loss = sum(m.estimate.loss for m in estimated if m.estimate is not None) / len(estimated)
+    assert f"on average {100 * loss:.1f} points of chance lost." in out
     assert main([*args, "--lang", "pt-BR"]) == 0
-    assert "custou caro: estimativa de " in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "custou caro: estimativa de " in out
+    assert "em média " + f"{100 * loss:.1f}".replace(".", ",") + " pontos de chance perdidos." in out  # 5,8
     assert main([*args, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == [m.as_dict() for m in marks]
     assert main(["analyse", str(path), "--exact", "--json"]) == 0

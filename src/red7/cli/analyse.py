@@ -36,7 +36,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from ..play.judge import judge
     from ..solver.marks import review
     from ..ui.i18n import _, detect_language, ngettext, set_language
-    from ..ui.words import bot_level, decision_text, estimate_text
+    from ..ui.words import bot_level, decimal_text, decision_text, estimate_text
 
     set_language(args.lang or detect_language())
     try:
@@ -142,6 +142,6 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                 "{who}: {costly} costly decision of {judged} estimated; on average {loss} points of chance lost.",
                 "{who}: {costly} costly decisions of {judged} estimated; on average {loss} points of chance lost.",
                 costly,
-            ).format(who=who(seat), costly=costly, judged=len(mine), loss=f"{100 * loss:.1f}")
+            ).format(who=who(seat), costly=costly, judged=len(mine), loss=decimal_text(100 * loss))
         )
     return 0

@@ -467,6 +467,16 @@ def just_drawn(events: Sequence[Event], seat: int | None) -> frozenset[Card]:
     return frozenset(drawn)
 
 
+DECIMAL_COMMA: Final = frozenset({"pt-BR"})
+"""Languages that write 5,8 where English writes 5.8."""
+
+
+def decimal_text(value: float, digits: int = 1) -> str:
+    """``value`` with ``digits`` decimals and the decimal mark of the current language."""
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",") if language() in DECIMAL_COMMA else text
+
+
 def chance_text(chance: float, match: bool) -> str:
     """An estimated chance in words, e.g. "38 % to win the match" (``match``: the
     advanced game, where the estimates are the match's; else the round's)."""

@@ -583,9 +583,8 @@ class PlayApp(BoardApp):
         # the outcome first: a match's story may be longer than the dialog's room
         lines = [winners_line(end.over.winners, self.names), "", self._final_move(end.last_round) + summary]
         if end.saved is not None:
-            lines.append(_("Record saved to {path} (red7 replay {path}).").format(path=end.saved))
-        answers = [("enter", "again", _("Play again")), ("q", "quit", _("Quit"))]
-        answers.insert(1, ("r", "review", _("Review")))
+            lines += ["", _("Record saved to {path} (red7 replay {path}).").format(path=end.saved)]
+        answers = [("enter", "again", _("Play again")), ("r", "review", _("Review")), ("q", "quit", _("Quit"))]
         self._ask(Summary(_("Game over"), "\n".join(lines), answers, "quit", id="game-over"), self._after_game)
 
     def _after_game(self, answer: str) -> None:

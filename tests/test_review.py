@@ -318,7 +318,7 @@ def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
     first = costly[0]
     assert first.estimate is not None
     assert f"{first.number:4d}. seat 1 (Ana)" in out
-    assert f"costly: an estimated {round(100 * first.estimate.chance)} % to win the match, against " in out
+    assert f"costly: an estimated {round(100 * first.estimate.chance)}% to win the match, against " in out
     assert f"seat 1 (Ana): {len(costly)} costly decisions of {len(estimated)} estimated" in out
     loss = sum(m.estimate.loss for m in estimated if m.estimate is not None) / len(estimated)
     assert f"on average {100 * loss:.1f} points of chance lost." in out

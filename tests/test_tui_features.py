@@ -277,11 +277,11 @@ def test_a_hints_reason_is_the_bots_appraisal_of_its_first_decision() -> None:
     assert solved.runner_up == (b3, 0.25)
     assert plan_text(solved, "hard", names) == (
         plan_text(plan, "hard", names) + " It keeps the round won in 12 of 16 ways the cards you cannot see may lie."
-        " Next best: play B3, 25 %."
+        " Next best: play B3, 25%."
     )
     searched = replace(plan, appraisal=Appraisal(r7, {r7.id: 0.623, b3.id: 0.4}, solved=False, samples=900))
     assert plan_text(searched, "hard", names, match=True).endswith(
-        " → Red: R7 against Y5 (Bot 2). Estimated: 62 % to win the match. Next best: play B3, 40 %."
+        " → Red: R7 against Y5 (Bot 2). Estimated: 62% to win the match. Next best: play B3, 40%."
     )
     alone = replace(plan, appraisal=Appraisal(r7, {}, solved=False, samples=0))
     assert alone.runner_up is None
@@ -290,7 +290,7 @@ def test_a_hints_reason_is_the_bots_appraisal_of_its_first_decision() -> None:
     try:
         assert plan_text(solved, "hard", ["Você", "Bot 2"]).endswith(
             "Mantém a rodada ganha em 12 de 16 distribuições possíveis das cartas que você não vê."
-            " A segunda melhor: jogar Az3, 25 %."
+            " A segunda melhor: jogar Az3, 25%."
         )
     finally:
         set_language("en")

@@ -478,20 +478,20 @@ def decimal_text(value: float, digits: int = 1) -> str:
 
 
 def chance_text(chance: float, match: bool) -> str:
-    """An estimated chance in words, e.g. "38 % to win the match" (``match``: the
+    """An estimated chance in words, e.g. "38% to win the match" (``match``: the
     advanced game, where the estimates are the match's; else the round's)."""
     percent = round(100 * chance)
-    return (_("{percent} % to win the match") if match else _("{percent} % to win the round")).format(percent=percent)
+    return (_("{percent}% to win the match") if match else _("{percent}% to win the round")).format(percent=percent)
 
 
 def estimate_text(estimate: Estimate, match: bool) -> str:
     """A judge's estimate of a decision against its own choice, e.g. "an estimated
-    38 % to win the match, against 56 % with put G5 on the canvas"."""
+    38% to win the match, against 56% with put G5 on the canvas"."""
     if estimate.best_chance <= estimate.chance:
         return _("an estimated {chance}").format(chance=chance_text(estimate.chance, match))
     return _("an estimated {chance}, against {best} with {decision}").format(
         chance=chance_text(estimate.chance, match),
-        best=f"{round(100 * estimate.best_chance)} %",
+        best=f"{round(100 * estimate.best_chance)}%",
         decision=decision_text(estimate.suggested),
     )
 
@@ -514,7 +514,7 @@ def reason_text(appraisal: Appraisal, runner_up: tuple[Action, float] | None, ma
     if runner_up is None:
         return why
     other, other_chance = runner_up
-    return _("{why} Next best: {decision}, {percent} %.").format(
+    return _("{why} Next best: {decision}, {percent}%.").format(
         why=why, decision=decision_text(other), percent=round(100 * other_chance)
     )
 

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from red7 import Game
 from red7.analysis.measures import bootstrap_ratio
 from red7.bots import inference, make_bot
-from red7.bots.greedy import GreedyBot
 from red7.bots.pimc import _values
 from red7.core import actions as A
 from red7.core.cards import COLOUR_OF
@@ -39,6 +40,9 @@ from red7.core.observation import Observation
 from red7.native import core as native
 from red7.play.match import bot_rng
 from red7.solver import solvable, solve
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from exact_play import _Sight  # noqa: E402  (registers the perfect opponent)
 
 HANDS = FIELDS.index("hands")
 WORLDS = 64  # as `hard`
@@ -96,20 +100,18 @@ def play_deal(args: tuple[int, int]) -> tuple[int, float, float, int, int]:
     """(won turn starts, keep chance on all worlds, on the filtered ones, worlds, dropped)
     of `hard` on one deal in both seats."""
     deal, seed = args
-    greedy = GreedyBot()
     turns, plain_keeps, rest_keeps, worlds_drawn, dropped = 0, 0.0, 0.0, 0, 0
     for seat in (0, 1):
         game = Game(config=Config(2), seed=seed + deal)
-        hard = make_bot("hard")
+        hard, perfect = make_bot("hard"), make_bot("perfect")
         rngs = [bot_rng(seed + deal, s) for s in (0, 1)]
         while not game.is_over:
             me = game.current_player
             assert me is not None
             observation, options = game.observe(me), game.options()
-            if me != seat:  # the perfect opponent
-                winning = set(solve(game).winning_ids)
-                chosen = [o for o in options if o.action.id in winning] or options
-                game.apply(chosen[0].action if len(chosen) == 1 else greedy.choose(observation, chosen, rngs[me]))
+            if me != seat:
+                _Sight.game = game  # what the perfect opponent sees
+                game.apply(perfect.choose(observation, options, rngs[me]))
                 continue
             if len(options) > 1 and observation.step == Step.START and solvable(observation, fast=True):
                 solution = solve(game)

@@ -7,7 +7,7 @@ CORE := $(VENV)/.core-installed
 FULL := $(VENV)/.test-installed
 WEB := $(VENV)/.web-installed
 
-.PHONY: play serve test bench lint clean translations
+.PHONY: play serve test check bench lint clean translations
 
 $(CORE): pyproject.toml setup.py $(wildcard src/red7/native/*.c src/red7/native/*.h)
 	@$(PYTHON) -c 'import sys; sys.exit("red7 needs Python 3.11+, found " + sys.version.split()[0] + ": run make PYTHON=python3.11 ...") if sys.version_info < (3, 11) else None'
@@ -33,9 +33,18 @@ play: $(CORE)
 serve: $(WEB)
 	$(BIN)/red7 serve
 
+# The fast tier: every test module, each check at a size for every change (tests/tiers.py).
 test: $(FULL)
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
+
+# The full tier, what CI runs: every test at its release size, PostgreSQL, Redis, nginx and
+# Chromium included (Debian packages, which .ci/run installs); the fast tier again on the
+# Python engine alone (RED7_NATIVE=0); the linters.
+check: $(FULL)
+	$(BIN)/python -m pytest --full -n auto
+	RED7_NATIVE=0 $(BIN)/python -m pytest -n auto
+	$(MAKE) lint
 
 bench: $(FULL)
 	$(BIN)/red7 bench

@@ -28,8 +28,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 LAPTOP = {"width": 1280, "height": 800}
-WAIT = 20_000
-"""Milliseconds to wait for a page to show something the server sends."""
+WAIT = 60_000
+"""Milliseconds to wait for a page to show something the server sends (generous: a busy
+machine must not fail a test)."""
 
 
 @contextlib.contextmanager
@@ -138,7 +139,7 @@ def play_step(page: Page, press: Callable[[Any], None] | None = None, next_round
 
 
 def play_until(
-    pages: list[Page], done: Callable[[], bool], seconds: float = 90, press: Any = None, next_round: bool = False
+    pages: list[Page], done: Callable[[], bool], seconds: float = 300, press: Any = None, next_round: bool = False
 ) -> None:
     """Each page plays its turns until ``done()`` (going on to the next round if ``next_round``)."""
     deadline = time.monotonic() + seconds

@@ -1,16 +1,55 @@
-"""Shared test settings: hypothesis profiles (CI runs the same number of examples), the
-interface language, and the real services (PostgreSQL, Redis) some tests run against."""
+"""Shared test settings: the two tiers (``--full``, see ``tiers.py``) and their
+hypothesis profiles, the interface language, and the real services (PostgreSQL, Redis)
+some tests run against."""
 
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 import services
+import tiers
 from red7.ui.i18n import set_language
 
-settings.register_profile("default", deadline=None)
-settings.load_profile("default")
+# No deadline and no health check that times the test: a busy machine must not fail a
+# correct test. The fast tier tries fewer examples of each property; the full tier,
+# hypothesis's own default (and the release budgets of tiers.examples).
+_UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("fast", max_examples=20, **_UNTIMED)
+settings.register_profile("full", max_examples=100, **_UNTIMED)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--full",
+        action="store_true",
+        help="the full tier: every test at its release size, services and browser included (make check)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for marker, meaning in tiers.MARKERS.items():
+        config.addinivalue_line("markers", f"{marker}: {meaning}")
+    tiers.full = bool(config.getoption("--full"))
+    settings.load_profile("full" if tiers.full else "fast")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"red7 test tier: {'full' if tiers.full else 'fast (pytest --full runs the full tier)'}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The fast tier leaves out the tests marked for the full tier only, unless a marker
+    expression (``-m``) chooses the tests itself."""
+    if tiers.full or config.getoption("markexpr"):
+        return
+    now: list[pytest.Item] = []
+    later: list[pytest.Item] = []
+    for item in items:
+        (later if any(item.get_closest_marker(m) for m in tiers.MARKERS) else now).append(item)
+    if later:
+        config.hook.pytest_deselected(items=later)
+        items[:] = now
 
 
 @pytest.fixture(autouse=True)

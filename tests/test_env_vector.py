@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from red7 import Game
+from red7 import Game, native
 from red7.bots.random_bot import random_decision
 from red7.core import compiled
 from red7.core.model import Config
@@ -18,7 +18,21 @@ from red7.envs import SingleAgentRed7
 from red7.envs.encoding import OBS_SIZE, OFFSETS, encode
 from red7.envs.vector import Red7VectorEnv
 
+compiled_only = pytest.mark.skipif(
+    not compiled.available(), reason=f"the compiled engine is not in use: {native.why_not}"
+)
 
+
+def test_without_the_compiled_engine_it_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the compiled engine is not built or turned off, making the environment fails
+    at once with the reason (the other environments run on the Python engine)."""
+    monkeypatch.setattr(native, "core", None)
+    monkeypatch.setattr(native, "why_not", "turned off by RED7_NATIVE=0")
+    with pytest.raises(RuntimeError, match="needs the compiled engine, which is not in use: turned off by RED7_NATIVE"):
+        Red7VectorEnv(4)
+
+
+@compiled_only
 def test_the_compiled_encoding_is_the_environments_encoding() -> None:
     """Every seat's vector (R9: the seat's own view) at every decision point of seeded
     random games of all 12 configurations: the same bytes as encode()."""
@@ -42,6 +56,7 @@ def first_safe(mask: np.ndarray) -> np.ndarray:
     return mask.argmax(axis=1)  # the lowest id the mask allows
 
 
+@compiled_only
 @pytest.mark.parametrize(("players", "advanced", "actions"), [(2, False, False), (3, True, True), (4, False, True)])
 def test_views_masks_rewards_and_autoreset(players: int, advanced: bool, actions: bool) -> None:
     env = Red7VectorEnv(num_envs=32, players=players, advanced=advanced, actions=actions, seat="random", seed=3)
@@ -66,6 +81,7 @@ def test_views_masks_rewards_and_autoreset(players: int, advanced: bool, actions
     assert loss in rewards and rewards <= {win, loss, *shared}
 
 
+@compiled_only
 @pytest.mark.parametrize(("opponent", "level"), [("random", "easy"), ("greedy", "medium")])
 def test_the_games_are_the_rules_games_against_the_compiled_opponents(opponent: str, level: str) -> None:
     """The same policy (the lowest safe decision) wins as often against the compiled
@@ -93,6 +109,7 @@ def test_the_games_are_the_rules_games_against_the_compiled_opponents(opponent: 
     assert (p < 0.3) == (opponent == "greedy"), p
 
 
+@compiled_only
 def test_masks_allow_only_legal_or_safe_decisions() -> None:
     legal = Red7VectorEnv(num_envs=16, players=3, actions=True, seed=5)
     safe = Red7VectorEnv(num_envs=16, players=3, actions=True, mask="safe", seed=5)
@@ -101,6 +118,7 @@ def test_masks_allow_only_legal_or_safe_decisions() -> None:
     assert ((b["action_mask"] <= a["action_mask"]).all()) and (a["action_mask"][:, 246] == 1).all()
 
 
+@compiled_only
 def test_same_seed_same_episodes() -> None:
     runs = []
     for _ in range(2):
@@ -119,6 +137,7 @@ def test_same_seed_same_episodes() -> None:
     assert np.array_equal(obs, again)
 
 
+@compiled_only
 def test_bad_input_gets_a_clear_error_or_ends_the_episode_as_a_loss() -> None:
     env = Red7VectorEnv(num_envs=4, seed=1)
     with pytest.raises(RuntimeError, match="reset"):
@@ -142,6 +161,7 @@ def test_bad_input_gets_a_clear_error_or_ends_the_episode_as_a_loss() -> None:
             Red7VectorEnv(**bad)  # type: ignore[arg-type]
 
 
+@compiled_only
 @pytest.mark.parametrize(("players", "advanced"), [(2, False), (3, True), (4, False)])
 def test_self_play_steps_every_seat_and_returns_every_seats_outcome(players: int, advanced: bool) -> None:
     """seat="self": each row is the view of the seat to move (its relative seat 0 decides),

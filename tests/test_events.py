@@ -34,6 +34,7 @@ from red7.core.events import (
     RoundOver,
     TurnEnded,
 )
+from tiers import examples
 
 
 def c(name: str) -> Card:
@@ -208,7 +209,7 @@ def test_the_target_ends_the_match() -> None:
 # --- returns and the log ----------------------------------------------------------------------
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 2**63 - 1), explicit=st.booleans())
 def test_returned_events_are_exactly_the_log(config: Config, seed: int, explicit: bool) -> None:
     """apply, apply_id and apply_chance return exactly the events they add to the log:
@@ -300,7 +301,7 @@ def public_cards(game: Game, viewer: int | None) -> set[str]:
     return mentioned(data)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 2**63 - 1), explicit=st.booleans())
 def test_no_event_shows_a_seat_a_card_it_cannot_see(config: Config, seed: int, explicit: bool) -> None:
     """R9: every card named by an event as seat s (or a spectator) sees it was public

@@ -27,6 +27,7 @@ def test_the_masked_random_pettingzoo_loop(capsys: pytest.CaptureFixture[str]) -
     assert sum(v for k, v in result.items() if k != "steps") == pytest.approx(0.0)
 
 
+@pytest.mark.slow  # training
 def test_masked_ppo_learns_to_beat_the_random_baseline(capsys: pytest.CaptureFixture[str]) -> None:
     """2,048 training steps lift the win rate against `easy` far above a uniformly random
     legal agent's (measured on the same 60 deals): about 7 % to about 40 %."""
@@ -36,6 +37,7 @@ def test_masked_ppo_learns_to_beat_the_random_baseline(capsys: pytest.CaptureFix
     assert "masked PPO after 2048 steps" in capsys.readouterr().out
 
 
+@pytest.mark.slow  # training
 def test_ppo_on_the_vector_environment_learns_to_beat_the_random_baseline(capsys: pytest.CaptureFixture[str]) -> None:
     """About 20,000 steps of 64 games stepped together lift the win rate against `easy`
     from a random legal agent's (about 7 %) to about 50 % on the same 400 games."""

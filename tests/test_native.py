@@ -19,6 +19,7 @@ from red7.bots.random_bot import random_decision
 from red7.core.rules import KEY
 from red7.native import available, core, why_not
 from red7.solver import exact
+from tiers import examples
 
 ALL = (1 << 49) - 1
 
@@ -35,7 +36,7 @@ def test_the_compiled_core_is_built_and_in_use() -> None:
 native = pytest.importorskip("red7.native._core") if core is None else core
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000))
 @given(st.integers(0, 6), st.integers(0, ALL))
 def test_keys_are_those_of_the_rules_R3(rule: int, palette: int) -> None:
     assert native.key(rule, palette) == KEY[rule](palette)
@@ -54,14 +55,14 @@ def positions(draw: st.DrawFn, most: int = 10) -> tuple[int, int, int, int, int]
     return masks[0], masks[1], masks[2], masks[3], draw(st.integers(0, 6))
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000))
 @given(positions())
 def test_plans_are_the_reference_generators_in_its_order(position: tuple[int, int, int, int, int]) -> None:
     hand, palette, _, other, rule = position
     assert native.children(hand, palette, other, rule) == exact._children(hand, palette, other, rule)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400))
 @given(positions(most=4))
 def test_values_are_the_reference_searchs(position: tuple[int, int, int, int, int]) -> None:
     hand, palette, other_hand, other_palette, rule = position

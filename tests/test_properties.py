@@ -33,6 +33,7 @@ from red7 import COLOURS, Action, Card, Game, Step, winner
 from red7.core.actions import NUM_ACTIONS
 from red7.core.cards import FULL_DECK, cards_of, mask_of, names_of
 from red7.core.record import replay, steps, to_record
+from tiers import examples
 
 CONFIGS = [
     pytest.param(p, adv, act, id=f"{p}p-{'advanced' if adv else 'basic'}-{'actions' if act else 'plain'}")
@@ -122,7 +123,7 @@ def assert_cards_conserved(game: Game) -> None:
 
 
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)
 def test_a_every_card_in_exactly_one_place(
     players: int, advanced: bool, actions: bool, seed: int, choice_seed: int
@@ -137,7 +138,7 @@ def test_a_every_card_in_exactly_one_place(
 
 
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)
 def test_b_completed_turn_leaves_its_player_winning(
     players: int, advanced: bool, actions: bool, seed: int, choice_seed: int
@@ -170,7 +171,7 @@ def test_b_completed_turn_leaves_its_player_winning(
 
 
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
-@settings(max_examples=15)
+@settings(max_examples=examples(15))
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)
 def test_c_record_replays_every_state(players: int, advanced: bool, actions: bool, seed: int, choice_seed: int) -> None:
     """(c) a record (config, seed, decisions; JSON) replayed decision by decision
@@ -270,7 +271,7 @@ def view(game: Game, seat: int | None) -> str:
 
 
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
-@settings(max_examples=8)
+@settings(max_examples=examples(8))
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)
 def test_d_observation_ignores_hidden_cards(
     players: int, advanced: bool, actions: bool, seed: int, choice_seed: int
@@ -310,7 +311,7 @@ def test_d_observation_ignores_hidden_cards(
 
 
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
-@settings(max_examples=15)
+@settings(max_examples=examples(15))
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)
 def test_e_illegal_decisions_raise_and_change_nothing(
     players: int, advanced: bool, actions: bool, seed: int, choice_seed: int
@@ -342,7 +343,7 @@ def test_e_illegal_decisions_raise_and_change_nothing(
 
 
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
-@settings(max_examples=12)
+@settings(max_examples=examples(12))
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)
 def test_f_clone_is_independent(players: int, advanced: bool, actions: bool, seed: int, choice_seed: int) -> None:
     """(f) clone(): applying any legal decision to a clone leaves the original's
@@ -376,7 +377,7 @@ def test_f_clone_is_independent(players: int, advanced: bool, actions: bool, see
 
 
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)
 def test_g_safe_subset_of_legal_and_concede_always_legal(
     players: int, advanced: bool, actions: bool, seed: int, choice_seed: int

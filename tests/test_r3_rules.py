@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import red7
 from red7 import CardError, CardSet
+from tiers import examples
 
 LETTERS = "ROYGBIV"  # strongest colour first (R1.1)
 RULES = ("red", "orange", "yellow", "green", "blue", "indigo", "violet")
@@ -492,7 +493,7 @@ def disjoint_palettes(draw: st.DrawFn) -> list[list[str]]:
     return out
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000))
 @given(palettes=disjoint_palettes())
 def test_r3_winner_and_qualifying_match_reference(palettes: list[list[str]]) -> None:
     """R3 table, R3.1, R3.2: for random disjoint palettes, winner() and qualifying()
@@ -505,7 +506,7 @@ def test_r3_winner_and_qualifying_match_reference(palettes: list[list[str]]) -> 
         assert red7.winner(rule, palettes) == ref_winner_of_sets(expected_sets), (rule, palettes)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500))
 @given(palettes=disjoint_palettes(), data=st.data())
 def test_r3_winner_ignores_palette_order_and_notation_case(palettes: list[list[str]], data: st.DataObject) -> None:
     """R3.1: the winning palette does not depend on the order cards are listed in, nor on

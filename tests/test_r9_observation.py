@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from red7 import Config, Game, GameError, Observation, Step
+from tiers import examples
 
 LETTERS = "ROYGBIV"
 
@@ -376,7 +377,7 @@ def test_r9_a_threes_unknown_draw_looks_the_same_to_the_others() -> None:
 # --- the typed observation and its JSON ---------------------------------------------------
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(
     config=st.sampled_from([Config(p, adv, act) for p in (2, 3, 4) for adv in (False, True) for act in (False, True)]),
     seed=st.integers(0, 2**63 - 1),

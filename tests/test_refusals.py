@@ -24,6 +24,7 @@ from red7.core.actions import NUM_ACTIONS, to_action
 from red7.core.cards import to_card
 from red7.core.model import REFUSALS, STEP_KINDS
 from red7.core.standing import standing
+from tiers import examples
 
 
 def assert_refused(game: Game, action: str, code: RefusalCode, rule: str, card: str | None, message: str) -> Refusal:
@@ -288,7 +289,7 @@ class Facts:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
-@settings(max_examples=3)
+@settings(max_examples=examples(3))
 @given(seed=st.integers(0, 2**63 - 1), explicit=st.booleans())
 def test_check_is_none_exactly_for_the_legal_decisions(config: Config, seed: int, explicit: bool) -> None:
     """At every decision point (and chance node, and the end) of a random game, for each

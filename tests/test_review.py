@@ -24,7 +24,7 @@ from red7.core.record import SeatRecord, dumps
 from red7.play import play_game
 from red7.play.judge import judge
 from red7.solver import solve
-from red7.solver.marks import COSTLY, review
+from red7.solver.marks import COSTLY, mark, review
 from red7.ui.words import decision_text
 
 
@@ -267,22 +267,27 @@ def test_appraise_makes_the_choice_of_choose_and_weighs_what_it_is_asked_to() ->
     assert solved.chances[solved.choice.id] == max(solved.chances.values())
 
 
-def test_a_review_with_a_judge_estimates_what_the_solver_cannot_value() -> None:
+# Seed 17's match ends in a two-player endgame the reference search values in half a
+# second; seed 6's, in one of 680,000 positions (the memo shared by the review's
+# searches makes it 30 s instead of 40).
+@pytest.mark.parametrize("seed", [17, pytest.param(6, marks=pytest.mark.slow)])
+def test_a_review_with_a_judge_estimates_what_the_solver_cannot_value(seed: int) -> None:
     """3 players, advanced, actions: the exact marks are those of a review without a
     judge; every decision of seat 0 with no exact value is estimated where the judge
     weighs more than one decision (the one made among them); no other seat is, nor a
     decision the judge sees as the only one; the review is the same again (seeded), and
     reports its progress before each decision."""
     config = Config(3, advanced=True, actions=True)
-    played = play_game([make_bot("medium"), make_bot("easy"), make_bot("medium")], 6, config=config)
+    played = play_game([make_bot("medium"), make_bot("easy"), make_bot("medium")], seed, config=config)
     moves = [a for _, a in played.game.history]
-    plain = review(config, 6, moves)
+    plain = review(config, seed, moves)
+    assert any(m.won_before is not None for m in plain)  # the solver values the endgame
     calls: list[tuple[int, int]] = []
     spec = "ismcts:iters=30"
-    judged = review(config, 6, moves, judge(make_bot(spec), 6, {0}), lambda d, t: calls.append((d, t)))
+    judged = review(config, seed, moves, judge(make_bot(spec), seed, {0}), lambda d, t: calls.append((d, t)))
     assert calls == [(n, len(moves)) for n in range(len(moves))]
     assert [(m.won_before, m.won_after, m.best) for m in judged] == [(m.won_before, m.won_after, m.best) for m in plain]
-    replay = Game(config=config, seed=6)
+    replay = Game(config=config, seed=seed)
     for m in judged:
         weighed = set(candidates(replay)) | {m.action.id}
         expected = m.seat == 0 and m.won_before is None and len(weighed) > 1
@@ -293,7 +298,23 @@ def test_a_review_with_a_judge_estimates_what_the_solver_cannot_value() -> None:
             assert replay.check(m.estimate.suggested) is None  # legal there
         replay.apply(m.action)
     assert any(m.estimate is not None for m in judged)
-    assert review(config, 6, moves, judge(make_bot(spec), 6, {0})) == judged
+    assert review(config, seed, moves, judge(make_bot(spec), seed, {0})) == judged
+
+
+def test_the_memo_a_review_shares_between_its_searches_changes_no_mark() -> None:
+    """Each decision marked on its own (a search with a memo of its own) is marked as the
+    review marks it, sharing one memo between its decisions (3 players, advanced, actions:
+    the endgame goes through the reference search)."""
+    config = Config(3, advanced=True, actions=True)
+    played = play_game([make_bot("medium"), make_bot("easy"), make_bot("medium")], 17, config=config)
+    moves = [a for _, a in played.game.history]
+    reviewed = review(config, 17, moves)
+    game = Game(config=config, seed=17)
+    alone = []
+    for number, action in enumerate(moves, 1):
+        alone.append(mark(game, action, number))
+        game.apply(action)
+    assert alone == reviewed and sum(m.won_before is not None for m in alone) > 20
 
 
 def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(

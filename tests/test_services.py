@@ -16,6 +16,8 @@ import sqlalchemy as sa
 import services
 from web_server import free_port
 
+pytestmark = pytest.mark.services
+
 
 def test_postgres_databases_are_new_and_separate(postgres: services.Postgres) -> None:
     first, second = postgres.create_database(), postgres.create_database()

@@ -20,6 +20,7 @@ import red7.core.game
 from helpers import CONFIGS, choose, settle
 from red7 import Config, Game, GameError, Step
 from red7.core.model import MAX_ROUNDS, TARGETS
+from tiers import examples
 
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
 
@@ -66,7 +67,7 @@ def branch(game: Game, rng: random.Random) -> tuple[list[Any], Any]:
 # --- clone ------------------------------------------------------------------------------
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(config=st.sampled_from(CONFIGS), seed=SEEDS, moves=st.integers(0, 120), explicit=st.booleans())
 def test_clone_shares_nothing_mutable(config: Config, seed: int, moves: int, explicit: bool) -> None:
     """clone(): a game and its clone, given different decisions (or chance outcomes),
@@ -105,7 +106,7 @@ def test_query_results_are_copies() -> None:
 # --- fingerprint ----------------------------------------------------------------------------
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(config=st.sampled_from(CONFIGS), seed=SEEDS, moves=st.integers(0, 120))
 def test_fingerprint_tells_games_apart(config: Config, seed: int, moves: int) -> None:
     """fingerprint(): the same configuration, seed and decisions give equal
@@ -158,7 +159,7 @@ def test_position_key_is_equal_for_transpositions() -> None:
     assert third.position_key() != first.position_key()
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(config=st.sampled_from(CONFIGS), seed=SEEDS, moves=st.integers(0, 120))
 def test_position_key_differs_after_every_decision(config: Config, seed: int, moves: int) -> None:
     """Every decision changes the position (a card moves, or the step or player does),

@@ -220,6 +220,7 @@ def test_a_backend_losing_a_game_is_an_error() -> None:
         run(plan.tasks, jobs=0)
 
 
+@pytest.mark.slow  # starts a Ray cluster
 def test_ray_backend_gives_the_local_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A tiny tournament on a local Ray instance (2 CPUs), started and shut down by the run."""
     import ray  # the red7[ray] extra is part of the test extra

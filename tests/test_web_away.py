@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from web_client import Conn, add_bot, make_app, my_turn, new_table, start
 
 
-def wait(predicate: object, conn: Conn, timeout: float = 15.0) -> None:
+def wait(predicate: object, conn: Conn, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():  # type: ignore[operator]
         assert time.monotonic() < deadline, "timed out"
@@ -40,7 +40,7 @@ def test_a_person_away_on_their_turn_is_replaced_by_a_bot_and_takes_the_seat_bac
                 frame = ana.until(lambda f: f["type"] == "table" and not f["seats"][0]["away"])
                 assert live.seats[0].substitute is None and frame["seats"][0]["online"]
                 if not (my_turn(frame) or frame["game"]["over"]):  # the bot's turn: hers comes next
-                    frame = ana.until(lambda f: my_turn(f) or bool(f["game"]["over"]), timeout=15.0)
+                    frame = ana.until(lambda f: my_turn(f) or bool(f["game"]["over"]), timeout=60.0)
                 if my_turn(frame):
                     seq = frame["seq"]
                     time.sleep(1.5)  # longer than the patience: she is connected, so nobody plays for her

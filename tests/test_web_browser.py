@@ -27,6 +27,8 @@ import web_client
 from browser_driver import LAPTOP, WAIT, People, launched, my_turn, play_until, round_over
 from web_server import WebServer
 
+pytestmark = pytest.mark.browser
+
 IMAGES = Path(os.environ.get("RED7_SCREENSHOTS") or tempfile.mkdtemp(prefix="red7-screens-"))
 """Where the screenshots go: a temporary folder, or the README's pictures with
 ``RED7_SCREENSHOTS=docs/images .venv/bin/python -m pytest tests/test_web_browser.py``."""
@@ -346,7 +348,7 @@ def test_the_keyboard_alone_plays_a_turn(people: People, server: WebServer) -> N
     table, token = new_table(server, 2, bots={1: "easy"}, name="Lia")
     page = people.seated(table, token)
     wait_for_turn(page)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120
     tries = 0
     while not turn_played(page, "Lia"):
         assert time.monotonic() < deadline, "the turn was not played with the keys"

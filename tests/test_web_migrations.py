@@ -36,7 +36,7 @@ def database(kind: str, postgres: services.Postgres | None, folder: Path) -> str
     return f"sqlite:///{folder / 'old.sqlite3'}"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
 def kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
@@ -132,7 +132,7 @@ def test_a_database_of_the_previous_release_plays_on(kind: str, pg: services.Pos
         spectator.first()
         assert first["seq"] == written and first["table"]["lang"] == "pt-BR"
         assert {card["id"] for card in first["game"]["hand"]} == {str(c) for c in CardSet(game.observe(0).hand or 0)}
-        play([person, spectator], random.Random(1), timeout=90)
+        play([person, spectator], random.Random(1))
         settle([person, spectator])
         assert person.errors == [] and person.last is not None and person.last["game"]["over"]
         record = httpx.get(f"{server.url}/api/tables/old1/games/1/record", trust_env=False).json()
@@ -157,7 +157,7 @@ def test_operations_endpoints_logs_and_environment(tmp_path: Path) -> None:
         person = Client(server, created["id"], created["token"], 0)
         person.first()
         httpx.post(f"{server.url}/api/tables/{created['id']}/start", json={"token": created["token"]}, trust_env=False)
-        play([person], random.Random(2), timeout=60)
+        play([person], random.Random(2))
         person.close()
         metrics = httpx.get(f"{server.url}/metrics", trust_env=False).text
         for name in (

@@ -60,7 +60,7 @@ CHANGES: list[tuple[str, bool, Callable[[StoredTable], StoredTable]]] = [
 ]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "postgresql":
         postgres: services.Postgres = request.getfixturevalue("postgres")

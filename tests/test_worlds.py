@@ -13,6 +13,7 @@ from red7 import Card, Game, GameError
 from red7.bots import make_bot
 from red7.bots.random_bot import random_decision
 from red7.core.worlds import WorldSampler, sample_world
+from tiers import examples
 
 CONFIGS = [(p, adv, act) for p in (2, 3, 4) for adv in (False, True) for act in (False, True)]
 
@@ -21,7 +22,7 @@ def dump(obs: dict[str, object]) -> str:
     return json.dumps(obs, sort_keys=True)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 2**32), moves=st.integers(0, 120))
 def test_sampled_world_gives_the_same_observation(config: tuple[int, bool, bool], seed: int, moves: int) -> None:
     """R9: for every viewer (a seat or a spectator), observation(viewer) of a world

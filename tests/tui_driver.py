@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -88,10 +89,12 @@ def texts(app: PlayApp, screen: Any = None) -> str:
     return "\n".join(str(w.render()) for s in screens for w in s.query("Static, Button") if w.display)
 
 
-async def settle(pilot: Pilot[None]) -> None:
-    """Wait until no bot or hint is thinking."""
+async def settle(pilot: Pilot[None], timeout: float = 300) -> None:
+    """Wait until no bot or hint is thinking (AssertionError after ``timeout`` seconds:
+    generous, for a busy machine)."""
     app = pilot.app
-    for _ in range(2000):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
         await pilot.pause()
         if not app.workers and not getattr(app, "thinking", False):
             return

@@ -30,6 +30,31 @@ from web_live import read_frame
 Frame = dict[str, Any]
 
 
+class Clock:
+    """The time a server's rate limits read (``Settings.clock``): ``time.monotonic``'s,
+    until a test stops it; then it moves only when the test moves it, so that what the
+    limits allow does not depend on how fast a busy machine runs the test."""
+
+    def __init__(self) -> None:
+        self._offset = 0.0
+        self._stopped: float | None = None
+
+    def __call__(self) -> float:
+        return self._stopped if self._stopped is not None else time.monotonic() + self._offset
+
+    def stop(self) -> None:
+        self._stopped = self()
+
+    def advance(self, seconds: float) -> None:
+        assert self._stopped is not None, "stop the clock first"
+        self._stopped += seconds
+
+    def run(self) -> None:
+        """Run on from where it stands."""
+        if self._stopped is not None:
+            self._offset, self._stopped = self._stopped - time.monotonic(), None
+
+
 def make_app(folder: Path, **settings: Any) -> FastAPI:
     """An app on a fresh SQLite file in ``folder``: bots in threads, no bot delay, a
     patience long enough that no substitute bot plays during a test."""
@@ -134,7 +159,7 @@ class Conn:
             self.errors.append(frame)
         return frame
 
-    def recv(self, timeout: float = 10.0) -> Frame:
+    def recv(self, timeout: float = 60.0) -> Frame:
         """The next frame (``{"type": "closed"}`` once the server closed the socket);
         AssertionError if none comes within ``timeout`` seconds."""
         assert self.closed is None, "the socket is closed"
@@ -158,7 +183,7 @@ class Conn:
             frames.append(frame)
         return frames
 
-    def until(self, predicate: Callable[[Frame], bool], timeout: float = 10.0) -> Frame:
+    def until(self, predicate: Callable[[Frame], bool], timeout: float = 60.0) -> Frame:
         """Receive until a frame satisfies ``predicate``; that frame."""
         deadline = time.monotonic() + timeout
         while True:
@@ -173,7 +198,7 @@ class Conn:
         assert self.last is not None
         self.send({"type": "decide", "seq": self.last["seq"] if seq is None else seq, "action": action})
 
-    def error(self, timeout: float = 10.0) -> Frame:
+    def error(self, timeout: float = 60.0) -> Frame:
         """The next error frame (table frames before it are kept as usual)."""
         return self.until(lambda f: f["type"] in ("error", "closed"), timeout)
 
@@ -200,7 +225,7 @@ def play_out(
     conns: Iterable[Conn],
     choose: Callable[[Frame], str],
     done: Callable[[Conn], bool] | None = None,
-    timeout: float = 60.0,
+    timeout: float = 300.0,
     on_frame: Callable[[Conn, Frame], None] | None = None,
 ) -> int:
     """Play with every seat of ``conns`` (spectators just listen) until ``done`` holds for

@@ -49,7 +49,7 @@ def read_frame(text: str, log: list[str]) -> tuple[Frame, list[str]]:
 
 
 def post(server: Endpoint, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    r = httpx.post(f"{server.url}{path}", json=body, timeout=10, trust_env=False)
+    r = httpx.post(f"{server.url}{path}", json=body, timeout=60, trust_env=False)
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data
@@ -76,7 +76,7 @@ class Client:
     def __post_init__(self) -> None:
         query = f"?token={self.token}" if self.token else ""
         self.ws = connect(
-            f"ws://127.0.0.1:{self.server.port}/ws/{self.table}{query}", proxy=None, open_timeout=10, legacy=True
+            f"ws://127.0.0.1:{self.server.port}/ws/{self.table}{query}", proxy=None, open_timeout=60, legacy=True
         )
 
     def recv(self, timeout: float | None) -> Frame | None:
@@ -93,9 +93,16 @@ class Client:
             self.errors.append(frame)
         return frame
 
+    def until(self, done: Callable[[Client], bool], timeout: float = 60) -> None:
+        """Take in frames until ``done(self)`` (AssertionError after ``timeout`` seconds)."""
+        deadline = time.monotonic() + timeout
+        while not done(self):
+            assert time.monotonic() < deadline, "the frame awaited did not come in time"
+            self.recv(0.1)
+
     def first(self) -> Frame:
         """The first frame (a client gets the table's frame as it connects)."""
-        frame = self.recv(10)
+        frame = self.recv(60)
         assert frame is not None and frame["type"] == "table", frame
         return frame
 
@@ -106,6 +113,15 @@ class Client:
 
     def close(self) -> None:
         self.ws.close()
+
+
+def until(condition: Callable[[], bool], timeout: float = 60) -> None:
+    """Wait for ``condition()`` to hold, looking again every 0.1 s (AssertionError after
+    ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the condition awaited did not come in time"
+        time.sleep(0.1)
 
 
 def position(frame: Frame) -> tuple[int, int]:
@@ -125,7 +141,7 @@ def waiting_for(clients: list[Client]) -> Client | None:
     return None
 
 
-def play(clients: list[Client], rng: random.Random, until: int | None = None, timeout: float = 60) -> None:
+def play(clients: list[Client], rng: random.Random, until: int | None = None, timeout: float = 600) -> None:
     """Play the seats of ``clients`` (safe decisions at random) until the game is over,
     or, with ``until``, until at least that many decisions were made and a person of
     ``clients`` is to start a turn (nothing staged). No error frame may come."""
@@ -156,11 +172,20 @@ def play(clients: list[Client], rng: random.Random, until: int | None = None, ti
         mover.send({"type": "decide", "seq": frame["seq"], "action": rng.choice(safe) if safe else "concede"})
 
 
-def settle(clients: list[Client]) -> None:
-    """Take in every frame that is on its way."""
-    for c in clients:
-        while c.recv(0.2) is not None:
-            pass
+def settle(clients: list[Client], timeout: float = 120) -> None:
+    """Take in frames until every client (of one table) has the newest frame any of them
+    has, and none comes for a moment more. Where the game waits for a person, or is over,
+    that is every frame on its way; where a bot is to move, its move may come later: wait
+    for what it changes (:meth:`Client.until`) instead."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for c in clients:
+            while c.recv(0.2) is not None:
+                pass
+        newest_position = position(newest(clients))
+        if all(c.last is not None and position(c.last) == newest_position for c in clients):
+            return
+        assert time.monotonic() < deadline, "the clients did not all get the newest frame in time"
 
 
 def comparable(frame: Frame) -> Frame:

@@ -69,7 +69,7 @@ class WebServer:
         self.log_path = folder / "server.log"
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = 120.0) -> None:
         """Start the server (again, after :meth:`kill`: same port, same database) and
         wait until it answers."""
         log = self.log_path.open("ab")

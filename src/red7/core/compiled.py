@@ -121,8 +121,7 @@ def play_beside(game: Game, choose: Callable[[Game], int], most: int = 100_000) 
     decision on ``game``, and raise :class:`EnginesDiffer` at the first difference: the
     position before every decision, the options with their safety marks, the mover and
     the step, then the winners and round results. Returns the decisions compared (at
-    most ``most``). The differential check of the tests and of
-    ``experiments/engine_differential.py``."""
+    most ``most``). The differential check of the tests (``tests/test_native_engine.py``)."""
     twin = engine_of(game)
     earlier = len(game.round_results)  # the twin's results begin where it was loaded
     for n in range(most + 1):

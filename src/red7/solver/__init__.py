@@ -116,20 +116,22 @@ def position_won(game: Game) -> bool:
     return solve(game, plans=False).won
 
 
-def _turn_start_oracle(fast: bool, rounds: int) -> Callable[[Game], bool]:
+def _turn_start_oracle(fast: bool, rounds: int, memo: reference.Memo | None) -> Callable[[Game], bool]:
     """Is a game at the start of a turn (or past the end of the round) won for its
     mover? The fast path reads the masks; the reference path searches the engine."""
     if fast:
         return lambda game: exact.won(*_masks(game), game.rule)
-    return lambda game: reference.won(game, rounds)
+    return lambda game: reference.won(game, rounds, memo)
 
 
-def solve(game: Game, *, plans: bool = True) -> Solution:
+def solve(game: Game, *, plans: bool = True, memo: reference.Memo | None = None) -> Solution:
     """The exact value of the decision point of ``game`` (see :class:`Solution`).
 
     ``game`` is a complete game (its hidden cards included); it is not changed.
     ``plans=False`` leaves :attr:`Solution.plans` empty and stops looking past the
     first winning continuation of each decision (what a bot needs: faster).
+    ``memo``: where the reference search keeps the positions it valued, to be given again
+    to later calls about the same game (see :data:`reference.Memo`; default: this call's).
     Raises :class:`Unsolvable` when chance may still decide (see :func:`why_unsolvable`).
     """
     observation = game.observe(None)
@@ -140,7 +142,7 @@ def solve(game: Game, *, plans: bool = True) -> Solution:
     assert me is not None
     rounds = len(game.round_results)
     fast = _fast(observation) and game.step in _TURN_STEPS
-    oracle = _turn_start_oracle(fast, rounds)
+    oracle = _turn_start_oracle(fast, rounds, memo)
     values: dict[int, bool] = {}
     found: list[tuple[Action, ...]] = []
 

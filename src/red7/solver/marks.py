@@ -25,7 +25,7 @@ from typing import Any, Final
 from ..core.actions import Action, to_action
 from ..core.game import Game
 from ..core.model import Config, Step
-from . import solvable, solve
+from . import reference, solvable, solve
 
 COSTLY: Final = 0.10
 """How far below the judge's choice an estimated chance must be for a decision to be
@@ -109,16 +109,19 @@ class Mark:
         }
 
 
-def mark(game: Game, action: Action, number: int, judge: Judge | None = None) -> Mark:
+def mark(
+    game: Game, action: Action, number: int, judge: Judge | None = None, memo: reference.Memo | None = None
+) -> Mark:
     """The mark of ``action`` (legal now) in ``game``, which is not changed: exact where
-    the solver applies, else ``judge``'s estimate (if any)."""
+    the solver applies, else ``judge``'s estimate (if any). ``memo``: the solver's, shared
+    by the marks of one game (see :func:`~red7.solver.solve`)."""
     seat = game.current_player
     assert seat is not None, "nobody decides now"
     start = game.step == Step.START
     if not solvable(game.observe(None)):
         estimate = judge(game, action) if judge is not None else None
         return Mark(number, seat, action, start, None, None, (), estimate)
-    solution = solve(game)
+    solution = solve(game, memo=memo)
     best = tuple(Action.from_id(a) for a in solution.winning_ids)
     return Mark(number, seat, action, start, solution.won, solution.values[action.id], best)
 
@@ -140,10 +143,11 @@ def review(
     checked = _legal(config, seed, actions)  # all of them first: a judge may take minutes
     game = Game(config=config, seed=seed)
     marks: list[Mark] = []
+    memo: reference.Memo = {}  # successive decisions' searches overlap: up to 6 times faster
     for number, action in enumerate(checked, 1):
         if progress is not None:
             progress(number - 1, len(checked))
-        marks.append(mark(game, action, number, judge))
+        marks.append(mark(game, action, number, judge, memo))
         game.apply(action)
     return marks
 

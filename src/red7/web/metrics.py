@@ -34,6 +34,11 @@ class Metrics:
             "Changes refused because another process changed the table first.",
             registry=self.registry,
         )
+        self.heard = Counter(
+            "red7_changes_heard",
+            "Changes of tables by other processes, heard over the bus (Redis or PostgreSQL).",
+            registry=self.registry,
+        )
         self.clients = Gauge(
             "red7_connected_clients", "WebSocket clients connected to this process.", registry=self.registry
         )

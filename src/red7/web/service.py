@@ -514,6 +514,7 @@ class Tables:
         self.heard[process] = time.monotonic()
         table_id, seat, here = message.get("t"), message.get("seat"), message.get("here")
         if isinstance(table_id, str) and isinstance(message.get("v"), int):
+            self.metrics.heard.inc()
             await self.refresh(table_id, message["v"], message)
         elif isinstance(table_id, str) and isinstance(seat, int) and isinstance(here, int):
             self.elsewhere.setdefault(process, {})[(table_id, seat)] = here

@@ -30,8 +30,6 @@ from red7.web.store import Store, StoredGame, StoredSeat
 from web_live import comparable, new_game, newest, play, settle, waiting_for
 from web_server import WebServer
 
-pytestmark = pytest.mark.slow  # server processes killed and restarted
-
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[WebServer]:
@@ -39,6 +37,7 @@ def server(tmp_path: Path) -> Iterator[WebServer]:
         yield server
 
 
+@pytest.mark.slow  # a server process killed and restarted
 def test_a_killed_server_comes_back_where_every_game_was(server: WebServer) -> None:
     rng = random.Random(11)
     games = [
@@ -120,6 +119,7 @@ def test_a_game_finished_just_before_a_crash_is_over_after_it(tmp_path: Path) ->
     store.close()
 
 
+@pytest.mark.slow  # a server process killed
 def test_a_killed_servers_bot_workers_end_with_it(server: WebServer) -> None:
     """The bots think in worker processes the server spawned: killed with SIGKILL, the
     server runs no shutdown code, and its workers end on their own within seconds

@@ -148,9 +148,11 @@ class Duel:
         return self.conns[1 - self.mover.seat]  # type: ignore[operator]
 
     def a_safe_move(self) -> str:
+        """A safe decision of the mover, else (a deal may leave none) any but conceding."""
         frame = self.mover.last
-        assert my_turn(frame), frame
-        return next(o["action"] for o in frame["game"]["options"] if o["safe"])  # type: ignore[index]
+        assert my_turn(frame) and frame is not None, frame
+        options = [o for o in frame["game"]["options"] if o["kind"] != "concede"] or frame["game"]["options"]
+        return str(next((o for o in options if o["safe"]), options[0])["action"])
 
     def close(self) -> None:
         for conn in [*self.conns, self.watcher]:

@@ -8,7 +8,7 @@ TEST := $(VENV)/.test-installed
 DEV := $(VENV)/.dev-installed
 WEB := $(VENV)/.web-installed
 
-.PHONY: play serve test check bench lint clean translations
+.PHONY: play serve test check bench lint clean translations sanitize
 
 $(CORE): pyproject.toml setup.py $(wildcard src/red7/native/*.c src/red7/native/*.h)
 	@$(PYTHON) -c 'import sys; sys.exit("red7 needs Python 3.11+, found " + sys.version.split()[0] + ": run make PYTHON=python3.11 ...") if sys.version_info < (3, 11) else None'
@@ -45,11 +45,13 @@ test: $(TEST)
 
 # The full tier, what CI runs: every test at its release size, training, PostgreSQL, Redis,
 # nginx and Chromium included (Debian packages, which .ci/run installs); the fast tier again
-# on the Python engine alone (RED7_NATIVE=0); the linters.
+# on the Python engine alone (RED7_NATIVE=0); the linters; the compiled core under the
+# sanitizers (make sanitize).
 check: $(DEV)
 	$(BIN)/python -m pytest --full -n auto
 	RED7_NATIVE=0 $(BIN)/python -m pytest -n auto
 	$(MAKE) lint
+	$(MAKE) sanitize
 
 bench: $(TEST)
 	$(BIN)/red7 bench
@@ -63,6 +65,33 @@ lint: $(DEV)
 	$(BIN)/ruff format --check src tests examples benchmarks experiments
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+	# The compiled module's stub (src/red7/native/_core.pyi) against the module built in .venv.
+	$(BIN)/python -m mypy.stubtest red7.native._core
+
+# The compiled core under AddressSanitizer and UndefinedBehaviorSanitizer (CI runs it): a
+# copy of the package in build/sanitize, its extension built instrumented there (the
+# build in .venv is left alone), runs the compiled-versus-Python tests (the fast tier's
+# sizes) and the boundary tests and fuzz of every entry point (tests/test_native_fuzz.py,
+# hypothesis's full budgets). Any finding (a read or write out of bounds, a use after
+# free, undefined behaviour) prints its report and fails the run. Leaks are not looked
+# for: CPython keeps its own allocations to the end. Needs gcc.
+SANITIZE := build/sanitize
+SANITIZE_TESTS := tests/test_native.py tests/test_native_engine.py tests/test_native_greedy.py tests/test_env_vector.py
+SANITIZE_FUZZ := tests/test_native_boundary.py tests/test_native_fuzz.py
+SANITIZED := PYTHONPATH=$(SANITIZE) PYTHONMALLOC=malloc LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" \
+	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1:strict_string_checks=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+sanitize: $(TEST)
+	rm -rf $(SANITIZE)
+	$(BIN)/python -c 'import shutil; shutil.copytree("src/red7", "$(SANITIZE)/red7", ignore=shutil.ignore_patterns("*.so", "__pycache__"))'
+	CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g" \
+		LDFLAGS="-fsanitize=address,undefined" \
+		$(BIN)/python setup.py --quiet build_ext --build-lib $(SANITIZE) --build-temp $(SANITIZE)/objects
+	@# the extension is optional to the package's build: here its absence is a failure
+	$(SANITIZED) $(BIN)/python -c 'import sys, red7.native._core as c; "/$(SANITIZE)/" in c.__file__ or sys.exit("not the sanitized build: " + c.__file__)'
+	$(SANITIZED) $(BIN)/python -m pytest -n auto -p no:cacheprovider $(SANITIZE_TESTS)
+	$(SANITIZED) $(BIN)/python -m pytest -n auto -p no:cacheprovider --full $(SANITIZE_FUZZ)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build src/red7/native/*.so

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from red7 import Game
+from red7 import Game, native
 from red7.analysis.sim import simulate
 from red7.bots.random_bot import random_decision
 from red7.core import compiled
@@ -62,7 +62,7 @@ def test_a_difference_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(players=2, seed=4)
     fields = list(compiled.fields_of(game))
     fields[3] = fields[3][1:] + fields[3][:1]
-    wrong = compiled._core().Engine.load(2, False, False, lambda r: (1,), tuple(fields))
+    wrong = native.core.Engine.load(2, False, False, lambda r: (1,), tuple(fields))
     monkeypatch.setattr(compiled, "engine_of", lambda g: wrong)
     with pytest.raises(compiled.EnginesDiffer, match="positions differ after 0 decisions.*'deck'"):
         compiled.play_beside(game, lambda g: g.legal_ids()[0])
@@ -141,9 +141,9 @@ def test_simulations_are_the_reference_summaries(config: Config) -> None:
     def strip(summary: dict[str, object]) -> dict[str, object]:
         return {k: v for k, v in summary.items() if k not in TIMINGS}
 
-    native = simulate(games, config, 7, engine="native")
-    assert native["engine"] == "native" and simulate(games, config, 7)["engine"] == "native"
-    assert strip(native) == strip(simulate(games, config, 7, engine="python"))
+    compiled_run = simulate(games, config, 7, engine="native")
+    assert compiled_run["engine"] == "native" and simulate(games, config, 7)["engine"] == "native"
+    assert strip(compiled_run) == strip(simulate(games, config, 7, engine="python"))
 
 
 def test_fast_streams_are_seeded_games_of_the_same_rules() -> None:
@@ -183,14 +183,14 @@ def test_bad_decisions_and_positions_get_a_clear_error_and_change_nothing() -> N
     with pytest.raises(ValueError, match="the game is over"):
         twin.apply(246)
     assert twin.legal() == [] and twin.current is None and twin.winners == (0,)
-    core = compiled._core()
+    core = native.core
     with pytest.raises(ValueError, match="2 to 4 players"):
         core.Engine(5, False, False, lambda r: (1,))
     with pytest.raises(ValueError, match="18 fields"):
         core.Engine.load(2, False, False, lambda r: (1,), (1, 2))
     with pytest.raises(ValueError, match="a round key holds"):
         core.Engine(2, False, False, lambda r: ())
-    with pytest.raises(ValueError, match="out of range"):
+    with pytest.raises(ValueError, match="seat 7 cannot take the turn: the table has 2 seats"):
         core.Engine.load(2, False, False, lambda r: (1,), (*before[:13], 7, *before[14:]))
     with pytest.raises(ValueError, match="needs the compiled engine|seeds"):
         simulate(2, Config(), -1, engine="native")

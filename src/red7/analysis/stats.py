@@ -113,7 +113,9 @@ def play_compiled(plan: Schedule, config: Config) -> list[GameRecord] | None:
     records = []
     for task in plan.tasks:
         seat_seeds = [bot_seed(task.seed, seat) for seat in range(config.players)]
-        figures = core.design_game(*config.as_dict().values(), task.seed, partial(round_key, task.seed), seat_seeds)
+        figures = core.design_game(
+            config.players, config.advanced, config.actions, task.seed, partial(round_key, task.seed), seat_seeds
+        )
         winners, rounds, turns, decisions, legal, safe, in_force, firsts, round_winners, round_rules, plays = figures
         records.append(
             {

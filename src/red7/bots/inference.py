@@ -198,6 +198,7 @@ def explained_worlds(
     if compiled.available() if native is None else native:
         start = compiled.load(observation.config, past.start_fields())
         me = observation.seat
+        assert me is not None  # round_past holds it: a seat's observation
         history = [a for _, a in past.history]
         kept, tried, broken = start.replayed(
             me, past.dealt, past.draws, past.required, past.pool, history, most, worlds, tries, rng.getrandbits(64)

@@ -11,6 +11,12 @@ either engine. What it does not keep: the history, the event log, explicit chanc
 :class:`Game` from its position, and :func:`fields_of` reads a :class:`Game`'s
 position in the order of ``Engine.fields()`` (:data:`FIELDS`), which is how
 :func:`play_beside` compares the two engines after every decision.
+
+A position reaches the compiled engine through ``Engine.load`` alone (:func:`load`,
+:func:`engine_of`), which checks it whole (``r7_check`` in ``engine.h``: the rules of
+:meth:`Game.from_position` and the invariants the rules keep) and raises ``ValueError``
+saying what does not hold together; the engine then checks nothing per decision, as
+every legal decision keeps a position whole.
 """
 
 from __future__ import annotations
@@ -19,13 +25,16 @@ import random
 from collections.abc import Callable, Mapping
 from functools import partial
 from operator import attrgetter
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .. import native
 from .cards import names_of
 from .game import Game
 from .model import Config, GameError, Step
 from .seeds import round_key
+
+if TYPE_CHECKING:
+    from ..native._core import Engine
 
 FIELDS: Final = (
     "hands",
@@ -57,23 +66,26 @@ def available() -> bool:
     return native.available()
 
 
-def _core() -> Any:
+def _require() -> None:
+    """Raise :class:`GameError` unless the compiled engine is in use (``native.core``)."""
     if native.core is None:
         raise GameError(f"the compiled engine is not in use: {native.why_not}")
-    return native.core
 
 
-def engine(config: Config, seed: int) -> Any:
+def engine(config: Config, seed: int) -> Engine:
     """A new compiled game of ``config`` dealt from ``seed`` (as ``Game(config=config,
     seed=seed)`` deals it)."""
-    return _core().Engine(config.players, config.advanced, config.actions, partial(round_key, seed))
+    _require()
+    return native.core.Engine(config.players, config.advanced, config.actions, partial(round_key, seed))
 
 
-def load(config: Config, fields: Mapping[str, Any], seed: int = 0) -> Any:
+def load(config: Config, fields: Mapping[str, Any], seed: int = 0) -> Engine:
     """A compiled game of ``config`` at the position given field by field (by the names
-    of :data:`FIELDS`; nothing checks that its cards add up), its later rounds dealt
-    from ``seed``."""
-    return _core().Engine.load(
+    of :data:`FIELDS`), its later rounds dealt from ``seed``. ``ValueError`` when the
+    position does not hold together (cards placed twice, fewer than two players in the
+    round, a step without its pending 7...: the message says which)."""
+    _require()
+    return native.core.Engine.load(
         config.players, config.advanced, config.actions, partial(round_key, seed), tuple(fields[f] for f in FIELDS)
     )
 
@@ -85,7 +97,7 @@ def fields_of(game: Game) -> tuple[Any, ...]:
     return tuple(tuple(v) if isinstance(v, list) else int(v) if i == _STEP else v for i, v in enumerate(values))
 
 
-def engine_of(game: Game) -> Any:
+def engine_of(game: Game) -> Engine:
     """A compiled game at ``game``'s position, where a player decides (its later rounds
     dealt from its seed; its ``round_results`` begin there). Not for a game that is over,
     nor one whose chance is explicit: the compiled engine draws the deck's top."""
@@ -95,7 +107,8 @@ def engine_of(game: Game) -> Any:
     if s.step >= Step.OVER:
         raise GameError("the game is over: the compiled engine continues games where a player decides")
     cfg = s.config
-    return _core().Engine.load(cfg.players, cfg.advanced, cfg.actions, partial(round_key, s.seed), fields_of(game))
+    _require()
+    return native.core.Engine.load(cfg.players, cfg.advanced, cfg.actions, partial(round_key, s.seed), fields_of(game))
 
 
 def testing_player(rng: random.Random) -> Callable[[Game], int]:
@@ -144,20 +157,22 @@ def play_beside(game: Game, choose: Callable[[Game], int], most: int = 100_000) 
     return n
 
 
-def greedy_in(worlds: list[Any]) -> int:
+def greedy_in(worlds: list[Engine]) -> int:
     """The decision of :class:`~red7.bots.greedy.GreedyBot` for the mover of ``worlds[0]``,
     searching these compiled worlds (complete games at the same decision point, as the
     mover could see it): the first for every line, the others for the lines that draw an
     unknown card. What the tests compare the compiled greedy with the Python bot by."""
-    return int(_core().greedy_in(worlds))
+    _require()
+    return native.core.greedy_in(worlds)
 
 
-def alpha_mu(worlds: list[Any], depth: int, nodes: int) -> tuple[list[tuple[tuple[int, ...], int]], bool]:
+def alpha_mu(worlds: list[Engine], depth: int, nodes: int) -> tuple[list[tuple[tuple[int, ...], int]], bool]:
     """The αμ search (``red7/native/pimc.h``) for the mover of ``worlds[0]`` over these
     compiled worlds (1 to 64, the same position but for the other player's hand; two
     players, nothing to draw, no action card): (plan, how many worlds it keeps won) for
     every plan to the end of the turn, the mover choosing its next ``depth`` turns with
     only what it knows, and whether that search was done: past ``nodes`` positions of
     the solver it gives up, and the values are depth 1's (PIMC's)."""
-    plans, searched = _core().alpha_mu(worlds, depth, nodes)
+    _require()
+    plans, searched = native.core.alpha_mu(worlds, depth, nodes)
     return [(tuple(plan), int(score)) for plan, score in plans], bool(searched)

@@ -21,8 +21,14 @@ policy's) actions, and an episode is the whole game.
   ``infos["returns"]`` (``float32`` [N, 4], by absolute seat, zeros past the table) holds
   every seat's return in the step a game ends (self-play needs them all). Outside
   self-play the learner's elimination ends its basic game's episode (only its own loss
-  is then known). A masked-out action ends the episode as a loss (-1, the others sharing
-  +1) with ``infos["illegal"]`` set, as in ``SingleAgentRed7``.
+  is then known).
+- Illegal actions: each action is judged by what its game allows, as the environment
+  recorded it when it wrote the mask (the compiled games keep their own copy), never by
+  the mask array, which the caller may have written into. An action outside it (an id
+  outside 0..248, a decision the rules do not allow now, or with ``mask="safe"`` one the
+  mask left out) is not applied: it ends the episode as a loss (-1, the others sharing
+  +1 in ``infos["returns"]``) with ``infos["illegal"]`` set, as in ``SingleAgentRed7``,
+  and the game is dealt again like any game that ends.
 - ``infos["seat"]`` (``int8`` [N]): the seat whose view each row is.
 - Autoreset: the same step (``AutoresetMode.SAME_STEP``): a game that ends is dealt
   again at once and its row holds the next episode's first observation.

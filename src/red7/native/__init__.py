@@ -15,27 +15,41 @@ What is compiled so far (each with its Python twin, compared in ``tests/test_nat
 * the engine (``Engine``: :mod:`red7.core.compiled` is its bridge to
   :class:`~red7.core.game.Game`), with the random games of ``red7 sim`` and ``red7 bench``
   (:mod:`red7.analysis.sim`).
+
+Every entry point of the compiled module checks what it is given and answers a bad call
+with a ``ValueError`` that says what is wrong (``tests/test_native_boundary.py``, and the
+fuzz of ``tests/test_native_fuzz.py``, which ``make sanitize`` runs under AddressSanitizer
+and UndefinedBehaviorSanitizer). ``_core.pyi`` declares its types; ``make lint`` checks it
+against the built module.
 """
 
 from __future__ import annotations
 
 import os
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-core: ModuleType | None
-"""The compiled module, or None when the pure-Python code is in use."""
-why_not: str | None
-"""Why the compiled module is not in use (None when it is)."""
 
-core = None
-why_not = "turned off by RED7_NATIVE=0"
-if os.environ.get("RED7_NATIVE", "1") != "0":
+def _load() -> tuple[ModuleType | None, str | None]:
+    if os.environ.get("RED7_NATIVE", "1") == "0":
+        return None, "turned off by RED7_NATIVE=0"
     try:
         from . import _core
     except ImportError as err:  # built without a compiler: the reference code runs
-        why_not = f"not built ({err})"
-    else:
-        core, why_not = _core, None
+        return None, f"not built ({err})"
+    return _core, None
+
+
+if TYPE_CHECKING:
+    # mypy reads ``core`` as the module its stub (_core.pyi) declares, so that every call
+    # into it is checked against the stub; at run time it may be None, as said below.
+    from . import _core as core
+else:
+    core, why_not = _load()
+    """core: the compiled module, or None when the pure-Python code is in use; why_not:
+    why it is not in use (None when it is)."""
+
+why_not: str | None
 
 
 def available() -> bool:

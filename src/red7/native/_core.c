@@ -195,7 +195,10 @@ int r7_won(mask_t hand, mask_t palette, mask_t other_hand, mask_t other_palette,
 
 static int read_mask(PyObject *arg, mask_t *out, const char *name) {
     unsigned long long v = PyLong_AsUnsignedLongLong(arg);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) return 0;
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return 0;
+        PyErr_Clear(); /* negative or beyond 64 bits: not a mask either (the sentence below) */
+    }
     if (v & ~ALL_CARDS) {
         PyErr_Format(PyExc_ValueError, "%s is not a mask of the 49 cards", name);
         return 0;
@@ -206,7 +209,12 @@ static int read_mask(PyObject *arg, mask_t *out, const char *name) {
 
 static int read_rule(PyObject *arg, int *out) {
     long v = PyLong_AsLong(arg);
-    if (v == -1 && PyErr_Occurred()) return 0;
+    if (v == -1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return 0;
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "a rule index is from 0 to 6");
+        return 0;
+    }
     if (v < 0 || v > 6) {
         PyErr_Format(PyExc_ValueError, "rule index %ld is outside 0..6", v);
         return 0;
@@ -273,13 +281,15 @@ static PyObject *py_clear_table(PyObject *self, PyObject *unused) {
 static PyObject *py_table_size(PyObject *self, PyObject *unused) { return PyLong_FromSsize_t(table_used); }
 
 static PyMethodDef methods[] = {
-    {"key", (PyCFunction)(void (*)(void))py_key, METH_FASTCALL, "key(rule, palette): the palette's key (R3)"},
+    {"key", (PyCFunction)(void (*)(void))py_key, METH_FASTCALL,
+     "key($module, rule, palette, /)\n--\n\nthe palette's key (R3)"},
     {"children", (PyCFunction)(void (*)(void))py_children, METH_FASTCALL,
-     "children(hand, palette, other, rule): [(hand, palette, rule)] where each legal plan leaves the player"},
+     "children($module, hand, palette, other, rule, /)\n--\n\n[(hand, palette, rule)] where each legal plan leaves the player"},
     {"won", (PyCFunction)(void (*)(void))py_won, METH_FASTCALL,
-     "won(hand, palette, other_hand, other_palette, rule): is the turn start won for its player?"},
-    {"clear_table", py_clear_table, METH_NOARGS, "empty the transposition table"},
-    {"table_size", py_table_size, METH_NOARGS, "positions in the transposition table"},
+     "won($module, hand, palette, other_hand, other_palette, rule, /)\n--\n\nis the turn start won for its player?"},
+    {"clear_table", py_clear_table, METH_NOARGS, "clear_table($module, /)\n--\n\nempty the transposition table"},
+    {"table_size", py_table_size, METH_NOARGS,
+     "table_size($module, /)\n--\n\npositions in the transposition table"},
     {NULL, NULL, 0, NULL},
 };
 

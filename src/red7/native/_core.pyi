@@ -1,40 +1,54 @@
-"""Types of the compiled module (``_core.c``); see :mod:`red7.native`."""
+"""Types of the compiled module (``_core.c``, ``engine_type.c``, ``vector.c``); see
+:mod:`red7.native` and, for the engine, :mod:`red7.core.compiled`.
+
+Checked against the built module by ``make lint`` (mypy's stubtest: every name, and
+every signature the C docstrings declare); mypy reads it wherever red7 calls
+``red7.native.core``.
+"""
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias, final
 
-def key(rule: int, palette: int) -> int:
+_RoundKey: TypeAlias = Callable[[int], Sequence[int]]
+"""A round number -> the 32-bit words of that round's key (red7.core.seeds.round_key)."""
+_Plan: TypeAlias = tuple[int, ...]
+"""A turn's decisions, in order."""
+
+# --- the exact solver (_core.c) ----------------------------------------------------------
+
+def key(rule: int, palette: int, /) -> int:
     """The key of ``palette`` under ``rule`` (as red7.core.rules.KEY[rule])."""
 
-def children(hand: int, palette: int, other: int, rule: int) -> list[tuple[int, int, int]]:
+def children(hand: int, palette: int, other: int, rule: int, /) -> list[tuple[int, int, int]]:
     """Where each legal plan leaves its player (as red7.solver.exact._children)."""
 
-def won(hand: int, palette: int, other_hand: int, other_palette: int, rule: int) -> bool:
-    """Is the turn start won for its player (as red7.solver.exact.won)?"""
+def won(hand: int, palette: int, other_hand: int, other_palette: int, rule: int, /) -> bool:
+    """Is the turn start won for its player (as red7.solver.exact.won)? Hands of at most 10 cards."""
 
 def clear_table() -> None: ...
 def table_size() -> int: ...
 
-# The engine (engine.c, engine_type.c): see red7.core.compiled.
+# --- the engine (engine.c, engine_type.c): see red7.core.compiled ------------------------
 
-RoundKey = Callable[[int], Sequence[int]]
-
+@final
 class Engine:
     """A match of Red7 in compiled code (as red7.core.game.Game, without history or events)."""
 
-    def __init__(self, players: int, advanced: bool, actions: bool, round_key: RoundKey) -> None: ...
+    def __new__(cls, players: int, advanced: bool, actions: bool, round_key: _RoundKey) -> Engine: ...
     @staticmethod
-    def load(players: int, advanced: bool, actions: bool, round_key: RoundKey, fields: tuple[Any, ...]) -> Engine: ...
+    def load(players: int, advanced: bool, actions: bool, round_key: _RoundKey, fields: tuple[Any, ...], /) -> Engine:
+        """An engine at the position ``fields`` (red7.core.compiled.FIELDS), checked whole:
+        a ValueError says what does not hold together."""
     def fields(self) -> tuple[Any, ...]: ...
     def legal(self) -> list[int]: ...
     def options(self) -> list[tuple[int, bool]]: ...
-    def apply(self, action_id: int) -> None: ...
     def legal_ids(self) -> list[int]: ...
     def safe_ids(self) -> list[int]: ...
-    def apply_id(self, action_id: int) -> None: ...
+    def apply(self, action_id: int, /) -> None: ...
+    def apply_id(self, action_id: int, /) -> None: ...
     def playout(self, seed: int, round_only: bool = False) -> int: ...
     def clone(self) -> Engine: ...
-    def redeal(self, viewer: int, seed: int) -> Engine: ...
+    def redeal(self, viewer: int, seed: int, /) -> Engine: ...
     def greedy(
         self,
         seed: int,
@@ -46,18 +60,25 @@ class Engine:
         """The decision of red7.bots.greedy for the mover (greedy.c)."""
     def turn_values(self) -> list[tuple[int, bool]]:
         """(decision, still won after it) for the mover, two players left without chance (pimc.c)."""
-    def explained(
+    def plan_values(self) -> list[tuple[_Plan, bool]]:
+        """(plan, keeps the round won) of every plan of the mover to the end of its turn (pimc.c)."""
+    def replayed(
         self,
         viewer: int,
+        dealt: Sequence[int],
+        draws: Sequence[tuple[int, int]],
+        required: Sequence[tuple[int, int, int]],
         pool: Sequence[int],
-        need: Sequence[int],
         history: Sequence[int],
+        most: int,
         worlds: int,
         tries: int,
         seed: int,
-    ) -> tuple[list[Engine], int]:
-        """Worlds dealt from this round's first position whose other players decided as greedy (pimc.c)."""
-    def encode(self, seat: int) -> bytes: ...
+        /,
+    ) -> tuple[list[tuple[Engine, int]], int, int]:
+        """([(world, mismatches)], tries made, broken deals): this round's first position
+        dealt again and replayed (inference.c; red7.bots.inference)."""
+    def encode(self, seat: int, /) -> bytes: ...
     def ismcts(
         self,
         viewer: int,
@@ -68,6 +89,8 @@ class Engine:
         c: float,
         extra: Sequence[int],
         forget: bool = False,
+        pool: Sequence[Engine] | None = None,
+        /,
     ) -> tuple[int, list[tuple[int, int, float]]]: ...
     @property
     def current(self) -> int | None: ...
@@ -88,8 +111,11 @@ class Engine:
     @property
     def round_results(self) -> tuple[tuple[int, int, int, int], ...]: ...
 
-def greedy_in(worlds: Sequence[Engine]) -> int:
+def greedy_in(worlds: Sequence[Engine], /) -> int:
     """The decision of red7.bots.greedy for the mover of worlds[0], searching these worlds."""
+
+def alpha_mu(worlds: Sequence[Engine], depth: int, nodes: int, /) -> tuple[list[tuple[_Plan, int]], bool]:
+    """([(plan, worlds it keeps won)], searched) by the alpha-mu search of ``depth`` turns (pimc.c)."""
 
 def random_games(
     players: int,
@@ -103,11 +129,38 @@ def random_games(
 ) -> tuple[list[int], int, int, int]:
     """(wins per seat, decisions, turns, rounds) of random games (red7.analysis.sim)."""
 
-class VectorGames:
-    """Games stepped together (vector.c; see red7.envs.vector)."""
+def design_game(
+    players: int,
+    advanced: bool,
+    actions: bool,
+    seed: int,
+    round_key: _RoundKey,
+    seat_seeds: Sequence[int],
+    /,
+) -> tuple[
+    list[int],
+    int,
+    int,
+    list[int],
+    dict[int, int],
+    dict[int, int],
+    list[int],
+    list[int],
+    list[int],
+    list[int],
+    dict[int, int],
+]:
+    """One game of random players and the figures red7.analysis.stats.DesignFigures takes of it."""
 
-    def __init__(
-        self,
+# --- many games for learning (vector.c): see red7.envs.vector ----------------------------
+
+@final
+class VectorGames:
+    """Games stepped together, judging each decision by what the game allows (never by
+    the mask array it writes for the caller)."""
+
+    def __new__(
+        cls,
         count: int,
         players: int,
         advanced: bool,
@@ -122,10 +175,8 @@ class VectorGames:
         illegal: Any,
         seats: Any,
         returns: Any,
-    ) -> None: ...
+        greedy: bool = False,
+    ) -> VectorGames: ...
     def reset(self) -> None: ...
-    def step(self, actions: Any) -> None: ...
+    def step(self, actions: Any, /) -> None: ...
     def learners(self) -> tuple[int, ...]: ...
-
-def alpha_mu(worlds: Sequence[Engine], depth: int, nodes: int) -> tuple[list[tuple[tuple[int, ...], int]], bool]:
-    """([(plan, worlds it keeps won)], searched) by the alpha-mu search of ``depth`` turns (pimc.c)."""

@@ -3,6 +3,8 @@
  * rules section. */
 #include "engine.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #define HAND_SIZE 7
@@ -232,6 +234,129 @@ void r7_init(r7_game *g, int players, int advanced, int actions) {
     g->alive = (uint8_t)((1 << players) - 1);
     g->step = R7_DEALING;
     g->pending = -1;
+}
+
+/* --- the check of a position given field by field (engine.h) ------------------------------ */
+
+static const char *const STEP_NAMES[] = {"start", "after", "five", "seven", "one", "draw"};
+
+/* `why` written as printf writes it; returns `why` */
+static const char *say(char *why, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(why, R7_WHY_ROOM, format, args);
+    va_end(args);
+    return why;
+}
+
+/* the names of the cards of `m` in R1.3's notation (R7 V1 ...), the first 12 of them */
+static const char *names_of(mask_t m, char *out) {
+    char *at = out;
+    for (int shown = 0; m; m &= m - 1, shown++) {
+        if (shown == 12) {
+            strcpy(at, " ...");
+            return out;
+        }
+        int card = __builtin_ctzll(m);
+        at += sprintf(at, "%s%c%d", at == out ? "" : " ", "ROYGBIV"[colour_of(card)], value_of(card));
+    }
+    *at = 0;
+    return out;
+}
+
+/* adds the cards of one place (`place`, of `seat` if not -1) to *seen; NULL if none of
+ * them was there already, else `why` saying which one was */
+static const char *placed(mask_t *seen, mask_t cards, char *why, const char *place, int seat) {
+    mask_t again = *seen & cards;
+    *seen |= cards;
+    if (!again) return NULL;
+    char name[64];
+    names_of(again & -again, name);
+    return seat < 0 ? say(why, "card %s is placed twice (%s)", name, place)
+                    : say(why, "card %s is placed twice (%s %d)", name, place, seat);
+}
+
+static int value_sum(mask_t m) {
+    int sum = 0;
+    for (; m; m &= m - 1) sum += value_of(__builtin_ctzll(m));
+    return sum;
+}
+
+const char *r7_check(const r7_game *g, char *why) {
+    int n = g->players, me = g->current, step = g->step;
+    char names[64];
+    const char *wrong = NULL;
+    if (n < 2 || n > R7_MAX_PLAYERS) return say(why, "a game has 2 to %d players, not %d", R7_MAX_PLAYERS, n);
+    mask_t any = g->out | g->out_known;
+    for (int s = 0; s < n; s++) any |= g->hands[s] | g->palettes[s] | g->known[s] | g->out_own[s] | g->piles[s];
+    if (any & ~ALL_CARDS) return say(why, "a set of cards holds a card beyond the 49");
+    if (g->deck_size < 0 || g->deck_size > 49 || g->canvas_size < 0 || g->canvas_size > 49)
+        return say(why, "the deck and the canvas hold 0 to 49 cards each");
+    /* every card in one place at most, in the order Game.from_position places them, then
+     * the cards out of the round (which from_position makes of the cards placed nowhere) */
+    mask_t seen = 0;
+    for (int s = 0; s < n && !wrong; s++) wrong = placed(&seen, g->hands[s], why, "hand", s);
+    for (int s = 0; s < n && !wrong; s++) wrong = placed(&seen, g->palettes[s], why, "palette", s);
+    for (int i = 0; i < g->deck_size && !wrong; i++)
+        wrong = g->deck[i] > 48 ? say(why, "deck: card %d is not one of the 49 (0 to 48)", g->deck[i])
+                                : placed(&seen, (mask_t)1 << g->deck[i], why, "deck", -1);
+    for (int i = 0; i < g->canvas_size && !wrong; i++)
+        wrong = g->canvas[i] > 48 ? say(why, "canvas: card %d is not one of the 49 (0 to 48)", g->canvas[i])
+                                  : placed(&seen, (mask_t)1 << g->canvas[i], why, "canvas", -1);
+    for (int s = 0; s < n && !wrong; s++) wrong = placed(&seen, g->piles[s], why, "score pile", s);
+    if (wrong || (wrong = placed(&seen, g->out, why, "out_of_round", -1))) return wrong;
+    for (int s = 0; s < n; s++)
+        if (g->known[s] & ~g->hands[s])
+            return say(why, "known_hand_cards of seat %d (%s) are not in its hand", s, names_of(g->known[s] & ~g->hands[s], names));
+    if (g->deck_known < 0 || g->deck_known > g->deck_size)
+        return say(why, "deck_known_count=%d but the deck holds %d cards", g->deck_known, g->deck_size);
+    if (g->rule < 0 || g->rule > 6) return say(why, "rule %d is not a rule (0 to 6, R3)", g->rule);
+    if (!g->canvas_size && g->rule)
+        return say(why, "rule %d with an empty canvas: the Red start card's rule is 0 (R2.3)", g->rule);
+    if (g->canvas_size && g->rule != colour_of(g->canvas[g->canvas_size - 1]))
+        return say(why, "rule %d is not the colour of the canvas's top card, %s (%d)", g->rule,
+                   names_of((mask_t)1 << g->canvas[g->canvas_size - 1], names), colour_of(g->canvas[g->canvas_size - 1]));
+    /* the seats in the round (R6): two or more; the cards of the others face down (R6.1) */
+    if (g->alive >> n) return say(why, "alive names seats beyond the table's %d", n);
+    if (popcount(g->alive) < 2)
+        return say(why, "alive has %d of the %d seats in the round: a round needs two (R6.2)", popcount(g->alive), n);
+    if (g->out_known & ~g->out) return say(why, "out_of_round_known holds cards that are not out of the round");
+    mask_t own = 0;
+    for (int s = 0; s < n; s++) {
+        int in_round = g->alive >> s & 1;
+        if (!in_round && (g->hands[s] | g->palettes[s] | g->known[s]))
+            return say(why, "seat %d is out of the round but holds cards in hand or palette (R6.1)", s);
+        if (in_round && g->out_own[s])
+            return say(why, "out_of_round_own of seat %d holds cards while it is in the round", s);
+        if (g->out_own[s] & ~(g->out & ~g->out_known & ~own))
+            return say(why, "out_of_round_own of seat %d holds cards that are not its own face-down hand (R6.1)", s);
+        own |= g->out_own[s];
+        if (g->scores[s] != value_sum(g->piles[s]))
+            return say(why, "seat %d's score %d is not the value of its score pile (%d)", s, g->scores[s],
+                       value_sum(g->piles[s]));
+    }
+    /* the turn: its mover, its step, the 7 it resolves */
+    if (me < 0 || me >= n) return say(why, "seat %d cannot take the turn: the table has %d seats", me, n);
+    if (!(g->alive >> me & 1)) return say(why, "seat %d cannot take the turn: it is out of the round", me);
+    if (step < R7_START || step > R7_DRAW)
+        return say(why, "step %d is not a player's decision (0 to 5: start, after, five, seven, one, draw)", step);
+    if ((step == R7_FIVE || step == R7_SEVEN || step == R7_ONE) && !g->actions)
+        return say(why, "step %d (%s) belongs to the action rules (R7), which are off", step, STEP_NAMES[step]);
+    if (step == R7_DRAW && (!g->advanced || !g->deck_size))
+        return say(why, "step 5 (draw) is the advanced draw (R5.1): %s", g->advanced ? "the deck is empty" : "the game is basic");
+    if (step != R7_SEVEN && g->pending != -1)
+        return say(why, "pending names the 7 being resolved, at step 3 (seven) only");
+    if (step == R7_SEVEN) {
+        if (g->pending < 0 || g->pending > 48) return say(why, "step 3 (seven) resolves a 7: pending names it (R7.7)");
+        mask_t bit = (mask_t)1 << g->pending, m = g->palettes[me];
+        if (value_of(g->pending) != 7 || !(m & bit) || !(m & ~bit))
+            return say(why, "pending %s is not a 7 of the mover's palette beside another card (R7.7)",
+                       names_of(bit, names));
+    }
+    if (g->round < 1 || g->round > R7_MAX_ROUNDS)
+        return say(why, "round %d: the rounds of a match are numbered 1 to %d (R8.6)", g->round, R7_MAX_ROUNDS);
+    if (g->turns < 0) return say(why, "turns %d: a count of turns is never negative", (int)g->turns);
+    return NULL;
 }
 
 void r7_eliminate(r7_game *g, int seat) { /* _eliminate (R6.1) */

@@ -98,6 +98,20 @@ int r7_safe_or_concede(r7_game *g, int16_t *out);
 /* The random player of red7.bots.random_bot: uniform among the safe decisions, or
  * concede when none is safe, chosen by `u`, a draw of random() in [0, 1). */
 int r7_random_decision(r7_game *g, double u);
+/* Is `g` a position where a player decides that the rules could have reached? The one
+ * check of every position the engine is given rather than deals itself (Engine.load, the
+ * deals of r7_replayed): the rules of red7.core.game.Game.from_position (every card in one
+ * place at most, the known hand cards in their hands, the known top of the deck within
+ * it, two players or more in the round, the one to move among them) and the invariants
+ * the rules keep (the rule is the canvas top's colour, a score is its pile's value, the
+ * cards of a seat out of the round are face down, a pending 7 only at step seven, the
+ * steps of the action rules and of the advanced draw only in games that have them, R8.6's
+ * bound on the rounds). Every decision of such a position leaves one such, so the engine
+ * needs no check per decision: its arrays hold all 49 cards at most, and a turn always
+ * finds the next player. Returns NULL when it is one, else `why` (room for
+ * R7_WHY_ROOM characters) holding a sentence that says what is wrong. */
+#define R7_WHY_ROOM 160
+const char *r7_check(const r7_game *g, char *why);
 /* After the position was written field by field: eliminate `seat` (R6.1), as
  * Game.from_position does for the seats it is given out of the round. */
 void r7_eliminate(r7_game *g, int seat);

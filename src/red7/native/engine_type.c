@@ -4,7 +4,9 @@
 #include <Python.h>
 #include <string.h>
 
+#include "args.h"
 #include "engine.h"
+#include "exact.h"
 #include "fast.h"
 #include "greedy.h"
 #include "inference.h"
@@ -32,9 +34,11 @@ static int read_key(PyObject *words, uint32_t *key, int *length) {
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         unsigned long long w = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (w == (unsigned long long)-1 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError))
+            PyErr_Clear(); /* negative, or beyond 64 bits: the sentence below */
         if ((w == (unsigned long long)-1 && PyErr_Occurred()) || w >> 32) {
             Py_DECREF(seq);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a key word is below 2**32");
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a round key's words are from 0 to 2**32 - 1");
             return 0;
         }
         key[i] = (uint32_t)w;
@@ -44,7 +48,8 @@ static int read_key(PyObject *words, uint32_t *key, int *length) {
     return 1;
 }
 
-/* deal the round the engine waits for, with the key round_key gives for it */
+/* deal the round the engine waits for, with the key round_key gives for it (a Python
+ * callable: it may call the engine back, and then the engine deals nothing) */
 static int deal_next(r7_game *g, PyObject *round_key) {
     uint32_t key[MOST_KEY_WORDS];
     int length;
@@ -52,6 +57,10 @@ static int deal_next(r7_game *g, PyObject *round_key) {
     if (!words) return 0;
     int ok = read_key(words, key, &length);
     Py_DECREF(words);
+    if (ok && g->step != R7_DEALING) {
+        PyErr_SetString(PyExc_RuntimeError, "round_key changed the engine that waited for its key: nothing was dealt");
+        ok = 0;
+    }
     if (ok) r7_deal(g, key, length);
     return ok;
 }
@@ -69,7 +78,7 @@ static PyObject *engine_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     int players, advanced, actions;
     PyObject *round_key;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippO:Engine", names, &players, &advanced, &actions, &round_key))
-        return NULL;
+        return r7_refuse_overflow();
     if (!read_players(players)) return NULL;
     if (!PyCallable_Check(round_key)) return PyErr_Format(PyExc_TypeError, "round_key must be callable");
     EngineObject *self = (EngineObject *)type->tp_alloc(type, 0);
@@ -119,20 +128,76 @@ static PyObject *engine_fields(EngineObject *self, PyObject *unused) {
                          alive, g->current, g->step, pending, g->round, g->turns);
 }
 
+/* The fields of Engine.fields(), in the order (and by the names) of red7.core.compiled.FIELDS. */
+enum {
+    F_HANDS, F_PALETTES, F_KNOWN, F_DECK, F_DECK_KNOWN, F_CANVAS, F_RULE, F_OUT, F_OUT_KNOWN, F_OUT_OWN, F_PILES,
+    F_SCORES, F_ALIVE, F_CURRENT, F_STEP, F_PENDING, F_ROUND, F_TURNS, FIELD_COUNT
+};
+
+/* A mask of the 49 cards from `v`, else 0 with an error: `what` when it is an int of
+ * other cards, negative or too large. */
+static int read_mask(PyObject *v, mask_t *out, const char *what) {
+    unsigned long long m = PyLong_AsUnsignedLongLong(v);
+    if (m == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return 0;
+        PyErr_Clear();
+    }
+    if (m & ~ALL_CARDS) {
+        PyErr_SetString(PyExc_ValueError, what);
+        return 0;
+    }
+    *out = m;
+    return 1;
+}
+
+/* An int from `v` within [low, high] (what its C field holds: what the values mean is
+ * r7_check's), else 0 with an error naming `what`. */
+static int read_long(PyObject *v, long low, long high, long *out, const char *what) {
+    long x = PyLong_AsLong(v);
+    if (x == -1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return 0;
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s is out of range", what);
+        return 0;
+    }
+    if (x < low || x > high) {
+        PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", what, x);
+        return 0;
+    }
+    *out = x;
+    return 1;
+}
+
+/* One mask of the 49 cards per seat (n) from the sequence `seq`. */
 static int read_masks(PyObject *seq, mask_t *out, int n, const char *what) {
+    char says[96];
+    snprintf(says, sizeof says, "%s: one mask of the 49 cards per seat (%d seats)", what, n);
+    PyObject *fast = PySequence_Fast(seq, says);
+    if (!fast) return 0;
+    int ok = PySequence_Fast_GET_SIZE(fast) == n;
+    for (int i = 0; ok && i < n; i++) ok = read_mask(PySequence_Fast_GET_ITEM(fast, i), &out[i], says);
+    Py_DECREF(fast);
+    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, says);
+    return ok;
+}
+
+/* One int per seat (n), each within [low, high], from the sequence `seq`. */
+static int read_longs(PyObject *seq, long low, long high, long *out, int n, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
     if (!fast) return 0;
     int ok = PySequence_Fast_GET_SIZE(fast) == n;
     for (int i = 0; ok && i < n; i++) {
-        unsigned long long v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
-        ok = !(v == (unsigned long long)-1 && PyErr_Occurred()) && !(v & ~ALL_CARDS);
-        out[i] = v;
+        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (x == -1 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError)) PyErr_Clear(), x = high + 1;
+        ok = !(x == -1 && PyErr_Occurred()) && x >= low && x <= high;
+        out[i] = x;
     }
     Py_DECREF(fast);
-    if (!ok && !PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s: one card mask per seat", what);
+    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, what);
     return ok;
 }
 
+/* Card indices (at most 49, each 0..48) from the sequence `seq` into out, their count into *size. */
 static int read_cards(PyObject *seq, uint8_t *out, int8_t *size, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
     if (!fast) return 0;
@@ -140,73 +205,84 @@ static int read_cards(PyObject *seq, uint8_t *out, int8_t *size, const char *wha
     int ok = n <= 49;
     for (Py_ssize_t i = 0; ok && i < n; i++) {
         long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (c == -1 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError)) PyErr_Clear(), c = 49;
         ok = !(c == -1 && PyErr_Occurred()) && c >= 0 && c < 49;
         out[i] = (uint8_t)c;
     }
-    *size = (int8_t)n;
+    *size = (int8_t)(ok ? n : 0);
     Py_DECREF(fast);
-    if (!ok && !PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s: at most 49 card indices", what);
+    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, what);
     return ok;
+}
+
+/* The position `fields` (a tuple of FIELD_COUNT) into g, r7_init'ed with its configuration:
+ * each field of the type and size its C field holds, else 0 with an error. Whether the
+ * position holds together is r7_check's to say. */
+static int read_position(PyObject *fields, r7_game *g) {
+#define FIELD(i) PyTuple_GET_ITEM(fields, i)
+    static const struct {
+        int field;
+        long low, high;
+        const char *name;
+    } scalars[] = {
+        {F_DECK_KNOWN, INT8_MIN, INT8_MAX, "deck_known_count"}, {F_RULE, INT8_MIN, INT8_MAX, "rule"},
+        {F_CURRENT, INT8_MIN, INT8_MAX, "current"},             {F_STEP, INT8_MIN, INT8_MAX, "step"},
+        {F_PENDING, INT8_MIN, INT8_MAX, "pending"},             {F_ROUND, INT16_MIN, INT16_MAX, "round"},
+        {F_TURNS, INT32_MIN, INT32_MAX, "turns"},
+    };
+    int n = g->players;
+    long scores[R7_MAX_PLAYERS], alive[R7_MAX_PLAYERS], v[7];
+    if (!read_masks(FIELD(F_HANDS), g->hands, n, "hands") || !read_masks(FIELD(F_PALETTES), g->palettes, n, "palettes") ||
+        !read_masks(FIELD(F_KNOWN), g->known, n, "known_hand_cards") ||
+        !read_cards(FIELD(F_DECK), g->deck, &g->deck_size, "deck: at most 49 cards, each from 0 to 48") ||
+        !read_cards(FIELD(F_CANVAS), g->canvas, &g->canvas_size, "canvas: at most 49 cards, each from 0 to 48") ||
+        !read_mask(FIELD(F_OUT), &g->out, "out_of_round: a mask of the 49 cards") ||
+        !read_mask(FIELD(F_OUT_KNOWN), &g->out_known, "out_of_round_known: a mask of the 49 cards") ||
+        !read_masks(FIELD(F_OUT_OWN), g->out_own, n, "out_of_round_own") ||
+        !read_masks(FIELD(F_PILES), g->piles, n, "score_piles") ||
+        !read_longs(FIELD(F_SCORES), INT16_MIN, INT16_MAX, scores, n, "scores: a small integer per seat") ||
+        !read_longs(FIELD(F_ALIVE), 0, 1, alive, n, "alive: True or False per seat"))
+        return 0;
+    for (int i = 0; i < 7; i++) {
+        PyObject *x = FIELD(scalars[i].field);
+        if (scalars[i].field == F_PENDING && x == Py_None) v[i] = -1;
+        else if (!read_long(x, scalars[i].low, scalars[i].high, &v[i], scalars[i].name)) return 0;
+    }
+#undef FIELD
+    g->alive = 0;
+    for (int s = 0; s < n; s++) {
+        g->scores[s] = (int16_t)scores[s];
+        g->alive |= (uint8_t)(alive[s] << s);
+    }
+    g->deck_known = (int8_t)v[0], g->rule = (int8_t)v[1], g->current = (int8_t)v[2], g->step = (int8_t)v[3];
+    g->pending = (int8_t)v[4], g->round = (int16_t)v[5], g->turns = (int32_t)v[6];
+    return 1;
 }
 
 /* Engine.load(players, advanced, actions, round_key, fields): an engine at the position
  * `fields` (the order of Engine.fields()) where a player decides, its turn solver fresh
- * and no round results yet. The fields are checked for range, not for consistency: the
- * caller (red7.core.compiled.engine_of) reads them off a game. */
+ * and no round results yet. The position is read field by field, then checked whole by
+ * r7_check (engine.h): a ValueError says what does not hold together. */
 static PyObject *engine_load(PyObject *cls, PyObject *args) {
     int players, advanced, actions;
     PyObject *round_key, *fields;
     if (!PyArg_ParseTuple(args, "ippOO!:load", &players, &advanced, &actions, &round_key, &PyTuple_Type, &fields))
-        return NULL;
+        return r7_refuse_overflow();
     if (!read_players(players)) return NULL;
-    if (PyTuple_GET_SIZE(fields) != 18) return PyErr_Format(PyExc_ValueError, "a position has 18 fields");
+    if (!PyCallable_Check(round_key)) return PyErr_Format(PyExc_TypeError, "round_key must be callable");
+    if (PyTuple_GET_SIZE(fields) != FIELD_COUNT)
+        return PyErr_Format(PyExc_ValueError, "a position has %d fields (red7.core.compiled.FIELDS), not %zd",
+                            FIELD_COUNT, PyTuple_GET_SIZE(fields));
+    r7_game g;
+    char why[R7_WHY_ROOM];
+    r7_init(&g, players, advanced, actions);
+    if (!read_position(fields, &g)) return NULL;
+    if (r7_check(&g, why)) return PyErr_Format(PyExc_ValueError, "%s", why);
     EngineObject *self = (EngineObject *)EngineType.tp_alloc(&EngineType, 0);
     if (!self) return NULL;
-    r7_game *g = &self->g;
-    r7_init(g, players, advanced, actions);
+    self->g = g;
     Py_INCREF(round_key);
     self->round_key = round_key;
-#define FIELD(i) PyTuple_GET_ITEM(fields, i)
-    mask_t scores[R7_MAX_PLAYERS], alive[R7_MAX_PLAYERS];
-    int8_t deck_known = 0;
-    long longs[7] = {0};
-    int ok = read_masks(FIELD(0), g->hands, players, "hands") && read_masks(FIELD(1), g->palettes, players, "palettes") &&
-             read_masks(FIELD(2), g->known, players, "known") && read_cards(FIELD(3), g->deck, &g->deck_size, "deck") &&
-             read_cards(FIELD(5), g->canvas, &g->canvas_size, "canvas") &&
-             read_masks(FIELD(9), g->out_own, players, "out_own") && read_masks(FIELD(10), g->piles, players, "piles") &&
-             read_masks(FIELD(11), scores, players, "scores") && read_masks(FIELD(12), alive, players, "alive");
-    int positions[7] = {4, 6, 13, 14, 15, 16, 17};
-    for (int i = 0; ok && i < 7; i++) {
-        PyObject *v = FIELD(positions[i]);
-        longs[i] = v == Py_None ? -1 : PyLong_AsLong(v);
-        ok = !(longs[i] == -1 && PyErr_Occurred());
-    }
-    unsigned long long out = 0, out_known = 0;
-    if (ok) {
-        out = PyLong_AsUnsignedLongLong(FIELD(7));
-        out_known = PyLong_AsUnsignedLongLong(FIELD(8));
-        ok = !PyErr_Occurred();
-    }
-#undef FIELD
-    if (ok && (longs[0] < 0 || longs[0] > g->deck_size || longs[1] < 0 || longs[1] > 6 || longs[2] < 0 ||
-               longs[2] >= players || longs[3] < 0 || longs[3] >= R7_OVER || longs[4] < -1 || longs[4] > 48)) {
-        PyErr_SetString(PyExc_ValueError, "a field of the position is out of range");
-        ok = 0;
-    }
-    if (!ok) {
-        Py_DECREF(self);
-        return NULL;
-    }
-    deck_known = (int8_t)longs[0];
-    g->deck_known = deck_known;
-    g->rule = (int8_t)longs[1], g->current = (int8_t)longs[2], g->step = (int8_t)longs[3];
-    g->pending = (int8_t)longs[4], g->round = (int16_t)longs[5], g->turns = (int32_t)longs[6];
-    g->out = out, g->out_known = out_known;
-    g->alive = 0;
-    for (int i = 0; i < players; i++) {
-        g->scores[i] = (int16_t)scores[i];
-        if (alive[i]) g->alive |= (uint8_t)(1 << i);
-    }
     return (PyObject *)self;
 }
 
@@ -239,12 +315,21 @@ static PyObject *engine_options(EngineObject *self, PyObject *unused) {
     return list;
 }
 
+/* An int from `arg`; -1 for an int beyond a C long (no id or seat of the engine: the
+ * caller's range check refuses it with a ValueError, as any other out of range); -1 with
+ * an error set when `arg` is no int. */
+static long read_small(PyObject *arg) {
+    long v = PyLong_AsLong(arg);
+    if (v == -1 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError)) PyErr_Clear();
+    return v;
+}
+
 static PyObject *engine_apply(EngineObject *self, PyObject *arg) {
-    long id = PyLong_AsLong(arg);
+    long id = read_small(arg);
     if (id == -1 && PyErr_Occurred()) return NULL;
     if (id < 0 || id >= R7_ACTIONS || !r7_is_legal(&self->g, (int)id)) {
-        if (self->g.step >= R7_OVER) return PyErr_Format(PyExc_ValueError, "decision %ld: the game is over", id);
-        return PyErr_Format(PyExc_ValueError, "decision %ld is not legal now (see legal())", id);
+        if (self->g.step >= R7_OVER) return PyErr_Format(PyExc_ValueError, "decision %R: the game is over", arg);
+        return PyErr_Format(PyExc_ValueError, "decision %R is not legal now (see legal())", arg);
     }
     r7_apply(&self->g, (int)id);
     if (self->g.step == R7_DEALING && !deal_next(&self->g, self->round_key)) return NULL;
@@ -257,7 +342,8 @@ static PyObject *engine_playout(EngineObject *self, PyObject *args, PyObject *kw
     static char *names[] = {"seed", "round_only", NULL};
     unsigned long long seed;
     int round_only = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "K|p:playout", names, &seed, &round_only)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "K|p:playout", names, &seed, &round_only))
+        return r7_refuse_overflow();
     mt_t rng;
     mt_seed_u64(&rng, seed);
     r7_game *g = &self->g;
@@ -301,7 +387,7 @@ static PyObject *engine_greedy(EngineObject *self, PyObject *args, PyObject *kwd
     int worlds = 8, sampled = 0, gamble = 0;
     PyObject *among = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "K|ipOp:greedy", names, &seed, &worlds, &sampled, &among, &gamble))
-        return NULL;
+        return r7_refuse_overflow();
     if (worlds < 1 || worlds > R7_GREEDY_MAX_WORLDS)
         return PyErr_Format(PyExc_ValueError, "greedy searches 1 to %d worlds, not %d", R7_GREEDY_MAX_WORLDS, worlds);
     if (!deciding(&self->g)) return NULL;
@@ -324,13 +410,20 @@ static PyObject *engine_greedy(EngineObject *self, PyObject *args, PyObject *kwd
 }
 
 /* Does the compiled solver answer the mover's turn in `g` (two players left, no action
- * card, nothing to draw)? Else 0 with an error set. */
+ * card, nothing to draw, hands of at most R7_MOST_CARDS cards: its arrays' room)? Else 0
+ * with an error set. */
 static int solver_answers(const r7_game *g) {
     if (!deciding(g)) return 0;
     if (popcount(g->alive) != 2 || g->actions || (g->advanced && g->deck_size) || (g->step != R7_START && g->step != R7_AFTER)) {
         PyErr_SetString(PyExc_ValueError, "the compiled solver answers turns of two players without chance");
         return 0;
     }
+    for (int seat = 0; seat < g->players; seat++)
+        if (g->alive >> seat & 1 && popcount(g->hands[seat]) > R7_MOST_CARDS) {
+            PyErr_Format(PyExc_ValueError, "the compiled solver answers hands of at most %d cards, not %d", R7_MOST_CARDS,
+                         popcount(g->hands[seat]));
+            return 0;
+        }
     return 1;
 }
 
@@ -387,6 +480,7 @@ static int read_ints(PyObject *arg, int low, int high, int16_t *out, int room, c
     int ok = n <= room;
     for (Py_ssize_t i = 0; ok && i < n; i++) {
         long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError)) PyErr_Clear(), v = high + 1L;
         ok = v >= low && v <= high;
         out[i] = (int16_t)v;
     }
@@ -413,6 +507,7 @@ static int read_tuples(PyObject *arg, int width, const int low[3], const long hi
         ok = item && PySequence_Fast_GET_SIZE(item) == width;
         for (int k = 0; ok && k < width; k++) {
             long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(item, k));
+            if (v == -1 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError)) PyErr_Clear(), v = high[k] + 1;
             ok = v >= low[k] && v <= high[k];
             out[k][i] = v;
         }
@@ -428,7 +523,9 @@ static int read_tuples(PyObject *arg, int width, const int low[3], const long hi
 
 /* replayed(viewer, dealt, draws, required, pool, history, most, worlds, tries, seed):
  * ([(world, mismatches)], tries made, broken deals) (inference.h), this engine being the
- * round's first position with its hands and deck empty */
+ * round's first position with its hands and deck empty. The cards of `required` and
+ * `pool` go into those hands and that deck: each of them once, none placed already (each
+ * deal is checked again by r7_check, engine.h, and a deal that fails it is broken). */
 static PyObject *engine_replayed(EngineObject *self, PyObject *args) {
     int viewer, most, worlds;
     long tries;
@@ -436,9 +533,8 @@ static PyObject *engine_replayed(EngineObject *self, PyObject *args) {
     PyObject *dealt_arg, *draws_arg, *required_arg, *pool_arg, *history_arg;
     if (!PyArg_ParseTuple(args, "iOOOOOiilK:replayed", &viewer, &dealt_arg, &draws_arg, &required_arg, &pool_arg,
                           &history_arg, &most, &worlds, &tries, &seed))
-        return NULL;
-    r7_game *g = &self->g;
-    int n = g->players;
+        return r7_refuse_overflow();
+    int n = self->g.players;
     if (viewer < 0 || viewer >= n) return PyErr_Format(PyExc_ValueError, "no seat %d", viewer);
     if (worlds < 1 || worlds > 4096 || tries < 1 || most < 0)
         return PyErr_Format(PyExc_ValueError, "give 1 to 4096 worlds, some tries and a mismatch bound of 0 or more");
@@ -463,6 +559,20 @@ static PyObject *engine_replayed(EngineObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "dealt gives a hand size to each of the %d seats", n);
         count = -1;
     }
+    r7_game start = self->g; /* the replay's own copy, taken after the sequences ran whatever Python they hold */
+    mask_t placed = start.out, dealing = 0, filled = (mask_t)start.deck_size;
+    for (int s = 0; s < n; s++) placed |= start.palettes[s] | start.piles[s], filled |= start.hands[s] | start.known[s];
+    for (int i = 0; i < start.canvas_size; i++) placed |= (mask_t)1 << start.canvas[i];
+    int twice = 0;
+    for (int r = 0; count >= 0 && r < required; r++) twice |= !!(((placed | dealing) >> rcard[r]) & 1), dealing |= (mask_t)1 << rcard[r];
+    for (int i = 0; count >= 0 && i < pool_size; i++) twice |= !!(((placed | dealing) >> pool16[i]) & 1), dealing |= (mask_t)1 << pool16[i];
+    if (count >= 0 && filled) {
+        PyErr_SetString(PyExc_ValueError, "replayed deals into a round's first position: this engine's hands and deck must be empty");
+        count = -1;
+    } else if (count >= 0 && twice) {
+        PyErr_SetString(PyExc_ValueError, "required and pool hold each card once, and none that this engine places already");
+        count = -1;
+    }
     PyObject *result = NULL;
     if (count >= 0) {
         int8_t dealt[R7_MAX_PLAYERS], draw_seat[49];
@@ -473,7 +583,7 @@ static PyObject *engine_replayed(EngineObject *self, PyObject *args) {
         for (int d = 0; d < draws; d++) draw_at[d] = (int32_t)at[d], draw_seat[d] = (int8_t)seat[d];
         for (int r = 0; r < required; r++) needed[r] = (r7_required){(int8_t)rseat[r], (uint8_t)rcard[r], (int32_t)rdeadline[r]};
         for (int i = 0; i < pool_size; i++) pool[i] = (uint8_t)pool16[i];
-        r7_past past = {g, viewer, dealt, draw_at, draw_seat, draws, needed, required, pool, pool_size, history, count};
+        r7_past past = {&start, viewer, dealt, draw_at, draw_seat, draws, needed, required, pool, pool_size, history, count};
         mt_t rng;
         mt_seed_u64(&rng, seed);
         long tried = 0, broken = 0;
@@ -501,7 +611,7 @@ static PyObject *engine_replayed(EngineObject *self, PyObject *args) {
 static PyObject *engine_redeal(EngineObject *self, PyObject *args) {
     int viewer;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "iK:redeal", &viewer, &seed)) return NULL;
+    if (!PyArg_ParseTuple(args, "iK:redeal", &viewer, &seed)) return r7_refuse_overflow();
     if (viewer < 0 || viewer >= self->g.players) return PyErr_Format(PyExc_ValueError, "no seat %d", viewer);
     EngineObject *copy = (EngineObject *)engine_clone(self, NULL);
     if (!copy) return NULL;
@@ -513,7 +623,9 @@ static PyObject *engine_redeal(EngineObject *self, PyObject *args) {
 
 /* ismcts(viewer, seed, iterations, steps, seconds, c, extra, forget=False, pool=None): the
  * search of search.h from this position (or from the worlds of `pool`); returns
- * (iterations made, [(decision, visits, total value)] of the root) */
+ * (iterations made, [(decision, visits, total value)] of the root). The search plays the
+ * `extra` decisions at the root of every world: each must be legal in this position and
+ * in every world of the pool. */
 static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
     int viewer;
     unsigned long long seed;
@@ -523,26 +635,12 @@ static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
     int forget = 0;
     if (!PyArg_ParseTuple(args, "iKllddO|pO:ismcts", &viewer, &seed, &iterations, &steps, &seconds, &c, &extra_seq,
                           &forget, &pool_seq))
-        return NULL;
-    if (viewer != self->g.current || self->g.step >= R7_OVER)
-        return PyErr_Format(PyExc_ValueError, "the search is for the seat to decide");
+        return r7_refuse_overflow();
     if (iterations < 0 || steps < 0 || !(seconds >= 0) || !(c > 0) || (!iterations && !steps && !seconds))
         return PyErr_Format(PyExc_ValueError, "give a positive budget and a positive c");
-    PyObject *fast = PySequence_Fast(extra_seq, "extra is a sequence of decision ids");
-    if (!fast) return NULL;
     int16_t extra[R7_ACTIONS];
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    int ok = n <= R7_ACTIONS;
-    for (Py_ssize_t i = 0; ok && i < n; i++) {
-        long a = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        ok = a >= 0 && a < R7_ACTIONS;
-        extra[i] = (int16_t)a;
-    }
-    Py_DECREF(fast);
-    if (!ok) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "extra holds decision ids 0..248");
-        return NULL;
-    }
+    int n = read_ints(extra_seq, 0, R7_ACTIONS - 1, extra, R7_ACTIONS, "extra holds decision ids");
+    if (n < 0) return NULL;
     r7_game *pool = NULL;
     int pool_size = 0;
     if (pool_seq && pool_seq != Py_None) {
@@ -552,22 +650,37 @@ static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
         pool = PyMem_Malloc((size_t)(pool_size ? pool_size : 1) * sizeof(r7_game));
         for (int i = 0; pool && i < pool_size; i++) {
             PyObject *item = PySequence_Fast_GET_ITEM(worlds, i);
-            const r7_game *w = Py_IS_TYPE(item, &EngineType) ? &((EngineObject *)item)->g : NULL;
-            if (!w || w->current != viewer || w->step != self->g.step || w->players != self->g.players) {
+            if (!Py_IS_TYPE(item, &EngineType)) {
                 Py_DECREF(worlds);
                 PyMem_Free(pool);
                 return PyErr_Format(PyExc_ValueError, "the pool holds engines at this decision point");
             }
-            pool[i] = *w;
+            pool[i] = ((EngineObject *)item)->g;
         }
         Py_DECREF(worlds);
         if (!pool) return PyErr_NoMemory();
     }
+    /* the search's own copy, checked after the sequences above ran whatever Python they hold */
+    r7_game template = self->g;
+    const char *wrong = NULL;
+    if (viewer != template.current || template.step >= R7_OVER) wrong = "the search is for the seat to decide";
+    for (int i = 0; !wrong && i < pool_size; i++)
+        if (pool[i].current != viewer || pool[i].step != template.step || pool[i].players != template.players)
+            wrong = "the pool holds engines at this decision point";
+    for (int e = 0; !wrong && e < n; e++) {
+        int legal = r7_is_legal(&template, extra[e]);
+        for (int i = 0; legal && i < pool_size; i++) legal = r7_is_legal(&pool[i], extra[e]);
+        if (!legal) wrong = "extra holds decisions legal at this decision point (and in every world of the pool)";
+    }
+    if (wrong) {
+        PyMem_Free(pool);
+        return PyErr_Format(PyExc_ValueError, "%s", wrong);
+    }
     r7_root_child children[R7_MAX_LEGAL + R7_ACTIONS];
     long done = 0;
     int count;
-    Py_BEGIN_ALLOW_THREADS count = r7_ismcts(&self->g, viewer, seed, iterations, steps, seconds, c, extra, (int)n,
-                                             forget, pool, pool_size, children, &done);
+    Py_BEGIN_ALLOW_THREADS count = r7_ismcts(&template, viewer, seed, iterations, steps, seconds, c, extra, n, forget,
+                                             pool, pool_size, children, &done);
     Py_END_ALLOW_THREADS PyMem_Free(pool);
     if (count < 0) return PyErr_NoMemory();
     PyObject *list = PyList_New(count);
@@ -577,9 +690,9 @@ static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
 }
 
 static PyObject *engine_encode(EngineObject *self, PyObject *arg) {
-    long seat = PyLong_AsLong(arg);
+    long seat = read_small(arg);
     if (seat == -1 && PyErr_Occurred()) return NULL;
-    if (seat < 0 || seat >= self->g.players) return PyErr_Format(PyExc_ValueError, "no seat %ld", seat);
+    if (seat < 0 || seat >= self->g.players) return PyErr_Format(PyExc_ValueError, "no seat %R", arg);
     PyObject *bytes = PyBytes_FromStringAndSize(NULL, 873);
     if (bytes) r7_encode(&self->g, (int)seat, (int8_t *)PyBytes_AS_STRING(bytes));
     return bytes;
@@ -620,36 +733,41 @@ static PyObject *engine_round_results(EngineObject *self, void *unused) {
 
 static PyMethodDef engine_methods[] = {
     {"load", (PyCFunction)engine_load, METH_VARARGS | METH_STATIC,
-     "load(players, advanced, actions, round_key, fields): an engine at a position"},
-    {"fields", (PyCFunction)engine_fields, METH_NOARGS, "the position, field by field"},
-    {"legal", (PyCFunction)engine_legal, METH_NOARGS, "the legal decision ids, in increasing order"},
-    {"options", (PyCFunction)engine_options, METH_NOARGS, "[(id, safe)] of every legal decision (R4.7)"},
-    {"legal_ids", (PyCFunction)engine_legal, METH_NOARGS, "legal(), named as Game's"},
-    {"safe_ids", (PyCFunction)engine_safe, METH_NOARGS, "the safe decision ids (R4.7), as Game.safe_ids"},
-    {"apply_id", (PyCFunction)engine_apply, METH_O, "apply(id), named as Game's"},
-    {"apply", (PyCFunction)engine_apply, METH_O, "apply(id): carry out a legal decision (ValueError if illegal)"},
+     "load(players, advanced, actions, round_key, fields, /)\n--\n\nan engine at the position `fields` (checked: a ValueError says what does "
+     "not hold together)"},
+    {"fields", (PyCFunction)engine_fields, METH_NOARGS, "fields($self, /)\n--\n\nthe position, field by field"},
+    {"legal", (PyCFunction)engine_legal, METH_NOARGS, "legal($self, /)\n--\n\nthe legal decision ids, in increasing order"},
+    {"options", (PyCFunction)engine_options, METH_NOARGS,
+     "options($self, /)\n--\n\n[(id, safe)] of every legal decision (R4.7)"},
+    {"legal_ids", (PyCFunction)engine_legal, METH_NOARGS, "legal_ids($self, /)\n--\n\nlegal(), named as Game's"},
+    {"safe_ids", (PyCFunction)engine_safe, METH_NOARGS,
+     "safe_ids($self, /)\n--\n\nthe safe decision ids (R4.7), as Game.safe_ids"},
+    {"apply_id", (PyCFunction)engine_apply, METH_O, "apply_id($self, action_id, /)\n--\n\napply(), named as Game's"},
+    {"apply", (PyCFunction)engine_apply, METH_O,
+     "apply($self, action_id, /)\n--\n\ncarry out a legal decision (ValueError if illegal)"},
     {"playout", (PyCFunction)(void (*)(void))engine_playout, METH_VARARGS | METH_KEYWORDS,
-     "playout(seed, round_only=False): random players (red7.bots.random_bot) drawing from Random(seed) to the end "
+     "playout($self, /, seed, round_only=False)\n--\n\nrandom players (red7.bots.random_bot) drawing from Random(seed) to the end "
      "of the game, or of the round (a match then waits for its next deal); returns the decisions played"},
-    {"clone", (PyCFunction)engine_clone, METH_NOARGS, "an independent copy"},
+    {"clone", (PyCFunction)engine_clone, METH_NOARGS, "clone($self, /)\n--\n\nan independent copy"},
     {"ismcts", (PyCFunction)engine_ismcts, METH_VARARGS,
-     "ismcts(viewer, seed, iterations, steps, seconds, c, extra, forget=False, pool=None): (iterations made, "
+     "ismcts($self, viewer, seed, iterations, steps, seconds, c, extra, forget=False, pool=None, /)\n--\n\n(iterations made, "
      "[(decision, visits, total)]); pool: the worlds to play, in turn (the opponent model's)"},
-    {"encode", (PyCFunction)engine_encode, METH_O, "encode(seat): red7.envs.encoding.encode's vector, as bytes"},
+    {"encode", (PyCFunction)engine_encode, METH_O,
+     "encode($self, seat, /)\n--\n\nred7.envs.encoding.encode's vector of what seat sees, as bytes"},
     {"greedy", (PyCFunction)(void (*)(void))engine_greedy, METH_VARARGS | METH_KEYWORDS,
-     "greedy(seed, worlds=8, sampled=False, among=None, gamble=False): the decision of red7.bots.greedy for the mover, "
+     "greedy($self, /, seed, worlds=8, sampled=False, among=None, gamble=False)\n--\n\nthe decision of red7.bots.greedy for the mover, "
      "its worlds sampled by a Mersenne Twister of seed (the first is this game itself if sampled), among these legal "
      "decisions if given (gamble: none of them is safe)"},
     {"turn_values", (PyCFunction)engine_turn_values, METH_NOARGS,
-     "turn_values(): [(decision, the mover still wins the round after it)], two players left without chance"},
+     "turn_values($self, /)\n--\n\n[(decision, the mover still wins the round after it)], two players left without chance"},
     {"plan_values", (PyCFunction)engine_plan_values, METH_NOARGS,
-     "plan_values(): [(plan, it keeps the round won)] for every plan of the mover to the end of its turn, two players "
+     "plan_values($self, /)\n--\n\n[(plan, it keeps the round won)] for every plan of the mover to the end of its turn, two players "
      "left without chance"},
     {"replayed", (PyCFunction)engine_replayed, METH_VARARGS,
-     "replayed(viewer, dealt, draws, required, pool, history, most, worlds, tries, seed): ([(world, mismatches)], "
+     "replayed($self, viewer, dealt, draws, required, pool, history, most, worlds, tries, seed, /)\n--\n\n([(world, mismatches)], "
      "tries made, broken deals): the round dealt again and replayed from this first position (inference.h)"},
     {"redeal", (PyCFunction)engine_redeal, METH_VARARGS,
-     "redeal(viewer, seed): a copy with the cards viewer cannot see dealt again at random (a sampled world)"},
+     "redeal($self, viewer, seed, /)\n--\n\na copy with the cards viewer cannot see dealt again at random (a sampled world)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -671,7 +789,7 @@ static PyTypeObject EngineType = {
     .tp_basicsize = sizeof(EngineObject),
     .tp_dealloc = (destructor)engine_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Engine(players, advanced, actions, round_key): a match of Red7 in compiled code (red7.core.compiled)",
+    .tp_doc = "Engine(players, advanced, actions, round_key)\n--\n\na match of Red7 in compiled code (red7.core.compiled)",
     .tp_methods = engine_methods,
     .tp_getset = engine_getset,
     .tp_new = engine_new,
@@ -693,7 +811,7 @@ static PyObject *py_random_games(PyObject *module, PyObject *args, PyObject *kwd
     PyObject *round_key, *players_seed;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippKLOO|p:random_games", names, &players, &advanced, &actions, &first,
                                      &games, &round_key, &players_seed, &fast))
-        return NULL;
+        return r7_refuse_overflow();
     if (!read_players(players)) return NULL;
     if (games < 1 || first + (unsigned long long)games < first)
         return PyErr_Format(PyExc_ValueError, "games must be positive and the seeds below 2**64");
@@ -757,7 +875,7 @@ static PyObject *py_design_game(PyObject *module, PyObject *args) {
     unsigned long long seed;
     PyObject *round_key, *seat_seeds;
     if (!PyArg_ParseTuple(args, "ippKOO:design_game", &players, &advanced, &actions, &seed, &round_key, &seat_seeds))
-        return NULL;
+        return r7_refuse_overflow();
     if (!read_players(players)) return NULL;
     mt_t rngs[R7_MAX_PLAYERS];
     PyObject *seeds = PySequence_Fast(seat_seeds, "seat_seeds: a seed per seat");
@@ -864,20 +982,22 @@ static Py_ssize_t read_worlds(PyObject *arg, r7_game **worlds, int most, alike_t
     return ok ? n : -1;
 }
 
+/* Do `g` and `first` show their mover the same decision point: the same configuration,
+ * mover, step, pending 7, rule, players in the round, palettes, deck size and the mover's
+ * own hand? Then the worlds differ only in what the mover cannot see, and a decision
+ * legal in one is legal in the other (which the searches over them rely on). */
 static int same_decision_point(const r7_game *g, const r7_game *first) {
-    return g->current == first->current && g->step == first->step;
-}
-
-/* the same position but for the hands of the players other than the mover */
-static int same_but_other_hand(const r7_game *g, const r7_game *first) {
-    return same_decision_point(g, first) && g->rule == first->rule && g->alive == first->alive &&
+    return g->players == first->players && g->advanced == first->advanced && g->actions == first->actions &&
+           g->current == first->current && g->step == first->step && g->pending == first->pending &&
+           g->rule == first->rule && g->alive == first->alive && g->deck_size == first->deck_size &&
            g->hands[g->current] == first->hands[first->current] && !memcmp(g->palettes, first->palettes, sizeof g->palettes);
 }
 
 /* greedy_in(worlds): greedy's decision for the mover of worlds[0], searching these worlds */
 static PyObject *py_greedy_in(PyObject *module, PyObject *arg) {
     r7_game *worlds[R7_GREEDY_MAX_WORLDS];
-    Py_ssize_t n = read_worlds(arg, worlds, R7_GREEDY_MAX_WORLDS, same_decision_point, "the same decision point");
+    Py_ssize_t n = read_worlds(arg, worlds, R7_GREEDY_MAX_WORLDS, same_decision_point,
+                               "the same decision point as their mover sees it");
     if (n < 0 || !deciding(worlds[0])) return NULL;
     return PyLong_FromLong(r7_greedy_in(worlds, (int)n));
 }
@@ -889,12 +1009,14 @@ static PyObject *py_alpha_mu(PyObject *module, PyObject *args) {
     PyObject *arg;
     int depth;
     long nodes;
-    if (!PyArg_ParseTuple(args, "Oil:alpha_mu", &arg, &depth, &nodes)) return NULL;
+    if (!PyArg_ParseTuple(args, "Oil:alpha_mu", &arg, &depth, &nodes)) return r7_refuse_overflow();
     if (depth < 1 || nodes < 1) return PyErr_Format(PyExc_ValueError, "alpha_mu searches a depth and nodes of at least 1");
     r7_game *worlds[R7_ALPHA_MU_WORLDS];
-    Py_ssize_t n = read_worlds(arg, worlds, R7_ALPHA_MU_WORLDS, same_but_other_hand,
+    Py_ssize_t n = read_worlds(arg, worlds, R7_ALPHA_MU_WORLDS, same_decision_point,
                                "the same position but for the other player's hand");
-    if (n < 0 || !solver_answers(worlds[0])) return NULL;
+    if (n < 0) return NULL;
+    for (Py_ssize_t w = 0; w < n; w++)
+        if (!solver_answers(worlds[w])) return NULL;
     int16_t *plans = PyMem_Malloc(R7_MOST_PLANS * R7_PLAN_STEPS * sizeof(int16_t));
     uint8_t *scores = PyMem_Malloc(R7_MOST_PLANS);
     int searched = 0;
@@ -912,15 +1034,16 @@ static PyObject *py_alpha_mu(PyObject *module, PyObject *args) {
 
 static PyMethodDef functions[] = {
     {"random_games", (PyCFunction)(void (*)(void))py_random_games, METH_VARARGS | METH_KEYWORDS,
-     "random_games(players, advanced, actions, seed, games, round_key, players_seed, fast=False): (wins, decisions, turns, rounds)"},
+     "random_games($module, /, players, advanced, actions, seed, games, round_key, players_seed, fast=False)\n--\n\n"
+     "(wins, decisions, turns, rounds) of random games"},
     {"design_game", (PyCFunction)py_design_game, METH_VARARGS,
-     "design_game(players, advanced, actions, seed, round_key, seat_seeds): one game of random players and the "
+     "design_game($module, players, advanced, actions, seed, round_key, seat_seeds, /)\n--\n\none game of random players and the "
      "figures red7.analysis.stats takes of it"},
     {"alpha_mu", (PyCFunction)py_alpha_mu, METH_VARARGS,
-     "alpha_mu(worlds, depth, nodes): ([(plan, worlds it keeps won)], searched) for the mover of worlds[0] by the "
+     "alpha_mu($module, worlds, depth, nodes, /)\n--\n\n([(plan, worlds it keeps won)], searched) for the mover of worlds[0] by the "
      "alpha-mu search (pimc.h); searched is False when it gave up past `nodes` positions of the solver"},
     {"greedy_in", (PyCFunction)py_greedy_in, METH_O,
-     "greedy_in(worlds): the decision of red7.bots.greedy for the mover of worlds[0], searching these engines"},
+     "greedy_in($module, worlds, /)\n--\n\nthe decision of red7.bots.greedy for the mover of worlds[0], searching these engines"},
     {NULL, NULL, 0, NULL},
 };
 

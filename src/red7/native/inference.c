@@ -54,7 +54,8 @@ static int deal(const r7_past *p, mt_t *rng, r7_game *g) {
     g->deck_size = (int8_t)(rest + p->draws);
     g->deck_known = 0;
     g->legal_ready = 0;
-    return 1;
+    char why[R7_WHY_ROOM];
+    return r7_check(g, why) == NULL; /* the one check of a position the engine did not deal itself */
 }
 
 /* Replay the round in g: 1 when greedy explains the other seats' decisions but for at most

@@ -12,12 +12,22 @@
  * dealt again in the same call (the observation is the next episode's first). Deals, seats and the random players draw from one SplitMix64
  * stream per game (fast.h), seeded from the vector's seed and the game's index; a greedy
  * player's worlds from a Mersenne Twister seeded from that stream at each of its decisions.
+ *
+ * What a learner may decide is the games' own: write_view writes each game's allowed
+ * decisions (its legal ones, or with `safe` the safe ones or concede alone) both into the
+ * caller's mask array and into a bit set of its own, and step judges every decision by
+ * that bit set, never by the array, which the caller may have written into. A decision
+ * outside it (or outside 0..248) is not applied: it ends the episode as a loss, as in
+ * SingleAgentRed7 (reward -1, the other seats sharing +1, illegal set), and the game is
+ * dealt again. step and reset refuse to run before reset() or while another thread steps
+ * the same games (step releases the GIL).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "engine.h"
 #include "fast.h"
 #include "greedy.h"
@@ -64,11 +74,16 @@ void r7_encode(const r7_game *g, int seat, int8_t *out) {
     small[38] = g->advanced, small[39] = g->actions;
 }
 
+#define ALLOWED_WORDS ((R7_ACTIONS + 63) / 64)
+
 typedef struct {
     PyObject_HEAD int count, players, advanced, actions, seat, safe, greedy;
     r7_game *games;
     int8_t *learners;
     uint64_t *streams;
+    uint64_t (*allowed)[ALLOWED_WORDS]; /* per game, a bit per decision its learner may take */
+    int dealt;                          /* reset() has dealt every game */
+    int stepping;                       /* step() runs, the GIL released */
     Py_buffer obs, mask, reward, terminated, illegal, seats, returns;
     int views;
 } VectorObject;
@@ -77,8 +92,15 @@ static void vector_dealloc(VectorObject *self) {
     Py_buffer *views[] = {&self->obs,     &self->mask,  &self->reward, &self->terminated,
                           &self->illegal, &self->seats, &self->returns};
     for (int i = 0; i < self->views; i++) PyBuffer_Release(views[i]);
-    free(self->games), free(self->learners), free(self->streams);
+    free(self->games), free(self->learners), free(self->streams), free(self->allowed);
     Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* 0 with a RuntimeError while another thread steps these games */
+static int idle(const VectorObject *self) {
+    if (!self->stepping) return 1;
+    PyErr_SetString(PyExc_RuntimeError, "these games are being stepped in another thread");
+    return 0;
 }
 
 static int view(PyObject *array, Py_buffer *out, Py_ssize_t length, Py_ssize_t item, const char *what) {
@@ -91,17 +113,24 @@ static int view(PyObject *array, Py_buffer *out, Py_ssize_t length, Py_ssize_t i
     return 1;
 }
 
-/* The learner's observation and mask of game i into the arrays */
+/* The learner's observation and mask of game i into the arrays, and the decisions it may
+ * take into the game's own bit set */
 static void write_view(VectorObject *self, int i) {
     r7_game *g = &self->games[i];
     ((int8_t *)self->seats.buf)[i] = self->learners[i];
     r7_encode(g, self->learners[i], (int8_t *)self->obs.buf + (Py_ssize_t)i * OBS_SIZE);
     int8_t *mask = (int8_t *)self->mask.buf + (Py_ssize_t)i * R7_ACTIONS;
+    uint64_t *allowed = self->allowed[i];
     memset(mask, 0, R7_ACTIONS);
+    memset(allowed, 0, sizeof self->allowed[i]);
     if (g->step >= R7_OVER || g->current != self->learners[i]) return;
     int16_t ids[R7_MAX_LEGAL];
     int n = self->safe ? r7_safe_or_concede(g, ids) : (r7_legal(g), g->legal_count);
-    for (int k = 0; k < n; k++) mask[self->safe ? ids[k] : g->legal[k]] = 1;
+    for (int k = 0; k < n; k++) {
+        int id = self->safe ? ids[k] : g->legal[k];
+        mask[id] = 1;
+        allowed[id >> 6] |= (uint64_t)1 << (id & 63);
+    }
 }
 
 /* Is the learner of game i done: the game over, or, in the basic game, the learner out
@@ -170,7 +199,7 @@ static PyObject *vector_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "iippipKOOOOOOO|p:VectorGames", names, &count, &players, &advanced,
                                      &actions, &seat, &safe, &seed, &arrays[0], &arrays[1], &arrays[2], &arrays[3],
                                      &arrays[4], &arrays[5], &arrays[6], &greedy))
-        return NULL;
+        return r7_refuse_overflow();
     if (count < 1 || players < 2 || players > R7_MAX_PLAYERS || seat < SELF_PLAY || seat >= players)
         return PyErr_Format(PyExc_ValueError, "1 or more games of 2 to 4 players, and a seat of the table, -1 or -2");
     VectorObject *self = (VectorObject *)type->tp_alloc(type, 0);
@@ -188,10 +217,11 @@ static PyObject *vector_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
             Py_DECREF(self);
             return NULL;
         }
-    self->games = malloc((size_t)count * sizeof(r7_game));
-    self->learners = malloc((size_t)count);
-    self->streams = malloc((size_t)count * sizeof(uint64_t));
-    if (!self->games || !self->learners || !self->streams) {
+    self->games = calloc((size_t)count, sizeof(r7_game));
+    self->learners = calloc((size_t)count, 1);
+    self->streams = calloc((size_t)count, sizeof(uint64_t));
+    self->allowed = calloc((size_t)count, sizeof *self->allowed);
+    if (!self->games || !self->learners || !self->streams || !self->allowed) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
@@ -203,6 +233,8 @@ static PyObject *vector_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
 }
 
 static PyObject *vector_reset(VectorObject *self, PyObject *unused) {
+    if (!idle(self)) return NULL;
+    self->dealt = 1;
     for (int i = 0; i < self->count; i++) {
         new_episode(self, i);
         write_view(self, i);
@@ -215,28 +247,33 @@ static PyObject *vector_reset(VectorObject *self, PyObject *unused) {
 
 static PyObject *vector_step(VectorObject *self, PyObject *arg) {
     Py_buffer actions;
+    if (!idle(self)) return NULL;
+    if (!self->dealt) return PyErr_Format(PyExc_RuntimeError, "call reset() before step()");
     if (PyObject_GetBuffer(arg, &actions, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
     int int64 = actions.itemsize == 8 && (!strcmp(actions.format, "q") || !strcmp(actions.format, "l"));
-    if (actions.len != (Py_ssize_t)self->count * 8 || !int64) {
+    if (actions.len != (Py_ssize_t)self->count * 8 || !int64 || !idle(self)) {
         PyBuffer_Release(&actions);
+        if (PyErr_Occurred()) return NULL;
         return PyErr_Format(PyExc_ValueError, "actions: an int64 array of %d decision ids", self->count);
     }
+    self->stepping = 1;
     const int64_t *chosen = actions.buf;
     float *reward = self->reward.buf;
     uint8_t *terminated = self->terminated.buf, *illegal = self->illegal.buf;
     Py_BEGIN_ALLOW_THREADS for (int i = 0; i < self->count; i++) {
         r7_game *g = &self->games[i];
-        int a = (int)chosen[i], learner = self->learners[i];
-        const int8_t *mask = (const int8_t *)self->mask.buf + (Py_ssize_t)i * R7_ACTIONS;
+        int64_t a = chosen[i];
+        int learner = self->learners[i];
         float *returns = (float *)self->returns.buf + (Py_ssize_t)i * R7_MAX_PLAYERS;
         reward[i] = 0, terminated[i] = illegal[i] = 0;
         memset(returns, 0, R7_MAX_PLAYERS * sizeof(float));
-        if (chosen[i] < 0 || chosen[i] >= R7_ACTIONS || !mask[a]) {
-            /* as SingleAgentRed7: an illegal action loses, and the others share the loss out */
+        if (a < 0 || a >= R7_ACTIONS || !(self->allowed[i][a >> 6] >> (a & 63) & 1)) {
+            /* not a decision this game allows (its own bit set, not the caller's mask array):
+             * as SingleAgentRed7, an illegal action loses, and the others share the loss out */
             reward[i] = -1, terminated[i] = illegal[i] = 1;
             for (int s = 0; s < g->players; s++) returns[s] = s == learner ? -1.0f : 1.0f / (float)(g->players - 1);
         } else {
-            r7_apply(g, a);
+            r7_apply(g, (int)a);
             advance(self, i);
             if (finished(self, g, learner)) {
                 reward[i] = reward_of(g, learner), terminated[i] = 1;
@@ -248,20 +285,23 @@ static PyObject *vector_step(VectorObject *self, PyObject *arg) {
         if (terminated[i]) new_episode(self, i);
         write_view(self, i);
     }
-    Py_END_ALLOW_THREADS PyBuffer_Release(&actions);
+    Py_END_ALLOW_THREADS self->stepping = 0;
+    PyBuffer_Release(&actions);
     Py_RETURN_NONE;
 }
 
 static PyObject *vector_learners(VectorObject *self, PyObject *unused) {
+    if (!idle(self)) return NULL;
     PyObject *t = PyTuple_New(self->count);
     for (int i = 0; t && i < self->count; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(self->learners[i]));
     return t;
 }
 
 static PyMethodDef vector_methods[] = {
-    {"reset", (PyCFunction)vector_reset, METH_NOARGS, "deal every game again and write the first views"},
-    {"step", (PyCFunction)vector_step, METH_O, "step(actions): one learner decision per game (int64 array)"},
-    {"learners", (PyCFunction)vector_learners, METH_NOARGS, "each game's learner seat"},
+    {"reset", (PyCFunction)vector_reset, METH_NOARGS, "reset($self, /)\n--\n\ndeal every game again and write the first views"},
+    {"step", (PyCFunction)vector_step, METH_O,
+     "step($self, actions, /)\n--\n\none learner decision per game (int64 array); one it does not allow loses"},
+    {"learners", (PyCFunction)vector_learners, METH_NOARGS, "learners($self, /)\n--\n\neach game's learner seat"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -271,7 +311,7 @@ static PyTypeObject VectorType = {
     .tp_dealloc = (destructor)vector_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "VectorGames(count, players, advanced, actions, seat, safe, seed, obs, mask, reward, terminated, "
-              "illegal, seats, returns, greedy=False): games stepped together (red7.envs.vector)",
+              "illegal, seats, returns, greedy=False)\n--\n\ngames stepped together (red7.envs.vector)",
     .tp_methods = vector_methods,
     .tp_new = vector_new,
 };

@@ -22,16 +22,18 @@ from red7 import Game
 from red7.bots import make_bot
 from red7.core.actions import Action
 from red7.core.cards import Card
-from red7.core.events import RoundOver
-from red7.core.model import Config
+from red7.core.events import CardDrawn, RoundOver
+from red7.core.model import Config, Step
 from red7.core.record import RecordError, SeatRecord, replay, seats_of, to_record
 from red7.play.records import last_unfinished, load, save, unfinished_dir
 from red7.play.session import BotTurn, GameEnd, PersonTurn, RoundEnd, Session
 from red7.play.table import Seat, Table
+from red7.ui.i18n import _, set_language
 from red7.ui.tui.app import PlayApp
-from red7.ui.tui.screens import Choice
+from red7.ui.tui.screens import Choice, Pass
+from red7.ui.words import card_label
 from test_tui_features import Scripted
-from tui_driver import play_until, run, settle, texts
+from tui_driver import hand_drawn, play_until, run, screen_lines, settle, texts
 
 
 def seats(*specs: str | None, names: tuple[str, ...] = ()) -> list[Seat]:
@@ -280,6 +282,59 @@ def test_quitting_a_three_player_match_says_it_is_saved_and_it_resumes_as_it_was
         assert not file.exists()
 
     run(again, resume)
+
+
+def own_draws(table: Table, seat: int) -> list[Card]:
+    """The cards ``seat`` drew from the unknown deck so far (only they know them, R9)."""
+    return [
+        e.card
+        for e in table.events_for(seat)
+        if isinstance(e, CardDrawn) and e.seat == seat and e.card is not None and not e.public
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR"])
+def test_a_resumed_hotseat_game_opens_with_a_pass_screen_that_tells_nobody_a_drawn_card(
+    lang: str, tmp_path: Path
+) -> None:
+    """Ana and Bia (advanced, action cards, seed 1): Bia drew a card from the deck on an
+    earlier turn, and the game, saved, resumes at the start of her turn. It opens with
+    the pass screen naming Bia, no hand behind it and no news (the news starts at the
+    resume; the board's log holds the game as a spectator sees it), and her hand shows
+    once she says she is there. The pass screen told the whole game as Bia sees it,
+    her draw ("Bia: drew V7") included, to whoever held the device."""
+    set_language(lang)
+    table = Table(seats(None, None, names=("Ana", "Bia")), Config(2, advanced=True, actions=True), seed=1)
+
+    def at_a_turn_after_a_draw(session: Session) -> bool:
+        t = session.table
+        return (
+            t.current is not None
+            and not t.staged
+            and t.observe(t.current).step is Step.START
+            and bool(own_draws(t, t.current))
+        )
+
+    play(Session(table), random.Random(1), at_a_turn_after_a_draw)
+    assert table.current == 1 and not table.game.is_over
+    drawn = own_draws(table, 1)
+    path = table.save(tmp_path / "game.json")
+    resumed = Table.resume(load(path))
+    app = PlayApp(lambda: resumed, hotseat=True, bot_delay=0, hint="easy", resume=resumed, resumed_from=path)
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        assert isinstance(app.screen, Pass) and app.screen.person == "Bia"
+        lines = "\n".join(screen_lines(app))
+        assert hand_drawn(app) is None, hand_drawn(app)
+        for card in drawn:
+            assert _("drew {card}").format(card=card_label(card)) not in lines, lines
+        assert _("Since your last turn:") not in lines
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.my_turn() and app.viewer == 1 and hand_drawn(app) is not None
+
+    run(app, script)
 
 
 def round_two_app(autosaves: Path) -> PlayApp:

@@ -13,14 +13,15 @@ import pytest
 from helpers import make
 from red7 import Card, Game
 from red7.bots import make_bot
+from red7.core.actions import Kind
 from red7.core.model import Config, IllegalActionError, RefusalCode
 from red7.core.record import replay
 from red7.play.records import load
 from red7.play.session import Session
 from red7.play.table import Seat, Table
-from red7.ui.i18n import set_language
-from red7.ui.text_game import play_text
-from red7.ui.words import refusal_text
+from red7.ui.i18n import _, set_language
+from red7.ui.text_game import CLEAR, play_text
+from red7.ui.words import ACTION_TEXT, refusal_text
 
 
 def run_text(session: Session, answers: str) -> str:
@@ -259,3 +260,104 @@ def test_on_an_80_column_terminal_long_lines_wrap_between_words(monkeypatch: pyt
     error = next(i for i, line in enumerate(lines) if "'foo' não é uma decisão" in line)
     assert lines[error].startswith("  '") and lines[error + 1].startswith("  ") and lines[error + 1][2] != " "
     assert sum("não é uma decisão" in line for line in lines) == 1  # for 'foo', not for the empty answer
+
+
+# --- hotseat: several people share the screen --------------------------------------------------
+
+
+def screens(out: str) -> list[str]:
+    """What a terminal showed between two clears of the screen (the first: before any)."""
+    return out.split(CLEAR)
+
+
+def hands_in(screen: str) -> list[str]:
+    """The names whose hand a screen shows ("Ana's hand: ...", in the language in use)."""
+    title = re.escape(_("{name}'s hand: ")).replace(r"\{name\}", "(.+?)")
+    return re.findall(rf"^  {title}", screen, re.MULTILINE)
+
+
+def check_hotseat_screens(out: str, names: list[str]) -> list[str]:
+    """Each screen shows one person's hand at most, only after the pass step that names
+    them, and never "Your hand"; returns whose hand each screen showed ("" for none)."""
+    pass_to = _("Pass the device to {name}")
+    shown = []
+    for screen in screens(out):
+        hands = set(hands_in(screen))
+        assert len(hands) <= 1, hands
+        assert _("Your hand: ") not in screen
+        if hands:
+            (name,) = hands
+            assert name in names
+            step = screen.index(pass_to.format(name=name))
+            assert step < screen.index(_("{name}'s hand: ").format(name=name))
+            assert not [n for n in names if n != name and pass_to.format(name=n) in screen]
+        shown.append(next(iter(hands), ""))
+    return shown
+
+
+@pytest.mark.parametrize("lang", ["pt-BR", "en"])
+def test_a_hotseat_text_game_clears_the_screen_and_passes_before_each_hand(lang: str) -> None:
+    """The issue's repro (three people, seed 7): Bia moves first and her turn is a play
+    then a canvas ("1" twice). Her hand was followed at once by Caio's, on the same
+    screen, both called "Your hand". Now a pass step names each person before their
+    hand, the screen is cleared before the next one's pass step, and the hand says
+    whose it is; what Bia did is told to Caio before he says he is at the screen."""
+    set_language(lang)
+    table = Table([Seat("Ana"), Seat("Bia"), Seat("Caio")], seed=7)
+    out = Terminal()
+    assert play_text(Session(table), io.StringIO("\n1\n1\n\nquit\n"), out) == 0
+    text = out.getvalue()
+    assert text.count(CLEAR) == 1  # Bia's hand goes before Caio's pass step (it stayed above his hand)
+    assert check_hotseat_screens(text, ["Ana", "Bia", "Caio"]) == ["Bia", "Caio"]
+    first, second = screens(text)
+    assert first.startswith(_("Red7 — {names}. Seed {seed}.").format(names="Ana, Bia, Caio", seed=7))
+    assert table.game.history and table.current == 2  # Bia's turn is over: Caio's begins
+    news = second.split(_("Pass the device to {name}").format(name="Caio"))[0]
+    assert news.startswith(_("So far:") + "\n") and _("Bia: ").strip() in news
+    if lang == "pt-BR":
+        assert "Passe o teclado para Caio" in second and "\n  Mão de Caio: " in second
+
+
+@pytest.mark.parametrize("lang", ["pt-BR", "en"])
+def test_the_person_who_ends_a_round_and_begins_the_next_passes_too_in_text(lang: str) -> None:
+    """Four people in an advanced match (seed 21): Ana, Bia and Caio concede round 1,
+    and Caio begins round 2. The round's end is told on a cleared screen, and Caio's new
+    hand waits for a pass step naming him (it was printed right under his old one)."""
+    set_language(lang)
+    table = Table([Seat(n) for n in ("Ana", "Bia", "Caio", "Duda")], Config(4, advanced=True), seed=21)
+    out = Terminal()
+    answers = "\nconcede\n" * 3 + "\nquit\n"
+    assert play_text(Session(table), io.StringIO(answers), out) == 0
+    text = out.getvalue()
+    assert check_hotseat_screens(text, ["Ana", "Bia", "Caio", "Duda"]) == ["Ana", "Bia", "Caio", "Caio"]
+    last = screens(text)[-1]  # the move that ended the round, its outcome, then the pass step
+    conceded = "  Caio: " + _(ACTION_TEXT[Kind.CONCEDE, None]) + "\n"
+    won = _("Round winner: {name}, under the rule {rule}.").format(name="Duda", rule=_("Red"))
+    assert last.startswith(conceded + won + "\n")
+    assert last.index(won) < last.index(_("Pass the device to {name}").format(name="Caio"))
+    assert table.game.observe(None).round == 2 and table.current == 2
+
+
+def test_a_whole_hotseat_text_game_never_shows_two_hands_on_one_screen() -> None:
+    """A whole basic game of three people answering "1" (a pass step takes any answer
+    but 'quit'): every hand after its own pass step, one per screen, and the game's end
+    on a screen of its own, with no hand."""
+    set_language("en")
+    table = Table([Seat("Ana"), Seat("Bia"), Seat("Caio")], seed=5)
+    out = Terminal()
+    assert play_text(Session(table), io.StringIO("1\n" * 500), out) == 0
+    shown = check_hotseat_screens(out.getvalue(), ["Ana", "Bia", "Caio"])
+    assert table.game.is_over and len(shown) > 3
+    assert shown[-1] == "" and "won the game!" in screens(out.getvalue())[-1]
+
+
+def test_one_person_against_bots_gets_no_pass_step_in_text() -> None:
+    """One person and two bots (an advanced match, to its end): no pass step and no
+    cleared screen; the hand is "Your hand"."""
+    set_language("en")
+    table = bot_table(4, Config(3, advanced=True), bots=2)
+    out = Terminal()
+    assert play_text(Session(table), io.StringIO("1\n" * 5000), out) == 0
+    text = out.getvalue()
+    assert table.game.is_over and CLEAR not in text and "Pass the device" not in text
+    assert "Your hand: " in text and not hands_in(text)

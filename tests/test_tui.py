@@ -16,6 +16,7 @@ from rich.color import ColorSystem
 from rich.style import Style as RichStyle
 from textual.widgets import Markdown
 
+import tiers
 from helpers import make, run_main
 from red7 import Game
 from red7.bots import Bot, Option, make_bot
@@ -27,13 +28,13 @@ from red7.core.record import replay
 from red7.core.standing import standing_of
 from red7.play.records import load
 from red7.play.table import Seat, Table
-from red7.ui.i18n import set_language
+from red7.ui.i18n import _, set_language
 from red7.ui.tui.app import PlayApp
 from red7.ui.tui.board import Board, BoardView
 from red7.ui.tui.replay import ReplayApp, positions
 from red7.ui.tui.screens import Choice, Pass, Rules
 from red7.ui.words import RULE_TEXT, card_label, move_log, refusal_text, winning_line
-from tui_driver import board, card_styles, new_app, play_until, run, screen_lines, settle, texts
+from tui_driver import board, card_styles, hand_drawn, new_app, play_until, run, screen_lines, settle, texts
 
 
 async def click_card(pilot: Any, widget: str, card: str) -> None:
@@ -186,6 +187,147 @@ def test_the_hotseat_screen_never_shows_another_players_hand() -> None:
 
     run(app, script)
     assert set(passes) == {"Ana", "Bia"}
+
+
+def four_people() -> Table:
+    """The issue's table: Ana, Bia, Caio and Duda in an advanced match (seed 21). When
+    Ana, Bia and Caio concede round 1, Duda wins it and Caio begins round 2."""
+    return Table([Seat("Ana"), Seat("Bia"), Seat("Caio"), Seat("Duda")], Config(4, advanced=True), seed=21)
+
+
+@pytest.mark.parametrize(("lang", "size"), [("pt-BR", (200, 50)), ("en", (80, 24))])
+def test_the_person_who_ends_a_round_and_begins_the_next_passes_the_device_too(
+    lang: str, size: tuple[int, int]
+) -> None:
+    """Three concessions end round 1 (Enter x Enter three times): behind the round's
+    dialog, which everyone reads, no hand is drawn (Caio's new hand was), and "Next
+    round" opens a pass screen naming Caio before his hand shows (it went straight to
+    it)."""
+    set_language(lang)
+    app = PlayApp(four_people, hotseat=True, bot_delay=0, hint="easy")
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        for person in ("Ana", "Bia", "Caio"):
+            assert isinstance(app.screen, Pass) and app.screen.person == person
+            await pilot.press("enter", "x", "enter")
+            await settle(pilot)
+        assert app.screen.id == "round-over" and app.table.current == 2
+        assert hand_drawn(app) is None, hand_drawn(app)
+        await pilot.press("enter")  # next round
+        await settle(pilot)
+        assert isinstance(app.screen, Pass) and app.screen.person == "Caio"
+        assert any(
+            line.strip(" █▌▐").startswith(_("Pass the device to {name}").format(name="Caio"))
+            for line in screen_lines(app)
+        )
+        assert hand_drawn(app) is None, hand_drawn(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.my_turn() and app.viewer == 2 and hand_drawn(app) is not None
+
+    run(app, script, size=size)
+
+
+@pytest.mark.parametrize(("people", "seed"), [(2, 2), (3, 2)])
+def test_a_hotseat_match_passes_the_device_before_every_hand_and_hides_hands_behind_its_dialogs(
+    people: int, seed: int
+) -> None:
+    """An advanced hotseat match between people, by keys (its first rounds; the whole
+    match in the full tier): the game and every round begin with a pass screen naming
+    the person to move; each person's turn comes right after their own pass screen (or
+    their own decision of the same turn); no hand is drawn on a pass screen, a round's
+    dialog or the game's."""
+    names = ["Ana", "Bia", "Caio"][:people]
+    app = PlayApp(
+        lambda: Table([Seat(name) for name in names], Config(people, advanced=True), seed=seed),
+        hotseat=True,
+        bot_delay=0,
+        hint="easy",
+    )
+    trace: list[tuple[str, str]] = []  # ("pass", name), ("round", ""), ("game", ""), ("turn", name)
+    rounds = tiers.size(2, 100)
+
+    async def on_dialog(a: PlayApp) -> None:
+        assert hand_drawn(a) is None, (a.screen.id, hand_drawn(a))
+        trace.append(("pass", a.screen.person) if isinstance(a.screen, Pass) else ("round", ""))
+
+    async def on_turn(pilot: Any) -> None:
+        a: PlayApp = pilot.app
+        assert a.viewer is not None and hand_drawn(a) is not None
+        trace.append(("turn", a.names[a.viewer]))
+
+    def done(a: PlayApp) -> bool:
+        if a.screen.id == "game-over":
+            assert hand_drawn(a) is None, hand_drawn(a)
+            trace.append(("game", ""))
+            return True
+        return trace.count(("round", "")) >= rounds and trace[-1][0] == "turn"
+
+    async def script(pilot: Any) -> None:
+        await play_until(pilot, done, seed=people, on_dialog=on_dialog, on_turn=on_turn)
+
+    run(app, script, size=(120, 40))
+    assert trace[0][0] == "pass"
+    ends = [i for i, (kind, _name) in enumerate(trace) if kind == "round"]
+    assert ends
+    for i in ends:  # every round begins with a pass screen
+        assert trace[i + 1][0] == "pass", trace[i : i + 2]
+    for before, (kind, name) in zip(trace, trace[1:], strict=False):
+        if kind == "turn":
+            assert before in (("pass", name), ("turn", name)), (before, name)
+
+
+def test_the_game_over_dialog_and_its_review_show_no_hand_and_a_new_game_begins_with_a_pass_screen() -> None:
+    """A basic hotseat game that the first person's concession ends: the game's dialog
+    and the review (r) draw no hand, and "Play again" deals a game that begins with a
+    pass screen naming its first person."""
+    app = PlayApp(lambda: Table([Seat("Ana"), Seat("Bia")], Config(2), seed=3), hotseat=True, bot_delay=0, hint="easy")
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        assert isinstance(app.screen, Pass) and hand_drawn(app) is None
+        first = app.screen.person
+        await pilot.press("enter", "x", "enter")
+        await settle(pilot)
+        assert app.screen.id == "game-over" and hand_drawn(app) is None, hand_drawn(app)
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.screen.id == "review" and hand_drawn(app) is None, hand_drawn(app)
+        await pilot.press("enter")  # play again
+        await settle(pilot)
+        assert isinstance(app.screen, Pass) and app.screen.person == first and not app.table.game.history
+        assert hand_drawn(app) is None, hand_drawn(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.my_turn() and hand_drawn(app) is not None
+
+    run(app, script)
+
+
+@pytest.mark.parametrize("hotseat", [False, True])
+def test_one_person_against_bots_never_gets_a_pass_screen(hotseat: bool) -> None:
+    """One person and two bots through rounds of an advanced match (with or without
+    --hotseat): no pass screen, and the person's hand shows at each of their turns."""
+    app = new_app(seed=4, bots=("easy", "easy"), hotseat=hotseat, advanced=True)
+    rounds: list[str] = []
+
+    async def on_dialog(a: PlayApp) -> None:
+        assert not isinstance(a.screen, Pass)
+        rounds.append(a.screen.id or "")
+
+    async def on_turn(pilot: Any) -> None:
+        assert hand_drawn(pilot.app) is not None
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        await play_until(
+            pilot, lambda a: len(rounds) >= 2 or a.table.is_over, seed=1, on_dialog=on_dialog, on_turn=on_turn
+        )
+        assert not isinstance(app.screen, Pass)
+
+    run(app, script)
+    assert rounds
 
 
 # --- input: staging, confirmations, hints, rules ---------------------------------------------
@@ -814,7 +956,7 @@ def test_the_log_keeps_every_move_and_shows_the_newest_at_80x24() -> None:
     async def look(pilot: Any) -> None:
         log = board(app, "log-lines").split("\n")
         assert log == (move_log(app.table.events_for(0), app.names, 0) or ["(none yet)"])
-        for _ in range(20):  # the log scrolls to its end with the next layout
+        for _attempt in range(20):  # the log scrolls to its end with the next layout
             if any(line.startswith(f" {log[-1]}") for line in screen_lines(app)):  # the scrollbar may follow
                 break
             await pilot.pause()

@@ -23,8 +23,11 @@ from red7.core.actions import Action, Kind
 from red7.core.cards import ALL_CARDS
 from red7.core.model import Config
 from red7.play.table import Seat, Table
+from red7.ui.i18n import _
 from red7.ui.tui.app import PlayApp
+from red7.ui.tui.board import cards_shown
 from red7.ui.tui.screens import Choice, Pass
+from red7.ui.words import card_label
 
 KEY_OF = {
     Kind.PLAY: "p",
@@ -108,6 +111,23 @@ def screen_lines(app: Any) -> list[str]:
     return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
+def hand_drawn(app: PlayApp) -> str | None:
+    """The line of the terminal that draws a hand now (whatever screen is on top), or
+    None: the board's hand title ("Your hand:", in the language in use), or a row of
+    three or more cards that are a seat's whole hand in the board's order (a hand drawn
+    anywhere else, a dialog included)."""
+    title = _("Your hand: ").strip()
+    hands = [[card_label(c) for c in cards_shown(app.table.observe(s).hand or 0)] for s in range(len(app.names))]
+    for line in screen_lines(app):
+        if title in line:
+            return line.strip()
+        labels = [word.strip("›‹+") for word in line.split()]
+        for seat, hand in enumerate(hands):
+            if len(hand) >= 3 and any(labels[i : i + len(hand)] == hand for i in range(len(labels))):
+                return f"{app.names[seat]}: {line.strip()}"
+    return None
+
+
 def key_for(action: Action) -> str:
     if action.kind is Kind.MOVE:
         return "c" if action.destination == "canvas" else "k"
@@ -147,7 +167,7 @@ async def play_until(
     app: PlayApp = pilot.app  # type: ignore[assignment]
     rng = random.Random(seed)
     await settle(pilot)
-    for _ in range(3000):
+    for _attempt in range(3000):
         if done(app):
             return
         screen = app.screen

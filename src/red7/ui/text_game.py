@@ -9,6 +9,15 @@ Everything is shown in the language in use, cards included (``Vm7`` in Portugues
 :func:`~red7.ui.words.card_label`); each decision is offered in words with its
 notation in brackets (``descartar Vd6 na Tela [canvas G6]``), because what a person
 types is the game's notation (R1.3, English words and letters) or an option's number.
+
+With several people at the table (a hotseat: they share the keyboard and the screen)
+each person's hand is shown only after a pass step that names them and waits for them
+to press Enter, and it says whose it is. Before the pass step the screen is cleared of
+the last hand shown (on a terminal, scrolled-off lines included; elsewhere nothing can
+be cleared), so the previous person's hand never stays in sight while the device is
+passed; each round's end and the game's are shown on a cleared screen too. What
+happened since a person's last turn is told at their pass step as a spectator sees it
+(R9): nobody has said yet who is at the screen.
 """
 
 from __future__ import annotations
@@ -16,14 +25,15 @@ from __future__ import annotations
 import shutil
 import textwrap
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Final, TextIO
 
 from ..core.actions import Action, ActionError, Kind
 from ..core.cards import COLOUR_LETTERS, COLOURS
+from ..core.events import Event, GameOver
 from ..core.model import IllegalActionError, Option
 from ..core.standing import standing_of
 from ..play.session import GameEnd, PersonTurn, RoundEnd, Session
-from ..play.table import Table
+from ..play.table import Table, ends_turn_of
 from .i18n import _, ngettext
 from .words import (
     cards_explained,
@@ -31,7 +41,9 @@ from .words import (
     colour_name,
     decision_text,
     log_lines,
+    move_log,
     refusal_text,
+    round_summary,
     round_winner,
     rule_text,
     scores_line,
@@ -42,11 +54,15 @@ from .words import (
 
 QUIT_WORDS = frozenset({"quit", "q", "exit", "sair"})
 """What stops the game when typed (any case): the notation's English words, and 'sair'."""
+CLEAR: Final = "\033[H\033[2J\033[3J"
+"""Clears a terminal: the cursor home, the screen, and the lines scrolled off it (the
+xterm extension most terminals and tmux know), so a hand cannot be scrolled back to."""
 
 
-def describe(table: Table, seat: int, names: Sequence[str]) -> str:
+def describe(table: Table, seat: int, names: Sequence[str], named: bool = False) -> str:
     """A text picture of what ``seat`` sees (built from its observation only, R9); the
-    seat to move is marked ``▶``."""
+    seat to move is marked ``▶``. ``named``: the hand says whose it is ("Caio's hand:",
+    for a screen several people share), else it is "Your hand:"."""
     obs = table.observe(seat)
     lines = [
         f"--- {_('Round {n}').format(n=obs.round)} · {rule_text(obs.rule)} · "
@@ -64,7 +80,8 @@ def describe(table: Table, seat: int, names: Sequence[str]) -> str:
     lines.append("  " + winning_line(standing_of(obs), names))
     if obs.deck_known_top:
         lines.append("  " + _("(known on top: {cards})").format(cards=cards_label(obs.deck_known_top)))
-    lines.append("  " + _("Your hand: ") + cards_label(obs.hand or 0))
+    title = _("{name}'s hand: ").format(name=names[seat]) if named else _("Your hand: ")
+    lines.append("  " + title + cards_label(obs.hand or 0))
     return "\n".join(lines)
 
 
@@ -123,46 +140,112 @@ def _read(text: str, options: list[Option]) -> Action:
 def play_text(session: Session, stdin: TextIO, out: TextIO) -> int:
     """Play the session's game until it ends or input ends; returns the exit code.
 
-    Every person at the table answers on ``stdin`` (several people share it, as at a
-    hotseat); before each question the move log since the last one is printed, as that
-    game's person (or, with several people, a spectator) may see it (R9).
+    Every person at the table answers on ``stdin``. With one person, before each
+    question the move log since the last one is printed as that person may see it (R9).
+    With several (a hotseat, see the module's docstring) each turn begins with a pass
+    step (:func:`_pass`), and the screen is cleared of the last hand before it and
+    before the game's end.
     """
     table = session.table
     names = [seat_name(name) for name in session.names()]
     people = table.people
-    viewer = people[0] if len(people) == 1 else None
+    hotseat = len(people) > 1
     say(_("Red7 — {names}. Seed {seed}.").format(names=", ".join(names), seed=table.seed), out)
     say(cards_explained(), out)
     say(_("Type the number or the notation of a decision ('play R7', 'canvas B3', 'end'...), 'quit' to stop."), out)
     logged = 0  # events of the log printed so far
+    # hotseat: whose turn is on the screen (their hand shows), whether a hand has been
+    # printed since the screen was last cleared, and per person how many events they
+    # had seen when their last turn ended (their news starts there; before their first
+    # turn, where this session began: a resumed game's past is not told again)
+    shown: int | None = None
+    hand_on_screen = False
+    began = table.event_count
+    seen: dict[int, int] = {}
 
-    def print_log() -> None:
+    def print_log(viewer: int | None) -> None:
         nonlocal logged
         events = session.log(viewer, logged)
         logged += len(events)
         for line in log_lines(events, names):
             say(f"  {line}", out)
 
+    def clear() -> None:
+        nonlocal hand_on_screen
+        if hand_on_screen:
+            print(CLEAR, end="", file=out, flush=True) if out.isatty() else print(file=out)
+            hand_on_screen = False
+
+    def news(since: int) -> list[str]:
+        """The moves, round ends and deals since event number ``since``, as a spectator
+        sees them (the game's end is told by :func:`_game_over`)."""
+        events = [e for e in session.log(None, since) if not isinstance(e, GameOver)]
+        return [f"  {line}" for line in move_log(events, names)]
+
     while True:
         moment = session.next()
         if isinstance(moment, GameEnd):
-            print_log()
+            if hotseat:
+                clear()
+                for line in news(min(seen.get(p, began) for p in people)):
+                    say(line, out)
+            else:
+                print_log(people[0] if people else None)
             return _game_over(moment, session, names, out)
         if isinstance(moment, RoundEnd):
-            print_log()
-            say(round_winner(moment.over, names), out)
+            if hotseat:  # for everyone to read, with no hand in sight: the last moves, the outcome
+                clear()
+                print_log(None)
+                say(round_summary(moment.over, moment.scores, table.config.target, names), out)
+            else:
+                print_log(people[0] if people else None)
+                say(round_winner(moment.over, names), out)
         elif not isinstance(moment, PersonTurn):
             session.apply_bot(moment.choose())
         else:
-            print_log()
-            if not _ask(session, moment.seat, names, stdin, out):
+            seat = moment.seat
+            if hotseat and shown != seat:
+                clear()
+                if not _pass(seat, names, news(seen.get(seat, began)), seat in seen, stdin, out):
+                    return 0
+                shown, hand_on_screen, logged = seat, True, table.event_count
+            print_log(seat if hotseat else people[0])
+            events = _ask(session, seat, names, stdin, out, named=hotseat)
+            if events is None:
                 return 0
+            if hotseat and ends_turn_of(seat, events):
+                # the next hand, even this person's in the next round, waits for a pass step
+                shown, seen[seat] = None, table.event_count
 
 
-def _ask(session: Session, seat: int, names: Sequence[str], stdin: TextIO, out: TextIO) -> bool:
-    """Show ``seat`` its table and options and apply its answer (or explain why not);
-    False when the person quits or the input ends."""
-    say(describe(session.table, seat, names), out)
+def _pass(seat: int, names: Sequence[str], news: Sequence[str], played: bool, stdin: TextIO, out: TextIO) -> bool:
+    """A hotseat's pass step: what happened since ``seat``'s last turn (``news``; since
+    the game began when they have not ``played`` yet), then who gets the device; their
+    hand shows once they press Enter. False when someone quits or the input ends."""
+    if news:
+        say(_("Since your last turn:") if played else _("So far:"), out)
+        for line in news:
+            say(line, out)
+    name = names[seat]
+    say(_("Pass the device to {name}").format(name=name), out)
+    print(_("{name}, press Enter to see your hand ('quit' to stop): ").format(name=name), end="", file=out, flush=True)
+    line = stdin.readline()
+    if not line:
+        print("\n" + _("End of input: game abandoned."), file=out)
+        return False
+    if line.strip().lower() in QUIT_WORDS:
+        print(_("Game abandoned."), file=out)
+        return False
+    return True
+
+
+def _ask(
+    session: Session, seat: int, names: Sequence[str], stdin: TextIO, out: TextIO, named: bool = False
+) -> list[Event] | None:
+    """Show ``seat`` its table (``named``: the hand says whose it is) and options and
+    apply its answer (or explain why not); returns the events of the decision applied
+    (none when it was not a decision), None when the person quits or the input ends."""
+    say(describe(session.table, seat, names, named), out)
     options = session.table.options()
     for i, option in enumerate(options, 1):
         say(f"  {i:2d}. {option_text(option)}", out)
@@ -170,22 +253,22 @@ def _ask(session: Session, seat: int, names: Sequence[str], stdin: TextIO, out: 
     line = stdin.readline()
     if not line:
         print("\n" + _("End of input: game abandoned."), file=out)
-        return False
+        return None
     text = line.strip()
     if not text:  # Enter alone: ask again
-        return True
+        return []
     if text.lower() in QUIT_WORDS:
         print(_("Game abandoned."), file=out)
-        return False
+        return None
     try:
-        session.decide(_read(text, options))
+        return session.decide(_read(text, options))
     except IndexError:
         say("  " + _("Choose a number from 1 to {n}.").format(n=len(options)), out)
     except IllegalActionError as err:
         say("  " + refusal_text(err.refusal), out)
     except ActionError:  # not a decision at all (the engine's explanation is English)
         say("  " + not_a_decision(text, len(options)), out)
-    return True
+    return []
 
 
 def _game_over(end: GameEnd, session: Session, names: Sequence[str], out: TextIO) -> int:

@@ -35,7 +35,7 @@ from ...core.model import STEP_KINDS, Option, Step
 from ...core.standing import standing_of
 from ...play.records import last_unfinished
 from ...play.session import BotTurn, GameEnd, PersonTurn, Plan, PlanEnd, RoundEnd, Session, cards_at_round_end
-from ...play.table import Table
+from ...play.table import Table, ends_turn_of
 from ...solver.marks import Mark
 from ..i18n import LANGUAGES, _, ngettext
 from ..words import (
@@ -227,8 +227,9 @@ class Summary(Choice):
 
 class PassWithNews(Pass):
     """The hotseat pass screen, with what happened since the next person's last turn
-    (the others' moves as that person may see them, R9): nothing is added when nothing
-    happened (the first turn of the game)."""
+    (the moves as a spectator sees them, R9: the pass screen is read before anyone has
+    said who is at the screen): nothing is added when nothing happened (the first turn
+    of the game, or of a resumed one)."""
 
     DEFAULT_CSS = SCROLL_CSS
 
@@ -251,6 +252,11 @@ class PlayApp(BoardApp):
     ``resumed_from``: when that file is in ``autosaves`` the game goes on being saved
     there. ``confirm``: the last decision of a turn asks for confirmation (``f``
     switches it; unsafe decisions and conceding always ask).
+
+    ``hotseat`` with several people: a person's hand shows from their pass screen (which
+    names them) to the end of their turn, and never behind a round's or the game's
+    dialog; a pass screen comes before every hand, also when the person who ended a
+    round starts the next one.
 
     The flow never stops behind a dialog: while one is open (a question, the rules, a
     hotseat pass) the game waits, a bot's answer that arrives meanwhile is applied and
@@ -317,8 +323,9 @@ class PlayApp(BoardApp):
         self.passing = self.hotseat and len(people) > 1
         self.viewer: int | None = None if self.passing else (people[0] if people else None)
         # per person: how many events they had seen when their view was last hidden
-        # (the hotseat pass screen tells them what happened since)
-        self.seen: dict[int, int] = {}
+        # (the hotseat pass screen tells them what happened since); a resumed game's
+        # news starts at the resume (the board's log holds the game before it)
+        self.seen: dict[int, int] = dict.fromkeys(people, table.event_count) if resumed else {}
         self.selected: Card | None = None
         self.status = ""
         self.thinking = False
@@ -495,7 +502,8 @@ class PlayApp(BoardApp):
             if self.passing and self.viewer != moment.seat:
                 self._hide()
                 self.refresh_view()
-                news = move_log(self.session.log(moment.seat, self.seen.get(moment.seat, 0)), self.names)
+                # as a spectator sees it: whoever is at the screen has not said who they are yet
+                news = move_log(self.session.log(None, self.seen.get(moment.seat, 0)), self.names)
                 self._ask(PassWithNews(self.names[moment.seat], news), lambda answer: self._passed(moment.seat, answer))
                 return
             self.refresh_view()
@@ -530,6 +538,7 @@ class PlayApp(BoardApp):
         if self.viewer is not None:
             self.seen[self.viewer] = self.table.event_count
         self.viewer = None
+        self.selected = None
 
     def _ask(self, screen: Any, then: Callable[[Any], None]) -> None:
         """Open a dialog; its answer goes to ``then``, and then the game goes on."""
@@ -830,8 +839,12 @@ class PlayApp(BoardApp):
         self.last_move = self.session.decide(action)
         self.selected = None
         self.status = ""
-        if self.passing and self.table.current != seat:
-            self._hide()  # the turn is over: hide this hand before anything else shows
+        if self.passing and seat is not None and ends_turn_of(seat, self.last_move):
+            # The turn is over: hide this hand before anything else shows, also when the
+            # same person moves next (they ended a round and start the next one): the
+            # round's or the game's dialog is read by everyone, and a pass screen comes
+            # before the next hand.
+            self._hide()
         self.refresh_view()
         self.advance()
 

@@ -188,6 +188,9 @@ class Server:
         command = [str(RED7), "serve", "--port", str(self.port), "--database-url", database]
         command += ["--redis-url", redis] if redis else []
         command += ["--bot-delay", "0", "--workers", str(workers)]
+        # one load generator stands for thousands of people: no limit on one client's share
+        command += ["--tables-per-hour", "1e9", "--table-burst", "1000000000", "--open-tables", "1000000000"]
+        command += ["--sockets", "1000000000"]
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
                 command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
@@ -389,7 +392,8 @@ class Person:
     def __init__(
         self, server: Server, table: str, seat: int, token: str, pace: Pace, stats: Stats, delay: float, seed: int
     ) -> None:
-        self.url = f"ws://127.0.0.1:{server.port}/ws/{table}?token={token}"
+        self.url = f"ws://127.0.0.1:{server.port}/ws/{table}"
+        self.token = token  # said in the socket's first message (never in an address)
         self.table, self.seat, self.pace, self.stats, self.delay = table, seat, pace, stats, delay
         self.rng = random.Random(seed)
         self.sent: dict[int, float] = {}
@@ -403,6 +407,7 @@ class Person:
     async def run(self) -> None:
         try:
             async with websockets.connect(self.url, proxy=None, open_timeout=60, max_queue=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": self.token}))
                 receiving = asyncio.create_task(self.receive(ws))
                 stopping = asyncio.create_task(self.stats.stop.wait())
                 done, _ = await asyncio.wait({receiving, stopping}, return_when=asyncio.FIRST_COMPLETED)

@@ -36,6 +36,49 @@ def test_a_person_plays_then_takes_the_turn_back() -> None:
     assert table.staged == [] and table.take_back() is False
 
 
+def test_a_staged_turn_is_its_movers_alone_until_it_is_committed_R9() -> None:
+    """Bia and a spectator see the table as the turn began (board, log, hand sizes),
+    also after Ana's play is taken back; Ana's committed turn reaches everyone whole."""
+    table = Table.around(make(["R7 B3", "G1"], ["O6", "Y5"], current=0), [Seat("Ana"), Seat("Bia")])
+    before = {seat: (table.observe(seat), table.events_for(seat)) for seat in (1, None)}
+    table.decide("play R7")
+    assert CardSet(table.observe(0).palettes[0]) == CardSet(["R7", "O6"])
+    assert {seat: (table.observe(seat), table.events_for(seat)) for seat in (1, None)} == before
+    table.take_back()
+    assert {seat: (table.observe(seat), table.events_for(seat)) for seat in (1, None)} == before
+    table.decide("play R7")
+    table.decide("end")
+    for seat in (1, None):
+        assert CardSet(table.observe(seat).palettes[0]) == CardSet(["R7", "O6"])
+        assert table.events_for(seat) == table.game.events_for(seat)
+
+
+def test_a_copy_caught_up_shows_and_takes_back_what_the_original_does() -> None:
+    """Another server process's copy of a table, caught up with a staged turn after it
+    had one of its own (Ana's, since ended): every seat's view and the take-back are the
+    original's, not those of the start of Ana's turn."""
+
+    def copy() -> Table:
+        return Table.around(make(["R7 B3", "G1 Y2"], ["O6", "Y5"], current=0), [Seat("Ana"), Seat("Bia")])
+
+    original, other = copy(), copy()
+
+    def catch_up() -> None:
+        other.catch_up([action for _seat, action in original.game.history], original.committed)
+        for seat in (0, 1, None):
+            assert other.observe(seat) == original.observe(seat), seat
+            assert other.events_for(seat) == original.events_for(seat), seat
+
+    original.decide("play R7")
+    catch_up()
+    original.decide("end")
+    original.decide("play G1")  # Bia's turn, staged
+    catch_up()
+    assert other.take_back() and original.take_back()
+    assert other.game.fingerprint() == original.game.fingerprint()
+    catch_up()
+
+
 def test_the_turn_ending_decision_clears_the_stage() -> None:
     table = Table.around(make(["R7 B3", "G1"], ["O6", "Y5"], current=0), [Seat("Ana"), Seat("Bia")])
     table.decide("play R7")

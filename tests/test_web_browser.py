@@ -308,6 +308,42 @@ def test_a_token_this_table_does_not_know_watches(people: People, server: WebSer
     assert page.locator(".hand .card").count() == 0
 
 
+def test_a_link_to_a_missing_table_says_so_with_the_way_back(people: People, server: WebServer) -> None:
+    """The issue's repro: a link to a table that is not there showed "Connection lost:
+    reconnecting..." for ever (the server refused the WebSocket before accepting it, which
+    uvicorn turns into an HTTP 403 a page never sees). The page says there is no such
+    table, in its language, stops trying, and links to the lobby."""
+    for locale, words in (("en-GB", "There is no table nope"), ("pt-BR", "Não existe a mesa nope")):
+        page = people.context(locale=locale).new_page()
+        sockets: list[Any] = []
+        page.on("websocket", lambda socket, seen=sockets: seen.append(socket))
+        page.goto("/t/nope")
+        gone = page.locator("#board .gone")
+        expect(gone).to_contain_text(words, timeout=WAIT)
+        expect(page.locator("#conn")).to_have_text("")  # not "reconnecting"
+        expect(page.locator("body.offline")).to_have_count(0)
+        assert len(sockets) == 1  # one refusal, no retry
+        gone.locator("a[href='/']").click()
+        page.wait_for_url(f"{server.url}/", timeout=WAIT)
+        expect(page.locator("#title")).to_be_visible()
+
+
+def test_a_refused_connection_says_why_with_the_way_back(people: People, server: WebServer) -> None:
+    """A WebSocket the server refuses for its origin (here a proxy that says the page is
+    https while the browser's page is http: the schemes differ) is told why and closed
+    (4403), and the page shows that sentence and a link to the lobby instead of trying
+    again. (Before, the scheme was not compared and the connection was let in.)"""
+    table, _token = new_table(server, 2, bots={1: "easy"})
+    context = people.context(extra_http_headers={"X-Forwarded-Proto": "https"})
+    page = context.new_page()
+    page.goto(f"/t/{table}")
+    gone = page.locator("#board .gone")
+    expect(gone).to_contain_text("another site", timeout=WAIT)
+    expect(gone.locator("a[href='/']")).to_have_count(1)
+    expect(page.locator("#conn")).to_have_text("")
+    assert page.locator(".hand .card").count() == 0
+
+
 def test_a_portuguese_table_speaks_portuguese(people: People, server: WebServer) -> None:
     table, token = new_table(server, 2, lang="pt-BR", name="Júlia", bots={1: "easy"})
     page = people.seated(table, token)

@@ -12,6 +12,7 @@ the messages.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -23,7 +24,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import expect
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
@@ -174,7 +175,8 @@ def test_no_frame_through_either_process_shows_a_hidden_card(
         assert c.errors == []
         for raw in c.raw:
             check_frame(raw, c.seat, steps, record["seed"], tally)
-    assert tally.frames > 2 * len(record["decisions"])
+    # (a staged decision makes a frame for its mover only; an unchanged frame is not sent)
+    assert tally.frames > len(record["decisions"])
     assert tally.hidden_checked > 10 * tally.frames
     game.close()
 
@@ -231,12 +233,18 @@ def test_abuse_is_refused_through_either_process(pair: tuple[WebServer, WebServe
     assert comparable(check.first()) == comparable(before)
     check.close()
     assert all(c.errors == [] for c in game.clients)
-    # a WebSocket opened by another site's page, on either process
+    # a WebSocket opened by another site's page, on either process: told why, then closed
+    # with a code the page reads (an HTTP 403 at the handshake, a browser shows nothing of)
     for server in (a, b):
         url = f"ws://127.0.0.1:{server.port}/ws/{game.id}"
-        with pytest.raises(InvalidStatus) as refused:
-            connect(url, origin=Origin("http://evil.example"), proxy=None, open_timeout=60)
-        assert refused.value.response.status_code == 403
+        evil = connect(url, origin=Origin("http://evil.example"), proxy=None, open_timeout=60, legacy=True)
+        with contextlib.suppress(ConnectionClosed):  # refused at once: before its hello, perhaps
+            evil.send(json.dumps({"type": "hello", "token": game.tokens[0]}))
+        told = json.loads(evil.recv(timeout=60))
+        assert told["type"] == "error" and told["code"] == "cross-origin", told
+        with pytest.raises(ConnectionClosed) as closed:
+            evil.recv(timeout=60)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
     game.close()
     other.close()
 
@@ -344,4 +352,108 @@ def test_the_nginx_example_spreads_a_table_over_both_processes(pair: tuple[WebSe
         for c in game.clients:
             assert c.errors == [] and c.last is not None and c.last["game"]["over"]
         assert record_of(proxy, game) == record_of(a, game)
+        game.close()
+
+
+def tokens_in(text: str, game: Game_) -> list[str]:
+    """The seat tokens of ``game`` (or their hashes, which the database keeps) in ``text``."""
+    from red7.web.store import token_hash
+
+    return [token for token in game.tokens.values() if token in text or token_hash(token) in text]
+
+
+def test_no_seat_token_reaches_any_log_with_a_process_down(pair: tuple[WebServer, WebServer], tmp_path: Path) -> None:
+    """The issue's repro: docs/deploy/nginx.conf in front of A and B, B down. nginx's error
+    log, at ``info``, writes the request line of every request it could not pass to B
+    (``request: "GET /ws/..."``), and its access log every request. A game of two people
+    and a bot is played through nginx, every seat reconnecting, and a seat's replay read:
+    no seat token of the game is in any log (nginx's two, A's, B's)."""
+    a, b = pair
+    example = (ROOT / "docs" / "deploy" / "nginx.conf").read_text()
+    port = free_port()
+    errors, access = tmp_path / "nginx-error.log", tmp_path / "nginx-access.log"
+    changes = {"127.0.0.1:8001": f"127.0.0.1:{a.port}", "127.0.0.1:8002": f"127.0.0.1:{b.port}"}
+    changes["listen 80;"] = f"listen 127.0.0.1:{port}; error_log {errors} info; access_log {access};"
+    config = example
+    for old, new in changes.items():
+        assert old in config
+        config = config.replace(old, new)
+    b.kill()
+    with services.Nginx(config, port=port) as proxy:
+        game = new_game(proxy, 3, False, True, people=2, level="easy")
+        play(game.clients, random.Random(11))
+        settle(game.clients)
+        assert all(c.errors == [] for c in game.clients)
+        number = newest(game.clients)["table"]["game"]
+        for token in game.tokens.values():
+            r = httpx.get(
+                f"{proxy.url}/api/tables/{game.id}/games/{number}/replay",
+                headers={"Authorization": f"Bearer {token}"},
+                trust_env=False,
+                timeout=60,
+            )
+            assert r.status_code == 200, r.text
+        game.close()
+
+        def a_seat_refused_by_b_is_logged() -> bool:
+            # B is tried again 5 s after it failed (max_fails=1 fail_timeout=5s): seats
+            # reconnect until one of their WebSockets was among nginx's failed requests
+            for seat, token in game.tokens.items():
+                again = Client(proxy, game.id, token, seat)
+                again.first()
+                again.close()
+            return re.search(rf'request: "GET /ws/{game.id}\S* HTTP/1.1"', errors.read_text()) is not None
+
+        until(a_seat_refused_by_b_is_logged, timeout=120)
+        logs = {"nginx error log": errors.read_text(), "nginx access log": access.read_text()}
+    logs |= {"A's log": a.log(), "B's log": b.log()}
+    leaks = {name: tokens_in(text, game) for name, text in logs.items()}
+    assert all(found == [] for found in leaks.values()), f"seat tokens in the logs: {leaks}"
+    assert f"/ws/{game.id}" in logs["nginx access log"] and "upstream" in logs["nginx error log"]
+
+
+def test_without_redis_every_process_stays_ready_and_says_it_is_degraded(
+    postgres: services.Postgres, tmp_path: Path
+) -> None:
+    """Redis down: each process still serves every table through PostgreSQL (the truth:
+    it finds the other's changes at its looks at the database), so ``/readyz`` stays 200
+    (an orchestrator must not take the club offline); ``/healthz`` and ``/metrics`` say the
+    bus is down, and up again once Redis is back."""
+    database = postgres.create_database()
+    redis = services.Redis()
+    with (
+        redis,
+        WebServer(tmp_path / "a", bot_delay=0, database_url=database, redis_url=redis.url) as a,
+        WebServer(tmp_path / "b", bot_delay=0, database_url=database, redis_url=redis.url) as b,
+    ):
+        game = new_game(lambda seat: a if seat in (0, None) else b, 2, False, False, people=2, level="easy")
+        settle(game.clients)
+
+        def health(server: WebServer) -> dict[str, Any]:
+            answer: dict[str, Any] = httpx.get(f"{server.url}/healthz", trust_env=False, timeout=60).json()
+            return answer
+
+        def ready(server: WebServer) -> httpx.Response:
+            return httpx.get(f"{server.url}/readyz", trust_env=False, timeout=60)
+
+        for server in (a, b):
+            assert health(server)["status"] == "ok" and ready(server).status_code == 200
+        redis.stop()
+        for server in (a, b):
+            until(lambda: health(server)["status"] != "ok" or ready(server).status_code != 200)  # noqa: B023
+            answer = ready(server)
+            assert answer.status_code == 200, answer.text  # the issue's: 503 on every process
+            assert answer.json()["status"] == "ready" and "redis" in " ".join(answer.json()["degraded"])
+            assert health(server)["status"] == "degraded" and health(server)["bus"]["connected"] is False
+            assert metric(server, "red7_bus_connected", '{kind="redis"}') == 0
+        # and they serve: decisions sent through either process reach both
+        start = newest(game.clients)["seq"]
+        play(game.clients, random.Random(3), until=start + 4, timeout=180)
+        settle(game.clients, timeout=180)
+        assert all(c.errors == [] for c in game.clients)
+        assert newest(game.clients)["seq"] >= start + 4 or newest(game.clients)["game"]["over"]
+        redis.start()
+        for server in (a, b):
+            until(lambda: health(server)["status"] == "ok")  # noqa: B023
+            assert metric(server, "red7_bus_connected", '{kind="redis"}') == 1
         game.close()

@@ -243,8 +243,8 @@ def test_no_frame_shows_a_card_its_receiver_may_not_see(
         for raw in conn.raw:
             check_frame(raw, conn.seat, steps, record["seed"], tally)
     for viewer, seat_token in tokens.items():
-        query = f"?token={seat_token}" if seat_token else ""
-        frames = client.get(f"/api/tables/{table_id}/games/1/replay{query}").json()["frames"]
+        token_header = {"Authorization": f"Bearer {seat_token}"} if seat_token else {}  # never in the address
+        frames = client.get(f"/api/tables/{table_id}/games/1/replay", headers=token_header).json()["frames"]
         assert [f["seq"] for f in frames] == list(range(len(record["decisions"]) + 1))
         for frame in frames:
             check_frame(json.dumps(frame, ensure_ascii=False), viewer, steps, record["seed"], tally)
@@ -252,3 +252,48 @@ def test_no_frame_shows_a_card_its_receiver_may_not_see(
     assert tally.frames > 4 * len(record["decisions"])
     assert tally.cards_shown > 10 * tally.frames
     assert tally.hidden_checked > 10 * tally.frames
+
+
+def test_a_staged_turn_taken_back_shows_nobody_else_anything(tmp_path: Path) -> None:
+    """R9 and the staged turn: Ana, at every turn start, plays a card she may take back,
+    and takes it back, then decides as she would have. Bia's and a spectator's frames
+    are byte for byte those of the same game (same deal, same decisions) without the
+    staged plays: nobody but Ana saw the card, the log line, or even that anything
+    happened. Ana saw each staged play in her own frames."""
+    app = make_app(tmp_path, seeds=lambda: 20261206)  # every game deals the same cards
+    staged_plays: list[str] = []
+
+    def play(stage: bool) -> tuple[list[str], list[str]]:
+        table_id, token = new_table(client, 3, True, True, "en", "Ana")
+        bia = join(client, table_id, 1, "Bia")
+        add_bot(client, table_id, token, 2, "easy")
+        ana, bia_conn, eve = Conn(client, table_id, token, 0), Conn(client, table_id, bia, 1), Conn(client, table_id)
+        decide = careful(random.Random(4))
+
+        def choose(frame: dict[str, Any]) -> str:
+            plays = [o for o in frame["game"]["options"] if o["kind"] == "play" and not o["ends_turn"]]
+            if stage and frame["you"] == 0 and not frame["game"]["staged"] and plays:
+                seq, card = frame["seq"], plays[0]["action"]
+                ana.decide(card, seq)
+                shown = ana.until(lambda f: f["type"] == "table" and f["seq"] == seq + 1)
+                assert shown["game"]["staged"] == [card] and shown["game"]["log"][-1] == f"Ana: played {card[5:]}"
+                ana.send({"type": "take_back", "seq": seq + 1})
+                ana.until(lambda f: f["type"] == "table" and f["seq"] == seq + 2 and not f["game"]["staged"])
+                staged_plays.append(card)
+            return decide(frame)
+
+        try:
+            start(client, table_id, token)
+            play_out([ana, bia_conn, eve], choose)
+        finally:
+            for conn in (ana, bia_conn, eve):
+                conn.close()
+        return [raw.replace(table_id, "T") for raw in bia_conn.raw], [raw.replace(table_id, "T") for raw in eve.raw]
+
+    with pytest.MonkeyPatch.context() as patch, TestClient(app) as client:
+        patch.setattr(server, "RATE", 1e6)  # the scripted people decide far faster than anyone clicks
+        patch.setattr(server, "BURST", 10**6)
+        plain = play(stage=False)
+        staged = play(stage=True)
+    assert len(staged_plays) > 10  # many cards shown to Ana alone, then taken back
+    assert staged == plain

@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 
 from red7.cli import main
 from red7.core.game import Game
@@ -90,10 +89,25 @@ def view(client: TestClient, table_id: str, token: str | None = None) -> Frame:
 
 
 def lobby(client: TestClient) -> list[dict[str, Any]]:
-    r = client.get("/api/tables")
-    assert r.status_code == 200
-    tables: list[dict[str, Any]] = r.json()["tables"]
-    return tables
+    """Every table the lobby lists, page after page."""
+    tables: list[dict[str, Any]] = []
+    while True:
+        r = client.get(f"/api/tables?offset={len(tables)}&limit=100")
+        assert r.status_code == 200
+        page = r.json()
+        tables += page["tables"]
+        if not page["tables"] or len(tables) >= page["total"]:
+            return tables
+
+
+def as_json(content: str | bytes) -> dict[str, str]:
+    """What a request of ``content`` (not JSON, perhaps) sent as JSON carries."""
+    return {"content": content, "headers": {"Content-Type": "application/json"}}  # type: ignore[dict-item]
+
+
+def seat_token(token: str) -> dict[str, str]:
+    """The headers of a request made with a seat's token (never in the address)."""
+    return {"Authorization": f"Bearer {token}"}
 
 
 def refused(response: Any, status: int, code: str) -> str:
@@ -230,7 +244,7 @@ def test_a_table_of_each_configuration_is_made_with_its_creator_in_seat_0(
 def test_a_bad_table_is_refused_and_made_nowhere(client: TestClient, body: Any, code: str) -> None:
     before = lobby(client)
     if isinstance(body, str):
-        response = client.post("/api/tables", content=body)
+        response = client.post("/api/tables", **as_json(body))
     else:
         response = client.post("/api/tables", json=body if isinstance(body, list) else {"name": "Ana", **body})
     refused(response, 400, code)
@@ -242,7 +256,7 @@ def test_the_refusals_say_what_is_wrong(client: TestClient) -> None:
     assert "2 to 4 players" in message
     assert "pt-BR" in refused(client.post("/api/tables", json={"lang": "xx"}), 400, "bad-settings")
     assert "24 characters" in refused(client.post("/api/tables", json={"name": "A" * 25}), 400, "bad-name")
-    refused(client.post("/api/tables", content=b"{" + b" " * MAX_MESSAGE + b"}"), 413, "too-large")
+    refused(client.post("/api/tables", **as_json(b"{" + b" " * MAX_MESSAGE + b"}")), 413, "too-large")
     refused(client.get("/api/ui?lang=xx"), 400, "bad-language")
     assert client.get("/api/ui?lang=pt-BR").json()["ui"]["play"] == "Jogar"
 
@@ -258,7 +272,7 @@ def test_seats_and_bots_are_taken_once_and_bad_requests_change_nothing(client: T
     refused(client.post(f"{seats}/one", json={"name": "Bia"}), 422, "bad-request")
     refused(client.post(f"{seats}/0", json={"name": "Bia"}), 409, "seat-taken")
     refused(client.post(f"{seats}/1", json={"name": "B" * 25}), 400, "bad-name")
-    refused(client.post(f"{seats}/1", content="nope"), 400, "bad-json")
+    refused(client.post(f"{seats}/1", **as_json("nope")), 400, "bad-json")
     refused(client.post(f"{bots}", json={"token": token, "seat": 1, "level": "godlike"}), 400, "bad-level")
     refused(client.post(f"{bots}", json={"token": token, "seat": 1}), 400, "bad-level")
     refused(client.post(f"{bots}", json={"token": token, "seat": 0, "level": "easy"}), 409, "seat-taken")
@@ -272,9 +286,9 @@ def test_seats_and_bots_are_taken_once_and_bad_requests_change_nothing(client: T
     refused(client.post("/api/tables/nope/start", json={"token": token}), 404, "no-table")
     refused(client.get("/api/tables/nope/games/1/record"), 404, "no-table")
     refused(client.get("/api/tables/nope/games/1/replay"), 404, "no-table")
-    with pytest.raises(WebSocketDisconnect) as closed:
-        Conn(client, "nope")
-    assert closed.value.code == 4404
+    with Conn(client, "nope") as nowhere:
+        assert "no table nope" in refused_frame(nowhere.recv(), "no-table")
+        assert nowhere.recv() == {"type": "closed", "code": 4404}
     assert truth(client, table_id) == before
 
     bia = join(client, table_id, 1, "  Bia  ")
@@ -366,8 +380,8 @@ def test_the_replay_shows_each_step_as_its_seat_saw_it(client: TestClient) -> No
         game.apply(action)
         hands.append([game.hand(s) for s in range(3)])
     url = f"/api/tables/{table_id}/games/1/replay"
-    for seat, seat_token in ((0, token), (1, bia)):
-        frames = client.get(f"{url}?token={seat_token}").json()["frames"]
+    for seat, token_of_seat in ((0, token), (1, bia)):
+        frames = client.get(url, headers=seat_token(token_of_seat)).json()["frames"]
         assert len(frames) == len(record["decisions"]) + 1
         assert [f["seq"] for f in frames] == list(range(len(frames)))
         assert all(f["you"] == seat for f in frames)
@@ -376,7 +390,9 @@ def test_the_replay_shows_each_step_as_its_seat_saw_it(client: TestClient) -> No
     assert len(frames) == len(record["decisions"]) + 1
     assert all(f["you"] is None and f["game"]["hand"] is None for f in frames)
     assert frames[-1]["game"]["over"]["winners"] == record["result"]["winners"]
-    refused(client.get(f"{url}?token=forged"), 403, "bad-token")
+    refused(client.get(url, headers=seat_token("forged")), 403, "bad-token")
+    refused(client.get(url, headers={"Authorization": "forged"}), 401, "bad-token")
+    refused(client.get(f"{url}?token={token}"), 400, "token-in-url")  # a token in an address reaches logs
     refused(client.get(f"/api/tables/{table_id}/games/7/replay"), 404, "no-game")
     refused(client.get(f"/api/tables/{table_id}/games/one/replay"), 422, "bad-request")
 
@@ -394,9 +410,9 @@ def test_a_staged_play_is_taken_back_and_the_hand_restored(client: TestClient, d
     assert play["card"] in [c["id"] for c in staged["game"]["palettes"][mover.seat]]
     refused_frame(ask(mover, {"type": "take_back", "seq": seq}), "stale")
     mover.send({"type": "take_back", "seq": seq + 1})
-    back = mover.until(lambda f: f["type"] != "table" or f["seq"] == seq)
+    back = mover.until(lambda f: f["type"] != "table" or f["seq"] == seq + 2)  # on, past both messages' numbers
     assert back["game"]["staged"] == [] and hand(back) == hand(before)
-    assert without_presence(back) == without_presence(before)
+    assert without_presence(back) == without_presence(before) | {"seq": seq + 2}
     assert live(client, duel.id).table.committed == seq  # type: ignore[union-attr]
 
 
@@ -434,7 +450,7 @@ def test_again_after_the_game_is_over_starts_game_2(client: TestClient) -> None:
         assert frame["seq"] == 0 or frame["game"]["log"]
         refused(client.get(f"/api/tables/{table_id}/games/2/record"), 409, "not-over")
         assert client.get(f"/api/tables/{table_id}/games/1/record").json() == first
-        replayed = client.get(f"/api/tables/{table_id}/games/1/replay?token={token}").json()["frames"]
+        replayed = client.get(f"/api/tables/{table_id}/games/1/replay", headers=seat_token(token)).json()["frames"]
         assert len(replayed) == len(first["decisions"]) + 1
         assert all(f["table"]["game"] == 1 for f in replayed)
         assert replayed[-1]["game"]["over"]["winners"] == first["result"]["winners"]
@@ -480,7 +496,7 @@ def test_later_frames_carry_only_the_new_lines_of_the_move_log(client: TestClien
         ana.until(lambda f: f["type"] == "table" and f["seq"] == seq + 1)
         assert len(ana.log) == len(log) + 1
         ana.send({"type": "take_back", "seq": seq + 1})
-        ana.until(lambda f: f["type"] == "table" and f["seq"] == seq)
+        ana.until(lambda f: f["type"] == "table" and f["seq"] == seq + 2)
         assert ana.log == log and json.loads(ana.raw[-1])["game"]["log"] == []  # the staged line went, nothing new came
         play_out(conns, choose, timeout=120)
         for conn in conns:
@@ -645,7 +661,7 @@ def test_a_forged_token_or_another_tables_token_opens_no_seat(client: TestClient
         with Conn(client, duel.id, token) as conn:
             refused_frame(conn.recv(), "bad-token")
             assert conn.recv() == {"type": "closed", "code": 4403}
-    refused(client.get(f"/api/tables/{duel.id}/games/1/replay?token={other_token}"), 403, "bad-token")
+    refused(client.get(f"/api/tables/{duel.id}/games/1/replay", headers=seat_token(other_token)), 403, "bad-token")
     with Conn(client, other_id, duel.tokens[0]) as conn:
         refused_frame(conn.recv(), "bad-token")
     unchanged(client, duel, before, seen)
@@ -690,14 +706,22 @@ def test_a_flood_is_slowed_down_and_play_resumes_after_a_pause(client: TestClien
 
 
 def test_a_websocket_from_another_site_is_closed(client: TestClient, duel: Duel) -> None:
+    """Refused, and told why (an error frame, then the close code a page reads), before it
+    is sent anything of the table; the server's own pages' origin is let in."""
     before, seen = snapshot(client, duel)
-    url = f"/ws/{duel.id}?token={duel.tokens[0]}"
-    for origin in ("http://evil.example", "null", "http://testserver.evil.example", "https://evil.example/testserver"):
-        with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(url, headers={"Origin": origin}):
-            pass
-        assert closed.value.code == 4403, origin
-    with client.websocket_connect(url, headers={"Origin": "http://testserver"}) as ws:
-        assert ws.receive_json()["you"] == 0
+    for origin in (
+        "http://evil.example",
+        "null",
+        "http://testserver.evil.example",
+        "https://evil.example/testserver",
+        "https://testserver",  # the server's host, another scheme
+        "http://testserver:8080",  # the server's host, another port
+    ):
+        with Conn(client, duel.id, duel.tokens[0], 0, headers={"Origin": origin}) as conn:
+            assert "another site" in refused_frame(conn.recv(), "cross-origin"), origin
+            assert conn.recv() == {"type": "closed", "code": 4403}, origin
+    with Conn(client, duel.id, duel.tokens[0], 0, headers={"Origin": "http://testserver"}) as conn:
+        assert conn.recv()["you"] == 0
     for conn in [*duel.conns, duel.watcher]:
         conn.drain()  # told that seat 0 came and went
     unchanged(client, duel, before, seen)

@@ -24,6 +24,7 @@ import httpx
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from red7.web.limits import UNLIMITED
 from red7.web.server import Settings, create_app
 from web_live import read_frame
 
@@ -57,8 +58,17 @@ class Clock:
 
 def make_app(folder: Path, **settings: Any) -> FastAPI:
     """An app on a fresh SQLite file in ``folder``: bots in threads, no bot delay, a
-    patience long enough that no substitute bot plays during a test."""
-    options: dict[str, Any] = {"workers": 0, "bot_delay": 0, "patience": 3600.0, **settings}
+    patience long enough that no substitute bot plays during a test, answering to the
+    TestClient's host name (``testserver``), no limit on the tables and sockets of its
+    one client (the limits have tests of their own: tests/test_web_edges.py)."""
+    options: dict[str, Any] = {
+        "workers": 0,
+        "bot_delay": 0,
+        "patience": 3600.0,
+        "allowed_hosts": ("testserver",),
+        "limits": UNLIMITED,
+        **settings,
+    }
     return create_app(Settings(database_url=f"sqlite:///{folder}/db.sqlite3", **options))
 
 
@@ -111,15 +121,31 @@ def _receive_now(session: Any) -> dict[str, Any] | None:
     return message
 
 
+def hello(token: str | None = None, **more: Any) -> str:
+    """The first message of a WebSocket: who it is (``token``; None: a spectator)."""
+    return json.dumps({"type": "hello", "token": token, **more})
+
+
 class Conn:
     """One open WebSocket of a TestClient: every text it received (``raw``, in order),
     the last table frame, and receiving with a timeout (``recv``) or not at all
-    (``poll``). ``seat`` is the seat the token opens (None: a spectator)."""
+    (``poll``). ``seat`` is the seat the token opens (None: a spectator). The socket
+    says its hello (the token) as it opens, unless ``greet`` is false."""
 
-    def __init__(self, client: TestClient, table_id: str, token: str | None = None, seat: int | None = None) -> None:
-        url = f"/ws/{table_id}" + (f"?token={token}" if token else "")
-        self._context = client.websocket_connect(url)
+    def __init__(
+        self,
+        client: TestClient,
+        table_id: str,
+        token: str | None = None,
+        seat: int | None = None,
+        *,
+        greet: bool = True,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        self._context = client.websocket_connect(f"/ws/{table_id}", headers=dict(headers or {}))
         self.session = self._context.__enter__()
+        if greet:
+            self.session.send_text(hello(token))
         self.seat = seat
         self.raw: list[str] = []
         self.frames: list[Frame] = []
@@ -230,11 +256,11 @@ def play_out(
 ) -> int:
     """Play with every seat of ``conns`` (spectators just listen) until ``done`` holds for
     every connection (default: it saw the game over): each seat decides on the newest
-    frame that asks it to, once per sequence number. The decisions made; an error frame
+    frame that asks it to, once per sequence number of its seat. The decisions made; an error frame
     fails the test."""
     conns = list(conns)
     done = done or (lambda c: bool(c.last and c.last["game"] and c.last["game"]["over"]))
-    acted: set[tuple[int, int]] = set()
+    acted: set[tuple[int, int, int]] = set()
     decisions = 0
     deadline = time.monotonic() + timeout
     while not all(done(c) for c in conns):
@@ -251,10 +277,15 @@ def play_out(
             if conn.seat is None or not my_turn(newest) or done(conn):
                 continue
             assert newest is not None
-            key = (newest["table"]["game"], newest["seq"])
+            key = (conn.seat, newest["table"]["game"], newest["seq"])  # a seq is its seat's own
             if key not in acted:
                 acted.add(key)
-                conn.send({"type": "decide", "seq": newest["seq"], "action": choose(newest)})
+                action = choose(newest)
+                # choose may have taken in frames (a turn staged and taken back): decide on the newest
+                newest = conn.last
+                assert newest is not None
+                acted.add((conn.seat, newest["table"]["game"], newest["seq"]))
+                conn.send({"type": "decide", "seq": newest["seq"], "action": action})
                 decisions += 1
         if idle:
             time.sleep(0.0005)

@@ -74,10 +74,10 @@ class Client:
     sent: float = 0.0
 
     def __post_init__(self) -> None:
-        query = f"?token={self.token}" if self.token else ""
         self.ws = connect(
-            f"ws://127.0.0.1:{self.server.port}/ws/{self.table}{query}", proxy=None, open_timeout=60, legacy=True
+            f"ws://127.0.0.1:{self.server.port}/ws/{self.table}", proxy=None, open_timeout=60, legacy=True
         )
+        self.ws.send(json.dumps({"type": "hello", "token": self.token}))  # who this is: never in the address
 
     def recv(self, timeout: float | None) -> Frame | None:
         try:
@@ -125,8 +125,10 @@ def until(condition: Callable[[], bool], timeout: float = 60) -> None:
 
 
 def position(frame: Frame) -> tuple[int, int]:
-    """Where a frame is: the game's number at the table, and its seq."""
-    return frame["table"]["game"], frame["seq"]
+    """Where a frame is, as every client of the table sees it: the game's number at the
+    table, and its final decisions (a frame's seq is its receiver's alone: the mover's
+    counts its staged and taken-back decisions too)."""
+    return frame["table"]["game"], frame["game"]["final"] if frame["game"] else 0
 
 
 def newest(clients: list[Client]) -> Frame:
@@ -146,7 +148,7 @@ def play(clients: list[Client], rng: random.Random, until: int | None = None, ti
     or, with ``until``, until at least that many decisions were made and a person of
     ``clients`` is to start a turn (nothing staged). No error frame may come."""
     deadline = time.monotonic() + timeout
-    acted: set[tuple[int, int]] = set()
+    acted: set[tuple[int | None, int, int]] = set()
     while True:
         assert time.monotonic() < deadline, "the game did not get there in time"
         for c in clients:
@@ -162,11 +164,12 @@ def play(clients: list[Client], rng: random.Random, until: int | None = None, ti
         if mover is None or mover.last is None:
             continue
         frame = mover.last
-        if until is not None and frame["seq"] >= until and frame["game"]["staged"] == []:
+        if until is not None and frame["game"]["final"] >= until and frame["game"]["staged"] == []:
             return
-        if position(frame) in acted:
+        key = (mover.seat, frame["table"]["game"], frame["seq"])  # a seq is its seat's own (staged, taken back)
+        if key in acted:
             continue
-        acted.add(position(frame))
+        acted.add(key)
         options = frame["game"]["options"]
         safe = [o["action"] for o in options if o["safe"] and o["kind"] != "concede"]
         mover.send({"type": "decide", "seq": frame["seq"], "action": rng.choice(safe) if safe else "concede"})

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -32,9 +33,17 @@ def red7_command() -> list[str]:
     return [sys.executable, "-c", "import sys; from red7.cli import main; sys.exit(main(sys.argv[1:]))"]
 
 
+UNLIMITED = ["--tables-per-hour", "1e9", "--table-burst", "1000000000", "--open-tables", "1000000000"]
+UNLIMITED += ["--sockets", "1000000000"]
+"""Options lifting the limits of a client's tables and sockets: a test makes its tables
+from one address, faster than anyone would (the limits have tests of their own)."""
+
+
 class WebServer:
     """``red7 serve`` in a subprocess, its database in ``folder``; a context manager whose
-    value is the server itself (``url``: e.g. ``http://127.0.0.1:43210``)."""
+    value is the server itself (``url``: e.g. ``http://127.0.0.1:43210``). The limits of a
+    client's tables and sockets are lifted unless ``limits`` (the server's defaults);
+    ``options``: more of ``red7 serve``'s options."""
 
     def __init__(
         self,
@@ -46,6 +55,8 @@ class WebServer:
         database_url: str | None = None,
         redis_url: str | None = None,
         env: dict[str, str] | None = None,
+        limits: bool = False,
+        options: Sequence[str] = (),
     ) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
@@ -65,6 +76,8 @@ class WebServer:
             str(workers),
             "--away",
             str(away),
+            *([] if limits else UNLIMITED),
+            *options,
         ]
         self.log_path = folder / "server.log"
         self.process: subprocess.Popen[bytes] | None = None

@@ -2,8 +2,9 @@
 ``red7 db``: its database's migrations.
 
 Every option of ``red7 serve`` can also be set by an environment variable (``RED7_`` and
-the option's name in capitals: ``--database-url`` is ``RED7_DATABASE_URL``), as a
-container or a service manager sets them; an option given on the command line wins.
+the option's name in capitals: ``--database-url`` is ``RED7_DATABASE_URL``; a list,
+comma-separated; a switch, ``1`` or ``0``), as a container or a service manager sets
+them; an option given on the command line wins.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from ..web.limits import Limits
 from .common import Commands, UsageError
 
 T = TypeVar("T")
@@ -28,6 +30,14 @@ def _env(name: str, default: T, kind: Callable[[str], T]) -> T:
         return kind(raw)
     except ValueError:
         raise UsageError(f"RED7_{name}={raw!r} is not valid ({kind.__name__} expected)") from None
+
+
+def _switch(text: str) -> bool:
+    """An environment variable's yes or no."""
+    answer = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+    if text.strip().lower() not in answer:
+        raise ValueError(text)
+    return answer[text.strip().lower()]
 
 
 def _database_option(p: argparse.ArgumentParser) -> None:
@@ -66,8 +76,67 @@ def add_commands(sub: Commands) -> None:
         action="append",
         default=None,
         metavar="ORIGIN",
-        help="another origin whose pages may open the game's WebSockets (e.g. https://red7.example.org; "
+        help="another origin whose pages may use the server (e.g. https://red7.example.org; "
         "env RED7_ALLOW_ORIGIN, comma-separated)",
+    )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=None,
+        metavar="HOST",
+        help="a host name the server answers to, as people's browsers write it (e.g. red7.example.org, "
+        "*.example.org; default: the --host address and localhost; env RED7_ALLOWED_HOST, comma-separated)",
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=None,
+        metavar="ADDRESS",
+        help="the address of a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are believed "
+        "(default 127.0.0.1 and ::1; env RED7_TRUSTED_PROXY, comma-separated)",
+    )
+    defaults = Limits()
+    p.add_argument(
+        "--tables-per-hour",
+        type=float,
+        default=None,
+        metavar="N",
+        help=f"tables one client may create an hour (default {defaults.tables_per_hour:g})",
+    )
+    p.add_argument(
+        "--table-burst",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"tables one client may create at once (default {defaults.table_burst})",
+    )
+    p.add_argument(
+        "--open-tables",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"tables one client may have open, their game not started (default {defaults.open_tables})",
+    )
+    p.add_argument(
+        "--sockets",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"WebSockets one client may have open (default {defaults.sockets})",
+    )
+    p.add_argument(
+        "--expire-open",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help=f"seconds an open table stays with nobody at it before it expires (default {defaults.expire_open:g}; "
+        "0: never)",
+    )
+    p.add_argument(
+        "--access-log",
+        action="store_true",
+        default=None,
+        help="log every request (method, path, status; never a seat token: none travels in an address)",
     )
     p.add_argument(
         "--log-format",
@@ -90,7 +159,11 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         given = getattr(args, name.lower())
         return given if given is not None else _env(name, default, kind)
 
-    origins = args.allow_origin if args.allow_origin is not None else _env("ALLOW_ORIGIN", "", str).split(",")
+    def listed(name: str) -> tuple[str, ...]:
+        given = getattr(args, name.lower())
+        items = given if given is not None else _env(name, "", str).split(",")
+        return tuple(item.strip() for item in items if item.strip())
+
     return {
         "host": pick("HOST", "127.0.0.1", str),
         "port": pick("PORT", 8000, int),
@@ -99,8 +172,16 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         "workers": pick("WORKERS", 2, int),
         "bot_delay": pick("BOT_DELAY", 0.8, float),
         "away": pick("AWAY", 60.0, float),
-        "origins": tuple(o.strip() for o in origins if o.strip()),
+        "origins": listed("ALLOW_ORIGIN"),
+        "hosts": listed("ALLOWED_HOST"),
+        "proxies": listed("TRUSTED_PROXY") or ("127.0.0.1", "::1"),
+        "tables_per_hour": pick("TABLES_PER_HOUR", Limits.tables_per_hour, float),
+        "table_burst": pick("TABLE_BURST", Limits.table_burst, int),
+        "open_tables": pick("OPEN_TABLES", Limits.open_tables, int),
+        "sockets": pick("SOCKETS", Limits.sockets, int),
+        "expire_open": pick("EXPIRE_OPEN", Limits.expire_open, float),
         "log_format": pick("LOG_FORMAT", "text", str),
+        "access_log": pick("ACCESS_LOG", False, _switch),
     }
 
 
@@ -109,7 +190,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..web.logs import log_config
-        from ..web.server import Settings, create_app, tune_gc
+        from ..web.origins import parse_origin, split_host
+        from ..web.server import MAX_FRAME, Settings, create_app, tune_gc
     except ImportError as err:
         raise UsageError(f"red7 serve needs the web extra: pip install 'red7[web]' ({err.name} is missing)") from None
     o = _settings(args)
@@ -128,9 +210,37 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ValueError:
         if o["host"] != "localhost":
             raise UsageError(f"--host must be an IP address (or localhost), not {o['host']!r}") from None
+    for name in ("table_burst", "open_tables", "sockets"):
+        if not 1 <= o[name] <= 10**9:
+            raise UsageError(f"--{name.replace('_', '-')} must be between 1 and 10**9, not {o[name]}")
+    if not 0 < o["tables_per_hour"] <= 1e9:
+        raise UsageError(f"--tables-per-hour must be a positive number, not {o['tables_per_hour']}")
+    if not 0 <= o["expire_open"] <= 1e9:
+        raise UsageError(f"--expire-open must be 0 (never) or a number of seconds, not {o['expire_open']}")
+    for origin in o["origins"]:
+        if parse_origin(origin) is None:
+            raise UsageError(f"--allow-origin must be an origin such as https://red7.example.org, not {origin!r}")
+    for host in o["hosts"]:
+        if host != "*" and split_host(host.removeprefix("*.")) is None:
+            raise UsageError(f"--allowed-host must be a host name such as red7.example.org, not {host!r}")
+    for proxy in o["proxies"]:
+        try:
+            if proxy != "*":
+                ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise UsageError(f"--trusted-proxy must be an IP address or network, not {proxy!r}") from None
     _check_drivers(o["database_url"], o["redis_url"])
+    limits = Limits(o["tables_per_hour"], o["table_burst"], o["open_tables"], o["sockets"], o["expire_open"])
     settings = Settings(
-        o["database_url"], o["workers"], o["bot_delay"], o["away"], o["origins"], redis_url=o["redis_url"]
+        o["database_url"],
+        o["workers"],
+        o["bot_delay"],
+        o["away"],
+        o["origins"],
+        redis_url=o["redis_url"],
+        allowed_hosts=o["hosts"],
+        listening=o["host"],
+        limits=limits,
     )
     print(f"red7: the web game is at http://{o['host']}:{o['port']}/ (Ctrl+C stops it)", flush=True)
     app = create_app(settings)
@@ -139,8 +249,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         app,
         host=o["host"],
         port=o["port"],
-        access_log=False,  # request lines would carry seat tokens (?token=...)
-        ws_max_size=64 * 1024,
+        access_log=o["access_log"],  # off by default: a line a request costs a busy server CPU
+        ws_max_size=MAX_FRAME,
         # No permessage-deflate: a compressed frame's length tells something of what it
         # holds, and a frame holds its player's hidden hand beside words another player
         # chose (seat names), so an eavesdropper on the encrypted traffic who sits at the
@@ -148,8 +258,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # Frames are a few kilobytes a second, and compressing them was an eighth of the
         # server's work.
         ws_per_message_deflate=False,
-        log_config=log_config(o["log_format"]),
+        log_config=log_config(o["log_format"], access=o["access_log"]),
         proxy_headers=True,
+        forwarded_allow_ips=list(o["proxies"]),
     )
     return 0
 

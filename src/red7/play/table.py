@@ -5,7 +5,7 @@ the :class:`~red7.core.game.Game` and hands out only what one seat may see
 (:meth:`Table.observe`, :meth:`Table.events_for`, R9): bots choose from their seat's
 observation and options, and a screen shows its viewer's observation.
 
-A person's turn is *staged*: their decisions apply at once (so the screen shows
+A person's turn is *staged*: their decisions apply at once (so their screen shows
 them) but can be taken back, back to the start of the turn, until the decision that
 ends the turn. A decision that makes the mover draw a card they did not know (a 3's
 draw, the advanced canvas draw; a :class:`~red7.core.events.CardDrawn` event that is
@@ -13,6 +13,11 @@ not ``public``) cannot be taken back: the turn can then only be taken back to ju
 after it, or a player could peek at the deck and change their mind. A public card
 (one a 7 or a 1 put on top of the deck, R7.z) hides nothing, so drawing it does not
 stop a take-back.
+
+Until they are committed (by the end of the turn, or by such a draw), the staged
+decisions are the mover's alone: every other seat and a spectator see the table as it
+was before them (:meth:`Table.observe`, :meth:`Table.events_for`), or a card shown and
+taken back would be known to all.
 """
 
 from __future__ import annotations
@@ -165,12 +170,21 @@ class Table:
         return [s for s, seat in enumerate(self.seats) if seat.is_person]
 
     def observe(self, seat: int | None) -> Observation:
-        """What ``seat`` may see (None: a spectator); the only view a screen gets (R9)."""
-        return self._game.observe(seat)
+        """What ``seat`` may see (None: a spectator); the only view a screen gets (R9).
+        A staged turn is in it for its mover only."""
+        return self._seen_by(seat).observe(seat)
 
     def events_for(self, seat: int | None, start: int = 0) -> list[Event]:
-        """The game's events from number ``start`` on, as ``seat`` may see them (R9)."""
-        return self._game.events_for(seat, start)
+        """The game's events from number ``start`` on, as ``seat`` may see them (R9);
+        those of a staged turn for its mover only."""
+        return self._seen_by(seat).events_for(seat, start)
+
+    def _seen_by(self, seat: int | None) -> Game:
+        """The game as ``seat`` knows it: without the staged decisions of a turn that is
+        not its own (they are the mover's until the turn is committed)."""
+        if self._staged and self._checkpoint is not None and seat != self.current:
+            return self._checkpoint
+        return self._game
 
     @property
     def event_count(self) -> int:
@@ -260,6 +274,8 @@ class Table:
             self.take_back()
         for action in decisions[self._game.decisions : committed]:
             self._game.apply(to_action(action))
+        # the turn staged now (if any) starts here, not where this copy's own began
+        self._checkpoint, self._staged = None, []
         for action in decisions[committed:]:
             self.decide(action)
 

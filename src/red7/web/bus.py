@@ -45,15 +45,18 @@ class Bus:
         self._own = self._encode({})[:-1] + ","
         self._own_bytes = self._own.encode()
         self.ready = True
-        """Whether messages go out and come in now (readiness)."""
+        """Whether messages go out and come in now. While they do not, the process still
+        serves (the database is the truth: changes are found by looking at it), degraded:
+        ``/healthz`` and ``/metrics`` say so."""
 
     @property
     def shared(self) -> bool:
         """Whether other processes may share the tables."""
         return False
 
-    async def start(self, receive: Receive) -> None:
-        """Start handing other processes' messages to ``receive``."""
+    async def start(self, receive: Receive, connected: Callable[[], None] | None = None) -> None:
+        """Start handing other processes' messages to ``receive``; ``connected`` is called
+        each time the bus connects (at start and after an outage)."""
 
     def publish(self, message: dict[str, Any]) -> None:
         """Tell the other processes ``message`` (this process's name added), soon: it is
@@ -96,13 +99,15 @@ class SharedBus(Bus):
         self._task: asyncio.Task[None] | None = None
         self._sender: asyncio.Task[None] | None = None
         self._queue: asyncio.Queue[str] = asyncio.Queue()
+        self._connected: Callable[[], None] | None = None
 
     @property
     def shared(self) -> bool:
         return True
 
-    async def start(self, receive: Receive) -> None:
+    async def start(self, receive: Receive, connected: Callable[[], None] | None = None) -> None:
         """Start listening and sending; wait (10 s at most) until the first connection listens."""
+        self._connected = connected
         listening = asyncio.Event()
         self._task = asyncio.create_task(self._listen(receive, listening))
         self._sender = asyncio.create_task(self._send_queued())
@@ -151,8 +156,12 @@ class SharedBus(Bus):
         raise NotImplementedError
 
     def _listening(self, listening: asyncio.Event) -> None:
+        if not self.ready and listening.is_set():
+            log.warning("bus: %s is back", self.server)
         self.ready = True
         listening.set()
+        if self._connected is not None:
+            self._connected()
 
     async def stop(self) -> None:
         """Send what is queued (2 s at most), then stop listening and sending."""

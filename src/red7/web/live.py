@@ -34,6 +34,9 @@ class SeatState:
     """How many other server processes have (as they last told)."""
     left: float | None = None
     """When (``time.monotonic``) the person's last connection closed; None while online."""
+    undone: int = 0
+    """How many of the person's staged decisions were taken back at this table, in all
+    (:meth:`LiveTable.seq_for` counts them)."""
 
     @property
     def online(self) -> int:
@@ -45,12 +48,12 @@ class SeatState:
         return self.bot is not None or self.token_hash is not None
 
     def stored(self) -> StoredSeat:
-        return StoredSeat(self.name, self.token_hash, self.bot, self.substitute)
+        return StoredSeat(self.name, self.token_hash, self.bot, self.substitute, self.undone)
 
     def load(self, stored: StoredSeat) -> None:
         """Take what the database holds of the seat (who sits there); who is connected stays."""
         self.name, self.token_hash = stored.name, stored.token_hash
-        self.bot, self.substitute = stored.bot, stored.substitute
+        self.bot, self.substitute, self.undone = stored.bot, stored.substitute, stored.undone
 
 
 @dataclass
@@ -111,8 +114,45 @@ class LiveTable:
 
     @property
     def seq(self) -> int:
-        """The sequence number the next decision is made against."""
+        """How many decisions the game has had, the mover's staged ones included (what a
+        bot's answer is checked against: a bot stages nothing)."""
         return 0 if self.table is None else self.table.game.decisions
+
+    @property
+    def staging(self) -> int | None:
+        """The seat whose turn is staged now (decisions it may still take back), if any."""
+        table = self.table
+        return table.current if table is not None and table.staged else None
+
+    def seq_for(self, seat: int | None) -> int:
+        """The sequence number ``seat``'s frames carry (None: a spectator's), which its
+        next decision or take-back must carry to be accepted.
+
+        For the mover: :attr:`seq` plus twice the decisions it ever took back
+        (:attr:`SeatState.undone`). A take-back of ``n`` decisions then moves the number
+        on by ``n`` rather than back: every message sent before it (the ``n`` decisions'
+        and the take-back's own) carries a smaller number and is refused as stale if it
+        comes again. For every other seat and a spectator: the final decisions only (a
+        staged turn is its mover's alone until it is committed, and so is the count of
+        what a person took back)."""
+        table = self.table
+        if table is None:
+            return 0
+        if seat is not None and seat == table.current:
+            return self.seq + 2 * self.seats[seat].undone
+        return table.committed
+
+    def take_back(self) -> bool:
+        """Take back the staged turn (False: nothing is staged), its decisions counted
+        in its mover's :attr:`SeatState.undone`."""
+        table = self.table
+        if table is None or table.current is None or not table.staged:
+            return False
+        seat, count = table.current, len(table.staged)
+        if not table.take_back():
+            return False
+        self.seats[seat].undone += count
+        return True
 
     def names(self) -> list[str]:
         """Each seat's name in the language in use ("Ana", "Bot 3", "Player 2")."""
@@ -143,10 +183,12 @@ class LiveTable:
         history = [action for _seat, action in game.history][: self._committed()]
         replayed = Game(config=game.config, seed=game.seed)
         seats = [Seat(s.name, None, s.bot) for s in self.seats]
+        # a step's seq is its number of decisions: nothing is staged, nothing was taken back
+        states = [replace(s, undone=0) for s in self.seats]
         for i in range(len(history) + 1):
             if i:
                 replayed.apply(history[i - 1])
-            step = replace(self, table=Table.around(replayed.clone(), seats), bot_task=None)
+            step = replace(self, seats=states, table=Table.around(replayed.clone(), seats), bot_task=None)
             yield step
 
     def _committed(self) -> int:

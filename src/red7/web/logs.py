@@ -1,6 +1,7 @@
 """The server's logs: text lines for a person, or one JSON object a line for a log
-collector (``red7 serve --log-format json``). Seat tokens never reach a log: the access
-log is off (its request lines carry ``?token=``) and the server logs table ids only."""
+collector (``red7 serve --log-format json``). Seat tokens never reach a log: none travels
+in an address (a request line, which the access log, ``--access-log``, and a proxy's logs
+write), and the server logs table ids only."""
 
 from __future__ import annotations
 
@@ -29,8 +30,9 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, default=str, ensure_ascii=False)
 
 
-def log_config(style: str) -> dict[str, Any]:
-    """A :func:`logging.config.dictConfig` for uvicorn and red7 (``style``: text or json)."""
+def log_config(style: str, access: bool = False) -> dict[str, Any]:
+    """A :func:`logging.config.dictConfig` for uvicorn and red7 (``style``: text or json;
+    ``access``: a line for every request, else none)."""
     text = {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
     formatter = {"()": JsonFormatter} if style == "json" else text
     return {
@@ -40,8 +42,8 @@ def log_config(style: str) -> dict[str, Any]:
         "handlers": {"main": {"class": "logging.StreamHandler", "formatter": "main", "stream": "ext://sys.stderr"}},
         "loggers": {
             "uvicorn": {"handlers": ["main"], "level": "WARNING", "propagate": False},
-            "uvicorn.error": {"level": "WARNING"},
-            "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
+            "uvicorn.error": {"level": "INFO" if access else "WARNING"},  # its INFO: the WebSockets' lines
+            "uvicorn.access": {"handlers": ["main"] if access else [], "level": "INFO", "propagate": False},
             "red7": {"handlers": ["main"], "level": "INFO", "propagate": False},
         },
     }

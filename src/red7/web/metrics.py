@@ -43,10 +43,28 @@ class Metrics:
             "red7_connected_clients", "WebSocket clients connected to this process.", registry=self.registry
         )
         self.tables = Gauge("red7_open_tables", "Tables open or being played.", registry=self.registry)
+        self.bus = Gauge(
+            "red7_bus_connected",
+            "1 while the bus to the other server processes (kind: redis, postgres, none) is connected; "
+            "0 while this process serves without it, degraded (it finds changes by looking at the database).",
+            ["kind"],
+            registry=self.registry,
+        )
+        self.refused = Counter(
+            "red7_refused",
+            "Requests and WebSockets refused to protect the server, by reason "
+            "(host, origin, not-json, tables, open-tables, sockets).",
+            ["reason"],
+            registry=self.registry,
+        )
 
     def count_tables(self, count: Callable[[], int]) -> None:
         """Have the open-tables gauge ask ``count`` at each scrape."""
         self.tables.set_function(count)
+
+    def watch_bus(self, kind: str, connected: Callable[[], bool]) -> None:
+        """Have the bus gauge ask ``connected`` at each scrape."""
+        self.bus.labels(kind=kind).set_function(lambda: float(connected()))
 
     def exposition(self) -> bytes:
         """The text format Prometheus scrapes."""

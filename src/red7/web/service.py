@@ -21,9 +21,9 @@ the bot's turn; if that process dies, another takes over after :data:`TAKEOVER`
 seconds. Who is connected is told over the bus too, so a person away is away from
 every process.
 
-Decisions carry the sequence number they were made against (``seq``: how many
-decisions the current game has had, staged ones included): a stale or repeated one is
-refused and changes nothing.
+Decisions carry the sequence number they were made against (``seq``, which the seat's
+frames carry: :meth:`~red7.web.live.LiveTable.seq_for`): a stale or repeated one is
+refused and changes nothing, a take-back moving the number on, never back.
 """
 
 from __future__ import annotations
@@ -35,9 +35,11 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import random
+import re
 import secrets
 import threading
 import time
+import unicodedata
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
@@ -51,8 +53,8 @@ from ..core.observation import Observation
 from ..core.record import SeatRecord, to_record
 from ..core.seeds import derive_seed, fresh_seed
 from ..play.table import Seat, Table
-from ..ui.i18n import _, parse_language, using
-from ..ui.words import refusal_text
+from ..ui.i18n import LANGUAGES, _, parse_language, translations, using
+from ..ui.words import SEAT_WORDS, refusal_text
 from .bus import Bus
 from .live import LiveTable, SeatState
 from .metrics import Metrics
@@ -74,6 +76,25 @@ process is taken for gone (its connections with it)."""
 LOOK = 5.0
 """Seconds between two looks at every table's version in the database (the bus may lose
 a message: this finds the change anyway)."""
+EXPIRED = "expired"
+"""The status of an open table nobody used for ``expire_open`` seconds: gone from the
+lobby and from every process's memory, its link says there is no such table."""
+
+
+def name_key(name: str) -> str:
+    """What two names must differ in to be two names: ``Ana``, ``ANA`` and ``Ａｎａ`` are one."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+RESERVED_NAME = re.compile(
+    "|".join(
+        r"\s*\d*".join(re.escape(part.strip()) for part in name_key(translations(lang).gettext(words)).split("{n}"))
+        for lang in LANGUAGES
+        for words in SEAT_WORDS.values()
+    )
+)
+"""The names the table gives seats itself, in every language ("Bot 3", "Jogador 2",
+"You"...): a person may not take one (:func:`name_key` of a name is matched whole)."""
 
 
 class Refused(Exception):
@@ -101,6 +122,8 @@ class Client:
     log: Sequence[str] = ()
     """The move log it has (that of the last frame it got), which later frames extend
     (:func:`~red7.web.views.since`)."""
+    shown: dict[str, Any] | None = None
+    """The last frame it was sent (whole): an unchanged one is not sent again."""
 
 
 class Hub:
@@ -129,19 +152,26 @@ class Hub:
         if not clients:
             return
         shared = shared_view(live)
+        staging = live.staging  # its mover's frames show the staged turn; nobody else's do
+        mover = shared_view(live, staging) if staging is not None else shared
         frames: dict[int | None, dict[str, Any]] = {}
         texts: dict[tuple[int | None, int | None], str] = {}  # by seat and log_from (None: a first frame)
         for client in clients:
             if client.seat not in frames:
-                frames[client.seat] = table_frame(live, client.seat, words=False, shared=shared)
+                view = mover if client.seat == staging else shared
+                frames[client.seat] = table_frame(live, client.seat, words=False, shared=view)
             whole = frames[client.seat]
+            if client.greeted and whole == client.shown:
+                continue  # nothing it may see changed (another seat's staged turn, say)
+            client.shown = whole
             if client.greeted:
                 frame = since(whole, client.log)
                 key = (client.seat, frame["game"]["log_from"] if frame["game"] else 0)
             else:
                 frame, key = None, (client.seat, None)
             if key not in texts:
-                texts[key] = encode(frame or table_frame(live, client.seat, words=True, shared=shared))
+                view = mover if client.seat == staging else shared
+                texts[key] = encode(frame or table_frame(live, client.seat, words=True, shared=view))
             client.greeted, client.log = True, whole["game"]["log"] if whole["game"] else ()
             with contextlib.suppress(Exception):  # a client gone mid-send is removed by its own handler
                 await client.send(texts[key])
@@ -182,7 +212,9 @@ class Tables:
     ``pool`` runs the bots (a process pool in the server; None: threads, for tests);
     ``bot_delay``: least seconds a bot's move takes, so people can follow it;
     ``patience``: seconds a person may be away on their turn before a bot plays for them;
-    ``bus``: how the processes sharing the database tell each other (default: alone)."""
+    ``bus``: how the processes sharing the database tell each other (default: alone);
+    ``expire_open``: seconds an open table may stay with nobody connected and nothing
+    changing before it expires (0: never)."""
 
     def __init__(
         self,
@@ -193,8 +225,13 @@ class Tables:
         hub: Hub | None = None,
         bus: Bus | None = None,
         metrics: Metrics | None = None,
+        expire_open: float = 0.0,
+        seeds: Callable[[], int] = fresh_seed,
     ) -> None:
         self.store, self.pool, self.bot_delay, self.patience = store, pool, bot_delay, patience
+        self.seeds = seeds
+        """Where each new game's seed comes from (tests give a stream of their own)."""
+        self.expire_open = expire_open
         self.hub = hub or Hub()
         self.bus = bus or Bus()
         self.metrics = metrics or Metrics()
@@ -252,8 +289,7 @@ class Tables:
     async def start_background(self) -> None:
         """Start listening to the other processes, the watch over absent players and
         bots, and (alone) the bots of games waiting for one."""
-        await self.bus.start(self._heard)
-        self.bus.publish({"hello": 1})
+        await self.bus.start(self._heard, self._connected)
         self._watcher = asyncio.create_task(self._watch())
         if not self.bus.shared:
             for live in self.live.values():
@@ -274,10 +310,10 @@ class Tables:
         live = self.live.get(table_id)
         if live is None and self.bus.shared and len(table_id) <= 32:  # made by another process just now?
             stored = self.store.table(table_id)
-            if stored is not None:
+            if stored is not None and stored.status != EXPIRED:
                 live = self.live[table_id] = self._revive(stored)
-        if live is None:
-            raise Refused("no-table", _("There is no table {id}.").format(id=table_id), 404)
+        if live is None or live.status == EXPIRED:
+            raise Refused("no-table", _("There is no table {id}.").format(id=table_id[:32]), 404)
         return live
 
     def listed(self) -> list[LiveTable]:
@@ -314,10 +350,21 @@ class Tables:
         text = " ".join(name.split())
         if len(text) > NAME_LENGTH or any(not ch.isprintable() for ch in text):
             raise Refused("bad-name", _("Give a name of up to {n} characters.").format(n=NAME_LENGTH))
+        if RESERVED_NAME.fullmatch(name_key(text)):
+            raise Refused(
+                "reserved-name",
+                _("Names like {name} are the table's, for its bots and empty seats: choose another name.").format(
+                    name=text
+                ),
+            )
         return text
 
     def _sit(self, live: LiveTable, seat: int, name: Any) -> str:
         clean = self._clean_name(name)
+        if clean and any(name_key(clean) == name_key(other.name) for other in live.seats if other.name):
+            raise Refused(
+                "name-taken", _("Someone at this table is called {name}: choose another name.").format(name=clean), 409
+            )
         token = new_token()
         live.seats[seat] = SeatState(clean, token_hash(token))
         return token
@@ -406,7 +453,7 @@ class Tables:
             await self._new_game(live)
 
     async def _new_game(self, live: LiveTable) -> None:
-        seed = fresh_seed()
+        seed = self.seeds()
         live.game_number += 1
         live.game_id = None  # a new game: the database numbers it
         live.table = Table(self._table_seats(live), live.config, seed)
@@ -426,12 +473,12 @@ class Tables:
         """The table if ``seat`` may decide now against sequence number ``seq`` (a
         decision made against a change this process has not read yet is checked
         against it, not refused as stale)."""
-        if self.bus.shared and seq != live.seq:
+        if self.bus.shared and seq != live.seq_for(seat):
             await self._reread(live)
         table = live.table
         if table is None or live.status != "playing" or table.is_over:
             raise Refused("no-game", _("No game is being played at this table."), 409)
-        if not isinstance(seq, int) or isinstance(seq, bool) or seq != live.seq:
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq != live.seq_for(seat):
             raise Refused("stale", _("The table changed before your decision arrived: look again and decide."), 409)
         if table.current != seat:
             raise Refused("not-your-turn", _("It is not your turn."), 409)
@@ -460,8 +507,8 @@ class Tables:
     async def take_back(self, table_id: str, seat: int, seq: Any) -> None:
         live = self.get(table_id)
         async with self._changing(live):
-            table = await self._turn_of(live, seat, seq)
-            if not table.take_back():
+            await self._turn_of(live, seat, seq)
+            if not live.take_back():
                 raise Refused("nothing-staged", _("There is nothing to take back."), 409)
             await self._changed(live)
 
@@ -492,6 +539,19 @@ class Tables:
         live.seats[client.seat].here = max(live.seats[client.seat].here - 1, 0)
         self._tell_presence(live, client.seat)
         await self._publish(live)
+
+    def _connected(self) -> None:
+        """The bus is connected (again): say hello (the other processes then tell who is
+        connected to them) and who is connected here. Nobody could tell anything while it
+        was down, so every absent person's patience starts again now."""
+        now = time.monotonic()
+        for live in self.live.values():
+            for number, state in enumerate(live.seats):
+                if state.left is not None:
+                    state.left = now
+                if state.here:
+                    self.bus.publish({"t": live.id, "seat": number, "here": state.here})
+        self.bus.publish({"hello": 1})
 
     def _tell_presence(self, live: LiveTable, seat: int) -> None:
         self._count_online(live, seat)
@@ -539,7 +599,7 @@ class Tables:
         live = self.live.get(table_id)
         if live is None:
             stored = await self._db(self.store.table, table_id)
-            if stored is not None and table_id not in self.live:
+            if stored is not None and table_id not in self.live and stored.status != EXPIRED:
                 self.live[table_id] = self._revive(stored)
                 await self._publish(self.live[table_id])
             return
@@ -552,6 +612,8 @@ class Tables:
             elif not await self._reread(live):
                 return
         await self._publish(live)
+        if live.status == EXPIRED:  # expired by another process: gone from this one too
+            self.live.pop(table_id, None)
 
     async def _reread(self, live: LiveTable) -> bool:
         """Read the table back if the database has a newer version (``live.lock`` held);
@@ -601,6 +663,7 @@ class Tables:
                     await self._look()
             for live in list(self.live.values()):
                 await self._watch_table(live, now)
+                await self._expire_if_idle(live, now)
 
     async def _look(self) -> None:
         try:
@@ -612,6 +675,8 @@ class Tables:
             live = self.live.get(table_id)
             if live is None or live.version < version:
                 await self.refresh(table_id, version)
+        for table_id in [table_id for table_id in self.live if table_id not in versions]:
+            await self.refresh(table_id)  # expired by another process (its message lost)
 
     async def _watch_table(self, live: LiveTable, now: float) -> None:
         table = live.table
@@ -620,18 +685,39 @@ class Tables:
         seat = live.seats[table.current]
         if live.lock.locked():
             return  # being changed: look again in a second
-        if seat.bot is None and seat.substitute is None and seat.left is not None:
+        if seat.bot is None and seat.substitute is None and seat.left is not None and self.bus.ready:
+            # (with the bus down, who is connected to the other processes is not known)
             if now - seat.left >= self.patience:
                 with contextlib.suppress(Refused):
                     async with self._changing(live):
                         seat.substitute = SUBSTITUTE
-                        table.take_back()
+                        live.take_back()
                         await self._changed(live)
         elif self.bus.shared and (seat.bot or seat.substitute) and now - live.touched > TAKEOVER:
             if live.bot_task is None or live.bot_task.done():
                 log.info("table %s: its bot's turn waited %.0f s; asked here", live.id, now - live.touched)
                 live.touched = now
                 self._next_bot(live)
+
+    async def _expire_if_idle(self, live: LiveTable, now: float) -> None:
+        """Expire ``live`` if it is open and nobody has been at it (connected to this
+        process, or, in a seat, to any) nor changed it for :attr:`expire_open` seconds."""
+        if not self.expire_open or live.status != "open" or live.lock.locked():
+            return
+        if self.hub.of(live.id) or any(seat.online for seat in live.seats):
+            live.touched = now  # (an open table's bots are never asked: the time is free for this)
+            return
+        if now - live.touched < self.expire_open:
+            return
+        with contextlib.suppress(Refused):
+            async with self._changing(live, reread=True):
+                if live.status != "open" or now - live.touched < self.expire_open:
+                    return  # changed by another process meanwhile
+                live.status = EXPIRED
+                await self._changed(live)
+        if live.status == EXPIRED:
+            self.live.pop(live.id, None)
+            log.info("table %s expired: open, and nobody at it for %.0f s", live.id, self.expire_open)
 
     # --- after every change ---------------------------------------------------------
 

@@ -6,7 +6,8 @@ The schema is four tables, created and changed only by the Alembic migrations in
 * ``tables``: a table's settings (players, basic or advanced, action cards, language)
   and whether it is open, playing or over;
 * ``seats``: who sits in each seat: a person's display name and the SHA-256 of their
-  seat token (never the token itself), or a bot's spec;
+  seat token (never the token itself), or a bot's spec; how many staged decisions the
+  person took back;
 * ``games``: each game played at a table: its number there, config and seed, and its
   result once over;
 * ``decisions``: the append-only log of each game's decisions, primary key (game,
@@ -105,7 +106,8 @@ class TableRow(Base):
     actions: Mapped[bool] = mapped_column(Boolean)
     lang: Mapped[str] = mapped_column(String(8))
     status: Mapped[str] = mapped_column(String(8))
-    """``open`` (seats being taken), ``playing`` or ``over``."""
+    """``open`` (seats being taken), ``playing``, ``over``, or ``expired`` (left open and
+    unused: :data:`red7.web.service.EXPIRED`)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     """Bumped by every change of the table (:meth:`Store.commit`)."""
 
@@ -119,6 +121,9 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(80), nullable=True)
     substitute: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    undone: Mapped[int] = mapped_column(Integer, default=0)
+    """How many staged decisions of this seat's person were taken back at this table, in
+    all: their sequence numbers count them (:meth:`red7.web.live.LiveTable.seq_for`)."""
 
 
 class GameRow(Base):
@@ -190,6 +195,7 @@ class StoredSeat:
     token_hash: str | None = None
     bot: str | None = None
     substitute: str | None = None
+    undone: int = 0
 
 
 @dataclass(frozen=True)
@@ -309,7 +315,7 @@ class Store:
             )
             s.flush()  # the table before its seats (no ORM relationship orders them)
             for seat in range(players):
-                s.add(SeatRow(table_id=table_id, seat=seat, name="", token_hash=None, bot=None))
+                s.add(SeatRow(table_id=table_id, seat=seat, name="", token_hash=None, bot=None, undone=0))
         return StoredTable(table_id, players, advanced, actions, lang, "open", (StoredSeat(),) * players, None, 0)
 
     def commit(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
@@ -334,7 +340,13 @@ class Store:
                     connection.execute(
                         update(SeatRow)
                         .where(SeatRow.table_id == before.id, SeatRow.seat == number)
-                        .values(name=new.name, token_hash=new.token_hash, bot=new.bot, substitute=new.substitute)
+                        .values(
+                            name=new.name,
+                            token_hash=new.token_hash,
+                            bot=new.bot,
+                            substitute=new.substitute,
+                            undone=new.undone,
+                        )
                     )
             game = after.game
             if game is not None:
@@ -447,9 +459,11 @@ class Store:
             return [self._table(s, row) for row in rows]
 
     def versions(self) -> dict[str, int]:
-        """Every table's id and version (to find the tables changed elsewhere)."""
+        """Every table's id and version (to find the tables changed elsewhere), but for
+        expired ones (gone for good: nothing to find)."""
         with Session(self.engine) as s:
-            return {table_id: version for table_id, version in s.execute(select(TableRow.id, TableRow.version))}
+            rows = s.execute(select(TableRow.id, TableRow.version).where(TableRow.status != "expired"))
+            return {table_id: version for table_id, version in rows}
 
     def table(self, table_id: str, newer_than: int | None = None) -> StoredTable | None:
         """The table ``table_id`` (None: no such table, or not newer than version
@@ -475,7 +489,7 @@ class Store:
             row.actions,
             row.lang,
             row.status,
-            tuple(StoredSeat(seat.name, seat.token_hash, seat.bot, seat.substitute) for seat in seats),
+            tuple(StoredSeat(seat.name, seat.token_hash, seat.bot, seat.substitute, seat.undone) for seat in seats),
             None if game is None else self._game(s, game),
             row.version,
         )

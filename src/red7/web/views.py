@@ -206,7 +206,9 @@ class Shared:
     language: the table, its seats and the public part of the game, read from the
     spectator's view (``observe(None)``, ``events_for(None)``: public facts only). Made
     once per change of the table (:func:`shared_view`) and completed for each seat by
-    :func:`table_frame`, so a change costs one public view, not one per client."""
+    :func:`table_frame`, so a change costs one public view, not one per client. While a
+    person's turn is staged, its mover's frames are made from a second one, the public
+    facts of the turn as they see it (:func:`shared_view` of the mover)."""
 
     table: dict[str, Any]
     seats: list[dict[str, Any]]
@@ -214,8 +216,9 @@ class Shared:
     game: dict[str, Any] | None
 
 
-def shared_view(live: LiveTable) -> Shared:
-    """The :class:`Shared` part of ``live``'s frames now."""
+def shared_view(live: LiveTable, viewer: int | None = None) -> Shared:
+    """The :class:`Shared` part of ``live``'s frames now, for every client, or for the
+    ``viewer`` whose staged turn it is (the others see the turn as it began)."""
     with using(live.lang):
         names = live.names()
         table = {
@@ -240,7 +243,7 @@ def shared_view(live: LiveTable) -> Shared:
             }
             for s, seat_info in enumerate(live.seats)
         ]
-        return Shared(table, seats, names, None if live.table is None else public_game_json(live, names))
+        return Shared(table, seats, names, None if live.table is None else public_game_json(live, names, viewer))
 
 
 def table_frame(
@@ -250,7 +253,7 @@ def table_frame(
     ``words``: with the words of the page's controls (``ui``: a connection's first frame
     needs them, later ones do not); ``shared``: the table's :func:`shared_view` now, if
     already made for another client."""
-    shared = shared or shared_view(live)
+    shared = shared or shared_view(live, seat if seat is not None and seat == live.staging else None)
     with using(live.lang):
         frame: dict[str, Any] = {
             "v": PROTOCOL,
@@ -258,7 +261,7 @@ def table_frame(
             "table": shared.table,
             "seats": [dict(info, you=s == seat) for s, info in enumerate(shared.seats)],
             "you": seat,
-            "seq": live.seq,
+            "seq": live.seq_for(seat),
             "game": None if shared.game is None else shared.game | seat_game_json(live, seat, shared.names),
         }
         if words:
@@ -299,12 +302,13 @@ def settings_text(live: LiveTable) -> str:
     return " · ".join([ngettext("{n} player", "{n} players", players).format(n=players), *config_words(live.config)])
 
 
-def public_game_json(live: LiveTable, names: Sequence[str]) -> dict[str, Any]:
+def public_game_json(live: LiveTable, names: Sequence[str], viewer: int | None = None) -> dict[str, Any]:
     """The part of a frame's game everybody sees alike, from the spectator's observation
-    and events: the board, the standing, the last round's end and the result."""
+    and events: the board, the standing, the last round's end and the result. With a
+    ``viewer``, its public facts as that seat sees them (its own staged turn in them)."""
     table = live.table
     assert table is not None
-    obs = table.observe(None)
+    obs = table.observe(viewer)
     standing = standing_of(obs)
     rule = COLOURS[obs.rule]
     target = obs.config.target if obs.advanced else None
@@ -312,6 +316,7 @@ def public_game_json(live: LiveTable, names: Sequence[str]) -> dict[str, Any]:
         "round": obs.round,
         "step": obs.step.value,
         "current": obs.current_player,
+        "final": table.committed,  # the decisions that are final: where the game is, for all
         "rule": {"colour": rule, "name": colour_name(rule), "text": _(RULE_TEXT[rule])},
         "canvas": cards_json(obs.canvas),
         "deck": {"size": obs.deck_size, "known_top": cards_json(obs.deck_known_top)},
@@ -326,7 +331,7 @@ def public_game_json(live: LiveTable, names: Sequence[str]) -> dict[str, Any]:
         "target": target,
         "leader": standing.leader,
         "standing": winning_line(standing, names),
-        "last_round": last_round_json(table.events_for(None), list(obs.scores), target, names),
+        "last_round": last_round_json(table.events_for(viewer), list(obs.scores), target, names),
         "over": None
         if obs.result is None
         else {"winners": list(obs.result.winners), "text": winners_line(obs.result.winners, names)},

@@ -55,11 +55,15 @@ export function srOnly(text) {
   return h("span", { class: "sr-only" }, text);
 }
 
-/** A JSON call to the server; throws an Error with the server's message on a refusal. */
-export async function api(path, body) {
-  const init = body === undefined ? {} : {
+/** A JSON call to the server (a POST of `body`, else a GET; a seat `token` goes in the
+ * Authorization header, never in the address); throws an Error with the server's message
+ * on a refusal. */
+export async function api(path, body, token) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const init = body === undefined ? { headers } : {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { ...headers, "Content-Type": "application/json" },
     body: JSON.stringify(body),
   };
   const response = await fetch(path, init);

@@ -1,6 +1,7 @@
 // Red7 web: the lobby, /. Create a table (POST /api/tables: this browser sits in seat 0
-// and keeps the seat token), join a free seat or watch one of the open tables. The
-// page's words come from GET /api/ui in the chosen language.
+// and keeps the seat token), join a free seat or watch one of the open tables, a page of
+// them at a time (GET /api/tables?offset=&limit=). The page's words come from GET /api/ui
+// in the chosen language.
 
 import {
   api, choosePageLanguage, getName, getToken, h, loadWords, pageLanguage, setName, setToken, t, toast,
@@ -8,6 +9,9 @@ import {
 
 let words = { lang: "en", languages: { en: "English", "pt-BR": "Português (Brasil)" }, ui: {} };
 let tables = [];
+let offset = 0; // where the page of tables shown starts in the server's list
+let total = 0; // how many tables the list has
+const PAGE = 20;
 const $ = (id) => document.getElementById(id);
 
 function applyWords() {
@@ -50,6 +54,13 @@ function drawTables() {
     box.replaceChildren(h("p", { class: "none" }, t(ui, "no_tables")));
     return;
   }
+  const pager = total <= PAGE ? null : h(
+    "nav",
+    { class: "pager", "aria-label": t(ui, "open_tables") },
+    h("button", { type: "button", "data-page": "previous", disabled: offset === 0, onclick: () => turnPage(-PAGE) }, t(ui, "previous")),
+    h("span", { class: "where" }, `${offset + 1}–${offset + tables.length} / ${total}`),
+    h("button", { type: "button", "data-page": "next", disabled: offset + tables.length >= total, onclick: () => turnPage(PAGE) }, t(ui, "next")),
+  );
   box.replaceChildren(
     h(
       "ul",
@@ -76,6 +87,7 @@ function drawTables() {
         );
       }),
     ),
+    pager,
   );
   if (focused) {
     const again = box.querySelector(`[${focused[0]}="${CSS.escape(focused[1])}"]`);
@@ -85,10 +97,21 @@ function drawTables() {
 
 let shown = "";
 
+function turnPage(step) {
+  offset = Math.max(0, offset + step);
+  refresh();
+}
+
 async function refresh() {
   try {
-    tables = (await api("/api/tables")).tables;
-    const now = JSON.stringify(tables);
+    const page = await api(`/api/tables?offset=${offset}&limit=${PAGE}`);
+    if (!page.tables.length && page.total > 0 && offset > 0) { // the page emptied: the last one
+      offset = Math.max(0, Math.floor((page.total - 1) / PAGE) * PAGE);
+      return refresh();
+    }
+    tables = page.tables;
+    total = page.total;
+    const now = JSON.stringify([offset, total, tables]);
     if (now === shown) return; // unchanged: keep the list (and the focus in it) as it is
     shown = now;
     drawTables();

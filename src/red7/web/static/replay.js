@@ -38,7 +38,7 @@ async function load() {
   const token = getToken(tableId);
   try {
     try {
-      frames = (await api(token ? `${base}?token=${encodeURIComponent(token)}` : base)).frames;
+      frames = (await api(base, undefined, token)).frames;
     } catch (err) {
       if (!token || err.status !== 403) throw err;
       frames = (await api(base)).frames; // a token this table no longer knows: the spectator's view

@@ -1,5 +1,8 @@
-// Red7 web: a table, /t/<id> (?watch: as a spectator). One WebSocket, /ws/<id>?token=...;
-// every `table` frame redraws the page (render.js), `error` frames show their message.
+// Red7 web: a table, /t/<id> (?watch: as a spectator). One WebSocket, /ws/<id>, whose first
+// message says who this is (the seat token: never in an address, which logs keep); every
+// `table` frame redraws the page (render.js), `error` frames show their message. A
+// connection the server refuses (no such table, another site's page, too many
+// connections) is told why before it is closed: the page says so instead of reconnecting.
 // The person picks a card the legal options name, then one of that card's options (or a
 // card-less one); the server's marks decide what asks first (safe, ends_turn).
 
@@ -20,7 +23,8 @@ let pending = null; // {seq}: a decision sent, its answer not arrived yet
 let socket = null;
 let attempts = 0;
 let retryTimer = null;
-let gone = false; // the table does not exist: stop trying
+let gone = null; // why this table cannot be shown (no such table, refused): stop trying
+let refusal = null; // the error frame a refused connection was sent before it was closed
 let tokenDropped = false; // the server refused this browser's token: reconnect as a spectator
 let firstFrame = true;
 let lastPrompt = "";
@@ -30,18 +34,22 @@ const $ = (id) => document.getElementById(id);
 
 // --- the connection ---------------------------------------------------------------------
 
+/** Error codes the server closes the connection after (the close event says what next). */
+const CLOSING = new Set(["no-table", "cross-origin", "too-many", "token-in-url", "bad-hello", "no-hello"]);
+
 function socketUrl() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  return `${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}${query}`;
+  return `${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}`;
 }
 
 function connect() {
   clearTimeout(retryTimer);
+  refusal = null;
   const ws = new WebSocket(socketUrl());
   socket = ws;
   ws.addEventListener("open", () => {
     attempts = 0;
+    ws.send(JSON.stringify({ type: "hello", token, lang: pageLanguage() }));
     showConnection(true);
   });
   ws.addEventListener("message", (event) => {
@@ -58,19 +66,22 @@ function connect() {
   ws.addEventListener("close", (event) => {
     if (socket !== ws) return; // replaced on purpose (a seat was taken)
     socket = null;
-    if (event.code === 4404) {
-      gone = true;
-      showGone();
+    const why = refusal && refusal.message;
+    if (event.code === 4403 && tokenDropped) {
+      tokenDropped = false; // the seat token was refused: watch instead
+      connect();
       return;
     }
-    if (event.code === 4403) {
-      if (tokenDropped) {
-        tokenDropped = false; // the seat token was refused: watch instead
-        connect();
-      } else {
-        showConnection(true);
-        toast(event.reason || "403", 60000); // refused (another site's page): trying again cannot help
-      }
+    if (event.code === 4429) { // too many connections from this address: try again when told
+      showConnection(false);
+      if (why) $("conn").textContent = why;
+      retryTimer = setTimeout(connect, 1000 * Math.max(1, Number(refusal && refusal.retry_after) || 10));
+      return;
+    }
+    if (event.code === 4404 || (event.code >= 4400 && event.code < 4500)) {
+      // no such table, or refused (another site's page...): trying again cannot help
+      gone = why || (event.code === 4404 ? t(ui, "no_table") : `${event.code} ${event.reason}`);
+      showGone();
       return;
     }
     showConnection(false);
@@ -103,10 +114,11 @@ function showConnection(up) {
   document.body.classList.toggle("offline", !up);
 }
 
+/** Why the table cannot be shown (`gone`), and the way back to the lobby. */
 function showGone() {
-  $("conn").textContent = "";
+  showConnection(true);
   $("board").replaceChildren(
-    h("p", { class: "gone" }, t(ui, "no_table"), " ", h("a", { href: "/" }, t(ui, "lobby_title"))),
+    h("p", { class: "gone", role: "alert" }, gone || t(ui, "no_table"), " ", h("a", { href: "/" }, t(ui, "lobby_title"))),
   );
   $("setup").replaceChildren();
 }
@@ -115,6 +127,10 @@ function showGone() {
 
 function onError(data) {
   pending = null;
+  if (CLOSING.has(data.code)) {
+    refusal = data; // said when the socket closes
+    return;
+  }
   toast(data.message || data.code);
   if (data.code === "bad-token") {
     // this browser's token no longer opens a seat here: watch instead
@@ -128,6 +144,14 @@ function onError(data) {
 function onFrame(data) {
   // the words of the controls come in a connection's first frame only: later frames use them
   ui = data.ui || ui;
+  if (data.table.status === "expired") { // left open and unused: the server let it go
+    gone = t(ui, "no_table");
+    const old = socket;
+    socket = null;
+    if (old) old.close();
+    showGone();
+    return;
+  }
   data.ui = ui;
   // the move log: a connection's first frame has it whole, later ones what follows the
   // lines this page keeps
@@ -612,6 +636,7 @@ document.addEventListener("keydown", (event) => {
 
 function main() {
   if (!tableId) {
+    gone = t(ui, "no_table");
     showGone();
     return;
   }

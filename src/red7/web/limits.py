@@ -1,0 +1,140 @@
+"""What one client may take of a server: tables and WebSockets (``red7 serve``'s
+``--tables-per-hour``, ``--table-burst``, ``--open-tables``, ``--sockets``).
+
+A client is an IP address (the one a trusted reverse proxy names in ``X-Forwarded-For``:
+``--trusted-proxy``), or an IPv6 /64 network, which one household or host gets whole.
+Each server process counts its own clients: behind a proxy spreading them over N
+processes, a client may get up to N times as much in all.
+
+A refusal says when to try again (``retry_after``, seconds: the ``Retry-After`` of an
+HTTP 429). Time is read from the server's clock (``Settings.clock``), which tests stop
+and move by hand.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What each client may have of one server process, and when open tables expire."""
+
+    tables_per_hour: float = 120.0
+    """Tables a client may create an hour, on average..."""
+    table_burst: int = 20
+    """...and at once (a club evening: a few tables each, created back to back)."""
+    open_tables: int = 10
+    """Tables a client may have open at once (created, game not started)."""
+    sockets: int = 64
+    """WebSockets a client may have open at once (a person has one a tab; a shared
+    address, a school's or a club's, has many people)."""
+    expire_open: float = 3600.0
+    """Seconds an open table stays with nobody connected and nothing changing before it
+    expires (0: never)."""
+
+    def __post_init__(self) -> None:
+        if not (self.tables_per_hour > 0 and self.table_burst >= 1 and self.open_tables >= 1 and self.sockets >= 1):
+            raise ValueError(f"every limit must be positive: {self}")
+        if not self.expire_open >= 0:
+            raise ValueError(f"expire_open must be 0 (never) or a number of seconds, not {self.expire_open}")
+
+
+UNLIMITED = Limits(tables_per_hour=1e9, table_burst=10**9, open_tables=10**9, sockets=10**9, expire_open=0.0)
+"""No limit at all (tests that make many tables from one address)."""
+
+
+def client_key(host: str | None) -> str:
+    """Who a client is, from its address: the address itself, or its /64 network for IPv6.
+
+    >>> client_key("192.0.2.7"), client_key("2001:db8::1"), client_key("2001:db8::2:3")
+    ('192.0.2.7', '2001:db8::/64', '2001:db8::/64')
+    """
+    if not host:
+        return "?"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host  # not an address (a test client's name)
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    at: float
+
+
+@dataclass
+class ClientLimits:
+    """The counts of one server process's clients against :class:`Limits`."""
+
+    limits: Limits
+    clock: Callable[[], float]
+    _buckets: dict[str, _Bucket] = field(default_factory=dict)
+    _created: dict[str, list[str]] = field(default_factory=dict)
+    """The tables each client created that may still be open."""
+    _sockets: dict[str, int] = field(default_factory=dict)
+
+    def table_refusal(self, client: str, still_open: Callable[[str], bool]) -> tuple[str, float] | None:
+        """Why ``client`` may not create a table now, and in how many seconds to try again
+        (None: it may). ``still_open`` says whether a table it created is still open.
+        A table allowed is counted: call :meth:`created` with its id, or :meth:`uncount`."""
+        created = self._created.get(client)
+        if created is not None:
+            created[:] = [table_id for table_id in created if still_open(table_id)]
+            if not created:
+                del self._created[client]
+        if len(self._created.get(client, ())) >= self.limits.open_tables:
+            return "open", 60.0
+        now = self.clock()
+        rate = self.limits.tables_per_hour / 3600.0
+        bucket = self._buckets.get(client)
+        if bucket is None:
+            bucket = _Bucket(float(self.limits.table_burst), now)
+            if len(self._buckets) > 100_000:  # a spread flood: forget the full buckets
+                self._forget_full(now)
+            self._buckets[client] = bucket
+        bucket.tokens = min(float(self.limits.table_burst), bucket.tokens + (now - bucket.at) * rate)
+        bucket.at = now
+        if bucket.tokens < 1:
+            return "rate", max(1.0, math.ceil((1 - bucket.tokens) / rate))
+        bucket.tokens -= 1
+        return None
+
+    def created(self, client: str, table_id: str) -> None:
+        self._created.setdefault(client, []).append(table_id)
+
+    def uncount(self, client: str) -> None:
+        """Give back the table :meth:`table_refusal` counted (the table was not made)."""
+        bucket = self._buckets.get(client)
+        if bucket is not None:
+            bucket.tokens = min(float(self.limits.table_burst), bucket.tokens + 1)
+
+    def _forget_full(self, now: float) -> None:
+        rate = self.limits.tables_per_hour / 3600.0
+        for key, bucket in list(self._buckets.items()):
+            if bucket.tokens + (now - bucket.at) * rate >= self.limits.table_burst:
+                del self._buckets[key]
+
+    def open_socket(self, client: str) -> bool:
+        """Count a WebSocket of ``client`` opening; False (not counted) if it has too many."""
+        count = self._sockets.get(client, 0)
+        if count >= self.limits.sockets:
+            return False
+        self._sockets[client] = count + 1
+        return True
+
+    def close_socket(self, client: str) -> None:
+        count = self._sockets.get(client, 0) - 1
+        if count > 0:
+            self._sockets[client] = count
+        else:
+            self._sockets.pop(client, None)

@@ -1,5 +1,6 @@
 """A message that comes again is never applied again, a take-back notwithstanding
-(issue 32, item 14), against a real ``red7 serve`` process.
+(issue 32, item 14), and a staged turn taken back reaches nobody but its mover (item 1),
+against a real ``red7 serve`` process.
 
 A decision carries the sequence number of the frame it was made against. A take-back
 used to move that number back to where the turn began, so the turn's first message, sent
@@ -56,9 +57,14 @@ def refused_again(game: Game_, mover: Client, sent: list[dict[str, object]]) -> 
 def test_a_message_sent_again_after_a_take_back_is_refused(tmp_path: Path) -> None:
     with WebServer(tmp_path, bot_delay=0) as server:
         game = new_game(server, 2, True, True, people=2, level="easy")
+        settle(game.clients)
+        heard = {c.seat: len(c.raw) for c in game.clients}
         mover, sent = stage_and_take_back(game)
         others = [c for c in game.clients if c is not mover]
-        # the others' numbers are the final decisions': nothing says a card was shown and taken back
+        # R9: the staged card, its log line and its taking back reached nobody but the mover
+        # (the others were sent nothing at all), and their numbers are the final decisions'
+        assert [len(c.raw) for c in others] == [heard[c.seat] for c in others]
+        assert len(mover.raw) == heard[mover.seat] + 2
         assert all(c.last is not None and c.last["seq"] == c.last["game"]["final"] for c in others)
         refused_again(game, mover, sent)
 

@@ -30,7 +30,8 @@ CHROMIUM_ARGS = [
 LAPTOP = {"width": 1280, "height": 800}
 WAIT = 60_000
 """Milliseconds to wait for a page to show something the server sends (generous: a busy
-machine must not fail a test)."""
+machine must not fail a test): every action's and every ``expect``'s default."""
+expect.set_options(timeout=WAIT)
 
 
 @contextlib.contextmanager

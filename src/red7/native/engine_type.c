@@ -833,7 +833,11 @@ static PyObject *py_random_games(PyObject *module, PyObject *args, PyObject *kwd
             if (!s) return NULL;
             unsigned long long choices = PyLong_AsUnsignedLongLong(s);
             Py_DECREF(s);
-            if (choices == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+            if (choices == (unsigned long long)-1 && PyErr_Occurred()) {
+                if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
+                PyErr_Clear(); /* negative, or beyond 64 bits */
+                return PyErr_Format(PyExc_ValueError, "players_seed gives a seed from 0 to 2**64 - 1");
+            }
             mt_seed_u64(&rng, choices);
             uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
             r7_deal(&g, key, key[1] ? 2 : 1); /* round 1 is Random(seed) */
@@ -884,10 +888,12 @@ static PyObject *py_design_game(PyObject *module, PyObject *args) {
     for (int s = 0; ok && s < players; s++) {
         unsigned long long v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seeds, s));
         ok = !(v == (unsigned long long)-1 && PyErr_Occurred());
+        if (!ok && PyErr_ExceptionMatches(PyExc_OverflowError))
+            PyErr_Clear(); /* negative, or beyond 64 bits: the sentence below */
         if (ok) mt_seed_u64(&rngs[s], v);
     }
     Py_DECREF(seeds);
-    if (!ok) return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "give a seed below 2**64 per seat");
+    if (!ok) return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "give a seed from 0 to 2**64 - 1 per seat");
     long legal[R7_MAX_LEGAL + 1] = {0}, safe[R7_MAX_LEGAL + 1] = {0}, rules[7] = {0}, plays[8] = {0};
     long decisions[R7_MAX_PLAYERS] = {0};
     int firsts[R7_MAX_ROUNDS + 1], rounds = 0;

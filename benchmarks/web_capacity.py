@@ -31,17 +31,16 @@ import json
 import os
 import random
 import statistics
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from red7.web import local_services as services
 from red7.web.bus import Bus
 from red7.web.service import Tables
 from red7.web.store import Store, StoredGame, StoredSeat, StoredTable
 
-TESTS = Path(__file__).resolve().parent.parent / "tests"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -189,9 +188,6 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds of writing (default 20)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args()
-    sys.path.insert(0, str(TESTS))  # the tests' throwaway PostgreSQL (see web_load.services_module)
-    import services
-
     if not services.Postgres.available():
         parser.error("needs Debian's PostgreSQL server (postgresql-NN, and the postgres user when run as root)")
     with services.Postgres(durable=True) as postgres:

@@ -6,7 +6,7 @@ process, and stops everything at the end (also on Ctrl+C, SIGTERM or an error):
 * ``--backend sqlite`` (the default): one ``red7 serve`` process (``--workers 1
   --bot-delay 0``, a free loopback port) on a fresh SQLite file;
 * ``--backend postgres``: a throwaway PostgreSQL cluster and a Redis of its own on
-  loopback (the helpers of ``tests/services.py``: Debian's binaries, run as the
+  loopback (the throwaway services of :mod:`red7.web.local_services`: Debian's binaries, run as the
   ``postgres`` user when we are root), a fresh database in it, and ``--processes`` N
   ``red7 serve`` processes sharing them, each waited for until its ``/readyz`` says 200.
 
@@ -87,6 +87,8 @@ from typing import Any
 import httpx
 import websockets
 
+from red7.web import local_services as services
+
 RED7 = Path(sys.executable).with_name("red7")
 COLOURS = ("Red", "Orange", "Yellow", "Green", "Blue", "Indigo", "Violet")
 CARD_TEXT = re.compile(r"(?<![\w])(?:([ROYGBIV][1-7])|(Red|Orange|Yellow|Green|Blue|Indigo|Violet) ([1-7]))(?![\w])")
@@ -124,24 +126,8 @@ def summary(values: list[float]) -> dict[str, Any]:
 
 # --- the servers ----------------------------------------------------------------------
 
-TESTS = Path(__file__).resolve().parent.parent / "tests"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 METRIC = re.compile(r"^([A-Za-z_:][\w:]*)(\{[^}]*\})? (\S+)$", re.MULTILINE)
-
-
-def services_module() -> Any:
-    """``tests/services.py``: the throwaway PostgreSQL cluster and Redis the tests start.
-
-    They are the tests' helpers, not the package's (red7 never starts a database), and
-    this script needs exactly them: fresh services on loopback from Debian's binaries,
-    run as the ``postgres`` user when we are root, removed when stopped. So the tests
-    folder goes on ``sys.path`` as pytest puts it there (``services`` imports its sibling
-    ``web_server`` the same way), rather than a second copy of them here."""
-    if str(TESTS) not in sys.path:
-        sys.path.insert(0, str(TESTS))
-    import services
-
-    return services
 
 
 def processes_now() -> dict[int, tuple[str, int, float]]:
@@ -722,7 +708,6 @@ async def measure(args: argparse.Namespace, stack: contextlib.ExitStack) -> dict
     folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="red7-load-")))
     postgres = redis = None
     if args.backend == "postgres":
-        services = services_module()
         postgres = stack.enter_context(services.Postgres(durable=True))
         redis = stack.enter_context(services.Redis())
         database, redis_url = postgres.create_database("red7_load"), redis.url
@@ -787,7 +772,6 @@ def main() -> None:
             "through PostgreSQL and Redis, never through a SQLite file"
         )
     if args.backend == "postgres":
-        services = services_module()
         if not services.Postgres.available() or not services.Redis.available():
             parser.error(
                 "--backend postgres needs Debian's PostgreSQL server (postgresql-NN, and the postgres user when run "

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
-import services
 import tiers
 from red7.ui.i18n import set_language
+from red7.web import local_services as services
 
 # No deadline and no health check that times the test: a busy machine must not fail a
 # correct test. The fast tier tries fewer examples of each property; the full tier,

@@ -1,5 +1,5 @@
 """The web server's writes (red7.web.store) on SQLite and on PostgreSQL (started by the
-tests: tests/services.py), through both ways a change is written: :meth:`Store.write`,
+tests: red7.web.local_services), through both ways a change is written: :meth:`Store.write`,
 as the server writes (on PostgreSQL, a change that only adds decisions is the one
 statement ``APPEND`` on an asynchronous connection; any other change a transaction in a
 thread), and :meth:`Store.commit`, the transaction alone.
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-import services
+from red7.web import local_services as services
 from red7.web.store import Store, StoredGame, StoredSeat, StoredTable, _appends
 
 CONFIG = {"players": 2, "advanced": False, "actions": False}

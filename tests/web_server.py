@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,12 +16,7 @@ from types import TracebackType
 
 import httpx
 
-
-def free_port() -> int:
-    """A TCP port nobody listens on now (the OS picks it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from red7.web.local_services import free_port
 
 
 def red7_command() -> list[str]:

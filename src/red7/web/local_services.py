@@ -1,7 +1,8 @@
-"""Real Debian services for the tests: PostgreSQL, Redis and nginx, each started from its
-installed binaries in a temporary folder, on a free port of 127.0.0.1, and stopped with the
-context manager that started it (imported as ``services``: pytest puts this folder on
-``sys.path``).
+"""Throwaway Debian services on this machine: PostgreSQL, Redis and nginx, each started
+from its installed binaries in a temporary folder, on a free port of 127.0.0.1, and stopped
+with the context manager that started it. The tests of a cluster and the web benchmarks
+(``benchmarks/web_load.py``, ``benchmarks/web_capacity.py``) run on them; the server itself
+never starts a service.
 
 Never the system services: nothing here touches ``/etc``, ``/var/lib`` or systemd, so the
 tests run the same in a container without an init, beside a developer's own databases,
@@ -24,13 +25,18 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from web_server import free_port
-
 # Where Debian's postgresql-NN packages put their binaries; /usr/bin holds only wrappers
 # (pg_wrapper) that look for a system cluster, which we never use.
 POSTGRES_ROOT = Path("/usr/lib/postgresql")
 REDIS_SERVER = Path("/usr/bin/redis-server")
 NGINX = Path("/usr/sbin/nginx")
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def _tail(path: Path, lines: int = 40) -> str:
@@ -435,7 +441,7 @@ class Nginx(Service):
         folder = self.folder
         self.config_path.write_text(
             f"""\
-# Written by tests/services.py: nginx in the foreground, every file it writes in {folder}.
+# Written by red7.web.local_services: nginx in the foreground, every file it writes in {folder}.
 daemon off;
 worker_processes 1;
 pid {folder}/nginx.pid;

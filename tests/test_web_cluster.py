@@ -332,19 +332,23 @@ def test_a_browser_on_each_process_plays_a_table_to_its_end(pair: tuple[WebServe
         assert not crowds[0].errors + crowds[1].errors
 
 
+def example_proxy(a: WebServer, b: WebServer, listen: str) -> str:
+    """docs/deploy/nginx.conf with only its upstreams (A and B) and its ``listen 80;``
+    line (``listen``) changed."""
+    config = (ROOT / "docs" / "deploy" / "nginx.conf").read_text()
+    changes = {"127.0.0.1:8001": f"127.0.0.1:{a.port}", "127.0.0.1:8002": f"127.0.0.1:{b.port}", "listen 80;": listen}
+    for old, new in changes.items():
+        assert old in config
+        config = config.replace(old, new)
+    return config
+
+
 def test_the_nginx_example_spreads_a_table_over_both_processes(pair: tuple[WebServer, WebServer]) -> None:
     """docs/deploy/nginx.conf, only its ports changed, in front of A and B: four people
     and a spectator connect through it (round robin: some to each process) and play."""
     a, b = pair
-    example = (ROOT / "docs" / "deploy" / "nginx.conf").read_text()
     port = free_port()
-    changes = {"127.0.0.1:8001": f"127.0.0.1:{a.port}", "127.0.0.1:8002": f"127.0.0.1:{b.port}"}
-    changes["listen 80;"] = f"listen 127.0.0.1:{port};"
-    config = example
-    for old, new in changes.items():
-        assert old in config
-        config = config.replace(old, new)
-    with services.Nginx(config, port=port) as proxy:
+    with services.Nginx(example_proxy(a, b, f"listen 127.0.0.1:{port};"), port=port) as proxy:
         game = new_game(proxy, 4, False, True, people=4, level="easy")
         assert metric(a, "red7_connected_clients") > 0 and metric(b, "red7_connected_clients") > 0
         play(game.clients, random.Random(4))
@@ -369,15 +373,9 @@ def test_no_seat_token_reaches_any_log_with_a_process_down(pair: tuple[WebServer
     and a bot is played through nginx, every seat reconnecting, and a seat's replay read:
     no seat token of the game is in any log (nginx's two, A's, B's)."""
     a, b = pair
-    example = (ROOT / "docs" / "deploy" / "nginx.conf").read_text()
     port = free_port()
     errors, access = tmp_path / "nginx-error.log", tmp_path / "nginx-access.log"
-    changes = {"127.0.0.1:8001": f"127.0.0.1:{a.port}", "127.0.0.1:8002": f"127.0.0.1:{b.port}"}
-    changes["listen 80;"] = f"listen 127.0.0.1:{port}; error_log {errors} info; access_log {access};"
-    config = example
-    for old, new in changes.items():
-        assert old in config
-        config = config.replace(old, new)
+    config = example_proxy(a, b, f"listen 127.0.0.1:{port}; error_log {errors} info; access_log {access};")
     b.kill()
     with services.Nginx(config, port=port) as proxy:
         game = new_game(proxy, 3, False, True, people=2, level="easy")

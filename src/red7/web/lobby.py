@@ -10,6 +10,7 @@ request instead of a whole list built and encoded each time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .live import LiveTable
@@ -19,28 +20,25 @@ PAGE = 50
 """Tables a page shows unless it asks for fewer."""
 MAX_PAGE = 100
 """The most tables one page shows."""
-ORDER = {"open": 0, "playing": 1}
-"""The statuses the lobby lists, in the order it lists them."""
 
 
 class Lobby:
-    """The lobby of a server's live tables (the :attr:`red7.web.service.Tables.live`
-    mapping, in the order the tables came to this process: oldest first)."""
+    """The lobby of a server's tables: ``listed`` gives them in the lobby's order
+    (:meth:`red7.web.service.Tables.listed`)."""
 
-    def __init__(self, live: dict[str, LiveTable]) -> None:
-        self.live = live
+    def __init__(self, listed: Callable[[], list[LiveTable]]) -> None:
+        self.listed = listed
         self._rows: dict[str, tuple[int, dict[str, Any]]] = {}
         """Each listed table's row, with the version it shows."""
 
     def page(self, offset: int = 0, limit: int = PAGE) -> dict[str, Any]:
         """The tables ``offset`` to ``offset + limit`` of the list, and how many it has
         (``total``)."""
-        listed = [(ORDER[live.status], -n, live) for n, live in enumerate(self.live.values()) if live.status in ORDER]
-        listed.sort(key=lambda entry: entry[:2])
-        shown = [live for _order, _n, live in listed[offset : offset + limit]]
+        listed = self.listed()
         if len(self._rows) > 2 * len(listed) + MAX_PAGE:  # forget the rows of tables gone from the list
-            ids = {live.id for _order, _n, live in listed}
+            ids = {live.id for live in listed}
             self._rows = {key: row for key, row in self._rows.items() if key in ids}
+        shown = listed[offset : offset + limit]
         return {"tables": [self._row(live) for live in shown], "total": len(listed), "offset": offset, "limit": limit}
 
     def _row(self, live: LiveTable) -> dict[str, Any]:

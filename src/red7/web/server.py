@@ -271,7 +271,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics.watch_bus(bus.kind, lambda: bus.ready)
         await tables.start_background()
         state["tables"] = tables
-        state["lobby"] = Lobby(tables.live)
+        state["lobby"] = Lobby(tables.listed)
         log.info(
             "red7 serve: %d tables loaded",
             len(tables.live),

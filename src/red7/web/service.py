@@ -317,9 +317,11 @@ class Tables:
         return live
 
     def listed(self) -> list[LiveTable]:
-        """The tables to show in the lobby: open ones first, then those being played."""
+        """The tables to show in the lobby: open ones first, then those being played, the
+        newest first in each (:attr:`live` holds them in the order they came to this process)."""
         order = {"open": 0, "playing": 1}
-        return sorted((t for t in self.live.values() if t.status in order), key=lambda t: order[t.status])
+        newest_first = reversed(self.live.values())
+        return sorted((t for t in newest_first if t.status in order), key=lambda t: order[t.status])
 
     async def create(self, players: Any, advanced: Any, actions: Any, lang: Any, name: Any) -> tuple[LiveTable, str]:
         """A new table; its creator takes seat 0. Returns the table and the creator's token."""

@@ -88,6 +88,7 @@ import httpx
 import websockets
 
 from red7.web import local_services as services
+from red7.web.limits import UNLIMITED
 
 RED7 = Path(sys.executable).with_name("red7")
 COLOURS = ("Red", "Orange", "Yellow", "Green", "Blue", "Indigo", "Violet")
@@ -175,8 +176,7 @@ class Server:
         command += ["--redis-url", redis] if redis else []
         command += ["--bot-delay", "0", "--workers", str(workers)]
         # one load generator stands for thousands of people: no limit on one client's share
-        command += ["--tables-per-hour", "1e9", "--table-burst", "1000000000", "--open-tables", "1000000000"]
-        command += ["--sockets", "1000000000"]
+        command += UNLIMITED.options()
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
                 command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True

@@ -16,6 +16,7 @@ from types import TracebackType
 
 import httpx
 
+from red7.web import limits
 from red7.web.local_services import free_port
 
 
@@ -27,8 +28,7 @@ def red7_command() -> list[str]:
     return [sys.executable, "-c", "import sys; from red7.cli import main; sys.exit(main(sys.argv[1:]))"]
 
 
-UNLIMITED = ["--tables-per-hour", "1e9", "--table-burst", "1000000000", "--open-tables", "1000000000"]
-UNLIMITED += ["--sockets", "1000000000"]
+UNLIMITED = limits.UNLIMITED.options()
 """Options lifting the limits of a client's tables and sockets: a test makes its tables
 from one address, faster than anyone would (the limits have tests of their own)."""
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ipaddress
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 
 @dataclass(frozen=True)
@@ -37,10 +37,18 @@ class Limits:
     expires (0: never)."""
 
     def __post_init__(self) -> None:
-        if not (self.tables_per_hour > 0 and self.table_burst >= 1 and self.open_tables >= 1 and self.sockets >= 1):
-            raise ValueError(f"every limit must be positive: {self}")
-        if not self.expire_open >= 0:
-            raise ValueError(f"expire_open must be 0 (never) or a number of seconds, not {self.expire_open}")
+        """``ValueError``, naming the option of ``red7 serve`` at fault, if a limit is not one."""
+        for name in ("table_burst", "open_tables", "sockets"):
+            if not 1 <= getattr(self, name) <= 10**9:
+                raise ValueError(f"--{name.replace('_', '-')} must be between 1 and 10**9, not {getattr(self, name)}")
+        if not 0 < self.tables_per_hour <= 1e9:
+            raise ValueError(f"--tables-per-hour must be a positive number, not {self.tables_per_hour}")
+        if not 0 <= self.expire_open <= 1e9:
+            raise ValueError(f"--expire-open must be 0 (never) or a number of seconds, not {self.expire_open}")
+
+    def options(self) -> list[str]:
+        """These limits as the options of ``red7 serve`` that set them."""
+        return [part for f in fields(self) for part in (f"--{f.name.replace('_', '-')}", str(getattr(self, f.name)))]
 
 
 UNLIMITED = Limits(tables_per_hour=1e9, table_burst=10**9, open_tables=10**9, sockets=10**9, expire_open=0.0)

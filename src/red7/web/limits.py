@@ -75,9 +75,35 @@ def client_key(host: str | None) -> str:
 
 
 @dataclass
-class _Bucket:
+class Bucket:
+    """A token bucket: ``burst`` takes at once, ``rate`` a second on average (a client's
+    tables, a connection's messages)."""
+
+    rate: float
+    burst: float
     tokens: float
     at: float
+    """When :attr:`tokens` was counted (the clock's seconds)."""
+
+    @classmethod
+    def full(cls, rate: float, burst: float, now: float) -> Bucket:
+        return cls(rate, burst, burst, now)
+
+    def level(self, now: float) -> float:
+        """The tokens at ``now``."""
+        return min(self.burst, self.tokens + (now - self.at) * self.rate)
+
+    def take(self, now: float) -> float:
+        """Take a token at ``now``: 0 if there was one, else (none taken) the seconds
+        until there is."""
+        self.tokens, self.at = self.level(now), now
+        if self.tokens < 1:
+            return (1 - self.tokens) / self.rate
+        self.tokens -= 1
+        return 0.0
+
+    def give_back(self) -> None:
+        self.tokens = min(self.burst, self.tokens + 1)
 
 
 @dataclass
@@ -86,7 +112,7 @@ class ClientLimits:
 
     limits: Limits
     clock: Callable[[], float]
-    _buckets: dict[str, _Bucket] = field(default_factory=dict)
+    _buckets: dict[str, Bucket] = field(default_factory=dict)
     _created: dict[str, list[str]] = field(default_factory=dict)
     """The tables each client created that may still be open."""
     _sockets: dict[str, int] = field(default_factory=dict)
@@ -103,19 +129,14 @@ class ClientLimits:
         if len(self._created.get(client, ())) >= self.limits.open_tables:
             return "open", 60.0
         now = self.clock()
-        rate = self.limits.tables_per_hour / 3600.0
         bucket = self._buckets.get(client)
         if bucket is None:
-            bucket = _Bucket(float(self.limits.table_burst), now)
+            bucket = Bucket.full(self.limits.tables_per_hour / 3600.0, self.limits.table_burst, now)
             if len(self._buckets) > 100_000:  # a spread flood: forget the full buckets
                 self._forget_full(now)
             self._buckets[client] = bucket
-        bucket.tokens = min(float(self.limits.table_burst), bucket.tokens + (now - bucket.at) * rate)
-        bucket.at = now
-        if bucket.tokens < 1:
-            return "rate", max(1.0, math.ceil((1 - bucket.tokens) / rate))
-        bucket.tokens -= 1
-        return None
+        wait = bucket.take(now)
+        return ("rate", max(1.0, math.ceil(wait))) if wait else None
 
     def created(self, client: str, table_id: str) -> None:
         self._created.setdefault(client, []).append(table_id)
@@ -124,12 +145,11 @@ class ClientLimits:
         """Give back the table :meth:`table_refusal` counted (the table was not made)."""
         bucket = self._buckets.get(client)
         if bucket is not None:
-            bucket.tokens = min(float(self.limits.table_burst), bucket.tokens + 1)
+            bucket.give_back()
 
     def _forget_full(self, now: float) -> None:
-        rate = self.limits.tables_per_hour / 3600.0
         for key, bucket in list(self._buckets.items()):
-            if bucket.tokens + (now - bucket.at) * rate >= self.limits.table_burst:
+            if bucket.level(now) >= bucket.burst:
                 del self._buckets[key]
 
     def open_socket(self, client: str) -> bool:

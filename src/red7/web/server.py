@@ -82,7 +82,7 @@ from ..core.seeds import fresh_seed
 from ..ui.i18n import LANGUAGES, _, parse_language, using
 from . import views
 from .bus import make_bus
-from .limits import ClientLimits, Limits, client_key
+from .limits import Bucket, ClientLimits, Limits, client_key
 from .lobby import MAX_PAGE, PAGE, Lobby
 from .metrics import Metrics
 from .origins import Hosts, Origin, parse_origin, same_origin
@@ -575,21 +575,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         client = Client(live.id, seat, send)
         await tables().connect(client)
-        allowance, last = float(BURST), settings.clock()
+        messages = Bucket.full(RATE, BURST, settings.clock())
         try:
             while True:
                 received = await websocket.receive()
                 if received["type"] == "websocket.disconnect":
                     break
                 message = received.get("text")
-                now = settings.clock()
-                allowance = min(float(BURST), allowance + (now - last) * RATE)
-                last = now
                 with using(live.lang):
-                    if allowance < 1:
+                    if messages.take(settings.clock()):
                         await refuse("too-fast", _("Too many messages: slow down."))
                         continue
-                    allowance -= 1
                     if message is None:  # a binary message: the protocol is JSON text
                         await refuse("bad-json", _("The message is not JSON."))
                         continue

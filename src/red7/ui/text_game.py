@@ -229,14 +229,20 @@ def _pass(seat: int, names: Sequence[str], news: Sequence[str], played: bool, st
     name = names[seat]
     say(_("Pass the device to {name}").format(name=name), out)
     print(_("{name}, press Enter to see your hand ('quit' to stop): ").format(name=name), end="", file=out, flush=True)
+    return _answer(stdin, out) is not None
+
+
+def _answer(stdin: TextIO, out: TextIO) -> str | None:
+    """The line a person typed, stripped; None (and the game abandoned, said on ``out``)
+    when they typed a word of :data:`QUIT_WORDS` or the input ended."""
     line = stdin.readline()
     if not line:
         print("\n" + _("End of input: game abandoned."), file=out)
-        return False
+        return None
     if line.strip().lower() in QUIT_WORDS:
         print(_("Game abandoned."), file=out)
-        return False
-    return True
+        return None
+    return line.strip()
 
 
 def _ask(
@@ -250,16 +256,11 @@ def _ask(
     for i, option in enumerate(options, 1):
         say(f"  {i:2d}. {option_text(option)}", out)
     print("> ", end="", file=out, flush=True)
-    line = stdin.readline()
-    if not line:
-        print("\n" + _("End of input: game abandoned."), file=out)
+    text = _answer(stdin, out)
+    if text is None:
         return None
-    text = line.strip()
     if not text:  # Enter alone: ask again
         return []
-    if text.lower() in QUIT_WORDS:
-        print(_("Game abandoned."), file=out)
-        return None
     try:
         return session.decide(_read(text, options))
     except IndexError:

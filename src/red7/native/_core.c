@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "exact.h"
 #include "rules.h"
 
@@ -194,12 +195,9 @@ int r7_won(mask_t hand, mask_t palette, mask_t other_hand, mask_t other_palette,
 /* --- Python ------------------------------------------------------------------------ */
 
 static int read_mask(PyObject *arg, mask_t *out, const char *name) {
-    unsigned long long v = PyLong_AsUnsignedLongLong(arg);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return 0;
-        PyErr_Clear(); /* negative or beyond 64 bits: not a mask either (the sentence below) */
-    }
-    if (v & ~ALL_CARDS) {
+    unsigned long long v;
+    if (!r7_u64(arg, &v) || v & ~ALL_CARDS) {
+        if (PyErr_Occurred()) return 0;
         PyErr_Format(PyExc_ValueError, "%s is not a mask of the 49 cards", name);
         return 0;
     }
@@ -208,15 +206,10 @@ static int read_mask(PyObject *arg, mask_t *out, const char *name) {
 }
 
 static int read_rule(PyObject *arg, int *out) {
-    long v = PyLong_AsLong(arg);
-    if (v == -1 && PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return 0;
-        PyErr_Clear();
-        PyErr_SetString(PyExc_ValueError, "a rule index is from 0 to 6");
-        return 0;
-    }
+    long v = r7_long(arg);
+    if (v == -1 && PyErr_Occurred()) return 0;
     if (v < 0 || v > 6) {
-        PyErr_Format(PyExc_ValueError, "rule index %ld is outside 0..6", v);
+        PyErr_Format(PyExc_ValueError, "rule index %R is outside 0..6", arg);
         return 0;
     }
     *out = (int)v;

@@ -33,10 +33,8 @@ static int read_key(PyObject *words, uint32_t *key, int *length) {
         return 0;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        unsigned long long w = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (w == (unsigned long long)-1 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError))
-            PyErr_Clear(); /* negative, or beyond 64 bits: the sentence below */
-        if ((w == (unsigned long long)-1 && PyErr_Occurred()) || w >> 32) {
+        unsigned long long w;
+        if (!r7_u64(PySequence_Fast_GET_ITEM(seq, i), &w) || w >> 32) {
             Py_DECREF(seq);
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a round key's words are from 0 to 2**32 - 1");
             return 0;
@@ -137,13 +135,9 @@ enum {
 /* A mask of the 49 cards from `v`, else 0 with an error: `what` when it is an int of
  * other cards, negative or too large. */
 static int read_mask(PyObject *v, mask_t *out, const char *what) {
-    unsigned long long m = PyLong_AsUnsignedLongLong(v);
-    if (m == (unsigned long long)-1 && PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return 0;
-        PyErr_Clear();
-    }
-    if (m & ~ALL_CARDS) {
-        PyErr_SetString(PyExc_ValueError, what);
+    unsigned long long m;
+    if (!r7_u64(v, &m) || m & ~ALL_CARDS) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, what);
         return 0;
     }
     *out = m;
@@ -153,15 +147,10 @@ static int read_mask(PyObject *v, mask_t *out, const char *what) {
 /* An int from `v` within [low, high] (what its C field holds: what the values mean is
  * r7_check's), else 0 with an error naming `what`. */
 static int read_long(PyObject *v, long low, long high, long *out, const char *what) {
-    long x = PyLong_AsLong(v);
-    if (x == -1 && PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return 0;
-        PyErr_Clear();
-        PyErr_Format(PyExc_ValueError, "%s is out of range", what);
-        return 0;
-    }
+    long x = r7_long(v);
+    if (x == -1 && PyErr_Occurred()) return 0;
     if (x < low || x > high) {
-        PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", what, x);
+        PyErr_Format(PyExc_ValueError, "%s: %R is out of range", what, v);
         return 0;
     }
     *out = x;
@@ -187,8 +176,7 @@ static int read_longs(PyObject *seq, long low, long high, long *out, int n, cons
     if (!fast) return 0;
     int ok = PySequence_Fast_GET_SIZE(fast) == n;
     for (int i = 0; ok && i < n; i++) {
-        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (x == -1 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError)) PyErr_Clear(), x = high + 1;
+        long x = r7_long(PySequence_Fast_GET_ITEM(fast, i));
         ok = !(x == -1 && PyErr_Occurred()) && x >= low && x <= high;
         out[i] = x;
     }
@@ -204,8 +192,7 @@ static int read_cards(PyObject *seq, uint8_t *out, int8_t *size, const char *wha
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
     int ok = n <= 49;
     for (Py_ssize_t i = 0; ok && i < n; i++) {
-        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (c == -1 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError)) PyErr_Clear(), c = 49;
+        long c = r7_long(PySequence_Fast_GET_ITEM(fast, i));
         ok = !(c == -1 && PyErr_Occurred()) && c >= 0 && c < 49;
         out[i] = (uint8_t)c;
     }
@@ -315,17 +302,9 @@ static PyObject *engine_options(EngineObject *self, PyObject *unused) {
     return list;
 }
 
-/* An int from `arg`; -1 for an int beyond a C long (no id or seat of the engine: the
- * caller's range check refuses it with a ValueError, as any other out of range); -1 with
- * an error set when `arg` is no int. */
-static long read_small(PyObject *arg) {
-    long v = PyLong_AsLong(arg);
-    if (v == -1 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError)) PyErr_Clear();
-    return v;
-}
 
 static PyObject *engine_apply(EngineObject *self, PyObject *arg) {
-    long id = read_small(arg);
+    long id = r7_long(arg);
     if (id == -1 && PyErr_Occurred()) return NULL;
     if (id < 0 || id >= R7_ACTIONS || !r7_is_legal(&self->g, (int)id)) {
         if (self->g.step >= R7_OVER) return PyErr_Format(PyExc_ValueError, "decision %R: the game is over", arg);
@@ -479,8 +458,7 @@ static int read_ints(PyObject *arg, int low, int high, int16_t *out, int room, c
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     int ok = n <= room;
     for (Py_ssize_t i = 0; ok && i < n; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (v == -1 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError)) PyErr_Clear(), v = high + 1L;
+        long v = r7_long(PySequence_Fast_GET_ITEM(seq, i));
         ok = v >= low && v <= high;
         out[i] = (int16_t)v;
     }
@@ -506,8 +484,7 @@ static int read_tuples(PyObject *arg, int width, const int low[3], const long hi
         PyObject *item = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, i), what);
         ok = item && PySequence_Fast_GET_SIZE(item) == width;
         for (int k = 0; ok && k < width; k++) {
-            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(item, k));
-            if (v == -1 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError)) PyErr_Clear(), v = high[k] + 1;
+            long v = r7_long(PySequence_Fast_GET_ITEM(item, k));
             ok = v >= low[k] && v <= high[k];
             out[k][i] = v;
         }
@@ -690,7 +667,7 @@ static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
 }
 
 static PyObject *engine_encode(EngineObject *self, PyObject *arg) {
-    long seat = read_small(arg);
+    long seat = r7_long(arg);
     if (seat == -1 && PyErr_Occurred()) return NULL;
     if (seat < 0 || seat >= self->g.players) return PyErr_Format(PyExc_ValueError, "no seat %R", arg);
     PyObject *bytes = PyBytes_FromStringAndSize(NULL, 873);
@@ -831,13 +808,11 @@ static PyObject *py_random_games(PyObject *module, PyObject *args, PyObject *kwd
         } else {
             PyObject *s = PyObject_CallFunction(players_seed, "K", seed);
             if (!s) return NULL;
-            unsigned long long choices = PyLong_AsUnsignedLongLong(s);
+            unsigned long long choices;
+            int ok = r7_u64(s, &choices);
             Py_DECREF(s);
-            if (choices == (unsigned long long)-1 && PyErr_Occurred()) {
-                if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
-                PyErr_Clear(); /* negative, or beyond 64 bits */
-                return PyErr_Format(PyExc_ValueError, "players_seed gives a seed from 0 to 2**64 - 1");
-            }
+            if (!ok)
+                return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "players_seed gives a seed from 0 to 2**64 - 1");
             mt_seed_u64(&rng, choices);
             uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
             r7_deal(&g, key, key[1] ? 2 : 1); /* round 1 is Random(seed) */
@@ -886,10 +861,8 @@ static PyObject *py_design_game(PyObject *module, PyObject *args) {
     if (!seeds) return NULL;
     int ok = PySequence_Fast_GET_SIZE(seeds) == players;
     for (int s = 0; ok && s < players; s++) {
-        unsigned long long v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seeds, s));
-        ok = !(v == (unsigned long long)-1 && PyErr_Occurred());
-        if (!ok && PyErr_ExceptionMatches(PyExc_OverflowError))
-            PyErr_Clear(); /* negative, or beyond 64 bits: the sentence below */
+        unsigned long long v;
+        ok = r7_u64(PySequence_Fast_GET_ITEM(seeds, s), &v);
         if (ok) mt_seed_u64(&rngs[s], v);
     }
     Py_DECREF(seeds);

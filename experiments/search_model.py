@@ -2,7 +2,7 @@
 
 An experiment, not part of the product. `hard`'s opponent model (`red7.bots.inference`)
 judges a world by whether `greedy` would have made the other player's decisions in it;
-against `hard` that bought nothing (the README's A/B tables), while a player who sees
+against `hard` that bought nothing (docs/results/strength.md's A/B tables), while a player who sees
 the other hand wins 92 % of 2-player advanced matches against `hard`
 (`experiments/seer_ceiling.py --hands-only`). Here the model of play is a cheap version
 of the other player's own search: each deal of the round (`inference.deal`) is replayed,
@@ -21,7 +21,7 @@ Two measures:
   itself where the solver answers) against `hard`, 2-player advanced matches, both
   seatings per deal; bootstrap interval over deals.
 
-It found (README, "How strong they are"): the search model raises the share of the
+It found (docs/results/strength.md): the search model raises the share of the
 other hand held in the worlds from 0.17 (plain) to 0.19, and the modelled bot wins 23 of
 100 matches against `hard`.
 

@@ -344,7 +344,7 @@ def test_records_written_before_explicit_chance_replay(
 
 
 def test_a_record_with_an_illegal_decision_is_refused_naming_it() -> None:
-    """The README's example record once was not a real game: seed 7 deals no B3 to the
+    """The example record of docs/library.md once was not a real game: seed 7 deals no B3 to the
     first player, so decision 2 is refused, and the refusal names the decision, the card
     and the rule (R4.2)."""
     bad = json.loads(
@@ -359,9 +359,9 @@ def test_a_record_with_an_illegal_decision_is_refused_naming_it() -> None:
 
 
 def test_the_readme_example_record_replays() -> None:
-    """The record shown in the README (its ```json block) is a real game: it replays
+    """The record shown in docs/library.md (its ```json block) is a real game: it replays
     with every decision checked and gives the recorded result."""
-    text = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[1] / "docs" / "library.md").read_text(encoding="utf-8")
     block = text.split("```json\n", 1)[1].split("```", 1)[0]
     game = replay(json.loads(block))
     assert game.is_over and game.result is not None and to_record(game)["decisions"] == json.loads(block)["decisions"]

@@ -49,7 +49,7 @@ LEVELS: Final[dict[str, str]] = {
         else "pimc:worlds=48,model=1,tries=2000,steps=40000"
     ),
 }
-"""What each level exposed to players is (budgets measured in the README). The budgets
+"""What each level exposed to players is (budgets measured in docs/results/strength.md). The budgets
 depend on the compiled core (:mod:`red7.native`: ISMCTS some 70 times the iterations
 per second of the Python search, the opponent model's candidates some hundred times):
 each level keeps its time per decision (``hard`` within 1 s at the 99th percentile,

@@ -1,6 +1,5 @@
 /* The compiled engine (see engine.h): red7.core.game.Game and red7.core.turn.TurnSolver
- * in C. Each function names its Python twin; the rules' IDs are those of the README's
- * rules section. */
+ * in C. Each function names its Python twin; the rules' IDs are those of docs/rules.md. */
 #include "engine.h"
 
 #include <stdarg.h>

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define HAND_SIZE 7
+#define HAND_SIZE R7_HAND_SIZE
 
 static inline int next_bit(mask_t *m) { /* pops the lowest card of *m */
     int c = __builtin_ctzll(*m);
@@ -237,7 +237,7 @@ void r7_init(r7_game *g, int players, int advanced, int actions) {
 
 /* --- the check of a position given field by field (engine.h) ------------------------------ */
 
-static const char *const STEP_NAMES[] = {"start", "after", "five", "seven", "one", "draw"};
+static const char *const STEP_NAMES[] = R7_STEP_NAMES;
 
 /* `why` written as printf writes it; returns `why` */
 static const char *say(char *why, const char *format, ...) {

@@ -1,5 +1,5 @@
-/* The exact solver of _core.c seen from the other C files: red7.solver.exact.won and
- * _children. */
+/* The exact solver (exact.c): red7.solver.exact.won and _children, for _core.c's Python
+ * functions and for the αμ search (pimc.c). */
 #ifndef RED7_EXACT_H
 #define RED7_EXACT_H
 
@@ -13,6 +13,12 @@ int r7_won(mask_t hand, mask_t palette, mask_t other_hand, mask_t other_palette,
 /* How many positions r7_won has searched so far (those not found in its table): the
  * measure of its work, for budgets that must not depend on the clock. */
 unsigned long long r7_solver_nodes(void);
+
+/* Empty r7_won's transposition table (red7.native._core.clear_table). */
+void r7_clear_table(void);
+
+/* How many positions r7_won's table holds (red7.native._core.table_size). */
+long long r7_table_size(void);
 
 typedef struct {
     mask_t hand, palette;

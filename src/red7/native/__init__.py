@@ -1,7 +1,9 @@
 """red7's compiled hot paths, and whether they are in use.
 
-The package's own build compiles ``_core.c`` (C11 against the CPython API: only a C
-compiler is needed, see ``setup.py``). Where it could not be built (no compiler) the
+The package's own build compiles ``_core.c`` and the C files beside it (C11 against the
+CPython API: only a C compiler is needed, see ``setup.py``); ``defs.h``, the constants and
+the position's fields they share with the Python engine, is generated from it
+(:mod:`red7.core.native_defs`). Where it could not be built (no compiler) the
 build goes on without it and every caller uses the pure-Python reference instead,
 only slower; :func:`available` says which is in use, and ``RED7_NATIVE=0`` in the
 environment turns the compiled code off (for comparisons and tests).

@@ -14,7 +14,7 @@ _RoundKey: TypeAlias = Callable[[int], Sequence[int]]
 _Plan: TypeAlias = tuple[int, ...]
 """A turn's decisions, in order."""
 
-# --- the exact solver (_core.c) ----------------------------------------------------------
+# --- the rules' keys and the exact solver (_core.c over rules.h and exact.c) -------------
 
 def key(rule: int, palette: int, /) -> int:
     """The key of ``palette`` under ``rule`` (as red7.core.rules.KEY[rule])."""

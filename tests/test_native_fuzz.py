@@ -240,7 +240,7 @@ def call_at_random(engine: Any, config: Config, data: st.DataObject) -> None:
         pool = draw(st.one_of(st.none(), st.just(engines_like(engine, config, data)), junk))
         budget = draw(st.sampled_from([(30, 0, 0.0), (0, 200, 0.0), (0, 0, 0.0), (-1, 5, 0.0), (5, 0, float("nan"))]))
         c = draw(st.sampled_from([0.7, 0.0, -1.0, float("nan")]))
-        refused(lambda: engine.ismcts(seat, seed, *budget, c, extra, draw(st.booleans()), pool))
+        refused(lambda: engine.ismcts(seat, seed, *budget, c, extra, pool))
     elif kind == 10:
         refused(lambda: core.greedy_in(engines_like(engine, config, data)))
     elif kind == 11:

@@ -88,7 +88,6 @@ class Engine:
         seconds: float,
         c: float,
         extra: Sequence[int],
-        forget: bool = False,
         pool: Sequence[Engine] | None = None,
         /,
     ) -> tuple[int, list[tuple[int, int, float]]]: ...

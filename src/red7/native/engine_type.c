@@ -598,8 +598,8 @@ static PyObject *engine_redeal(EngineObject *self, PyObject *args) {
     return (PyObject *)copy;
 }
 
-/* ismcts(viewer, seed, iterations, steps, seconds, c, extra, forget=False, pool=None): the
- * search of search.h from this position (or from the worlds of `pool`); returns
+/* ismcts(viewer, seed, iterations, steps, seconds, c, extra, pool=None): the search of
+ * search.h from this position (or from the worlds of `pool`); returns
  * (iterations made, [(decision, visits, total value)] of the root). The search plays the
  * `extra` decisions at the root of every world: each must be legal in this position and
  * in every world of the pool. */
@@ -609,9 +609,8 @@ static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
     long iterations, steps;
     double seconds, c;
     PyObject *extra_seq, *pool_seq = NULL;
-    int forget = 0;
-    if (!PyArg_ParseTuple(args, "iKllddO|pO:ismcts", &viewer, &seed, &iterations, &steps, &seconds, &c, &extra_seq,
-                          &forget, &pool_seq))
+    if (!PyArg_ParseTuple(args, "iKllddO|O:ismcts", &viewer, &seed, &iterations, &steps, &seconds, &c, &extra_seq,
+                          &pool_seq))
         return r7_refuse_overflow();
     if (iterations < 0 || steps < 0 || !(seconds >= 0) || !(c > 0) || (!iterations && !steps && !seconds))
         return PyErr_Format(PyExc_ValueError, "give a positive budget and a positive c");
@@ -656,7 +655,7 @@ static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
     r7_root_child children[R7_MAX_LEGAL + R7_ACTIONS];
     long done = 0;
     int count;
-    Py_BEGIN_ALLOW_THREADS count = r7_ismcts(&template, viewer, seed, iterations, steps, seconds, c, extra, n, forget,
+    Py_BEGIN_ALLOW_THREADS count = r7_ismcts(&template, viewer, seed, iterations, steps, seconds, c, extra, n,
                                              pool, pool_size, children, &done);
     Py_END_ALLOW_THREADS PyMem_Free(pool);
     if (count < 0) return PyErr_NoMemory();
@@ -727,7 +726,7 @@ static PyMethodDef engine_methods[] = {
      "of the game, or of the round (a match then waits for its next deal); returns the decisions played"},
     {"clone", (PyCFunction)engine_clone, METH_NOARGS, "clone($self, /)\n--\n\nan independent copy"},
     {"ismcts", (PyCFunction)engine_ismcts, METH_VARARGS,
-     "ismcts($self, viewer, seed, iterations, steps, seconds, c, extra, forget=False, pool=None, /)\n--\n\n(iterations made, "
+     "ismcts($self, viewer, seed, iterations, steps, seconds, c, extra, pool=None, /)\n--\n\n(iterations made, "
      "[(decision, visits, total)]); pool: the worlds to play, in turn (the opponent model's)"},
     {"encode", (PyCFunction)engine_encode, METH_O,
      "encode($self, seat, /)\n--\n\nred7.envs.encoding.encode's vector of what seat sees, as bytes"},

@@ -24,7 +24,7 @@ in it, replayed, and kept only if ``greedy`` in the other player's place would h
 every decision it made (a player who kept a card that would have won probably did not
 have it). Deals are tried until ``worlds`` are kept or ``tries`` were dealt; when none
 explains the other player (it does not play like ``greedy``), the bot samples plain
-worlds. ``deals=N`` gives its ISMCTS worlds weighted by the same model.
+worlds.
 
 With ``plans=1`` a decision is worth its best *plan*, the most worlds in which one and
 the same sequence of decisions to the end of the turn keeps the round won: nothing is
@@ -91,12 +91,10 @@ class PIMCBot(Appraiser):
     with at most N cards in the bot's hand, default :data:`CARDS`), steps=N (the ISMCTS budget
     elsewhere, default 8000), model=1 (solved worlds that explain the other players'
     decisions, :mod:`red7.bots.inference`; default 0), tries=N (the most deals the model
-    tries per decision, default :data:`TRIES`), deals=N (the ISMCTS plays worlds of N
-    deals weighted by the same model, ``ismcts:model=1``; default 0: plain worlds),
-    plans=1 (a decision worth its best plan to the end of the turn), depth=M (the αμ
-    search over the bot's next M turns, compiled core only; default 1: PIMC),
-    nodes=N (the most positions of the solver that search visits per decision, default
-    :data:`NODES`)
+    tries per decision, default :data:`TRIES`), plans=1 (a decision worth its best plan
+    to the end of the turn), depth=M (the αμ search over the bot's next M turns,
+    compiled core only; default 1: PIMC), nodes=N (the most positions of the solver
+    that search visits per decision, default :data:`NODES`)
     """
 
     name = "pimc"
@@ -108,17 +106,15 @@ class PIMCBot(Appraiser):
         steps: int = 8000,
         model: int = 0,
         tries: int = TRIES,
-        deals: int = 0,
         plans: int = 0,
         depth: int = 1,
         nodes: int = NODES,
     ) -> None:
-        """options: worlds=N, cards=N, steps=N, model=0|1, tries=N, deals=N, plans=0|1,
+        """options: worlds=N, cards=N, steps=N, model=0|1, tries=N, plans=0|1,
         depth=M, nodes=N (see the class docstring)"""
         self.worlds = _whole("worlds", worlds, 1)
         self.cards = _whole("cards", cards, 1)
-        deals = _whole("deals", deals, 0)
-        self.search = ISMCTSBot(steps=_whole("steps", steps, 1), model=int(deals > 0), deals=deals or 1)
+        self.search = ISMCTSBot(steps=_whole("steps", steps, 1))
         self.tiebreak = GreedyBot()
         if model not in (0, 1):
             raise BotSpecError(f"option model={model!r} must be 0 or 1")

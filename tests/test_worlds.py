@@ -103,4 +103,3 @@ def test_worlds_keep_the_face_down_cards_everyone_saw_out_of_the_round_R9() -> N
             assert "I2" in world.out_of_round()
             if seat == 2:
                 assert {"B3", "B4"} <= set(world.out_of_round())
-

@@ -69,10 +69,6 @@ static int plans_of(mask_t hand, mask_t palette, mask_t other, int rule, plan_t 
     return n + d;
 }
 
-int r7_plans(mask_t hand, mask_t palette, mask_t other, int rule, r7_plan_t *out) {
-    return plans_of(hand, palette, other, rule, out);
-}
-
 /* --- the transposition table ------------------------------------------------------ */
 
 typedef struct {
@@ -123,9 +119,6 @@ typedef struct {
 #define ARENA_PLANS (2 * MOST_CARDS * MOST_PLANS * MOST_PLANS)
 static plan_t arena[ARENA_PLANS];
 static int arena_top = 0;
-static unsigned long long nodes = 0; /* positions searched (not found in the table), ever */
-
-unsigned long long r7_solver_nodes(void) { return nodes; }
 
 /* Is the turn start won for the player with a non-empty `hand`? `children`: its plans
  * when the caller has them already (else NULL), as red7.solver.exact._won. */
@@ -133,7 +126,6 @@ static int won_at(mask_t hand, mask_t palette, mask_t other_hand, mask_t other_p
                   int count) {
     int value = probe(hand, palette, other_hand, other_palette, rule);
     if (value >= 0) return value;
-    nodes++;
     plan_t own[MOST_PLANS];
     if (!children) {
         count = plans_of(hand, palette, other_palette, rule, own);

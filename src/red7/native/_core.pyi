@@ -113,9 +113,6 @@ class Engine:
 def greedy_in(worlds: Sequence[Engine], /) -> int:
     """The decision of red7.bots.greedy for the mover of worlds[0], searching these worlds."""
 
-def alpha_mu(worlds: Sequence[Engine], depth: int, nodes: int, /) -> tuple[list[tuple[_Plan, int]], bool]:
-    """([(plan, worlds it keeps won)], searched) by the alpha-mu search of ``depth`` turns (pimc.c)."""
-
 def random_games(
     players: int,
     advanced: bool,

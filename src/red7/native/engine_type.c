@@ -980,36 +980,6 @@ static PyObject *py_greedy_in(PyObject *module, PyObject *arg) {
     return PyLong_FromLong(r7_greedy_in(worlds, (int)n));
 }
 
-/* alpha_mu(worlds, depth, nodes): ([(plan, worlds it keeps won)], searched) for the
- * mover of worlds[0] (pimc.h); searched is False when the search at `depth` gave up
- * past `nodes` positions of the solver (the values are then depth 1's) */
-static PyObject *py_alpha_mu(PyObject *module, PyObject *args) {
-    PyObject *arg;
-    int depth;
-    long nodes;
-    if (!PyArg_ParseTuple(args, "Oil:alpha_mu", &arg, &depth, &nodes)) return r7_refuse_overflow();
-    if (depth < 1 || nodes < 1) return PyErr_Format(PyExc_ValueError, "alpha_mu searches a depth and nodes of at least 1");
-    r7_game *worlds[R7_ALPHA_MU_WORLDS];
-    Py_ssize_t n = read_worlds(arg, worlds, R7_ALPHA_MU_WORLDS, same_decision_point,
-                               "the same position but for the other player's hand");
-    if (n < 0) return NULL;
-    for (Py_ssize_t w = 0; w < n; w++)
-        if (!solver_answers(worlds[w])) return NULL;
-    int16_t *plans = PyMem_Malloc(R7_MOST_PLANS * R7_PLAN_STEPS * sizeof(int16_t));
-    uint8_t *scores = PyMem_Malloc(R7_MOST_PLANS);
-    int searched = 0;
-    int count = plans && scores ? r7_alpha_mu(worlds, (int)n, depth, nodes, plans, scores, &searched) : -1;
-    PyObject *list = count < 0 ? PyErr_NoMemory() : PyList_New(count);
-    for (int i = 0; list && i < count; i++) {
-        PyObject *plan = plan_tuple(plans + i * R7_PLAN_STEPS);
-        PyObject *pair = plan ? Py_BuildValue("(Ni)", plan, scores[i]) : NULL;
-        if (!pair) Py_CLEAR(list);
-        else PyList_SET_ITEM(list, i, pair);
-    }
-    PyMem_Free(plans), PyMem_Free(scores);
-    return list ? Py_BuildValue("(NO)", list, searched ? Py_True : Py_False) : NULL;
-}
-
 static PyMethodDef functions[] = {
     {"random_games", (PyCFunction)(void (*)(void))py_random_games, METH_VARARGS | METH_KEYWORDS,
      "random_games($module, /, players, advanced, actions, seed, games, round_key, players_seed, fast=False)\n--\n\n"
@@ -1017,9 +987,6 @@ static PyMethodDef functions[] = {
     {"design_game", (PyCFunction)py_design_game, METH_VARARGS,
      "design_game($module, players, advanced, actions, seed, round_key, seat_seeds, /)\n--\n\none game of random players and the "
      "figures red7.analysis.stats takes of it"},
-    {"alpha_mu", (PyCFunction)py_alpha_mu, METH_VARARGS,
-     "alpha_mu($module, worlds, depth, nodes, /)\n--\n\n([(plan, worlds it keeps won)], searched) for the mover of worlds[0] by the "
-     "alpha-mu search (pimc.h); searched is False when it gave up past `nodes` positions of the solver"},
     {"greedy_in", (PyCFunction)py_greedy_in, METH_O,
      "greedy_in($module, worlds, /)\n--\n\nthe decision of red7.bots.greedy for the mover of worlds[0], searching these engines"},
     {NULL, NULL, 0, NULL},

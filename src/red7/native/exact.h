@@ -1,5 +1,4 @@
-/* The exact solver of _core.c seen from the other C files: red7.solver.exact.won and
- * _children. */
+/* The exact solver of _core.c seen from the other C files: red7.solver.exact.won. */
 #ifndef RED7_EXACT_H
 #define RED7_EXACT_H
 
@@ -10,10 +9,6 @@
  * to draw; at most 10 cards a hand)? -1 when the transposition table cannot be made. */
 int r7_won(mask_t hand, mask_t palette, mask_t other_hand, mask_t other_palette, int rule);
 
-/* How many positions r7_won has searched so far (those not found in its table): the
- * measure of its work, for budgets that must not depend on the clock. */
-unsigned long long r7_solver_nodes(void);
-
 typedef struct {
     mask_t hand, palette;
     int rule;
@@ -21,10 +16,5 @@ typedef struct {
 
 #define R7_MOST_CARDS 10                                  /* in a hand; r7_won refuses more */
 #define R7_MOST_TURN_PLANS (R7_MOST_CARDS * (R7_MOST_CARDS + 1)) /* h plays, h canvases, h (h - 1) both */
-
-/* Where the legal plans of a turn leave the player holding `hand` with `palette` against
- * the other palette `other` under `rule` (the plans that end it winning; none: it is out),
- * as red7.solver.exact._children, into `out` (room for R7_MOST_TURN_PLANS). Returns how many. */
-int r7_plans(mask_t hand, mask_t palette, mask_t other, int rule, r7_plan_t *out);
 
 #endif

@@ -536,7 +536,13 @@ def parse(text: str) -> Playthrough:
         raise PlaythroughError(f"not a {FORMAT} of version {VERSION}: {first!r}")
     blocks = dict(_blocks(text))
     header = {k: v for k, _, v in (line.partition(": ") for line in blocks.pop(""))}
-    config = Config(int(header["players"]), header["advanced"] == "yes", header["actions"] == "yes")
+    try:
+        config = Config(int(header["players"]), header["advanced"] == "yes", header["actions"] == "yes")
+        named = header["configuration"]
+    except (KeyError, ValueError) as err:
+        raise PlaythroughError(f"not a playthrough's header: {err!r}") from None
+    if name_of(config) != named:
+        raise PlaythroughError(f"configuration {named!r} is not {name_of(config)}, as players, advanced, actions say")
     deals = []
     for number in itertools.count(1):
         lines = blocks.get(f"round {number} dealt")

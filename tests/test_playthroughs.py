@@ -279,6 +279,14 @@ def test_the_files_together_show_both_moves_of_a_7_and_many_refusals() -> None:
     assert {"wrong-step", "not-in-hand"} < codes and len(codes) >= 4, codes
 
 
+def test_a_file_of_another_format_or_configuration_is_refused() -> None:
+    text, _ = read(Config(2))
+    with pytest.raises(playthroughs.PlaythroughError, match="not a red7 playthrough of version 1"):
+        playthroughs.parse(text.replace("red7 playthrough 1", "red7 playthrough 2", 1))
+    with pytest.raises(playthroughs.PlaythroughError, match="'2p-basic-plain' is not 3p-basic-plain"):
+        playthroughs.parse(text.replace("players: 2", "players: 3", 1))
+
+
 def test_the_files_are_current() -> None:
     """Each file is what tests/playthroughs.py writes now: after a change to the rules
     or the dealing, run ``.venv/bin/python tests/playthroughs.py --write`` and read the

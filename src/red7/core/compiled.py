@@ -101,15 +101,3 @@ def greedy_in(worlds: list[Engine]) -> int:
     unknown card. What the tests compare the compiled greedy with the Python bot by."""
     _require()
     return native.core.greedy_in(worlds)
-
-
-def alpha_mu(worlds: list[Engine], depth: int, nodes: int) -> tuple[list[tuple[tuple[int, ...], int]], bool]:
-    """The αμ search (``red7/native/pimc.h``) for the mover of ``worlds[0]`` over these
-    compiled worlds (1 to 64, the same position but for the other player's hand; two
-    players, nothing to draw, no action card): (plan, how many worlds it keeps won) for
-    every plan to the end of the turn, the mover choosing its next ``depth`` turns with
-    only what it knows, and whether that search was done: past ``nodes`` positions of
-    the solver it gives up, and the values are depth 1's (PIMC's)."""
-    _require()
-    plans, searched = native.core.alpha_mu(worlds, depth, nodes)
-    return [(tuple(plan), int(score)) for plan, score in plans], bool(searched)

@@ -88,7 +88,6 @@ class Engine:
         seconds: float,
         c: float,
         extra: Sequence[int],
-        forget: bool = False,
         pool: Sequence[Engine] | None = None,
         /,
     ) -> tuple[int, list[tuple[int, int, float]]]: ...
@@ -113,9 +112,6 @@ class Engine:
 
 def greedy_in(worlds: Sequence[Engine], /) -> int:
     """The decision of red7.bots.greedy for the mover of worlds[0], searching these worlds."""
-
-def alpha_mu(worlds: Sequence[Engine], depth: int, nodes: int, /) -> tuple[list[tuple[_Plan, int]], bool]:
-    """([(plan, worlds it keeps won)], searched) by the alpha-mu search of ``depth`` turns (pimc.c)."""
 
 def random_games(
     players: int,

@@ -557,11 +557,6 @@ void r7_deal(r7_game *g, const uint32_t *key, int key_length) {
     r7_deal_shuffled(g, deck, size);
 }
 
-void r7_redeal_forgetting(r7_game *g, int viewer, mt_t *rng) {
-    g->out_known = 0;
-    r7_redeal(g, viewer, rng);
-}
-
 /* red7.core.worlds in C: see engine.h */
 void r7_redeal(r7_game *g, int viewer, mt_t *rng) {
     int unknown_deck = g->deck_size - g->deck_known, n = 0;

@@ -103,10 +103,6 @@ void r7_eliminate(r7_game *g, int seat);
  * same places, each keeping its size. The other seats' own knowledge of the face-down
  * cards is dropped, as a sampled world has none. */
 void r7_redeal(r7_game *g, int viewer, mt_t *rng);
-/* The same as the world sampler was before it remembered which face-down cards everyone
- * saw (R9: the palettes of eliminated players): every face-down card but the viewer's own
- * former hand is dealt again (for the A/B of that change; ismcts:forget=1). */
-void r7_redeal_forgetting(r7_game *g, int viewer, mt_t *rng);
 /* red7.envs.encoding.encode of what `seat` sees (R9), into out[873] (vector.c) */
 void r7_encode(const r7_game *g, int seat, int8_t *out);
 /* Begin `seat`'s turn (an empty hand eliminates at once, R4.1). */

@@ -644,8 +644,8 @@ static PyObject *engine_redeal(EngineObject *self, PyObject *args) {
     return (PyObject *)copy;
 }
 
-/* ismcts(viewer, seed, iterations, steps, seconds, c, extra, forget=False, pool=None): the
- * search of search.h from this position (or from the worlds of `pool`); returns
+/* ismcts(viewer, seed, iterations, steps, seconds, c, extra, pool=None): the search of
+ * search.h from this position (or from the worlds of `pool`); returns
  * (iterations made, [(decision, visits, total value)] of the root). The search plays the
  * `extra` decisions at the root of every world: each must be legal in this position and
  * in every world of the pool. */
@@ -655,9 +655,8 @@ static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
     long iterations, steps;
     double seconds, c;
     PyObject *extra_seq, *pool_seq = NULL;
-    int forget = 0;
-    if (!PyArg_ParseTuple(args, "iKllddO|pO:ismcts", &viewer, &seed, &iterations, &steps, &seconds, &c, &extra_seq,
-                          &forget, &pool_seq))
+    if (!PyArg_ParseTuple(args, "iKllddO|O:ismcts", &viewer, &seed, &iterations, &steps, &seconds, &c, &extra_seq,
+                          &pool_seq))
         return r7_refuse_overflow();
     if (iterations < 0 || steps < 0 || !(seconds >= 0) || !(c > 0) || (!iterations && !steps && !seconds))
         return PyErr_Format(PyExc_ValueError, "give a positive budget and a positive c");
@@ -702,7 +701,7 @@ static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
     r7_root_child children[R7_MAX_LEGAL + R7_ACTIONS];
     long done = 0;
     int count;
-    Py_BEGIN_ALLOW_THREADS count = r7_ismcts(&template, viewer, seed, iterations, steps, seconds, c, extra, n, forget,
+    Py_BEGIN_ALLOW_THREADS count = r7_ismcts(&template, viewer, seed, iterations, steps, seconds, c, extra, n,
                                              pool, pool_size, children, &done);
     Py_END_ALLOW_THREADS PyMem_Free(pool);
     if (count < 0) return PyErr_NoMemory();
@@ -773,7 +772,7 @@ static PyMethodDef engine_methods[] = {
      "of the game, or of the round (a match then waits for its next deal); returns the decisions played"},
     {"clone", (PyCFunction)engine_clone, METH_NOARGS, "clone($self, /)\n--\n\nan independent copy"},
     {"ismcts", (PyCFunction)engine_ismcts, METH_VARARGS,
-     "ismcts($self, viewer, seed, iterations, steps, seconds, c, extra, forget=False, pool=None, /)\n--\n\n(iterations made, "
+     "ismcts($self, viewer, seed, iterations, steps, seconds, c, extra, pool=None, /)\n--\n\n(iterations made, "
      "[(decision, visits, total)]); pool: the worlds to play, in turn (the opponent model's)"},
     {"encode", (PyCFunction)engine_encode, METH_O,
      "encode($self, seat, /)\n--\n\nred7.envs.encoding.encode's vector of what seat sees, as bytes"},
@@ -1027,36 +1026,6 @@ static PyObject *py_greedy_in(PyObject *module, PyObject *arg) {
     return PyLong_FromLong(r7_greedy_in(worlds, (int)n));
 }
 
-/* alpha_mu(worlds, depth, nodes): ([(plan, worlds it keeps won)], searched) for the
- * mover of worlds[0] (pimc.h); searched is False when the search at `depth` gave up
- * past `nodes` positions of the solver (the values are then depth 1's) */
-static PyObject *py_alpha_mu(PyObject *module, PyObject *args) {
-    PyObject *arg;
-    int depth;
-    long nodes;
-    if (!PyArg_ParseTuple(args, "Oil:alpha_mu", &arg, &depth, &nodes)) return r7_refuse_overflow();
-    if (depth < 1 || nodes < 1) return PyErr_Format(PyExc_ValueError, "alpha_mu searches a depth and nodes of at least 1");
-    r7_game *worlds[R7_ALPHA_MU_WORLDS];
-    Py_ssize_t n = read_worlds(arg, worlds, R7_ALPHA_MU_WORLDS, same_decision_point,
-                               "the same position but for the other player's hand");
-    if (n < 0) return NULL;
-    for (Py_ssize_t w = 0; w < n; w++)
-        if (!solver_answers(worlds[w])) return NULL;
-    int16_t *plans = PyMem_Malloc(R7_MOST_PLANS * R7_PLAN_STEPS * sizeof(int16_t));
-    uint8_t *scores = PyMem_Malloc(R7_MOST_PLANS);
-    int searched = 0;
-    int count = plans && scores ? r7_alpha_mu(worlds, (int)n, depth, nodes, plans, scores, &searched) : -1;
-    PyObject *list = count < 0 ? PyErr_NoMemory() : PyList_New(count);
-    for (int i = 0; list && i < count; i++) {
-        PyObject *plan = plan_tuple(plans + i * R7_PLAN_STEPS);
-        PyObject *pair = plan ? Py_BuildValue("(Ni)", plan, scores[i]) : NULL;
-        if (!pair) Py_CLEAR(list);
-        else PyList_SET_ITEM(list, i, pair);
-    }
-    PyMem_Free(plans), PyMem_Free(scores);
-    return list ? Py_BuildValue("(NO)", list, searched ? Py_True : Py_False) : NULL;
-}
-
 static PyMethodDef functions[] = {
     {"random_games", (PyCFunction)(void (*)(void))py_random_games, METH_VARARGS | METH_KEYWORDS,
      "random_games($module, /, players, advanced, actions, seed, games, round_key, players_seed, fast=False)\n--\n\n"
@@ -1064,9 +1033,6 @@ static PyMethodDef functions[] = {
     {"design_game", (PyCFunction)py_design_game, METH_VARARGS,
      "design_game($module, players, advanced, actions, seed, round_key, seat_seeds, /)\n--\n\none game of random players and the "
      "figures red7.analysis.stats takes of it"},
-    {"alpha_mu", (PyCFunction)py_alpha_mu, METH_VARARGS,
-     "alpha_mu($module, worlds, depth, nodes, /)\n--\n\n([(plan, worlds it keeps won)], searched) for the mover of worlds[0] by the "
-     "alpha-mu search (pimc.h); searched is False when it gave up past `nodes` positions of the solver"},
     {"greedy_in", (PyCFunction)py_greedy_in, METH_O,
      "greedy_in($module, worlds, /)\n--\n\nthe decision of red7.bots.greedy for the mover of worlds[0], searching these engines"},
     {NULL, NULL, 0, NULL},

@@ -1,6 +1,6 @@
 /* The exact solver (exact.h): red7.solver.exact's turn plans and search, in C. Pure C,
  * no Python: red7.native._core's children, won, clear_table and table_size (_core.c)
- * are its Python face, and the αμ search (pimc.c) calls it too.
+ * are its Python face, and the sampled worlds' plan values (pimc.c) call it too.
  *
  * Its transposition table is one for the process, made at the first solve: the module
  * holds the GIL throughout, so one call at a time uses it. */
@@ -106,9 +106,6 @@ typedef struct {
 #define ARENA_PLANS (2 * MOST_CARDS * MOST_PLANS * MOST_PLANS)
 static plan_t arena[ARENA_PLANS];
 static int arena_top = 0;
-static unsigned long long nodes = 0; /* positions searched (not found in the table), ever */
-
-unsigned long long r7_solver_nodes(void) { return nodes; }
 
 /* Is the turn start won for the player with a non-empty `hand`? `children`: its plans
  * when the caller has them already (else NULL), as red7.solver.exact._won. */
@@ -116,7 +113,6 @@ static int won_at(mask_t hand, mask_t palette, mask_t other_hand, mask_t other_p
                   int count) {
     int value = probe(hand, palette, other_hand, other_palette, rule);
     if (value >= 0) return value;
-    nodes++;
     plan_t own[MOST_PLANS];
     if (!children) {
         count = plans_of(hand, palette, other_palette, rule, own);

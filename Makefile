@@ -84,6 +84,8 @@ SANITIZED := PYTHONPATH=$(SANITIZE) PYTHONMALLOC=malloc LD_PRELOAD="$$(gcc -prin
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 sanitize: $(TEST)
+	@# setup.py is run directly here: it needs the setuptools pyproject.toml's build asks for
+	$(BIN)/pip install --quiet 'setuptools>=77'
 	rm -rf $(SANITIZE)
 	$(BIN)/python -c 'import shutil; shutil.copytree("src/red7", "$(SANITIZE)/red7", ignore=shutil.ignore_patterns("*.so", "__pycache__"))'
 	CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g" \

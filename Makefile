@@ -61,8 +61,8 @@ bench: $(TEST)
 	else echo "valgrind is not installed: instruction counts skipped (apt-get install valgrind)"; fi
 
 lint: $(DEV)
-	$(BIN)/ruff check src tests examples benchmarks experiments
-	$(BIN)/ruff format --check src tests examples benchmarks experiments
+	$(BIN)/ruff check src tests examples benchmarks
+	$(BIN)/ruff format --check src tests examples benchmarks
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	# The compiled module's stub (src/red7/native/_core.pyi) against the module built in .venv.

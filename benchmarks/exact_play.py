@@ -135,7 +135,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     results = []
-    print(f"2-player basic, {args.deals} deals x both seats against {args.against} (seed {args.seed})", flush=True)
+    heading = f"2-player basic, {args.deals} deals x both seats against {args.against} (seed {args.seed})"
+    print(heading, file=sys.stderr if args.json else sys.stdout, flush=True)  # --json: the JSON alone on stdout
     if not args.json:
         print(
             f"{'bot':<24} {'won turns kept':<28} {'won seats converted':<28} {'games won':<28} "

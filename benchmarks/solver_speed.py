@@ -11,7 +11,9 @@ deal, so that the ratio is taken under the same load:
   decisions solved, so later decisions are cheaper).
 
 Each figure is the median over the deals (and the mean, for the long tail); the ratio
-is the median of the per-deal ratios. One process.
+is the median of the per-deal ratios. The pure-Python search runs in a second process
+started with ``RED7_NATIVE=0`` (red7's own switch), which solves each deal when this one
+asks and waits meanwhile: one search runs at a time, deal by deal, as in one process.
 
     python benchmarks/solver_speed.py [--deals 40] [--worlds 16] [--json]
 """
@@ -20,14 +22,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 
-from red7 import Game
+from red7 import Game, native
 from red7.core.worlds import WorldSampler
-from red7.native import core
 from red7.solver import exact, solve
 
 
@@ -60,13 +63,17 @@ def _pimc_decision(game: Game, worlds: int, seed: int) -> float:
     return time.perf_counter() - started
 
 
-def _python() -> None:
-    """Make the solver use its pure-Python search from now on."""
-    exact.native = None
+def _times(seed: int, worlds: int) -> tuple[float, float]:
+    """This process's seconds for deal ``seed``: its fresh deal, then a PIMC decision."""
+    game = Game(players=2, seed=seed)
+    return _fresh_deal(game), _pimc_decision(game, worlds, seed)
 
 
-def _compiled() -> None:
-    exact.native = core
+def _answer(worlds: int) -> None:
+    """The Python twin (``--twin``): for each seed read from standard input, print the
+    deal's two times as a JSON list, until the input ends."""
+    for line in sys.stdin:
+        print(json.dumps(_times(int(line), worlds)), flush=True)
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
@@ -74,18 +81,31 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--worlds", type=int, default=16)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--twin", action="store_true", help=argparse.SUPPRESS)  # the Python process, see _answer
     args = parser.parse_args(argv)
-    if core is None:
-        sys.exit("the compiled core is not in use (red7.native.why_not); build it with make")
+    if args.twin:
+        _answer(args.worlds)
+        return {}
+    if not native.available():
+        sys.exit(f"the compiled core is not in use ({native.why_not}); build it with make")
     fresh: dict[str, list[float]] = {"python": [], "compiled": []}
     pimc: dict[str, list[float]] = {"python": [], "compiled": []}
-    for seed in range(args.deals):
-        game = Game(players=2, seed=seed)
-        for name, use in (("python", _python), ("compiled", _compiled)):
-            use()
-            fresh[name].append(_fresh_deal(game))
-            pimc[name].append(_pimc_decision(game, args.worlds, seed))
-    _compiled()
+    twin = subprocess.Popen(
+        [sys.executable, __file__, "--twin", "--worlds", str(args.worlds)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={**os.environ, "RED7_NATIVE": "0"},
+    )  # fmt: skip
+    assert twin.stdin is not None and twin.stdout is not None
+    with twin:
+        for seed in range(args.deals):
+            print(seed, file=twin.stdin, flush=True)
+            python = json.loads(twin.stdout.readline())
+            compiled = _times(seed, args.worlds)
+            for times, in_python, in_c in ((fresh, python[0], compiled[0]), (pimc, python[1], compiled[1])):
+                times["python"].append(in_python)
+                times["compiled"].append(in_c)
+        twin.stdin.close()
+    if twin.returncode != 0:
+        sys.exit(f"the Python process ended with {twin.returncode}")
     result: dict[str, float] = {}
     for label, times in (("fresh_deal", fresh), ("pimc_decision", pimc)):
         for name in ("python", "compiled"):
@@ -97,7 +117,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     if args.json:
         print(json.dumps(result, indent=1))
         return result
-    print(f"Exact solver, {args.deals} 2-player basic deals (one process; medians, means in brackets):")
+    print(f"Exact solver, {args.deals} 2-player basic deals (one at a time; medians, means in brackets):")
     for label, words in (
         ("fresh_deal", "first turn start, empty table"),
         ("pimc_decision", f"{args.worlds} sampled worlds solved, 7 cards in hand"),

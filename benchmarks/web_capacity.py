@@ -32,12 +32,13 @@ import os
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from red7.web import local_services as services
-from red7.web.bus import Bus
+from red7.web.bus import Bus, Receive
 from red7.web.service import Tables
 from red7.web.store import Store, StoredGame, StoredSeat, StoredTable
 
@@ -57,6 +58,22 @@ class Recorder(Bus):
 
     def publish(self, message: dict[str, Any]) -> None:
         self.sent.append({"p": self.process, **message})
+
+
+class Replayer(Recorder):
+    """A follower's bus: :meth:`hand_over` gives its process a message another process
+    sent, through the handler the process gave :meth:`Bus.start`, as a shared bus does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.receive: Receive | None = None
+
+    async def start(self, receive: Receive, connected: Callable[[], None] | None = None) -> None:
+        self.receive = receive
+
+    async def hand_over(self, message: dict[str, Any]) -> None:
+        assert self.receive is not None, "the process has not started its bus"
+        await self.receive(message)
 
 
 def postgres_cpu(data: Path) -> float:
@@ -95,8 +112,10 @@ async def follow(url: str, tables: int, rounds: int) -> dict[str, Any]:
             await writer.join(live.id, seat, f"P{seat}")
         await writer.start(live.id, token)
         ids.append(live.id)
-    follower = Tables(Store(url), None, bot_delay=0, patience=3600, bus=Recorder())
+    follower_bus = Replayer()
+    follower = Tables(Store(url), None, bot_delay=0, patience=3600, bus=follower_bus)
     follower.load()  # every table, as a process started now has them
+    await follower.start_background()  # as a server starts: its bus's handler, its watch once a second
     writer_bus.sent.clear()
     rng = random.Random(1)
     for _ in range(rounds):  # one decision at every table, again and again
@@ -113,8 +132,9 @@ async def follow(url: str, tables: int, rounds: int) -> dict[str, Any]:
     applied = sum(1 for m in messages if "add" in m)
     started = time.process_time()
     for message in messages:
-        await follower._heard(message)
+        await follower_bus.hand_over(message)
     cpu = time.process_time() - started
+    await follower.stop()
     behind = [t for t in ids if follower.live[t].version != writer.live[t].version]
     assert not behind, f"the follower's copies of {len(behind)} tables are behind"
     await writer.store.aclose()
@@ -133,15 +153,15 @@ async def database(url: str, data: Path, writers: int, seconds: float) -> dict[s
     await store.open()
     tables: list[StoredTable] = []
     for w in range(writers):
-        table = store.create_table(f"w{w}", 2, False, False, "en")
+        made = store.create_table(f"w{w}", 2, False, False, "en")
         seats = (StoredSeat("Ana", "a" * 64), StoredSeat("Bia", "b" * 64))
-        table = store.commit(table, replace(table, seats=seats))
-        assert table is not None
-        table = store.commit(
-            table, replace(table, status="playing", game=StoredGame(None, 1, {"players": 2}, 1, None, (), 0))
+        seated = store.commit(made, replace(made, seats=seats))
+        assert seated is not None
+        playing = store.commit(
+            seated, replace(seated, status="playing", game=StoredGame(None, 1, {"players": 2}, 1, None, (), 0))
         )
-        assert table is not None
-        tables.append(table)
+        assert playing is not None
+        tables.append(playing)
     latencies: list[float] = []
     stop = time.monotonic() + seconds
 
@@ -180,14 +200,14 @@ async def database(url: str, data: Path, writers: int, seconds: float) -> dict[s
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200, help="tables the follower follows (default 200)")
     parser.add_argument("--rounds", type=int, default=30, help="decisions made at each of them (default 30)")
     parser.add_argument("--writers", type=int, default=32, help="concurrent writers to PostgreSQL (default 32)")
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds of writing (default 20)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if not services.Postgres.available():
         parser.error("needs Debian's PostgreSQL server (postgresql-NN, and the postgres user when run as root)")
     with services.Postgres(durable=True) as postgres:

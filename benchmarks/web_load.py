@@ -65,6 +65,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import gc
 import json
 import os
@@ -326,6 +327,12 @@ async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict
     return data
 
 
+def spread(clients: list[httpx.AsyncClient], game: int, seat: int) -> httpx.AsyncClient:
+    """The client through which seat ``seat`` of game ``game`` calls: one process after
+    another, as a round-robin proxy spreads them (the module's docstring)."""
+    return clients[(game + seat) % len(clients)]
+
+
 async def new_table(via: Callable[[int], httpx.AsyncClient], people: int, bot: str | None) -> tuple[str, list[str]]:
     """A 4-player basic table: ``people`` people (seat 0 first), bots of level ``bot`` in
     the other seats, started. Its id and the people's tokens. Each seat's calls go through
@@ -506,7 +513,7 @@ async def people_load(cluster: Cluster, games: int, seconds: float, ramp: float)
         ]
         for g in range(games):
             await asyncio.sleep(max(0.0, started + ramp * g / games - time.monotonic()))
-            table, tokens = await new_table(lambda seat, g=g: https[(g + seat) % len(https)], people=4, bot=None)
+            table, tokens = await new_table(functools.partial(spread, https, g), people=4, bot=None)
             pace = Pace()
             for seat, token in enumerate(tokens):
                 server = cluster.server(g + seat)
@@ -569,7 +576,7 @@ async def bots_load(cluster: Cluster, counts: list[int], seconds: float, budget:
             people = []
             for t in range(k):
                 http = https[t % len(https)]
-                table, tokens = await new_table(lambda _seat, http=http: http, people=1, bot="hard")
+                table, tokens = await new_table(functools.partial(spread, [http], 0), people=1, bot="hard")
                 people.append(Person(cluster.server(t), table, 0, tokens[0], Pace(), stats, delay=0.0, seed=t))
             begin = time.monotonic() + 2.0  # the pool's worker starts with the first bot
             stats.window = (begin, begin + seconds)
@@ -745,7 +752,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         stack.close()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=250, help="4-player games of people (default 250)")
     parser.add_argument("--seconds", type=float, default=60.0, help="seconds measured after the ramp-up (default 60)")
@@ -763,7 +770,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=1.0, help="a hard bot's p99 budget in seconds (default 1)")
     parser.add_argument("--workers", type=int, default=1, help="each server's bot workers (default 1)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.processes < 1:
         parser.error("--processes must be at least 1")
     if args.backend == "sqlite" and args.processes > 1:

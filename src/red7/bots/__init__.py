@@ -14,14 +14,26 @@ play no games themselves: :func:`red7.play.play_game` seats them at a table.
 from __future__ import annotations
 
 from .base import Bot, BotSpecError, Option, safe_or_concede
-from .spec import LEVELS, bot_names, make_bot, register_bot, unregister_bot
+from .spec import (
+    COMPILED_LEVELS,
+    LEVELS,
+    PYTHON_LEVELS,
+    bot_names,
+    fallback_levels,
+    make_bot,
+    register_bot,
+    unregister_bot,
+)
 
 __all__ = [
+    "COMPILED_LEVELS",
     "LEVELS",
+    "PYTHON_LEVELS",
     "Bot",
     "BotSpecError",
     "Option",
     "bot_names",
+    "fallback_levels",
     "make_bot",
     "register_bot",
     "safe_or_concede",

@@ -34,26 +34,34 @@ BotFactory = Callable[..., Bot]
 class or any function. It rejects options it does not know with TypeError, and values
 it does not accept with ValueError (its message is shown to the user)."""
 
-_COMPILED: Final = native.available()
-LEVELS: Final[dict[str, str]] = {
+COMPILED_LEVELS: Final[dict[str, str]] = {
     "easy": "random",
     "medium": "greedy",
-    "hard": (
-        "pimc:worlds=64,model=1,tries=50000,steps=200000"
-        if _COMPILED
-        else "pimc:worlds=16,model=1,tries=400,steps=8000"
-    ),
-    "expert": (
-        "pimc:worlds=256,model=1,tries=200000,steps=1000000"
-        if _COMPILED
-        else "pimc:worlds=48,model=1,tries=2000,steps=40000"
-    ),
+    "hard": "pimc:worlds=64,model=1,tries=50000,steps=200000",
+    "expert": "pimc:worlds=256,model=1,tries=200000,steps=1000000",
 }
-"""What each level exposed to players is (budgets measured in docs/results/strength.md). The budgets
-depend on the compiled core (:mod:`red7.native`: ISMCTS some 70 times the iterations
-per second of the Python search, the opponent model's candidates some hundred times):
-each level keeps its time per decision (``hard`` within 1 s at the 99th percentile,
-``expert`` within 5 s) either way."""
+"""What each level is where the compiled core (:mod:`red7.native`) is in use."""
+PYTHON_LEVELS: Final[dict[str, str]] = {
+    **COMPILED_LEVELS,
+    "hard": "pimc:worlds=16,model=1,tries=400,steps=8000",
+    "expert": "pimc:worlds=48,model=1,tries=2000,steps=40000",
+}
+"""What each level is where it is not: the pure-Python search runs the same bots with smaller
+budgets (ISMCTS does some 70 times fewer iterations per second in Python, the opponent
+model deals some hundred times fewer candidates), so that each level keeps its time per
+decision (``hard`` within 1 s at the 99th percentile, ``expert`` within 5 s); they play
+weaker (measured in docs/results/strength.md, summed up in docs/bots.md)."""
+LEVELS: Final[dict[str, str]] = COMPILED_LEVELS if native.available() else PYTHON_LEVELS
+"""What each level exposed to players is here: :data:`COMPILED_LEVELS` or :data:`PYTHON_LEVELS`
+(budgets measured in docs/results/strength.md)."""
+
+
+def fallback_levels() -> list[str]:
+    """The levels that play differently here from where the compiled core is in use:
+    ``["hard", "expert"]`` when the pure-Python budgets are in use, ``[]`` when not. The
+    front ends say so once (:func:`red7.ui.fallback.fallback_notice`)."""
+    return [level for level, spec in LEVELS.items() if spec != COMPILED_LEVELS[level]]
+
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9_-]*")
 _BOTS: dict[str, BotFactory] = {}

@@ -9,7 +9,7 @@ import sys
 
 from ..core.record import RecordError, initial, seats_of
 from ..play.records import load
-from .common import Commands, UsageError, language, positive
+from .common import Commands, UsageError, language, positive, say_fallback
 
 
 def add_commands(sub: Commands) -> None:
@@ -55,6 +55,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             bot = make_bot(args.judge)
         except BotSpecError as err:
             raise UsageError(str(err)) from None
+        say_fallback([args.judge], args.lang)
         if not isinstance(bot, Appraiser):
             raise UsageError(
                 _("{spec} cannot estimate chances: use hard, expert, or an ismcts or pimc spec").format(spec=args.judge)

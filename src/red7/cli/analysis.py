@@ -17,7 +17,7 @@ from ..analysis.measures import percentile
 from ..analysis.sim import ENGINES, simulate
 from ..core.model import Config
 from ..core.seeds import fresh_seed
-from .common import Commands, UsageError, game_options, positive, run_options
+from .common import Commands, UsageError, game_options, positive, run_options, say_fallback
 
 if TYPE_CHECKING:  # the tournament and stats modules are imported by their commands only
     from ..analysis.runner import Backend, GameRecord
@@ -130,6 +130,7 @@ def cmd_bench_bot(args: argparse.Namespace) -> int:
         others = [make_bot("medium") for _ in range(args.players - 1)]
     except BotSpecError as err:
         raise UsageError(f"--bot: {err}") from None
+    say_fallback([args.bot])
     config = _config_of(args)
     seed = args.seed if args.seed is not None else BENCH_SEED
     times: list[float] = []
@@ -305,6 +306,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         plan = schedule(entrants, config=_config_of(args), games=args.games, seed=_seed_of(args))
     except ScheduleError as err:
         raise UsageError(str(err)) from None
+    say_fallback(e.spec for e in entrants)
     backend = _backend(args)
     console = make_console()
     with _staged_out(args.out) as out:
@@ -339,6 +341,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         plan = stats_plan(entrants, config=config, games=args.games, seed=seed)
     except ScheduleError as err:
         raise UsageError(str(err)) from None
+    say_fallback(e.spec for e in entrants)
     console = make_console(stderr=args.json)
     with _staged_out(args.out) as out:
         console.print(stats_header(plan), highlight=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from typing import NoReturn, TypeAlias
 
 from ..core.model import Config, GameError
@@ -89,3 +90,17 @@ def run_options(p: argparse.ArgumentParser) -> None:
 def interactive() -> bool:
     """Are standard input and output a terminal (so a screen can be shown)?"""
     return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def say_fallback(specs: Iterable[str] | None = None, lang: str | None = None) -> None:
+    """Say once, on standard error, that the compiled core is not in use and which levels
+    play differently for it (:func:`red7.ui.fallback.fallback_notice`), in ``lang`` (None:
+    the locale's); nothing where the core is in use, or where ``specs`` (the bot specs a
+    command plays; None: any) names none of those levels."""
+    from ..ui.fallback import fallback_notice
+    from ..ui.i18n import detect_language, using
+
+    with using(lang or detect_language()):
+        notice = fallback_notice(specs)
+    if notice:
+        print(f"red7: {notice}", file=sys.stderr, flush=True)

@@ -246,6 +246,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     if save_to is not None and (problem := unsaveable(save_to)):  # before the game, not after it
         raise UsageError(f"--save: cannot save the record to {save_to}: {problem}")
     autosaves = unfinished_dir()
+    from ..ui.fallback import fallback_notice
+
+    notice = fallback_notice()  # any level may play: the hint, the bots of "play again"
     if args.text or not interactive():
         from ..play.session import Session
         from ..ui.text_game import play_text
@@ -255,7 +258,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         else:  # a game resumed from its autosave goes on being saved there, and the file goes at the end
             table, path = resume
             session = Session(table, records_dir(), save_to, path if path.parent == autosaves else None, resumed=True)
-        return play_text(session, sys.stdin, sys.stdout)
+        return play_text(session, sys.stdin, sys.stdout, notice)
     from ..bots import BotSpecError, make_bot
     from ..ui.tui.app import PlayApp
 
@@ -276,5 +279,6 @@ def cmd_play(args: argparse.Namespace) -> int:
         autosaves=autosaves,
         resume=resume[0] if resume is not None else None,
         resumed_from=resume[1] if resume is not None else None,
+        notice=notice,
     ).run()
     return 0

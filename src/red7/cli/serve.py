@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..web.limits import Limits
-from .common import Commands, UsageError
+from .common import Commands, UsageError, say_fallback
 
 T = TypeVar("T")
 
@@ -239,6 +239,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         limits=limits,
     )
     print(f"red7: the web game is at http://{o['host']}:{o['port']}/ (Ctrl+C stops it)", flush=True)
+    say_fallback()  # the server's bots, at every level a table may choose
     app = create_app(settings)
     tune_gc()
     uvicorn.run(

@@ -30,10 +30,13 @@ import os
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+TURNED_OFF = "turned off by RED7_NATIVE=0"
+""":data:`why_not` when the environment turned the compiled code off."""
+
 
 def _load() -> tuple[ModuleType | None, str | None]:
     if os.environ.get("RED7_NATIVE", "1") == "0":
-        return None, "turned off by RED7_NATIVE=0"
+        return None, TURNED_OFF
     try:
         from . import _core
     except ImportError as err:  # built without a compiler: the reference code runs

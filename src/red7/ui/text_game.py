@@ -137,20 +137,23 @@ def _read(text: str, options: list[Option]) -> Action:
     return Action.parse(text)
 
 
-def play_text(session: Session, stdin: TextIO, out: TextIO) -> int:
+def play_text(session: Session, stdin: TextIO, out: TextIO, notice: str | None = None) -> int:
     """Play the session's game until it ends or input ends; returns the exit code.
 
     Every person at the table answers on ``stdin``. With one person, before each
     question the move log since the last one is printed as that person may see it (R9).
     With several (a hotseat, see the module's docstring) each turn begins with a pass
     step (:func:`_pass`), and the screen is cleared of the last hand before it and
-    before the game's end.
+    before the game's end. ``notice``, a sentence, is printed once after the game's
+    header (the compiled core not in use: :func:`red7.ui.fallback.fallback_notice`).
     """
     table = session.table
     names = [seat_name(name) for name in session.names()]
     people = table.people
     hotseat = len(people) > 1
     say(_("Red7 — {names}. Seed {seed}.").format(names=", ".join(names), seed=table.seed), out)
+    if notice:
+        say(notice, out)
     say(cards_explained(), out)
     say(_("Type the number or the notation of a decision ('play R7', 'canvas B3', 'end'...), 'quit' to stop."), out)
     logged = 0  # events of the log printed so far

@@ -258,6 +258,9 @@ class PlayApp(BoardApp):
     dialog; a pass screen comes before every hand, also when the person who ended a
     round starts the next one.
 
+    ``notice``: a sentence shown once, as a notification, when the app starts (the
+    compiled core not in use: :func:`red7.ui.fallback.fallback_notice`).
+
     The flow never stops behind a dialog: while one is open (a question, the rules, a
     hotseat pass) the game waits, a bot's answer that arrives meanwhile is applied and
     shown, and the game goes on when the last dialog closes.
@@ -300,8 +303,10 @@ class PlayApp(BoardApp):
         autosaves: Path | None = None,
         resume: Table | None = None,
         resumed_from: Path | None = None,
+        notice: str | None = None,
     ) -> None:
         super().__init__()
+        self.notice = notice  # shown once, at the start: the compiled core not in use (red7.ui.fallback)
         self.new_table, self.hotseat, self.bot_delay, self.hint_spec = new_table, hotseat, bot_delay, hint
         self.records, self.save_to, self.confirm, self.autosaves = records, save_to, confirm, autosaves
         self.generation = 0  # bumped for each game: bots' answers from an older game are dropped
@@ -364,6 +369,8 @@ class PlayApp(BoardApp):
 
     def on_mount(self) -> None:
         self.fit()
+        if self.notice:
+            self.notify(self.notice, severity="warning", timeout=30)
         self.advance()
 
     def redraw(self) -> None:

@@ -1,0 +1,99 @@
+"""The scripts of benchmarks/ run, at a tiny size, as their docstrings say to run them.
+
+Each runs as a user runs it, ``python benchmarks/NAME.py ...`` in a process of its own
+(``exact_play.py`` registers a bot of its own, which must not leak into other tests).
+What they measure is not asserted (speed never is: CONTRIBUTING.md); that they run, and
+print the figures they promise, is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from red7 import native
+from red7.web import local_services
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def benchmark(name: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(BENCHMARKS / f"{name}.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+
+
+def figures(name: str, *args: str) -> Any:
+    """The JSON a benchmark prints with ``--json``."""
+    proc = benchmark(name, *args, "--json")
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_every_benchmark_has_a_test_here() -> None:
+    source = Path(__file__).read_text(encoding="utf-8")
+    for script in BENCHMARKS.glob("*.py"):
+        assert f'"{script.stem}"' in source, f"benchmarks/{script.name} has no test in {Path(__file__).name}"
+
+
+def test_env_speed() -> None:
+    report = figures("env_speed", "--seconds", "0.05", "--repeat", "1", "--envs", "4")
+    assert report["engine"] > 0 and report["pettingzoo_wrapped"] > 0
+    assert ("vector" in report) == native.available()  # the vector environment needs the compiled engine
+
+
+def test_exact_play_against_the_perfect_opponent() -> None:
+    rows = figures("exact_play", "--bots", "medium", "--against", "perfect", "--deals", "2")
+    assert [row["bot"] for row in rows] == ["medium"]
+    assert rows[0]["games_won"]["of"] == 4  # 2 deals x both seats
+    assert 0 <= rows[0]["won_turns_kept"]["share"] <= 1
+
+
+def test_level_times() -> None:
+    rows = figures("level_times", "--levels", "easy,medium", "--decisions", "3")
+    assert {row["level"] for row in rows} == {"easy", "medium"}
+    assert all(row["decisions"] >= 3 and row["p99_ms"] >= 0 for row in rows)
+
+
+def test_solver_speed_compares_the_compiled_solver_with_its_python_twin() -> None:
+    proc = benchmark("solver_speed", "--deals", "1", "--worlds", "1", "--json")
+    if not native.available():  # nothing to compare with: it says why
+        assert proc.returncode == 1 and "the compiled core is not in use" in proc.stderr
+        return
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["fresh_deal_python_median_ms"] > 0 and result["fresh_deal_ratio"] > 0
+    assert result["pimc_decision_compiled_median_ms"] > 0
+
+
+def test_web_load_with_people_on_sqlite() -> None:
+    result = figures("web_load", "--games", "2", "--seconds", "1", "--ramp", "0.5")
+    assert result["mode"] == "people" and result["games"] == 2 and result["connections"] == 8
+    assert result["leaks"] == 0 and result["errors"] == {}
+
+
+@pytest.mark.services  # PostgreSQL (Debian's, see .ci/run)
+def test_web_capacity() -> None:
+    assert local_services.Postgres.available()
+    result = figures("web_capacity", "--tables", "2", "--rounds", "2", "--writers", "2", "--seconds", "0.5")
+    assert result["follow"]["tables"] == 2 and result["follow"]["messages"] > 0
+    assert result["database"]["writers"] == 2 and result["database"]["decisions_per_second"] > 0
+
+
+@pytest.mark.slow  # valgrind runs the interpreter some 50 times slower (Debian's valgrind, see .ci/run)
+def test_instructions() -> None:
+    assert shutil.which("valgrind") is not None
+    proc = benchmark("instructions", "--games", "1", timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "2 players, basic: " in proc.stdout and " instructions per game (1 games, " in proc.stdout

@@ -25,7 +25,7 @@ from red7 import native
 from red7.core import compiled
 from red7.core.cards import COLOUR_OF, VALUE_OF
 from red7.core.model import Config
-from red7.core.seeds import round_key
+from red7.core.seeds import DEAL, LEGACY_DEAL, deal_key
 from red7.envs.encoding import OFFSETS
 from tiers import examples
 
@@ -59,7 +59,10 @@ def ints(low: int, high: int) -> st.SearchStrategy[int]:
 
 
 def round_keys(seed: int) -> Callable[[int], Any]:
-    return lambda r: round_key(seed, r)
+    """How the rounds of the game of ``seed`` are shuffled: from SplitMix64 for an even
+    seed, the Mersenne Twister of version 1 records for an odd one (both in C)."""
+    deal = LEGACY_DEAL if seed % 2 else DEAL
+    return lambda r: deal_key(seed, r, deal)
 
 
 @st.composite

@@ -330,7 +330,7 @@ def test_an_int_beyond_a_c_parameter_is_out_of_range_like_any_other() -> None:
         lambda: engine.replayed(huge, (7, 7), (), (), (), (), 0, 1, 1, 0),
         lambda: core.alpha_mu([engine], huge, 10),
         lambda: core.random_games(huge, False, False, 0, 1),
-        lambda: core.stream_sample(huge, 1, 1, 1),
+        lambda: core.stream_sample(0, huge, 1, 1),
         lambda: core.design_game(huge, False, False, lambda r: (1,), [1, 2]),
         lambda: core.VectorGames(huge, 2, False, False, 0, False, 1, *[np.zeros(1)] * 7),
     ]

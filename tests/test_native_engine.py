@@ -31,7 +31,7 @@ if not compiled.available():
     pytest.skip("the compiled engine is not built (its fallback is tested in test_native.py)", allow_module_level=True)
 
 CONFIGS = [Config(p, a, x) for p, a, x in itertools.product((2, 3, 4), (False, True), (False, True))]
-TIMINGS = ("engine", "seconds", "games_per_second", "decisions_per_second")
+TIMINGS = ("engine", "seconds", "games_per_second", "decisions_per_second", "turns_per_second")
 
 
 def lockstep(game: Game, rng: random.Random) -> int:
@@ -174,10 +174,11 @@ def test_bad_decisions_and_positions_get_a_clear_error_and_change_nothing() -> N
         with pytest.raises(ValueError, match="is not legal now"):
             twin.apply(bad)
     assert twin.fields() == before and twin.legal() == legal
+    mover = twin.current
     twin.apply(246)  # concede: the game is over
     with pytest.raises(ValueError, match="the game is over"):
         twin.apply(246)
-    assert twin.legal() == [] and twin.current is None and twin.winners == (0,)
+    assert twin.legal() == [] and twin.current is None and twin.winners == (1 - mover,)
     core = native.core
     with pytest.raises(ValueError, match="2 to 4 players"):
         core.Engine(5, False, False, lambda r: (1,))

@@ -86,6 +86,9 @@ def test_the_c_stream_is_the_python_stream(bound: int) -> None:
         x = list(range(length))
         Stream(seed).shuffle(x)
         assert shuffled == x
+    for wrong in (-1, 2**64):
+        with pytest.raises(ValueError, match="a stream's seed is from 0 to 2"):
+            native.core.stream_sample(wrong, 1, bound, 1)
 
 
 @needs_native

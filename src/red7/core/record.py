@@ -5,8 +5,8 @@ A record is JSON::
     {"format": "red7-record", "version": 2,
      "config": {"players": 2, "advanced": false, "actions": false},
      "seed": 7, "deal": "splitmix64",
-     "decisions": ["play R5", "canvas B3", "end", "concede"],
-     "result": {"winners": [0], "scores": [0, 0], "rounds": 1},
+     "decisions": ["play G5", "canvas R4", "concede"],
+     "result": {"winners": [1], "scores": [0, 0], "rounds": 1},
      "seats": [{"name": "Ana", "bot": null}, {"name": "", "bot": "easy"}]}
 
 ``seats`` is optional (records written before it existed have none and still load and

@@ -831,9 +831,12 @@ static PyObject *py_random_games(PyObject *module, PyObject *args, PyObject *kwd
  * red7.core.stream */
 static PyObject *py_stream_sample(PyObject *module, PyObject *args) {
     unsigned long long seed;
+    PyObject *seed_arg;
     int count, length;
     long bound;
-    if (!PyArg_ParseTuple(args, "Kili:stream_sample", &seed, &count, &bound, &length)) return r7_refuse_overflow();
+    if (!PyArg_ParseTuple(args, "Oili:stream_sample", &seed_arg, &count, &bound, &length)) return r7_refuse_overflow();
+    if (!r7_u64(seed_arg, &seed))
+        return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "a stream's seed is from 0 to 2**64 - 1");
     if (count < 0 || count > 100000 || bound < 1 || bound > 0xFFFFFFFFL || length < 0 || length > 256)
         return PyErr_Format(PyExc_ValueError, "count 0..100000, bound 1..2**32 - 1, length 0..256");
     PyObject *draws = PyList_New(count), *below = PyList_New(count), *floats = PyList_New(count), *shuffled = PyList_New(length);

@@ -98,9 +98,14 @@ class Stream:
 
     def shuffle(self, x: list[_T]) -> None:
         """Shuffle ``x`` in place (Fisher-Yates, in ``random.Random.shuffle``'s order)."""
+        state = self.state  # next() and below() written out: every deal of the reference shuffles
         for i in range(len(x) - 1, 0, -1):
-            j = (self.next() * (i + 1)) >> 64
+            state = (state + GAMMA) & MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             x[i], x[j] = x[j], x[i]
+        self.state = state
 
     def __repr__(self) -> str:
         return f"Stream(state={self.state:#x})"

@@ -99,9 +99,7 @@ CONFIG_IDS = [
 ]
 
 
-def seeded_deal(
-    seed: int, round_number: int, cards: Iterable[int], players: int, deal: str = DEAL
-) -> list[Card]:
+def seeded_deal(seed: int, round_number: int, cards: Iterable[int], players: int, deal: str = DEAL) -> list[Card]:
     """The cards of round ``round_number``'s seeded deal in dealing order (R2.2): the
     round's cards in increasing order, shuffled by ``round_rng`` (from ``deal``'s
     generator), dealt from the end."""

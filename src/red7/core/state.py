@@ -144,5 +144,13 @@ _NAMES: Final = tuple(f.name for f in fields(State))
 _ALL_FIELDS: Final = attrgetter(*_NAMES)
 _LIST_FIELDS: Final = frozenset(i for i, f in enumerate(fields(State)) if str(f.type).startswith("list["))
 """The fields a key turns into tuples (the others are immutable already)."""
-_POSITION_FIELDS: Final = frozenset(_NAMES) - {"config", "seed", "deal", "explicit_chance", "history", "round_log", "turns"}
+_POSITION_FIELDS: Final = frozenset(_NAMES) - {
+    "config",
+    "seed",
+    "deal",
+    "explicit_chance",
+    "history",
+    "round_log",
+    "turns",
+}
 """What :meth:`State.position_key` holds (a test checks it against the key's length)."""

@@ -76,13 +76,16 @@ lint: $(DEV)
 # free, undefined behaviour) prints its report and fails the run. Leaks are not looked
 # for: CPython keeps its own allocations to the end. Needs gcc.
 SANITIZE := build/sanitize
-SANITIZE_TESTS := tests/test_native.py tests/test_native_engine.py tests/test_native_greedy.py tests/test_env_vector.py
+SANITIZE_TESTS := tests/test_native.py tests/test_native_engine.py tests/test_native_greedy.py tests/test_env_vector.py \
+	tests/test_playthroughs.py
 SANITIZE_FUZZ := tests/test_native_boundary.py tests/test_native_fuzz.py
 SANITIZED := PYTHONPATH=$(SANITIZE) PYTHONMALLOC=malloc LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" \
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1:strict_string_checks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 sanitize: $(TEST)
+	@# setup.py is run directly here: it needs the setuptools pyproject.toml's build asks for
+	$(BIN)/pip install --quiet 'setuptools>=77'
 	rm -rf $(SANITIZE)
 	$(BIN)/python -c 'import shutil; shutil.copytree("src/red7", "$(SANITIZE)/red7", ignore=shutil.ignore_patterns("*.so", "__pycache__"))'
 	CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g" \

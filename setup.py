@@ -16,9 +16,9 @@ setup(
     ext_modules=[
         Extension(
             "red7.native._core",
-            [f"src/red7/native/{name}.c" for name in ("_core", "rules", "engine", "search", "greedy", "inference", "pimc", "engine_type", "vector")],
+            [f"src/red7/native/{name}.c" for name in ("_core", "rules", "exact", "engine", "search", "greedy", "inference", "pimc", "engine_type", "vector")],
             extra_compile_args=["-O3", "-std=c11", *POPCNT],
-            depends=[f"src/red7/native/{name}.h" for name in ("rules", "mt", "fast", "engine", "search", "greedy", "inference", "pimc", "exact", "args")],
+            depends=[f"src/red7/native/{name}.h" for name in ("defs", "rules", "mt", "fast", "engine", "search", "greedy", "inference", "pimc", "exact", "args")],
             optional=True,
         )
     ]

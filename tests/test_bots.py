@@ -201,6 +201,12 @@ def test_bots_ignore_hidden_cards_along_whole_games(spec: str, config: tuple[int
         ("greedy:bogus=3", r"bot 'greedy' does not take options \['bogus'\].*worlds=N"),
         ("greedy:worlds=2.5", r"worlds=2.5 must be a whole number"),
         ("greedy:worlds", r"bad option 'worlds'.*key=value"),
+        # options measured as no gain and removed (docs/bots.md says what they measured)
+        ("pimc:depth=2", r"bot 'pimc' does not take options \['depth'\].*worlds=N"),
+        ("pimc:depth=2,nodes=1000", r"bot 'pimc' does not take options \['depth', 'nodes'\]"),
+        ("pimc:plans=1", r"bot 'pimc' does not take options \['plans'\]"),
+        ("pimc:deals=64", r"bot 'pimc' does not take options \['deals'\]"),
+        ("ismcts:forget=1", r"bot 'ismcts' does not take options \['forget'\].*solve=N"),
     ],
 )
 def test_make_bot_rejects_bad_specs_clearly(spec: str, message: str) -> None:

@@ -117,7 +117,7 @@ def test_repro_5_a_round_without_two_players_is_refused_before_it_loops_forever(
 
 def test_repro_6_the_compiled_solver_refuses_hands_beyond_its_limit() -> None:
     """turn_values with two hands of 24 cards: the solver's arrays hold plans of hands of
-    at most 10 cards, which only won() checked. plan_values and alpha_mu too."""
+    at most 10 cards, which only won() checked. plan_values too."""
     out = run_alone(
         """
         big = dict(hands=((1 << 24) - 1, ((1 << 48) - 1) ^ ((1 << 24) - 1)), palettes=(1 << 48, 0),
@@ -125,10 +125,9 @@ def test_repro_6_the_compiled_solver_refuses_hands_beyond_its_limit() -> None:
                    out_of_round=0, current=0, step=0, pending=None)
         attempt(lambda: load(actions=False, **big).turn_values())
         attempt(lambda: load(actions=False, **big).plan_values())
-        attempt(lambda: core.alpha_mu([load(actions=False, **big)], 2, 1000))
         """
     )
-    assert out == ["ValueError: the compiled solver answers hands of at most 10 cards, not 24"] * 3
+    assert out == ["ValueError: the compiled solver answers hands of at most 10 cards, not 24"] * 2
 
 
 def test_repro_7_the_vector_environment_judges_legality_from_its_own_state() -> None:
@@ -328,7 +327,6 @@ def test_an_int_beyond_a_c_parameter_is_out_of_range_like_any_other() -> None:
         lambda: engine.greedy(0, huge),
         lambda: engine.ismcts(huge, 0, 10, 0, 0.0, 0.7, ()),
         lambda: engine.replayed(huge, (7, 7), (), (), (), (), 0, 1, 1, 0),
-        lambda: core.alpha_mu([engine], huge, 10),
         lambda: core.random_games(huge, False, False, 0, 1),
         lambda: core.stream_sample(0, huge, 1, 1),
         lambda: core.design_game(huge, False, False, lambda r: (1,), [1, 2]),

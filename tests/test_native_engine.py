@@ -18,6 +18,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from lockstep import EnginesDiffer, checking_player, play_beside
 from red7 import Game, native
 from red7.analysis.sim import simulate
 from red7.bots.random_bot import random_decision
@@ -35,7 +36,7 @@ TIMINGS = ("engine", "seconds", "games_per_second", "decisions_per_second", "tur
 
 
 def lockstep(game: Game, rng: random.Random) -> int:
-    return compiled.play_beside(game, compiled.testing_player(rng))
+    return play_beside(game, checking_player(rng))
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
@@ -64,8 +65,8 @@ def test_a_difference_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     fields[3] = fields[3][1:] + fields[3][:1]
     wrong = native.core.Engine.load(2, False, False, lambda r: (1,), tuple(fields))
     monkeypatch.setattr(compiled, "engine_of", lambda g: wrong)
-    with pytest.raises(compiled.EnginesDiffer, match="positions differ after 0 decisions.*'deck'"):
-        compiled.play_beside(game, lambda g: g.legal_ids()[0])
+    with pytest.raises(EnginesDiffer, match="positions differ after 0 decisions.*'deck'"):
+        play_beside(game, lambda g: g.legal_ids()[0])
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)

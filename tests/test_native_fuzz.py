@@ -213,7 +213,7 @@ def call_at_random(engine: Any, config: Config, data: st.DataObject) -> None:
     seat = draw(st.one_of(st.just(engine.current or 0), ints(-2, 5)))
     ids = draw(st.lists(st.integers(-2, 260), max_size=6))
     legal = engine.legal()
-    kind = draw(st.integers(0, 15))
+    kind = draw(st.integers(0, 14))
     if kind <= 3:  # decisions: legal ones mostly, illegal ones too
         choice = draw(st.sampled_from(legal)) if legal and kind else draw(st.one_of(st.integers(-5, 300), junk))
         before = engine.fields()
@@ -243,17 +243,13 @@ def call_at_random(engine: Any, config: Config, data: st.DataObject) -> None:
         pool = draw(st.one_of(st.none(), st.just(engines_like(engine, config, data)), junk))
         budget = draw(st.sampled_from([(30, 0, 0.0), (0, 200, 0.0), (0, 0, 0.0), (-1, 5, 0.0), (5, 0, float("nan"))]))
         c = draw(st.sampled_from([0.7, 0.0, -1.0, float("nan")]))
-        refused(lambda: engine.ismcts(seat, seed, *budget, c, extra, draw(st.booleans()), pool))
+        refused(lambda: engine.ismcts(seat, seed, *budget, c, extra, pool))
     elif kind == 10:
         refused(lambda: core.greedy_in(engines_like(engine, config, data)))
     elif kind == 11:
-        depth, nodes = draw(st.integers(-1, 3)), draw(st.integers(-1, 300))
-        refused(lambda: core.alpha_mu(engines_like(engine, config, data), depth, nodes))
-    elif kind == 12:
         replay_at_random(engine, config, data)
-    elif kind == 13:
+    elif kind == 12:
         refused(lambda: core.greedy_in(draw(junk)))
-        refused(lambda: core.alpha_mu(draw(junk), 2, 100))
     else:
         refused(lambda: engine.legal_ids() and engine.apply_id(draw(st.sampled_from(engine.legal_ids()))))
 

@@ -71,14 +71,12 @@ def test_turn_labels_agree_with_the_marks() -> None:
         assert turns[-1][2] == (turns[-1][0] in played.winners)
 
 
-@pytest.mark.parametrize("plans", [0, 1])
-def test_pimc_plays_a_winning_decision_when_its_worlds_are_the_game(plans: int) -> None:
+def test_pimc_plays_a_winning_decision_when_its_worlds_are_the_game() -> None:
     """Advanced game, empty deck, every card not in a hand public (score piles): the
     only hidden cards are the other hand, so every sampled world is the true game and
-    the bot must keep every won position it is given (plans=1: each decision valued by
-    its best plan to the end of the turn)."""
+    the bot must keep every won position it is given."""
     rng = random.Random(3)
-    bot = PIMCBot(worlds=2, cards=7, plans=plans)
+    bot = PIMCBot(worlds=2, cards=7)
     won = 0
     for _ in range(150):
         names = [NAME_OF[c] for c in rng.sample(range(49), 49)]

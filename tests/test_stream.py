@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lockstep import checking_player, play_beside
 from red7 import native
-from red7.core import compiled
 from red7.core.cards import ALL_CARDS
 from red7.core.game import Game
 from red7.core.model import Config
@@ -148,6 +148,6 @@ def test_both_engines_deal_every_round_alike(deal: str) -> None:
     rounds = 0
     for seed in (1, 2, 3):
         game = Game(config=config, seed=seed, deal=deal)
-        compiled.play_beside(game, compiled.testing_player(random.Random(seed)))
+        play_beside(game, checking_player(random.Random(seed)))
         rounds += game.round
     assert rounds > 3

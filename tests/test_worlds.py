@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from red7 import Card, Game, GameError
-from red7.bots import make_bot
 from red7.bots.random_bot import random_decision
 from red7.core.worlds import WorldSampler, sample_world
 from tiers import examples
@@ -104,32 +103,3 @@ def test_worlds_keep_the_face_down_cards_everyone_saw_out_of_the_round_R9() -> N
             assert "I2" in world.out_of_round()
             if seat == 2:
                 assert {"B3", "B4"} <= set(world.out_of_round())
-
-
-def test_a_sampler_that_forgets_the_face_down_cards_deals_them_again() -> None:
-    """remember_face_down=False (ismcts:forget=1, for measuring R9's face-down change):
-    the palette that went face down is dealt again with the unseen cards, so some worlds
-    put it in a hand or the deck; the places keep their sizes, and the viewer's own hand
-    and former hand stay where they are. The compiled search takes the same option."""
-    game = Game.from_position(
-        [["R7"], ["Y6"], ["B3", "B4"], ["O1"]],
-        [["O7"], ["G6"], ["I2"], ["V7"]],
-        deck=["G1", "G2", "G3", "G4"],
-        current=0,
-        eliminated=[2],
-    )
-    rng = random.Random(5)
-    for seat in (0, 2):
-        obs = game.observe(seat)
-        moved = 0
-        for _ in range(60):
-            world = WorldSampler(obs, remember_face_down=False).sample(rng)
-            seen = world.observe(seat)
-            assert seen.hand == obs.hand and seen.hand_sizes == obs.hand_sizes and seen.deck_size == obs.deck_size
-            assert seen.out_of_round_count == obs.out_of_round_count
-            moved += "I2" not in world.out_of_round()
-            if seat == 2:
-                assert {"B3", "B4"} <= set(world.out_of_round())
-        assert 0 < moved < 60
-    for spec in ("ismcts:iters=300,forget=1", "ismcts:iters=300,forget=1,reference=1"):
-        assert make_bot(spec).choose(game.observe(0), game.options(), random.Random(1)) in game.legal_actions()

@@ -154,11 +154,9 @@ class ISMCTSBot(Appraiser):
     exploration constant, default 0.7); solve=N (solved leaves at N cards in the two
     hands, see the module docstring; default 0: none); reference=1 (walk the reference's
     Python worlds even where the compiled engine is built, for comparisons; default 0);
-    forget=1 (forget which face-down cards everyone saw, R9, as the world sampler did
-    before it remembered them: for measuring that change; default 0); model=1 (play
-    worlds weighted by the opponent model instead: ``deals`` deals of the round replayed,
-    :func:`red7.bots.inference.weighted_worlds`, each iteration the next of them; default
-    0), deals=N (default 64).
+    model=1 (play worlds weighted by the opponent model instead: ``deals`` deals of the
+    round replayed, :func:`red7.bots.inference.weighted_worlds`, each iteration the next
+    of them; default 0), deals=N (default 64).
 
     ``world_source`` (not an option of a spec; for experiments and tests) builds, from
     the observation of each decision, what the iterations' worlds are sampled from:
@@ -176,14 +174,12 @@ class ISMCTSBot(Appraiser):
         c: float = 0.7,
         solve: int = 0,
         reference: int = 0,
-        forget: int = 0,
         model: int = 0,
         deals: int = 64,
         *,
         world_source: WorldSource = WorldSampler,
     ) -> None:
-        """options: iters=N, steps=N or seconds=S (one budget), c=C, solve=N, reference=0|1,
-        forget=0|1, model=0|1, deals=N"""
+        """options: iters=N, steps=N or seconds=S (one budget), c=C, solve=N, reference=0|1, model=0|1, deals=N"""
         budgets = [b for b in (iters, steps, seconds) if b is not None]
         if len(budgets) > 1:
             raise TypeError("give one budget: iters, steps or seconds")
@@ -201,16 +197,11 @@ class ISMCTSBot(Appraiser):
         if reference not in (0, 1):
             raise ValueError(f"reference={reference} must be 0 or 1")
         self.reference = bool(reference)
-        if forget not in (0, 1):
-            raise ValueError(f"forget={forget} must be 0 or 1")
-        self.forget = bool(forget)
-        if self.forget and world_source is not WorldSampler:
-            raise ValueError("forget=1 changes the default world sampler, not another world source")
         if model not in (0, 1) or deals != int(deals) or deals < 1:
             raise ValueError(f"model={model} must be 0 or 1, and deals={deals} a whole number, at least 1")
         self.model = bool(model)
         self.deals = int(deals)
-        if self.model and (world_source is not WorldSampler or self.forget):
+        if self.model and world_source is not WorldSampler:
             raise ValueError("model=1 replaces the default world sampler, not another world source")
         self._solved_leaves = False  # does the decision being searched use them?
         self.world_source = world_source
@@ -228,7 +219,7 @@ class ISMCTSBot(Appraiser):
         candidates in every iteration."""
         me = observation.seat
         default = self.world_source is WorldSampler
-        sampler = WorldSampler(observation, not self.forget) if default else self.world_source(observation)
+        sampler = self.world_source(observation)
         first = sampler.sample(rng)
         first_moves = candidates(first)
         extra = tuple(a for a in include if a not in first_moves)
@@ -248,7 +239,7 @@ class ISMCTSBot(Appraiser):
             # The whole search in compiled code (red7/native/search.h): the same algorithm.
             budget = (self.iters or 0, self.steps or 0, self.seconds or 0.0)
             engine = compiled.engine_of(first)
-            iterations, stats = engine.ismcts(me, rng.getrandbits(64), *budget, self.c, extra, self.forget, pool)
+            iterations, stats = engine.ismcts(me, rng.getrandbits(64), *budget, self.c, extra, pool)
             visits = {a: v for a, v, _ in stats}
             chances = {a: total / v for a, v, total in stats if v}
         else:

@@ -10,8 +10,10 @@ deals the same cards through either engine. What it does not keep: the history, 
 
 :func:`engine` starts a game from a seed, :func:`engine_of` continues a
 :class:`Game` from its position, and :func:`fields_of` reads a :class:`Game`'s
-position in the order of ``Engine.fields()`` (:data:`FIELDS`), which is how
-:func:`play_beside` compares the two engines after every decision.
+position in the order of ``Engine.fields()`` (:data:`FIELDS`), which is how the tests
+compare the two engines after every decision (``tests/lockstep.py``). The constants
+both engines use and the position's fields are defined once, on this side
+(:mod:`red7.core.native_defs`, which generates the C header ``defs.h``).
 
 A position reaches the compiled engine through ``Engine.load`` alone (:func:`load`,
 :func:`engine_of`), which checks it whole (``r7_check`` in ``engine.h``: the rules of
@@ -22,14 +24,13 @@ every legal decision keeps a position whole.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import partial
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from .. import native
-from .cards import names_of
+from . import native_defs
 from .game import Game
 from .model import Config, GameError, Step
 from .seeds import DEAL, deal_key
@@ -37,27 +38,9 @@ from .seeds import DEAL, deal_key
 if TYPE_CHECKING:
     from ..native._core import Engine
 
-FIELDS: Final = (
-    "hands",
-    "palettes",
-    "known_hand_cards",
-    "deck",
-    "deck_known_count",
-    "canvas",
-    "rule",
-    "out_of_round",
-    "out_of_round_known",
-    "out_of_round_own",
-    "score_piles",
-    "scores",
-    "alive",
-    "current",
-    "step",
-    "pending",
-    "round",
-    "turns",
-)
-"""The position's fields (of :class:`~red7.core.state.State`), in ``Engine.fields()`` order."""
+FIELDS: Final = native_defs.FIELDS
+"""The position's fields (of :class:`~red7.core.state.State`), in ``Engine.fields()`` order:
+defined, with how the compiled engine holds each, in :data:`red7.core.native_defs.POSITION`."""
 _READ: Final = attrgetter(*FIELDS)
 _STEP: Final = FIELDS.index("step")
 
@@ -117,52 +100,6 @@ def engine_of(game: Game) -> Engine:
     return native.core.Engine.load(cfg.players, cfg.advanced, cfg.actions, round_key, fields_of(game))
 
 
-def testing_player(rng: random.Random) -> Callable[[Game], int]:
-    """The decisions :func:`play_beside` is checked with: mostly the random player
-    (:mod:`red7.bots.random_bot`'s: uniform among the safe decisions), one in five any
-    legal decision, so that unsafe decisions and concessions are played too."""
-
-    def choose(game: Game) -> int:
-        if rng.random() < 0.8:
-            choices = game.safe_or_concede_ids()
-            return choices[int(rng.random() * len(choices))]
-        return rng.choice(game.legal_ids())
-
-    return choose
-
-
-class EnginesDiffer(AssertionError):
-    """The compiled engine and the reference disagree (what :func:`play_beside` checks)."""
-
-
-def play_beside(game: Game, choose: Callable[[Game], int], most: int = 100_000) -> int:
-    """Play ``game`` and a compiled twin of it side by side, ``choose`` picking each
-    decision on ``game``, and raise :class:`EnginesDiffer` at the first difference: the
-    position before every decision, the options with their safety marks, the mover and
-    the step, then the winners and round results. Returns the decisions compared (at
-    most ``most``). The differential check of the tests (``tests/test_native_engine.py``)."""
-    twin = engine_of(game)
-    earlier = len(game.round_results)  # the twin's results begin where it was loaded
-    for n in range(most + 1):
-        if twin.fields() != fields_of(game):
-            diff = [(f, a, b) for f, a, b in zip(FIELDS, fields_of(game), twin.fields(), strict=True) if a != b]
-            raise EnginesDiffer(f"{game!r}: positions differ after {n} decisions: (field, reference, compiled) {diff}")
-        if game.is_over or n == most:
-            break
-        options = [(o.action.id, o.safe) for o in game.options()]
-        if twin.options() != options or (twin.current, twin.step) != (game.current_player, game.step):
-            raise EnginesDiffer(f"{game!r}: options differ after {n} decisions: {options} != {twin.options()}")
-        decision = choose(game)
-        game.apply_id(decision)
-        twin.apply(decision)
-    if game.is_over:
-        assert game.result is not None
-        rounds = [(w, rule, tuple(names_of(m)), p) for w, rule, m, p in twin.round_results]
-        if twin.winners != game.result.winners or rounds != list(game.round_results[earlier:]):
-            raise EnginesDiffer(f"{game!r}: results differ: {twin.winners} {rounds} != {game.result}")
-    return n
-
-
 def greedy_in(worlds: list[Engine]) -> int:
     """The decision of :class:`~red7.bots.greedy.GreedyBot` for the mover of ``worlds[0]``,
     searching these compiled worlds (complete games at the same decision point, as the
@@ -170,15 +107,3 @@ def greedy_in(worlds: list[Engine]) -> int:
     unknown card. What the tests compare the compiled greedy with the Python bot by."""
     _require()
     return native.core.greedy_in(worlds)
-
-
-def alpha_mu(worlds: list[Engine], depth: int, nodes: int) -> tuple[list[tuple[tuple[int, ...], int]], bool]:
-    """The αμ search (``red7/native/pimc.h``) for the mover of ``worlds[0]`` over these
-    compiled worlds (1 to 64, the same position but for the other player's hand; two
-    players, nothing to draw, no action card): (plan, how many worlds it keeps won) for
-    every plan to the end of the turn, the mover choosing its next ``depth`` turns with
-    only what it knows, and whether that search was done: past ``nodes`` positions of
-    the solver it gives up, and the values are depth 1's (PIMC's)."""
-    _require()
-    plans, searched = native.core.alpha_mu(worlds, depth, nodes)
-    return [(tuple(plan), int(score)) for plan, score in plans], bool(searched)

@@ -28,17 +28,12 @@ from .state import State
 class WorldSampler:
     """Samples games consistent with ``observation``.
 
-    ``remember_face_down=False`` forgets which face-down cards everyone saw (the
-    palettes and seen draws of eliminated players, R9) and deals them again with the
-    unseen cards, as the sampler did before it remembered them: only for measuring what
-    remembering is worth (``ismcts:forget=1``).
-
     Raises :class:`~red7.core.model.GameError` if the observation is not
     self-consistent (its card counts do not add up to the 49 cards), or is taken at a
     chance node.
     """
 
-    def __init__(self, observation: Observation, remember_face_down: bool = True) -> None:
+    def __init__(self, observation: Observation) -> None:
         obs = self.observation = observation
         if obs.step > Step.OVER:
             raise GameError("worlds are sampled at decision points, not while cards are dealt or drawn")
@@ -46,8 +41,7 @@ class WorldSampler:
         self.own_hand = obs.hand or 0
         self.out_own = obs.out_of_round_own or 0
         self.known_top = list(reversed(obs.deck_known_top))  # bottom-to-top order, as the deck is kept
-        self.face_down = obs.out_of_round_known if remember_face_down else 0
-        seen = self.own_hand | self.face_down | self.out_own
+        seen = self.own_hand | obs.out_of_round_known | self.out_own
         for m in (*obs.palettes, *obs.score_piles, *obs.known_hand_cards):
             seen |= m
         for c in (*obs.canvas, *obs.deck_known_top):
@@ -59,7 +53,7 @@ class WorldSampler:
             for seat, size in enumerate(obs.hand_sizes)
         ]
         self.deck_need = obs.deck_size - len(self.known_top)
-        removed = obs.out_of_round_count - (self.face_down | self.out_own).bit_count()
+        removed = obs.out_of_round_count - (obs.out_of_round_known | self.out_own).bit_count()
         needed = sum(self.hand_needs) + self.deck_need + removed
         if needed != len(self.unseen) or min(self.hand_needs, default=0) < 0 or self.deck_need < 0 or removed < 0:
             raise GameError(f"inconsistent observation: {len(self.unseen)} unseen cards for {needed} hidden places")
@@ -81,7 +75,7 @@ class WorldSampler:
             i += need
         deck = pool[i : i + self.deck_need] + self.known_top
         i += self.deck_need
-        out = self.face_down | self.out_own
+        out = obs.out_of_round_known | self.out_own
         for c in pool[i:]:
             out |= 1 << c
         own = [0] * obs.players
@@ -100,7 +94,7 @@ class WorldSampler:
                 canvas=list(obs.canvas),
                 rule=obs.rule,
                 out_of_round=out,
-                out_of_round_known=self.face_down,
+                out_of_round_known=obs.out_of_round_known,
                 out_of_round_own=own,
                 score_piles=list(obs.score_piles),
                 scores=list(obs.scores),

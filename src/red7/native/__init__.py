@@ -1,7 +1,9 @@
 """red7's compiled hot paths, and whether they are in use.
 
-The package's own build compiles ``_core.c`` (C11 against the CPython API: only a C
-compiler is needed, see ``setup.py``). Where it could not be built (no compiler) the
+The package's own build compiles ``_core.c`` and the C files beside it (C11 against the
+CPython API: only a C compiler is needed, see ``setup.py``); ``defs.h``, the constants and
+the position's fields they share with the Python engine, is generated from it
+(:mod:`red7.core.native_defs`). Where it could not be built (no compiler) the
 build goes on without it and every caller uses the pure-Python reference instead,
 only slower; :func:`available` says which is in use, and ``RED7_NATIVE=0`` in the
 environment turns the compiled code off (for comparisons and tests).
@@ -10,8 +12,7 @@ What is compiled so far (each with its Python twin, compared in ``tests/test_nat
 
 * the rules' keys (:mod:`red7.core.rules`);
 * the exact solver's turn plans and search (:mod:`red7.solver.exact`), which the
-  ``hard`` and ``expert`` levels, ``red7 analyse`` and the reviews run, and the αμ
-  search over sampled worlds of ``pimc:depth=M`` (:mod:`red7.solver.alpha_mu`);
+  ``hard`` and ``expert`` levels, ``red7 analyse`` and the reviews run;
 * the engine (``Engine``: :mod:`red7.core.compiled` is its bridge to
   :class:`~red7.core.game.Game`), with the random games of ``red7 sim`` and ``red7 bench``
   (:mod:`red7.analysis.sim`).

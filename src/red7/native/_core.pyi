@@ -15,7 +15,7 @@ SplitMix64 stream, or the 32-bit words of a Mersenne Twister's key."""
 _Plan: TypeAlias = tuple[int, ...]
 """A turn's decisions, in order."""
 
-# --- the exact solver (_core.c) ----------------------------------------------------------
+# --- the rules' keys and the exact solver (_core.c over rules.h and exact.c) -------------
 
 def key(rule: int, palette: int, /) -> int:
     """The key of ``palette`` under ``rule`` (as red7.core.rules.KEY[rule])."""
@@ -89,7 +89,6 @@ class Engine:
         seconds: float,
         c: float,
         extra: Sequence[int],
-        forget: bool = False,
         pool: Sequence[Engine] | None = None,
         /,
     ) -> tuple[int, list[tuple[int, int, float]]]: ...
@@ -114,9 +113,6 @@ class Engine:
 
 def greedy_in(worlds: Sequence[Engine], /) -> int:
     """The decision of red7.bots.greedy for the mover of worlds[0], searching these worlds."""
-
-def alpha_mu(worlds: Sequence[Engine], depth: int, nodes: int, /) -> tuple[list[tuple[_Plan, int]], bool]:
-    """([(plan, worlds it keeps won)], searched) by the alpha-mu search of ``depth`` turns (pimc.c)."""
 
 def random_games(
     players: int,

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define HAND_SIZE 7
+#define HAND_SIZE R7_HAND_SIZE
 
 static inline int next_bit(mask_t *m) { /* pops the lowest card of *m */
     int c = __builtin_ctzll(*m);
@@ -238,7 +238,7 @@ void r7_init(r7_game *g, int players, int advanced, int actions) {
 
 /* --- the check of a position given field by field (engine.h) ------------------------------ */
 
-static const char *const STEP_NAMES[] = {"start", "after", "five", "seven", "one", "draw"};
+static const char *const STEP_NAMES[] = R7_STEP_NAMES;
 
 /* `why` written as printf writes it; returns `why` */
 static const char *say(char *why, const char *format, ...) {
@@ -563,11 +563,6 @@ void r7_deal(r7_game *g, const uint32_t *key, int key_length) {
     mt_seed_key(&rng, key, key_length);
     mt_shuffle(&rng, deck, size);
     r7_deal_shuffled(g, deck, size);
-}
-
-void r7_redeal_forgetting(r7_game *g, int viewer, mt_t *rng) {
-    g->out_known = 0;
-    r7_redeal(g, viewer, rng);
 }
 
 /* red7.core.worlds in C: see engine.h */

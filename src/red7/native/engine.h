@@ -18,32 +18,14 @@
 
 #include <stdint.h>
 
+#include "defs.h"
 #include "mt.h"
 #include "rules.h"
 
-#define R7_MAX_PLAYERS 4
+/* The steps (R7_START...), the decision ids (R7_PLAY...), the limits (R7_MAX_PLAYERS...),
+ * the targets (r7_target) and the position's fields (R7_POSITION) are the Python engine's,
+ * generated into defs.h by red7.core.native_defs. */
 #define R7_MAX_LEGAL 128 /* the legal decisions of one decision point, at most */
-#define R7_MAX_ROUNDS 64 /* R8.6 */
-
-/* steps, as red7.core.model.Step */
-enum { R7_START, R7_AFTER, R7_FIVE, R7_SEVEN, R7_ONE, R7_DRAW, R7_OVER, R7_DEALING };
-
-/* decision ids, as red7.core.actions */
-enum {
-    R7_PLAY = 0,
-    R7_CANVAS = 49,
-    R7_MOVE_CANVAS = 98,
-    R7_MOVE_DECK = 147,
-    R7_TAKE = 196,
-    R7_END = 245,
-    R7_CONCEDE = 246,
-    R7_DRAWS = 247, /* the advanced draw, R5.1 */
-    R7_DECLINE = 248,
-    R7_ACTIONS = 249,
-};
-
-/* the score that wins a match (R8.3) */
-static inline int r7_target(int players) { return players == 2 ? 40 : players == 3 ? 35 : 30; }
 
 typedef struct {
     int8_t winner, rule, points;
@@ -53,7 +35,7 @@ typedef struct {
 typedef struct {
     /* the configuration */
     int8_t players, advanced, actions;
-    /* the position, as red7.core.state.State */
+    /* the position, as red7.core.state.State (what crosses the boundary: R7_POSITION) */
     mask_t hands[R7_MAX_PLAYERS], palettes[R7_MAX_PLAYERS], known[R7_MAX_PLAYERS];
     uint8_t deck[49]; /* top last */
     int8_t deck_size, deck_known;
@@ -124,10 +106,6 @@ void r7_eliminate(r7_game *g, int seat);
  * same places, each keeping its size. The other seats' own knowledge of the face-down
  * cards is dropped, as a sampled world has none. */
 void r7_redeal(r7_game *g, int viewer, mt_t *rng);
-/* The same as the world sampler was before it remembered which face-down cards everyone
- * saw (R9: the palettes of eliminated players): every face-down card but the viewer's own
- * former hand is dealt again (for the A/B of that change; ismcts:forget=1). */
-void r7_redeal_forgetting(r7_game *g, int viewer, mt_t *rng);
 /* red7.envs.encoding.encode of what `seat` sees (R9), into out[873] (vector.c) */
 void r7_encode(const r7_game *g, int seat, int8_t *out);
 /* Begin `seat`'s turn (an empty hand eliminates at once, R4.1). */

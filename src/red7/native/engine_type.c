@@ -113,7 +113,12 @@ static void engine_dealloc(EngineObject *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* --- the position as a tuple (red7.core.compiled.FIELDS names them) ------------------ */
+/* --- the position as a tuple ------------------------------------------------------------
+ *
+ * Its fields, their order and how each is held are defs.h's R7_POSITION (generated from
+ * red7.core.native_defs.POSITION): X(ID, name, KIND, member). Engine.fields() writes each
+ * field with OUT_<KIND>, Engine.load reads it back with IN_<KIND>, so both follow the one
+ * list. */
 
 static PyObject *masks_tuple(const mask_t *m, int n) {
     PyObject *t = PyTuple_New(n);
@@ -127,27 +132,43 @@ static PyObject *cards_tuple(const uint8_t *cards, int n) {
     return t;
 }
 
-static PyObject *engine_fields(EngineObject *self, PyObject *unused) {
-    const r7_game *g = &self->g;
-    int n = g->players;
-    PyObject *scores = PyTuple_New(n), *alive = PyTuple_New(n);
-    for (int i = 0; scores && alive && i < n; i++) {
-        PyTuple_SET_ITEM(scores, i, PyLong_FromLong(g->scores[i]));
-        PyTuple_SET_ITEM(alive, i, PyBool_FromLong(g->alive >> i & 1));
-    }
-    PyObject *pending = g->pending >= 0 ? PyLong_FromLong(g->pending) : Py_NewRef(Py_None);
-    return Py_BuildValue("(NNNNiNiKKNNNNiiNii)", masks_tuple(g->hands, n), masks_tuple(g->palettes, n),
-                         masks_tuple(g->known, n), cards_tuple(g->deck, g->deck_size), g->deck_known,
-                         cards_tuple(g->canvas, g->canvas_size), g->rule, (unsigned long long)g->out,
-                         (unsigned long long)g->out_known, masks_tuple(g->out_own, n), masks_tuple(g->piles, n), scores,
-                         alive, g->current, g->step, pending, g->round, g->turns);
+static PyObject *ints_tuple(const int16_t *v, int n) {
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; t && i < n; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(v[i]));
+    return t;
 }
 
-/* The fields of Engine.fields(), in the order (and by the names) of red7.core.compiled.FIELDS. */
-enum {
-    F_HANDS, F_PALETTES, F_KNOWN, F_DECK, F_DECK_KNOWN, F_CANVAS, F_RULE, F_OUT, F_OUT_KNOWN, F_OUT_OWN, F_PILES,
-    F_SCORES, F_ALIVE, F_CURRENT, F_STEP, F_PENDING, F_ROUND, F_TURNS, FIELD_COUNT
-};
+static PyObject *bits_tuple(unsigned bits, int n) {
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; t && i < n; i++) PyTuple_SET_ITEM(t, i, PyBool_FromLong(bits >> i & 1));
+    return t;
+}
+
+/* each kind of field as Python holds it, from member `m` of the game `g` */
+#define OUT_SEAT_MASKS(g, m) masks_tuple((g)->m, (g)->players)
+#define OUT_CARDS(g, m) cards_tuple((g)->m, (g)->m##_size)
+#define OUT_MASK(g, m) PyLong_FromUnsignedLongLong((g)->m)
+#define OUT_SEAT_INT16(g, m) ints_tuple((g)->m, (g)->players)
+#define OUT_SEAT_BITS(g, m) bits_tuple((g)->m, (g)->players)
+#define OUT_INT8(g, m) PyLong_FromLong((g)->m)
+#define OUT_INT16(g, m) PyLong_FromLong((g)->m)
+#define OUT_INT32(g, m) PyLong_FromLong((g)->m)
+#define OUT_CARD_OR_NONE(g, m) ((g)->m >= 0 ? PyLong_FromLong((g)->m) : Py_NewRef(Py_None))
+
+static PyObject *engine_fields(EngineObject *self, PyObject *unused) {
+    const r7_game *g = &self->g;
+    PyObject *fields = PyTuple_New(R7_FIELD_COUNT), *v;
+    if (!fields) return NULL;
+#define X(ID, NAME, KIND, MEMBER)                                                                                      \
+    if (!(v = OUT_##KIND(g, MEMBER))) goto fail;                                                                       \
+    PyTuple_SET_ITEM(fields, R7_FIELD_##ID, v);
+    R7_POSITION(X)
+#undef X
+    return fields;
+fail:
+    Py_DECREF(fields);
+    return NULL;
+}
 
 /* A mask of the 49 cards from `v`, else 0 with an error: `what` when it is an int of
  * other cards, negative or too large. */
@@ -219,47 +240,72 @@ static int read_cards(PyObject *seq, uint8_t *out, int8_t *size, const char *wha
     return ok;
 }
 
-/* The position `fields` (a tuple of FIELD_COUNT) into g, r7_init'ed with its configuration:
- * each field of the type and size its C field holds, else 0 with an error. Whether the
- * position holds together is r7_check's to say. */
+/* An int per seat (n) into int16 members. */
+static int read_seat_int16(PyObject *seq, int16_t *out, int n, const char *what) {
+    long v[R7_MAX_PLAYERS];
+    if (!read_longs(seq, INT16_MIN, INT16_MAX, v, n, what)) return 0;
+    for (int s = 0; s < n; s++) out[s] = (int16_t)v[s];
+    return 1;
+}
+
+/* A bool per seat (n) into a bit per seat. */
+static int read_seat_bits(PyObject *seq, uint8_t *out, int n, const char *what) {
+    long v[R7_MAX_PLAYERS];
+    if (!read_longs(seq, 0, 1, v, n, what)) return 0;
+    *out = 0;
+    for (int s = 0; s < n; s++) *out |= (uint8_t)(v[s] << s);
+    return 1;
+}
+
+/* An int within the range of a C type, into a member of that type. */
+static int read_int8(PyObject *x, int8_t *out, const char *what) {
+    long v;
+    if (!read_long(x, INT8_MIN, INT8_MAX, &v, what)) return 0;
+    *out = (int8_t)v;
+    return 1;
+}
+
+static int read_int16(PyObject *x, int16_t *out, const char *what) {
+    long v;
+    if (!read_long(x, INT16_MIN, INT16_MAX, &v, what)) return 0;
+    *out = (int16_t)v;
+    return 1;
+}
+
+static int read_int32(PyObject *x, int32_t *out, const char *what) {
+    long v;
+    if (!read_long(x, INT32_MIN, INT32_MAX, &v, what)) return 0;
+    *out = (int32_t)v;
+    return 1;
+}
+
+/* A card index or None (-1). */
+static int read_card_or_none(PyObject *x, int8_t *out, const char *what) {
+    if (x != Py_None) return read_int8(x, out, what);
+    *out = -1;
+    return 1;
+}
+
+/* each kind of field into member `m` of the game `g` from the Python value `x`, else 0
+ * with an error that names the field (`name`, a string literal) */
+#define IN_SEAT_MASKS(x, g, m, name) read_masks(x, (g)->m, (g)->players, name)
+#define IN_CARDS(x, g, m, name) read_cards(x, (g)->m, &(g)->m##_size, name ": at most 49 cards, each from 0 to 48")
+#define IN_MASK(x, g, m, name) read_mask(x, &(g)->m, name ": a mask of the 49 cards")
+#define IN_SEAT_INT16(x, g, m, name) read_seat_int16(x, (g)->m, (g)->players, name ": a small integer per seat")
+#define IN_SEAT_BITS(x, g, m, name) read_seat_bits(x, &(g)->m, (g)->players, name ": True or False per seat")
+#define IN_INT8(x, g, m, name) read_int8(x, &(g)->m, name)
+#define IN_INT16(x, g, m, name) read_int16(x, &(g)->m, name)
+#define IN_INT32(x, g, m, name) read_int32(x, &(g)->m, name)
+#define IN_CARD_OR_NONE(x, g, m, name) read_card_or_none(x, &(g)->m, name)
+
+/* The position `fields` (a tuple of R7_FIELD_COUNT) into g, r7_init'ed with its
+ * configuration: each field of the type and size its C field holds, else 0 with an error.
+ * Whether the position holds together is r7_check's to say. */
 static int read_position(PyObject *fields, r7_game *g) {
-#define FIELD(i) PyTuple_GET_ITEM(fields, i)
-    static const struct {
-        int field;
-        long low, high;
-        const char *name;
-    } scalars[] = {
-        {F_DECK_KNOWN, INT8_MIN, INT8_MAX, "deck_known_count"}, {F_RULE, INT8_MIN, INT8_MAX, "rule"},
-        {F_CURRENT, INT8_MIN, INT8_MAX, "current"},             {F_STEP, INT8_MIN, INT8_MAX, "step"},
-        {F_PENDING, INT8_MIN, INT8_MAX, "pending"},             {F_ROUND, INT16_MIN, INT16_MAX, "round"},
-        {F_TURNS, INT32_MIN, INT32_MAX, "turns"},
-    };
-    int n = g->players;
-    long scores[R7_MAX_PLAYERS], alive[R7_MAX_PLAYERS], v[7];
-    if (!read_masks(FIELD(F_HANDS), g->hands, n, "hands") || !read_masks(FIELD(F_PALETTES), g->palettes, n, "palettes") ||
-        !read_masks(FIELD(F_KNOWN), g->known, n, "known_hand_cards") ||
-        !read_cards(FIELD(F_DECK), g->deck, &g->deck_size, "deck: at most 49 cards, each from 0 to 48") ||
-        !read_cards(FIELD(F_CANVAS), g->canvas, &g->canvas_size, "canvas: at most 49 cards, each from 0 to 48") ||
-        !read_mask(FIELD(F_OUT), &g->out, "out_of_round: a mask of the 49 cards") ||
-        !read_mask(FIELD(F_OUT_KNOWN), &g->out_known, "out_of_round_known: a mask of the 49 cards") ||
-        !read_masks(FIELD(F_OUT_OWN), g->out_own, n, "out_of_round_own") ||
-        !read_masks(FIELD(F_PILES), g->piles, n, "score_piles") ||
-        !read_longs(FIELD(F_SCORES), INT16_MIN, INT16_MAX, scores, n, "scores: a small integer per seat") ||
-        !read_longs(FIELD(F_ALIVE), 0, 1, alive, n, "alive: True or False per seat"))
-        return 0;
-    for (int i = 0; i < 7; i++) {
-        PyObject *x = FIELD(scalars[i].field);
-        if (scalars[i].field == F_PENDING && x == Py_None) v[i] = -1;
-        else if (!read_long(x, scalars[i].low, scalars[i].high, &v[i], scalars[i].name)) return 0;
-    }
-#undef FIELD
-    g->alive = 0;
-    for (int s = 0; s < n; s++) {
-        g->scores[s] = (int16_t)scores[s];
-        g->alive |= (uint8_t)(alive[s] << s);
-    }
-    g->deck_known = (int8_t)v[0], g->rule = (int8_t)v[1], g->current = (int8_t)v[2], g->step = (int8_t)v[3];
-    g->pending = (int8_t)v[4], g->round = (int16_t)v[5], g->turns = (int32_t)v[6];
+#define X(ID, NAME, KIND, MEMBER)                                                                                      \
+    if (!IN_##KIND(PyTuple_GET_ITEM(fields, R7_FIELD_##ID), g, MEMBER, NAME)) return 0;
+    R7_POSITION(X)
+#undef X
     return 1;
 }
 
@@ -274,9 +320,9 @@ static PyObject *engine_load(PyObject *cls, PyObject *args) {
         return r7_refuse_overflow();
     if (!read_players(players)) return NULL;
     if (!PyCallable_Check(round_key)) return PyErr_Format(PyExc_TypeError, "round_key must be callable");
-    if (PyTuple_GET_SIZE(fields) != FIELD_COUNT)
+    if (PyTuple_GET_SIZE(fields) != R7_FIELD_COUNT)
         return PyErr_Format(PyExc_ValueError, "a position has %d fields (red7.core.compiled.FIELDS), not %zd",
-                            FIELD_COUNT, PyTuple_GET_SIZE(fields));
+                            R7_FIELD_COUNT, PyTuple_GET_SIZE(fields));
     r7_game g;
     char why[R7_WHY_ROOM];
     r7_init(&g, players, advanced, actions);
@@ -615,8 +661,8 @@ static PyObject *engine_redeal(EngineObject *self, PyObject *args) {
     return (PyObject *)copy;
 }
 
-/* ismcts(viewer, seed, iterations, steps, seconds, c, extra, forget=False, pool=None): the
- * search of search.h from this position (or from the worlds of `pool`); returns
+/* ismcts(viewer, seed, iterations, steps, seconds, c, extra, pool=None): the search of
+ * search.h from this position (or from the worlds of `pool`); returns
  * (iterations made, [(decision, visits, total value)] of the root). The search plays the
  * `extra` decisions at the root of every world: each must be legal in this position and
  * in every world of the pool. */
@@ -626,9 +672,8 @@ static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
     long iterations, steps;
     double seconds, c;
     PyObject *extra_seq, *pool_seq = NULL;
-    int forget = 0;
-    if (!PyArg_ParseTuple(args, "iKllddO|pO:ismcts", &viewer, &seed, &iterations, &steps, &seconds, &c, &extra_seq,
-                          &forget, &pool_seq))
+    if (!PyArg_ParseTuple(args, "iKllddO|O:ismcts", &viewer, &seed, &iterations, &steps, &seconds, &c, &extra_seq,
+                          &pool_seq))
         return r7_refuse_overflow();
     if (iterations < 0 || steps < 0 || !(seconds >= 0) || !(c > 0) || (!iterations && !steps && !seconds))
         return PyErr_Format(PyExc_ValueError, "give a positive budget and a positive c");
@@ -673,7 +718,7 @@ static PyObject *engine_ismcts(EngineObject *self, PyObject *args) {
     r7_root_child children[R7_MAX_LEGAL + R7_ACTIONS];
     long done = 0;
     int count;
-    Py_BEGIN_ALLOW_THREADS count = r7_ismcts(&template, viewer, seed, iterations, steps, seconds, c, extra, n, forget,
+    Py_BEGIN_ALLOW_THREADS count = r7_ismcts(&template, viewer, seed, iterations, steps, seconds, c, extra, n,
                                              pool, pool_size, children, &done);
     Py_END_ALLOW_THREADS PyMem_Free(pool);
     if (count < 0) return PyErr_NoMemory();
@@ -744,7 +789,7 @@ static PyMethodDef engine_methods[] = {
      "of the game, or of the round (a match then waits for its next deal); returns the decisions played"},
     {"clone", (PyCFunction)engine_clone, METH_NOARGS, "clone($self, /)\n--\n\nan independent copy"},
     {"ismcts", (PyCFunction)engine_ismcts, METH_VARARGS,
-     "ismcts($self, viewer, seed, iterations, steps, seconds, c, extra, forget=False, pool=None, /)\n--\n\n(iterations made, "
+     "ismcts($self, viewer, seed, iterations, steps, seconds, c, extra, pool=None, /)\n--\n\n(iterations made, "
      "[(decision, visits, total)]); pool: the worlds to play, in turn (the opponent model's)"},
     {"encode", (PyCFunction)engine_encode, METH_O,
      "encode($self, seat, /)\n--\n\nred7.envs.encoding.encode's vector of what seat sees, as bytes"},
@@ -989,36 +1034,6 @@ static PyObject *py_greedy_in(PyObject *module, PyObject *arg) {
     return PyLong_FromLong(r7_greedy_in(worlds, (int)n));
 }
 
-/* alpha_mu(worlds, depth, nodes): ([(plan, worlds it keeps won)], searched) for the
- * mover of worlds[0] (pimc.h); searched is False when the search at `depth` gave up
- * past `nodes` positions of the solver (the values are then depth 1's) */
-static PyObject *py_alpha_mu(PyObject *module, PyObject *args) {
-    PyObject *arg;
-    int depth;
-    long nodes;
-    if (!PyArg_ParseTuple(args, "Oil:alpha_mu", &arg, &depth, &nodes)) return r7_refuse_overflow();
-    if (depth < 1 || nodes < 1) return PyErr_Format(PyExc_ValueError, "alpha_mu searches a depth and nodes of at least 1");
-    r7_game *worlds[R7_ALPHA_MU_WORLDS];
-    Py_ssize_t n = read_worlds(arg, worlds, R7_ALPHA_MU_WORLDS, same_decision_point,
-                               "the same position but for the other player's hand");
-    if (n < 0) return NULL;
-    for (Py_ssize_t w = 0; w < n; w++)
-        if (!solver_answers(worlds[w])) return NULL;
-    int16_t *plans = PyMem_Malloc(R7_MOST_PLANS * R7_PLAN_STEPS * sizeof(int16_t));
-    uint8_t *scores = PyMem_Malloc(R7_MOST_PLANS);
-    int searched = 0;
-    int count = plans && scores ? r7_alpha_mu(worlds, (int)n, depth, nodes, plans, scores, &searched) : -1;
-    PyObject *list = count < 0 ? PyErr_NoMemory() : PyList_New(count);
-    for (int i = 0; list && i < count; i++) {
-        PyObject *plan = plan_tuple(plans + i * R7_PLAN_STEPS);
-        PyObject *pair = plan ? Py_BuildValue("(Ni)", plan, scores[i]) : NULL;
-        if (!pair) Py_CLEAR(list);
-        else PyList_SET_ITEM(list, i, pair);
-    }
-    PyMem_Free(plans), PyMem_Free(scores);
-    return list ? Py_BuildValue("(NO)", list, searched ? Py_True : Py_False) : NULL;
-}
-
 static PyMethodDef functions[] = {
     {"random_games", (PyCFunction)(void (*)(void))py_random_games, METH_VARARGS | METH_KEYWORDS,
      "random_games($module, /, players, advanced, actions, seed, games)\n--\n\n"
@@ -1029,9 +1044,6 @@ static PyMethodDef functions[] = {
     {"design_game", (PyCFunction)py_design_game, METH_VARARGS,
      "design_game($module, players, advanced, actions, round_key, seat_seeds, /)\n--\n\none game of random players and the "
      "figures red7.analysis.stats takes of it"},
-    {"alpha_mu", (PyCFunction)py_alpha_mu, METH_VARARGS,
-     "alpha_mu($module, worlds, depth, nodes, /)\n--\n\n([(plan, worlds it keeps won)], searched) for the mover of worlds[0] by the "
-     "alpha-mu search (pimc.h); searched is False when it gave up past `nodes` positions of the solver"},
     {"greedy_in", (PyCFunction)py_greedy_in, METH_O,
      "greedy_in($module, worlds, /)\n--\n\nthe decision of red7.bots.greedy for the mover of worlds[0], searching these engines"},
     {NULL, NULL, 0, NULL},

@@ -21,22 +21,4 @@ int r7_turn_values(r7_game *g, int16_t *ids, uint8_t *won);
  * the round won. Returns how many, or -1 (no table, or more than R7_MOST_PLANS plans). */
 int r7_plan_values(r7_game *g, int16_t *plans, uint8_t *won);
 
-#define R7_ALPHA_MU_WORLDS 64
-
-/* αμ (Cazenave & Ventos, "The αμ search algorithm for the game of Bridge", 2019) for the
- * mover of worlds[0], in the n <= R7_ALPHA_MU_WORLDS worlds given (the same position but
- * for the other player's hand; two players left, nothing to draw, no action card): the
- * mover chooses each of its next `depth` turns knowing only which worlds are still
- * possible (those in which the other player's replies were legal), the other player sees
- * its world, and after those turns every world is solved exactly. Depth 1 is PIMC: the
- * turns after this one chosen as if the world were known.
- * Writes the mover's plans to the end of this turn as r7_plan_values does and, in
- * `scores`, how many worlds each keeps won: exact for the plans searched, and for the
- * others (whose depth-1 value is below the best found, so none is better) their depth-1
- * value. When the search at `depth` needs more than `nodes` positions of the solver, or
- * a front grows too large, it gives up: every score is then the depth-1 value and
- * `*searched` is 0 (else 1). Returns how many plans; -1 without memory or with more
- * plans than R7_MOST_PLANS. */
-int r7_alpha_mu(r7_game *const *worlds, int n, int depth, long nodes, int16_t *plans, uint8_t *scores, int *searched);
-
 #endif

@@ -10,9 +10,11 @@
 
 #include <stdint.h>
 
+#include "defs.h"
+
 typedef uint64_t mask_t;
 
-#define ALL_CARDS ((((mask_t)1) << 49) - 1)
+#define ALL_CARDS ((((mask_t)1) << R7_CARDS) - 1)
 
 extern mask_t COLOUR_MASK[7]; /* the seven cards of each colour */
 extern mask_t EVEN_MASK;      /* values 2, 4, 6 */

@@ -119,7 +119,7 @@ static long iterate(tree_t *t, r7_game *g, mt_t *rng, double c, const int16_t *e
 }
 
 int r7_ismcts(const r7_game *template, int viewer, uint64_t seed, long iterations, long steps, double seconds,
-              double c, const int16_t *extra, int extra_count, int forget, const r7_game *pool, int pool_size,
+              double c, const int16_t *extra, int extra_count, const r7_game *pool, int pool_size,
               r7_root_child *out, long *done) {
     tree_t t = {NULL, 0, 0};
     mt_t rng;
@@ -131,7 +131,7 @@ int r7_ismcts(const r7_game *template, int viewer, uint64_t seed, long iteration
     for (;;) {
         r7_game world = pool_size ? pool[made % pool_size] : *template;
         world.legal_ready = 0;
-        if (made && !pool_size) (forget ? r7_redeal_forgetting : r7_redeal)(&world, viewer, &rng);
+        if (made && !pool_size) r7_redeal(&world, viewer, &rng);
         long used = iterate(&t, &world, &rng, c, extra, extra_count);
         if (used < 0) goto out;
         spent += used, made++;

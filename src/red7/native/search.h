@@ -25,12 +25,11 @@ typedef struct {
  * `steps` (decisions simulated in the tree and the rollouts) or `seconds` (each 0 for
  * none; at least one given). Writes the root's children, in the order they were first
  * met, into `out` (room for R7_MAX_LEGAL + `extra_count`) and returns how many, or -1
- * when memory ran out; `*done` gets the iterations made. `forget`: deal worlds with
- * r7_redeal_forgetting (the sampler before R9's face-down change). With a `pool` of
- * `pool_size` worlds (the opponent model's, inference.h), iteration i plays world
- * i mod pool_size instead. */
+ * when memory ran out; `*done` gets the iterations made. With a `pool` of `pool_size`
+ * worlds (the opponent model's, inference.h), iteration i plays world i mod pool_size
+ * instead. */
 int r7_ismcts(const r7_game *template, int viewer, uint64_t seed, long iterations, long steps, double seconds,
-              double c, const int16_t *extra, int extra_count, int forget, const r7_game *pool, int pool_size,
+              double c, const int16_t *extra, int extra_count, const r7_game *pool, int pool_size,
               r7_root_child *out, long *done);
 
 #endif

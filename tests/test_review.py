@@ -265,9 +265,10 @@ def test_appraise_makes_the_choice_of_choose_and_weighs_what_it_is_asked_to() ->
     assert solved.chances[solved.choice.id] == max(solved.chances.values())
 
 
-# Seed 19's match ends in a two-player endgame the reference search values in half a
-# second; seed 16's, in a much larger one (its plain review takes some 18 s).
-@pytest.mark.parametrize("seed", [19, pytest.param(16, marks=pytest.mark.slow)])
+# Seed 7's match ends in a two-player endgame the reference search values in half a
+# second (with the compiled bots as without them, whose matches differ); seed 16's, in a
+# much larger one (its plain review takes some 18 s).
+@pytest.mark.parametrize("seed", [7, pytest.param(16, marks=pytest.mark.slow)])
 def test_a_review_with_a_judge_estimates_what_the_solver_cannot_value(seed: int) -> None:
     """3 players, advanced, actions: the exact marks are those of a review without a
     judge; every decision of seat 0 with no exact value is estimated where the judge
@@ -303,15 +304,15 @@ def test_the_memo_a_review_shares_between_its_searches_changes_no_mark() -> None
     review marks it, sharing one memo between its decisions (3 players, advanced, actions:
     the endgame goes through the reference search)."""
     config = Config(3, advanced=True, actions=True)
-    played = play_game([make_bot("medium"), make_bot("easy"), make_bot("medium")], 19, config=config)
+    played = play_game([make_bot("medium"), make_bot("easy"), make_bot("medium")], 7, config=config)
     moves = [a for _, a in played.game.history]
-    reviewed = review(config, 19, moves)
-    game = Game(config=config, seed=19)
+    reviewed = review(config, 7, moves)
+    game = Game(config=config, seed=7)
     alone = []
     for number, action in enumerate(moves, 1):
         alone.append(mark(game, action, number))
         game.apply(action)
-    assert alone == reviewed and sum(m.won_before is not None for m in alone) > 20
+    assert alone == reviewed and sum(m.won_before is not None for m in alone) > 15
 
 
 def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
@@ -321,11 +322,11 @@ def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
     choice, in English and pt-BR, and as JSON; --exact estimates nothing; a judge that
     cannot appraise, a bad spec or a seat the game does not have: exit 2, one line."""
     config = Config(3, advanced=True, actions=True)
-    game = play_game([make_bot("easy"), make_bot("medium"), make_bot("medium")], 6, config=config).game
+    game = play_game([make_bot("easy"), make_bot("medium"), make_bot("medium")], 5, config=config).game
     path = tmp_path / "match.json"
     path.write_text(dumps(game, [SeatRecord("Ana"), SeatRecord(bot="medium"), SeatRecord(bot="medium")]))
     spec = "ismcts:iters=30"
-    marks = review(config, 6, [a for _, a in game.history], judge(make_bot(spec), game.seed, {0}))
+    marks = review(config, 5, [a for _, a in game.history], judge(make_bot(spec), game.seed, {0}))
     costly = [m for m in marks if m.costly]
     estimated = [m for m in marks if m.estimate is not None]
     assert costly  # easy (random) plays costly decisions in this match

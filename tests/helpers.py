@@ -14,7 +14,7 @@ from red7.cli import main
 from red7.core.actions import CONCEDE
 from red7.core.events import Event
 from red7.core.model import HAND_SIZE
-from red7.core.seeds import round_rng
+from red7.core.seeds import DEAL, round_rng
 
 
 def make(
@@ -99,11 +99,12 @@ CONFIG_IDS = [
 ]
 
 
-def seeded_deal(seed: int, round_number: int, cards: Iterable[int], players: int) -> list[Card]:
+def seeded_deal(seed: int, round_number: int, cards: Iterable[int], players: int, deal: str = DEAL) -> list[Card]:
     """The cards of round ``round_number``'s seeded deal in dealing order (R2.2): the
-    round's cards in increasing order, shuffled by ``round_rng``, dealt from the end."""
+    round's cards in increasing order, shuffled by ``round_rng`` (from ``deal``'s
+    generator), dealt from the end."""
     deck = sorted(int(c) for c in cards)
-    round_rng(seed, round_number).shuffle(deck)
+    round_rng(seed, round_number, deal).shuffle(deck)
     return [Card(c) for c in reversed(deck)][: (HAND_SIZE + 1) * players]
 
 

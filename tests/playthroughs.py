@@ -46,7 +46,7 @@ The header, one ``key: value`` a line after the format line::
     advanced: no
     actions: yes
     seed: 17                              the seed of Game(config=..., seed=17)
-    deal: python-random                   the generator that dealt that seed's rounds
+    deal: splitmix64                      the generator that dealt that seed's rounds
     decisions: 34                         how many decisions the game has
 
 ``round N dealt`` (before the first decision of each round, R2, R8.4): ``hand S:`` for
@@ -120,14 +120,15 @@ from red7.core.actions import CONCEDE, DECLINE, DRAW, NUM_ACTIONS, Action, Kind
 from red7.core.cards import COLOURS, NAME_OF, VALUE_OF, mask_of, names_of
 from red7.core.model import HAND_SIZE, STEP_KINDS, Config, Step
 from red7.core.observation import Observation
+from red7.core.seeds import DEAL
 
 FOLDER: Final = Path(__file__).resolve().parent / "data" / "playthroughs"
 FORMAT: Final = "red7 playthrough"
 VERSION: Final = 1
-DEALT_BY: Final = "python-random"
-"""The generator that deals a seed's rounds today: CPython's ``random.Random`` (Mersenne
-Twister) seeded per round by :func:`red7.core.seeds.round_rng`. The header's ``deal:`` line.
-When the engine or the record names its generator, read the name from there."""
+DEALT_BY: Final = DEAL
+"""The generator that deals a seed's rounds today, by the name records give it
+(:data:`red7.core.seeds.DEAL`: SplitMix64, per round as :func:`red7.core.seeds.round_rng`
+seeds it). The header's ``deal:`` line."""
 CONFIGS: Final = tuple(Config(p, a, x) for p, a, x in itertools.product((2, 3, 4), (False, True), (False, True)))
 FIRST_SEED: Final = 1
 """Where the search for a seed that covers everything starts (:func:`find`)."""

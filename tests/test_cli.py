@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -23,13 +22,13 @@ from red7.bots import make_bot
 from red7.cli import build_parser, main
 from red7.core.model import safe_or_concede
 from red7.core.record import to_record
-from red7.core.seeds import derive_seed
+from red7.core.stream import Stream, split
 from red7.native import available as native_available
 from red7.play.match import play_game
 from red7.play.records import save
 
 RED7 = Path(sys.executable).with_name("red7")
-TIMING_KEYS = {"seconds", "games_per_second", "decisions_per_second"}
+TIMING_KEYS = {"seconds", "games_per_second", "decisions_per_second", "turns_per_second"}
 
 
 def run_script(
@@ -97,12 +96,12 @@ def sim_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, A
 
 def random_games(config: Config, seeds: range) -> list[Game]:
     """The games ``red7 sim`` plays, the long way: each game of seed ``s`` dealt from
-    ``s``, its random players sharing the stream ``derive_seed(s, "players")`` and
+    ``s``, its random players sharing the stream ``Stream(split(s, 0))`` and
     choosing uniformly among the safe options (or conceding), applied with full checks."""
     games = []
     for seed in seeds:
         game = Game(config=config, seed=seed)
-        rng = random.Random(derive_seed(seed, "players"))
+        rng = Stream(split(seed, 0))
         while not game.is_over:
             choices = safe_or_concede(game.options())
             game.apply(choices[int(rng.random() * len(choices))])
@@ -132,6 +131,15 @@ def test_sim_json_summary(players: int, flags: list[str], capsys: pytest.Capture
     assert data["seconds"] > 0
     assert data["decisions_per_second"] == pytest.approx(data["decisions"] / data["seconds"], rel=0.01)
     assert data["games_per_second"] == pytest.approx(6 / data["seconds"], rel=0.01)
+    assert data["turns_per_second"] == pytest.approx(data["mean_turns"] * 6 / data["seconds"], rel=0.01)
+
+
+def test_sim_engine_fast_is_gone_with_a_word(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--engine fast`` once played other games than the reference for speed; every
+    engine now plays the same games as fast, and the choice is refused, saying so."""
+    code, _, err = run_main(["sim", "--games", "2", "--engine", "fast"], capsys)
+    assert code == 2 and "'fast' is gone" in err and "as fast" in err
+    assert_one_line_error(err)
 
 
 def test_sim_same_seed_same_numbers(capsys: pytest.CaptureFixture[str]) -> None:
@@ -352,12 +360,13 @@ def test_bench_json_reports_both_configurations(capsys: pytest.CaptureFixture[st
     code, out, err = run_main(["bench", "--seconds", "0.05", "--repeat", "1", "--json"], capsys)
     assert code == 0, err
     report = json.loads(out)
-    engines = ["python", "native", "fast"] if native_available() else ["python"]
+    engines = ["python", "native"] if native_available() else ["python"]
     assert isinstance(report, list) and len(report) == 2 * len(engines)
     assert [row["engine"] for row in report] == engines * 2
     assert len({row["config"] for row in report}) == 2
     for row in report:
         assert isinstance(row["games_per_second"], (int, float)) and row["games_per_second"] > 0
+        assert row["turns_per_second"] > row["games_per_second"]
         assert row["repeats"] == 1
         if row["engine"] == "python":
             assert row["ratio"] == 1.0

@@ -13,6 +13,7 @@ import pytest
 from helpers import make
 from red7 import Game, Step
 from red7.core.cards import COLOURS, mask_of, names_of, parse_index
+from red7.core.seeds import LEGACY_DEAL
 from red7.core.worlds import sample_world
 from red7.envs.encoding import FIELDS, OBS_SIZE, OFFSETS, describe, encode
 
@@ -52,10 +53,12 @@ def random_states(players: int, advanced: bool, actions: bool, seeds: range, rng
 
 def pinned_positions(players: int, advanced: bool, actions: bool) -> Iterator[Game]:
     """Every 4th decision point of the games of seeds 0, 1, 2 (safe random play, the RNG
-    seeded like the game), and each final position. Do not change: PINNED depends on it."""
+    seeded like the game), and each final position. Do not change: PINNED depends on it.
+    The games are dealt by random.Random (``deal=LEGACY_DEAL``), as every game was when
+    PINNED was computed: the positions are those, so their vectors must be too."""
     for seed in (0, 1, 2):
         rng = random.Random(seed)
-        game = Game(players, advanced, actions, seed=seed)
+        game = Game(players, advanced, actions, seed=seed, deal=LEGACY_DEAL)
         k = 0
         while not game.is_over:
             if k % 4 == 0:

@@ -217,9 +217,10 @@ def world_key(world: object) -> object:
 
 @native
 def test_the_compiled_search_refuses_worlds_of_another_decision_point() -> None:
-    engine = compiled.engine(Config(2), 1)
+    engine, other = compiled.engine(Config(2), 1), compiled.engine(Config(2), 3)
+    assert engine.current != other.current  # seed 3's deal begins with the other seat
     with pytest.raises(ValueError, match="at this decision point"):
-        engine.ismcts(engine.current, 1, 10, 0, 0.0, 0.7, (), [compiled.engine(Config(2), 2)])
+        engine.ismcts(engine.current, 1, 10, 0, 0.0, 0.7, (), [other])
 
 
 def test_resampling_draws_each_world_in_proportion_to_its_weight() -> None:

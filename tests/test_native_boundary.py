@@ -327,8 +327,9 @@ def test_an_int_beyond_a_c_parameter_is_out_of_range_like_any_other() -> None:
         lambda: engine.greedy(0, huge),
         lambda: engine.ismcts(huge, 0, 10, 0, 0.0, 0.7, ()),
         lambda: engine.replayed(huge, (7, 7), (), (), (), (), 0, 1, 1, 0),
-        lambda: core.random_games(huge, False, False, 0, 1, lambda s, r: (1,), lambda s: s),
-        lambda: core.design_game(huge, False, False, 0, lambda r: (1,), [1, 2]),
+        lambda: core.random_games(huge, False, False, 0, 1),
+        lambda: core.stream_sample(0, huge, 1, 1),
+        lambda: core.design_game(huge, False, False, lambda r: (1,), [1, 2]),
         lambda: core.VectorGames(huge, 2, False, False, 0, False, 1, *[np.zeros(1)] * 7),
     ]
     for call in calls:

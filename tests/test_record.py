@@ -16,7 +16,8 @@ from typing import IO, Any
 import pytest
 
 from red7 import Action, Game
-from red7.core.record import RecordError, replay, result_in_words, to_record
+from red7.core.record import VERSION, RecordError, deal_of, replay, result_in_words, to_record
+from red7.core.seeds import DEAL, LEGACY_DEAL
 from red7.play import records
 from red7.play.records import load, save
 
@@ -317,6 +318,70 @@ def test_claimed_result_for_unfinished_game_is_reported() -> None:
     record["decisions"] = record["decisions"][:-1]
     message = replay_error(record)
     assert "result" in message and str(len(record["decisions"])) in message
+
+
+# --- the generator that dealt a record (version 2) and version 1 records ---------------
+
+
+def legacy_record(seed: int = 3, players: int = 3, advanced: bool = True) -> dict[str, Any]:
+    """A finished record as version 1 wrote it: no ``deal``, the game dealt by
+    CPython's random.Random (a game begun before SplitMix64 dealt every game)."""
+    rng = random.Random(seed)
+    game = Game(players, advanced, False, seed=seed, deal=LEGACY_DEAL)
+    while not game.is_over:
+        game.apply(rng.choice(game.safe_actions() or ["concede"]))
+    record = to_record(game)
+    del record["deal"]
+    return {**record, "version": 1}
+
+
+def test_a_record_says_which_generator_dealt_it() -> None:
+    record = finished_record()
+    assert (record["version"], record["deal"], VERSION) == (2, DEAL, 2)
+    assert deal_of(record) == DEAL and replay(record).deal == DEAL
+
+
+def test_a_version_1_record_replays_with_the_mersenne_twister() -> None:
+    """Version 1 records name no generator: they were all dealt by random.Random, and
+    replay so; dealt by SplitMix64 instead, the same decisions are another game."""
+    record = legacy_record()
+    assert "deal" not in record and deal_of(record) == LEGACY_DEAL
+    game = replay(record)
+    assert game.deal == LEGACY_DEAL and game.result is not None and game.round > 1
+    again = to_record(game)  # saved again: version 2, naming its generator
+    assert (again["version"], again["deal"]) == (2, LEGACY_DEAL)
+    assert replay(again).observation(None) == game.observation(None)
+    assert "is illegal" in replay_error({**record, "version": 2, "deal": DEAL})  # other cards
+
+
+def test_a_record_without_a_version_is_version_1_unless_it_names_its_generator() -> None:
+    legacy = legacy_record()
+    del legacy["version"]
+    assert replay(legacy).deal == LEGACY_DEAL
+    record = finished_record()
+    del record["version"]
+    assert replay(record).deal == DEAL
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"deal": "xorshift"}, "'deal' must name the generator"),
+        ({"deal": None}, "'deal' must name the generator"),
+        ({"version": 1}, "a version 1 record names no generator"),
+        ({"version": 3}, "record version 3 is not supported"),
+        ({"version": True}, "record version True is not supported"),
+    ],
+)
+def test_a_wrong_generator_or_version_is_named(change: dict[str, Any], named: str) -> None:
+    assert named in replay_error({**finished_record(), **change})
+
+
+def test_a_version_2_record_without_its_generator_is_refused() -> None:
+    record = finished_record()
+    del record["deal"]
+    record["version"] = 2
+    assert "'deal' must name the generator" in replay_error(record)
 
 
 # --- bad fields -----------------------------------------------------------------------

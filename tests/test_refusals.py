@@ -23,6 +23,7 @@ from red7 import Action, Config, Game, IllegalActionError, Kind, Refusal, Refusa
 from red7.core.actions import NUM_ACTIONS, to_action
 from red7.core.cards import to_card
 from red7.core.model import REFUSALS, STEP_KINDS
+from red7.core.seeds import LEGACY_DEAL
 from red7.core.standing import standing
 from tiers import examples
 
@@ -149,10 +150,10 @@ def test_cannot_finish_for_a_one_that_takes() -> None:
 
 
 def test_seven_itself() -> None:
-    """R7.7 (issue 9): with Game(players=2, actions=True, seed=0), after 'play B7' the 7
+    """R7.7 (issue 9): with Game(players=2, actions=True, seed=0, deal=LEGACY_DEAL), after 'play B7' the 7
     moves another card of the palette: moving B7 itself is refused for that reason
     (to the canvas or the deck), not for R4.4's."""
-    game = Game(players=2, actions=True, seed=0)
+    game = Game(players=2, actions=True, seed=0, deal=LEGACY_DEAL)
     game.apply("play B7")
     assert game.step is Step.SEVEN
     message = "the 7 moves another card of your palette, not B7 itself (R7.7)"
@@ -164,7 +165,7 @@ def test_seven_itself() -> None:
 def test_not_in_palette() -> None:
     """R7.7 (issue 9): same game; R1 is in no palette of the mover, so 'move R1 canvas'
     is refused because of that, not because of R4.4; the opponent's V6 likewise."""
-    game = Game(players=2, actions=True, seed=0)
+    game = Game(players=2, actions=True, seed=0, deal=LEGACY_DEAL)
     game.apply("play B7")
     assert "R1" not in game.palette(0)
     assert_refused(game, "move R1 canvas", RefusalCode.NOT_IN_PALETTE, "R7.7", "R1", "R1 is not in your palette (R7.7)")
@@ -230,7 +231,7 @@ def test_every_code_has_its_test_rule_and_sentence() -> None:
 
 def test_a_refusal_fills_a_translated_template() -> None:
     """Interfaces translate the template and fill it with the refusal's fields."""
-    game = Game(players=2, actions=True, seed=0)
+    game = Game(players=2, actions=True, seed=0, deal=LEGACY_DEAL)
     game.apply("play B7")
     refusal = game.check("move B7 canvas")
     assert refusal is not None

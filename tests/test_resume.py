@@ -25,6 +25,7 @@ from red7.core.cards import Card
 from red7.core.events import CardDrawn, RoundOver
 from red7.core.model import Config, Step
 from red7.core.record import RecordError, SeatRecord, replay, seats_of, to_record
+from red7.core.seeds import LEGACY_DEAL
 from red7.play.records import last_unfinished, load, save, unfinished_dir
 from red7.play.session import BotTurn, GameEnd, PersonTurn, RoundEnd, Session
 from red7.play.table import Seat, Table
@@ -63,24 +64,29 @@ def test_a_record_keeps_the_seats_and_reads_them_back(tmp_path: Path) -> None:
     table = Table(seats(None, "easy", "medium", names=("Ana",)), Config(3, advanced=True), seed=4)
     play(Session(table), random.Random(1), lambda s: s.table.game.decisions >= 3)
     record = load(table.save(tmp_path / "r.json"))
-    assert record["version"] == 1
+    assert (record["version"], record["deal"]) == (2, "splitmix64")
     assert record["seats"] == [{"name": "Ana", "bot": None}, {"name": "", "bot": "easy"}, {"name": "", "bot": "medium"}]
     assert seats_of(record) == [SeatRecord("Ana"), SeatRecord("", "easy"), SeatRecord("", "medium")]
     replay(record)
 
 
 def test_an_old_record_without_seats_still_loads_and_replays(tmp_path: Path) -> None:
-    game = Game(2, seed=3)
+    """A record saved without seats, as version 1 wrote them before seats existed (no
+    ``deal`` either: random.Random dealt it), loads and replays; one saved without seats
+    now has the same keys and the generator that dealt it."""
+    game = Game(2, seed=3, deal=LEGACY_DEAL)
     while not game.is_over:
         safe = game.safe_actions()
         game.apply(safe[0] if safe else "concede")
     path = save(game, tmp_path / "old.json")
     record = load(path)
-    assert "seats" not in record and record["version"] == 1
+    assert "seats" not in record and (record["version"], record["deal"]) == (2, LEGACY_DEAL)
+    assert list(record) == ["format", "version", "config", "seed", "deal", "decisions", "result"]
+    old = {"format": "red7-record", "version": 1, **{k: record[k] for k in ("config", "seed", "decisions", "result")}}
+    path.write_text(json.dumps(old))  # exactly the format of before: the same keys, in the same order
+    record = load(path)
     assert seats_of(record) is None
     assert replay(record).result == game.result
-    # exactly the format of before: the same keys, in the same order
-    assert list(record) == ["format", "version", "config", "seed", "decisions", "result"]
 
 
 @pytest.mark.parametrize(

@@ -128,7 +128,7 @@ def test_bootstrap_over_deals_is_wider_when_games_of_a_deal_agree() -> None:
 def test_red7_analyse_marks_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``red7 analyse``: the thrown-away decisions in English and pt-BR, every mark as
     JSON, and a clear error (exit 2, no traceback) for a file that is not a record."""
-    game = play_game([make_bot("medium"), make_bot("easy")], 5).game
+    game = play_game([make_bot("medium"), make_bot("easy")], 8).game
     path = tmp_path / "game.json"
     path.write_text(dumps(game, [SeatRecord("Ana"), SeatRecord(bot="easy")]))
     marks = review(game.config, game.seed, [a for _, a in game.history])
@@ -241,7 +241,7 @@ def test_appraise_makes_the_choice_of_choose_and_weighs_what_it_is_asked_to() ->
     same RNG; its chances are between 0 and 1 and the most visited (ISMCTS) or best
     (PIMC) decision is the choice. An unsafe decision the search ignores gets a chance
     when it is included."""
-    game = Game(players=3, advanced=True, seed=4)  # its first player has an unsafe play
+    game = Game(players=3, advanced=True, seed=9)  # its first player has an unsafe play
     me = game.current_player
     assert me is not None
     seen, options = game.observe(me), game.options()
@@ -265,10 +265,10 @@ def test_appraise_makes_the_choice_of_choose_and_weighs_what_it_is_asked_to() ->
     assert solved.chances[solved.choice.id] == max(solved.chances.values())
 
 
-# Seed 17's match ends in a two-player endgame the reference search values in half a
-# second; seed 6's, in one of 680,000 positions (the memo shared by the review's
-# searches makes it 30 s instead of 40).
-@pytest.mark.parametrize("seed", [17, pytest.param(6, marks=pytest.mark.slow)])
+# Seed 7's match ends in a two-player endgame the reference search values in half a
+# second (with the compiled bots as without them, whose matches differ); seed 16's, in a
+# much larger one (its plain review takes some 18 s).
+@pytest.mark.parametrize("seed", [7, pytest.param(16, marks=pytest.mark.slow)])
 def test_a_review_with_a_judge_estimates_what_the_solver_cannot_value(seed: int) -> None:
     """3 players, advanced, actions: the exact marks are those of a review without a
     judge; every decision of seat 0 with no exact value is estimated where the judge
@@ -304,15 +304,15 @@ def test_the_memo_a_review_shares_between_its_searches_changes_no_mark() -> None
     review marks it, sharing one memo between its decisions (3 players, advanced, actions:
     the endgame goes through the reference search)."""
     config = Config(3, advanced=True, actions=True)
-    played = play_game([make_bot("medium"), make_bot("easy"), make_bot("medium")], 17, config=config)
+    played = play_game([make_bot("medium"), make_bot("easy"), make_bot("medium")], 7, config=config)
     moves = [a for _, a in played.game.history]
-    reviewed = review(config, 17, moves)
-    game = Game(config=config, seed=17)
+    reviewed = review(config, 7, moves)
+    game = Game(config=config, seed=7)
     alone = []
     for number, action in enumerate(moves, 1):
         alone.append(mark(game, action, number))
         game.apply(action)
-    assert alone == reviewed and sum(m.won_before is not None for m in alone) > 20
+    assert alone == reviewed and sum(m.won_before is not None for m in alone) > 15
 
 
 def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
@@ -322,11 +322,11 @@ def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
     choice, in English and pt-BR, and as JSON; --exact estimates nothing; a judge that
     cannot appraise, a bad spec or a seat the game does not have: exit 2, one line."""
     config = Config(3, advanced=True, actions=True)
-    game = play_game([make_bot("easy"), make_bot("medium"), make_bot("medium")], 6, config=config).game
+    game = play_game([make_bot("easy"), make_bot("medium"), make_bot("medium")], 5, config=config).game
     path = tmp_path / "match.json"
     path.write_text(dumps(game, [SeatRecord("Ana"), SeatRecord(bot="medium"), SeatRecord(bot="medium")]))
     spec = "ismcts:iters=30"
-    marks = review(config, 6, [a for _, a in game.history], judge(make_bot(spec), game.seed, {0}))
+    marks = review(config, 5, [a for _, a in game.history], judge(make_bot(spec), game.seed, {0}))
     costly = [m for m in marks if m.costly]
     estimated = [m for m in marks if m.estimate is not None]
     assert costly  # easy (random) plays costly decisions in this match

@@ -190,9 +190,9 @@ def test_the_hotseat_screen_never_shows_another_players_hand() -> None:
 
 
 def four_people() -> Table:
-    """The issue's table: Ana, Bia, Caio and Duda in an advanced match (seed 21). When
+    """The issue's table: Ana, Bia, Caio and Duda in an advanced match (seed 3). When
     Ana, Bia and Caio concede round 1, Duda wins it and Caio begins round 2."""
-    return Table([Seat("Ana"), Seat("Bia"), Seat("Caio"), Seat("Duda")], Config(4, advanced=True), seed=21)
+    return Table([Seat("Ana"), Seat("Bia"), Seat("Caio"), Seat("Duda")], Config(4, advanced=True), seed=3)
 
 
 @pytest.mark.parametrize(("lang", "size"), [("pt-BR", (200, 50)), ("en", (80, 24))])

@@ -271,7 +271,13 @@ def test_a_staged_turn_taken_back_shows_nobody_else_anything(tmp_path: Path) -> 
         decide = careful(random.Random(4))
 
         def choose(frame: dict[str, Any]) -> str:
-            plays = [o for o in frame["game"]["options"] if o["kind"] == "play" and not o["ends_turn"]]
+            # a play she may take back: not the last of the turn, and not a 3, whose draw
+            # (R7.3) of a card nobody knew cannot be taken back (red7.play.table)
+            plays = [
+                o
+                for o in frame["game"]["options"]
+                if o["kind"] == "play" and not o["ends_turn"] and not o["card"].endswith("3")
+            ]
             if stage and frame["you"] == 0 and not frame["game"]["staged"] and plays:
                 seq, card = frame["seq"], plays[0]["action"]
                 ana.decide(card, seq)

@@ -21,6 +21,7 @@ from alembic import command
 from red7.core.cards import CardSet
 from red7.core.game import Game
 from red7.core.model import Config
+from red7.core.seeds import LEGACY_DEAL
 from red7.web import local_services as services
 from red7.web.store import Store, alembic_config, token_hash
 from web_live import Client, play, settle
@@ -56,11 +57,11 @@ def test_an_empty_database_is_upgraded_once(kind: str, pg: services.Postgres | N
     assert red7_db("current", "--database-url", url).stdout.strip().endswith("none (empty)")
     first = red7_db("upgrade", "--database-url", url)
     assert first.returncode == 0, first.stderr
-    assert "upgraded from an empty database to migration 0003" in first.stdout
+    assert "upgraded from an empty database to migration 0004" in first.stdout
     again = red7_db("upgrade", "--database-url", url)
-    assert "already at migration 0003" in again.stdout
+    assert "already at migration 0004" in again.stdout
     store = Store(url)
-    assert store.revision() == "0003" and store.tables() == []
+    assert store.revision() == "0004" and store.tables() == []
     store.close()
 
 
@@ -73,12 +74,13 @@ def test_a_bad_database_url_is_one_line(tmp_path: Path) -> None:
 def write_previous_release(url: str) -> tuple[Game, int]:
     """A database at schema 0001 as that release wrote it: a 2-player table (a person
     in seat 0 with :data:`TOKEN`, an easy bot in seat 1) with a game 6 decisions in.
-    The game itself, and the number of decisions written."""
+    The game itself (dealt, as every game of that release, by CPython's random.Random),
+    and the number of decisions written."""
     store = Store(url)
     with store.engine.begin() as connection:
         command.upgrade(alembic_config(connection), "0001")
     config = Config(2)
-    game = Game(config=config, seed=77)
+    game = Game(config=config, seed=77, deal=LEGACY_DEAL)
     rng = random.Random(77)
     while game.decisions < 6:
         game.apply(rng.choice([o.action for o in game.options() if o.safe] or ["concede"]))
@@ -121,10 +123,11 @@ def test_a_database_of_the_previous_release_plays_on(kind: str, pg: services.Pos
     url = database(kind, pg, tmp_path)
     game, written = write_previous_release(url)
     upgraded = red7_db("upgrade", "--database-url", url)
-    assert "upgraded from 0001 to migration 0003" in upgraded.stdout, upgraded.stderr
+    assert "upgraded from 0001 to migration 0004" in upgraded.stdout, upgraded.stderr
     stored = Store(url).table("old1")
     assert stored is not None and stored.version == 0 and stored.game is not None
     assert stored.game.committed == written  # every decision that release kept was final
+    assert stored.game.deal == LEGACY_DEAL  # and it resumes with the cards it was dealt
     with WebServer(tmp_path / "server", bot_delay=0, database_url=url) as server:
         person = Client(server, "old1", TOKEN, 0)
         spectator = Client(server, "old1", None, None)
@@ -137,6 +140,7 @@ def test_a_database_of_the_previous_release_plays_on(kind: str, pg: services.Pos
         assert person.errors == [] and person.last is not None and person.last["game"]["over"]
         record = httpx.get(f"{server.url}/api/tables/old1/games/1/record", trust_env=False).json()
         assert record["decisions"][:written] == [str(action) for _seat, action in game.history]
+        assert (record["version"], record["deal"]) == (2, LEGACY_DEAL)
         person.close()
         spectator.close()
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from red7.core.seeds import LEGACY_DEAL
 from red7.web import local_services as services
 from red7.web.store import Store, StoredGame, StoredSeat, StoredTable, _appends
 
@@ -55,7 +56,12 @@ CHANGES: list[tuple[str, bool, Callable[[StoredTable], StoredTable]]] = [
             game=replace(game_of(add(t, ((1, "play Y6"), (0, "concede")), final=True)), result={"winners": [1]}),
         ),
     ),
-    ("a new game", False, lambda t: replace(t, status="playing", game=StoredGame(None, 2, CONFIG, 8, None, (), 0))),
+    # a game dealt by random.Random, as every game stored before migration 0004: its generator is kept
+    (
+        "a new game",
+        False,
+        lambda t: replace(t, status="playing", game=StoredGame(None, 2, CONFIG, 8, None, (), 0, LEGACY_DEAL)),
+    ),
     ("its first", True, lambda t: add(t, ((1, "play V1"),), final=True)),
 ]
 

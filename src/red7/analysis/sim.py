@@ -5,23 +5,23 @@ the *safe* legal decisions (R4.7) and concedes only when none is safe. It reads 
 the legal decisions and their safety marks, which depend on nothing its seat cannot
 see.
 
-**Seeds.** The game of seed ``s`` is dealt from ``s`` and its players' choices come
-from one stream, ``random.Random(derive_seed(s, "players"))``: a random game, and so a
+**Seeds.** The game of seed ``s`` is dealt from ``s`` (:func:`red7.core.seeds.round_rng`)
+and its players' choices come from one stream, ``Stream(split(s, 0))``
+(:func:`players_rng`, :mod:`red7.core.stream`): a random game, and so a
 :func:`simulate` summary (apart from its timings), is a pure function of the
 configuration and the seed. This loop is also the engine benchmark of ``red7 bench``,
 so it asks the game for nothing but the next decision.
 
 **Engines.** :func:`simulate` plays on the compiled engine where it is built
-(:mod:`red7.core.compiled`), which deals the same cards and draws the same choices from
-the same streams, so the summary is the same as the reference's, decision for decision
-(a test checks it); ``engine="python"`` asks for the reference. ``engine="fast"`` gives
-up that sameness for speed: each game's deals and choices come from one SplitMix64
-stream of its seed, still a pure function of the configuration and the seed.
+(:mod:`red7.core.compiled`), which deals from the same generator and draws the same
+choices from the same streams in C alone, so the summary is the same as the
+reference's, decision for decision (a test checks it); ``engine="python"`` asks for the
+reference. (Before both engines dealt from SplitMix64, ``engine="fast"`` traded that
+sameness for speed; it is gone, and refused with a message saying so.)
 """
 
 from __future__ import annotations
 
-import random
 import time
 from typing import Any
 
@@ -29,20 +29,20 @@ from .. import native
 from ..bots.random_bot import random_decision
 from ..core.game import Game
 from ..core.model import Config
-from ..core.seeds import derive_seed, round_key
+from ..core.stream import Stream, split
 
 __all__ = ["ENGINES", "players_rng", "play_random_game", "simulate"]
 
-ENGINES = ("auto", "python", "native", "fast")
+ENGINES = ("auto", "python", "native")
 """What :func:`simulate` plays on: the compiled engine where it is built (``auto``), the
-reference (``python``), the compiled engine or an error (``native``), the compiled
-engine with its own fast streams (``fast``: other games, see the module docstring)."""
+reference (``python``), the compiled engine or an error (``native``): the same games."""
 _SEEDS_BELOW = 1 << 64  # the compiled loop's seeds are unsigned 64-bit ints
 
 
-def players_rng(seed: int) -> random.Random:
-    """The random players' stream of the game of ``seed`` (one for every seat)."""
-    return random.Random(derive_seed(seed, "players"))
+def players_rng(seed: int) -> Stream:
+    """The random players' stream of the game of ``seed`` (one for every seat):
+    ``Stream(split(seed, 0))``."""
+    return Stream(split(seed, 0))
 
 
 def play_random_game(config: Config, seed: int) -> Game:
@@ -58,10 +58,6 @@ def _compiled_seeds(seed: int, games: int) -> bool:
     return 0 <= seed and seed + games < _SEEDS_BELOW
 
 
-def _players_seed(seed: int) -> int:
-    return derive_seed(seed, "players")
-
-
 def simulate(games: int, config: Config | None = None, seed: int = 0, engine: str = "auto") -> dict[str, Any]:
     """Play ``games`` random games with seeds ``seed, seed+1, ...`` and summarize them
     (``config``: the basic 2-player game by default; ``engine``: one of :data:`ENGINES`).
@@ -69,13 +65,18 @@ def simulate(games: int, config: Config | None = None, seed: int = 0, engine: st
     ``wins_by_seat`` counts a shared victory (R8.4) once for each sharing seat;
     ``mean_turns`` counts every turn begun, the eliminating ones included; the rates
     are per second of wall time spent playing (``seconds``); ``engine`` says which
-    engine played (``python``, ``native`` or ``fast``).
+    engine played (``python`` or ``native``).
     """
     if not isinstance(games, int) or games < 1:
         raise ValueError(f"the number of games must be a positive integer, not {games!r}")
+    if engine == "fast":
+        raise ValueError(
+            "engine 'fast' is gone: every engine now deals and plays from the same fast generator, "
+            "and the default engine is as fast (use auto, python or native)"
+        )
     if engine not in ENGINES:
         raise ValueError(f"engine {engine!r} is not one of {', '.join(ENGINES)}")
-    if engine in ("native", "fast") and native.core is None:
+    if engine == "native" and native.core is None:
         raise ValueError(f"engine {engine!r} needs the compiled engine, which is not in use: {native.why_not}")
     config = config or Config()
     if engine == "auto":
@@ -96,11 +97,8 @@ def simulate(games: int, config: Config | None = None, seed: int = 0, engine: st
         if not _compiled_seeds(seed, games):
             raise ValueError(f"the compiled engine takes seeds from 0 to 2**64 - 1, not {seed}..{seed + games - 1}")
         assert native.core is not None
-        fast = engine == "fast"
         cfg = (config.players, config.advanced, config.actions)
-        wins, decisions, turns, rounds = native.core.random_games(
-            *cfg, seed, games, round_key, _players_seed, fast=fast
-        )
+        wins, decisions, turns, rounds = native.core.random_games(*cfg, seed, games)
     seconds = time.perf_counter() - started
     return {
         "games": games,
@@ -114,4 +112,5 @@ def simulate(games: int, config: Config | None = None, seed: int = 0, engine: st
         "seconds": round(seconds, 6),
         "games_per_second": round(games / seconds, 1) if seconds else None,
         "decisions_per_second": round(decisions / seconds, 1) if seconds else None,
+        "turns_per_second": round(turns / seconds, 1) if seconds else None,
     }

@@ -35,7 +35,7 @@ from ..core.cards import COLOURS, VALUE_OF
 from ..core.events import CardPlayed, RoundDealt, RoundOver
 from ..core.game import Game
 from ..core.model import Config, Step
-from ..core.seeds import round_key
+from ..core.seeds import deal_key
 from ..play.match import bot_seed
 from .measures import histogram_summary, spread, win_rate
 from .runner import GameRecord
@@ -114,7 +114,7 @@ def play_compiled(plan: Schedule, config: Config) -> list[GameRecord] | None:
     for task in plan.tasks:
         seat_seeds = [bot_seed(task.seed, seat) for seat in range(config.players)]
         figures = core.design_game(
-            config.players, config.advanced, config.actions, task.seed, partial(round_key, task.seed), seat_seeds
+            config.players, config.advanced, config.actions, partial(deal_key, task.seed), seat_seeds
         )
         winners, rounds, turns, decisions, legal, safe, in_force, firsts, round_winners, round_rules, plays = figures
         records.append(

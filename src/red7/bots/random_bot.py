@@ -14,12 +14,14 @@ from ..core.actions import Action
 from ..core.game import Game
 from ..core.model import Option, safe_or_concede
 from ..core.observation import Observation
+from ..core.stream import Stream
 from .base import Bot
 
 
-def random_decision(game: Game, rng: random.Random) -> int:
+def random_decision(game: Game, rng: random.Random | Stream) -> int:
     """The id of a uniformly random safe decision of ``game``'s mover, or concede when
-    none is safe."""
+    none is safe (one ``rng.random()`` per decision, as the compiled engine's
+    ``r7_random_decision`` draws it)."""
     choices = game.safe_or_concede_ids()
     # rng.random() rather than rng.choice(): one call per decision, and the same stream
     # of choices on every Python version (choice's algorithm is not part of its contract).

@@ -68,7 +68,12 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
     try:
         marks = review(
-            game.config, game.seed, record["decisions"], estimator, progress if sys.stderr.isatty() else None
+            game.config,
+            game.seed,
+            record["decisions"],
+            estimator,
+            progress if sys.stderr.isatty() else None,
+            deal=game.deal,
         )
     except ValueError as err:
         raise UsageError(

@@ -31,10 +31,11 @@ def add_commands(sub: Commands) -> None:
     game_options(p)
     p.add_argument(
         "--engine",
+        type=_engine,
         choices=ENGINES,
         default="auto",
         help="the compiled engine where it is built (auto, the default), the pure-Python reference (python), "
-        "or the compiled engine with its own fast random streams, other games (fast)",
+        "or the compiled engine or an error (native); all play the same games for a seed",
     )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
 
@@ -86,6 +87,16 @@ def add_commands(sub: Commands) -> None:
     game_options(p)
     run_options(p)
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+
+
+def _engine(text: str) -> str:
+    """An ``--engine`` choice, with a word for the one that is gone."""
+    if text == "fast":
+        raise argparse.ArgumentTypeError(
+            "'fast' is gone: every engine now deals and plays from the same fast generator, and the default "
+            "(auto) is as fast"
+        )
+    return text
 
 
 def _seed_of(args: argparse.Namespace) -> int:
@@ -158,39 +169,42 @@ def _milliseconds(seconds: float | None) -> float | None:
     return None if seconds is None else round(1e3 * seconds, 1)
 
 
-def _rates(config: Config, engine: str, seconds: float, repeat: int) -> tuple[float, float]:
-    """Median games and decisions per second of ``repeat`` measurements of ``seconds``
-    each, playing the seeded games from :data:`BENCH_SEED` on ``engine``."""
+def _rates(config: Config, engine: str, seconds: float, repeat: int) -> tuple[float, float, float]:
+    """Median games, decisions and turns per second of ``repeat`` measurements of
+    ``seconds`` each, playing the seeded games from :data:`BENCH_SEED` on ``engine``."""
     batch = 10 if engine == "python" else 1000
-    games_rates, decision_rates = [], []
+    rates: list[tuple[float, float, float]] = []
     seed = BENCH_SEED
     for _ in range(repeat):
         started = time.perf_counter()
-        games = decisions = 0
+        games = decisions = turns = 0.0
         while time.perf_counter() - started < seconds:
             s = simulate(batch, config, seed, engine)
             seed += batch
             games += s["games"]
             decisions += s["decisions"]
+            turns += s["mean_turns"] * s["games"]
         elapsed = time.perf_counter() - started
-        games_rates.append(games / elapsed)
-        decision_rates.append(decisions / elapsed)
-    return statistics.median(games_rates), statistics.median(decision_rates)
+        rates.append((games / elapsed, decisions / elapsed, turns / elapsed))
+    games_rate, decision_rate, turn_rate = zip(*rates, strict=True)
+    return statistics.median(games_rate), statistics.median(decision_rate), statistics.median(turn_rate)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """Random games per second on each engine, median of ``--repeat`` measurements of
-    ``--seconds``, with the ratio to the pure-Python reference measured in the same run."""
+    """Random games per second on the default engine (the compiled one where it is
+    built) and the pure-Python reference, median of ``--repeat`` measurements of
+    ``--seconds``, with the ratio to the reference measured in the same run; both play
+    the same games."""
     if args.bot:
         return cmd_bench_bot(args)
     if not 0 < args.seconds < 3600:
         raise UsageError(f"--seconds must be a number of seconds between 0 and 3600, not {args.seconds}")
-    engines = ["python", "native", "fast"] if native.available() else ["python"]
+    engines = ["python", "native"] if native.available() else ["python"]
     report = []
     for name, config in BENCH_CONFIGS:
         reference = None
         for engine in engines:
-            games, decisions = _rates(config, engine, args.seconds, args.repeat)
+            games, decisions, turns = _rates(config, engine, args.seconds, args.repeat)
             reference = reference or games
             report.append(
                 {
@@ -198,6 +212,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                     "engine": engine,
                     "games_per_second": round(games, 1),
                     "decisions_per_second": round(decisions),
+                    "turns_per_second": round(turns),
                     "ratio": round(games / reference, 1),
                     "repeats": args.repeat,
                 }
@@ -206,13 +221,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(report))
     else:
         print(
-            f"{'configuration':<22}{'engine':<8}{'games/s':>12}{'decisions/s':>14}{'ratio':>8}"
+            f"{'configuration':<22}{'engine':<8}{'games/s':>12}{'turns/s':>12}{'decisions/s':>14}{'ratio':>8}"
             f"   (median of {args.repeat}, single process)"
         )
         for row in report:
             print(
                 f"{row['config']:<22}{row['engine']:<8}{row['games_per_second']:>12,.0f}"
-                f"{row['decisions_per_second']:>14,}{row['ratio']:>7}x"
+                f"{row['turns_per_second']:>12,}{row['decisions_per_second']:>14,}{row['ratio']:>7}x"
             )
         if not native.available():
             print(f"the compiled engine is not in use: {native.why_not}")

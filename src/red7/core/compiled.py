@@ -3,9 +3,10 @@
 :mod:`red7.native` builds, where a C compiler is present, a twin of :class:`Game`
 (``red7.native._core.Engine``, see ``src/red7/native/engine.h``): the same position,
 the same legal decisions with the same safety marks (R4.7), the same effects, some 25-40
-times faster on random games (``red7 bench``). It deals from a Mersenne Twister seeded as :func:`round_rng` is
-(:func:`~red7.core.seeds.round_key`), so a seeded game deals the same cards through
-either engine. What it does not keep: the history, the event log, explicit chance.
+times faster on random games (``red7 bench``). It deals each round as
+:func:`~red7.core.seeds.round_rng` does (seeded by :func:`~red7.core.seeds.deal_key`:
+SplitMix64, or the Mersenne Twister of a game recorded before it), so a seeded game
+deals the same cards through either engine. What it does not keep: the history, the event log, explicit chance.
 
 :func:`engine` starts a game from a seed, :func:`engine_of` continues a
 :class:`Game` from its position, and :func:`fields_of` reads a :class:`Game`'s
@@ -32,7 +33,7 @@ from .. import native
 from . import native_defs
 from .game import Game
 from .model import Config, GameError, Step
-from .seeds import round_key
+from .seeds import DEAL, deal_key
 
 if TYPE_CHECKING:
     from ..native._core import Engine
@@ -55,21 +56,25 @@ def _require() -> None:
         raise GameError(f"the compiled engine is not in use: {native.why_not}")
 
 
-def engine(config: Config, seed: int) -> Engine:
-    """A new compiled game of ``config`` dealt from ``seed`` (as ``Game(config=config,
-    seed=seed)`` deals it)."""
+def engine(config: Config, seed: int, deal: str = DEAL) -> Engine:
+    """A new compiled game of ``config`` dealt from ``seed`` by ``deal`` (as
+    ``Game(config=config, seed=seed, deal=deal)`` deals it)."""
     _require()
-    return native.core.Engine(config.players, config.advanced, config.actions, partial(round_key, seed))
+    return native.core.Engine(config.players, config.advanced, config.actions, partial(deal_key, seed, deal=deal))
 
 
-def load(config: Config, fields: Mapping[str, Any], seed: int = 0) -> Engine:
+def load(config: Config, fields: Mapping[str, Any], seed: int = 0, deal: str = DEAL) -> Engine:
     """A compiled game of ``config`` at the position given field by field (by the names
-    of :data:`FIELDS`), its later rounds dealt from ``seed``. ``ValueError`` when the
+    of :data:`FIELDS`), its later rounds dealt from ``seed`` by ``deal``. ``ValueError`` when the
     position does not hold together (cards placed twice, fewer than two players in the
     round, a step without its pending 7...: the message says which)."""
     _require()
     return native.core.Engine.load(
-        config.players, config.advanced, config.actions, partial(round_key, seed), tuple(fields[f] for f in FIELDS)
+        config.players,
+        config.advanced,
+        config.actions,
+        partial(deal_key, seed, deal=deal),
+        tuple(fields[f] for f in FIELDS),
     )
 
 
@@ -82,7 +87,7 @@ def fields_of(game: Game) -> tuple[Any, ...]:
 
 def engine_of(game: Game) -> Engine:
     """A compiled game at ``game``'s position, where a player decides (its later rounds
-    dealt from its seed; its ``round_results`` begin there). Not for a game that is over,
+    dealt from its seed by its generator; its ``round_results`` begin there). Not for a game that is over,
     nor one whose chance is explicit: the compiled engine draws the deck's top."""
     s = game._s
     if s.explicit_chance:
@@ -91,7 +96,8 @@ def engine_of(game: Game) -> Engine:
         raise GameError("the game is over: the compiled engine continues games where a player decides")
     cfg = s.config
     _require()
-    return native.core.Engine.load(cfg.players, cfg.advanced, cfg.actions, partial(round_key, s.seed), fields_of(game))
+    round_key = partial(deal_key, s.seed, deal=s.deal)
+    return native.core.Engine.load(cfg.players, cfg.advanced, cfg.actions, round_key, fields_of(game))
 
 
 def greedy_in(worlds: list[Engine]) -> int:

@@ -16,7 +16,8 @@ legal at every step (R4.2). A card reaches the canvas only if its player is winn
 right after (R4.4), so every turn that is not conceded ends with its player winning.
 
 **Chance.** By default the game shuffles each round with its seeded RNG
-(:func:`~red7.core.seeds.round_rng`) and draws the top card of the deck. With
+(:func:`~red7.core.seeds.round_rng`: SplitMix64, or for games recorded before it the
+Mersenne Twister, ``deal``) and draws the top card of the deck. With
 ``explicit_chance=True`` the caller is the chance source, as OpenSpiel's chance nodes
 are: the game stops at ``Step.DEALING`` (each card of a deal, in dealing order: seven
 passes of one hand card per seat from seat 0, then one palette card per seat) and at
@@ -83,7 +84,7 @@ from .model import (
 )
 from .observation import Observation, check_seat, observe
 from .rules import qualifying_mask, winner_of_masks
-from .seeds import fresh_seed, round_rng
+from .seeds import DEAL, check_deal, fresh_seed, round_rng
 from .state import State
 from .turn import TurnSolver
 
@@ -105,6 +106,8 @@ class Game:
 
     ``Game(players=2, advanced=False, actions=False, seed=None)``, or
     ``Game(config=Config(...), seed=...)``; ``seed`` None draws one from the system.
+    ``deal`` names the generator that shuffles the rounds (:data:`~red7.core.seeds.DEALS`):
+    SplitMix64 for new games, ``"mt19937"`` to replay a game recorded before it.
 
     >>> g = Game(players=2, seed=1)
     >>> g.current_player, len(g.hand(g.current_player))
@@ -128,6 +131,7 @@ class Game:
         *,
         config: Config | None = None,
         explicit_chance: bool = False,
+        deal: str = DEAL,
     ) -> None:
         if config is None:
             config = Config(players, bool(advanced), bool(actions))
@@ -137,7 +141,11 @@ class Game:
             seed = fresh_seed()
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise GameError(f"the seed must be an integer, not {seed!r}")
-        self._s = State.empty(config, seed, bool(explicit_chance))
+        try:
+            check_deal(deal)
+        except ValueError as err:
+            raise GameError(str(err)) from None
+        self._s = State.empty(config, seed, bool(explicit_chance), deal)
         self._solver: TurnSolver | None = None
         self._events: list[Event] = []
         self._past: tuple[Event, ...] = ()
@@ -264,6 +272,11 @@ class Game:
     @property
     def seed(self) -> int:
         return self._s.seed
+
+    @property
+    def deal(self) -> str:
+        """The generator that shuffles the rounds (one of :data:`~red7.core.seeds.DEALS`)."""
+        return self._s.deal
 
     @property
     def players(self) -> int:
@@ -735,7 +748,7 @@ class Game:
             s.deck = deck  # the cards not dealt yet
             s.step = DEALING
             return
-        round_rng(s.seed, s.round).shuffle(deck)
+        round_rng(s.seed, s.round, s.deal).shuffle(deck)
         hands = s.hands
         for _ in range(HAND_SIZE):
             for seat in range(n):

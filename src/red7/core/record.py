@@ -2,21 +2,25 @@
 
 A record is JSON::
 
-    {"format": "red7-record", "version": 1,
+    {"format": "red7-record", "version": 2,
      "config": {"players": 2, "advanced": false, "actions": false},
-     "seed": 7,
-     "decisions": ["play R5", "canvas B3", "end", "concede"],
-     "result": {"winners": [0], "scores": [0, 0], "rounds": 1},
+     "seed": 7, "deal": "splitmix64",
+     "decisions": ["play G5", "canvas R4", "concede"],
+     "result": {"winners": [1], "scores": [0, 0], "rounds": 1},
      "seats": [{"name": "Ana", "bot": null}, {"name": "", "bot": "easy"}]}
 
 ``seats`` is optional (records written before it existed have none and still load and
-replay; the version stays 1): who sat in each seat, a person's given name (empty: the
+replay): who sat in each seat, a person's given name (empty: the
 front end names the seat in its language) and a bot's spec (null for a person). It is
 what a front end needs to show the players' names and to resume an unfinished game
 (:func:`seats_of`); the replay itself does not depend on it.
 
 Chance comes only from the game's seeded RNG (:func:`red7.core.seeds.round_rng`), so
-replaying the decisions from the seed re-creates every state. :func:`replay` checks
+replaying the decisions from the seed re-creates every state. ``deal`` names the
+generator that shuffled the rounds (:data:`red7.core.seeds.DEALS`): version 2 records
+always carry it (``"splitmix64"``, or ``"mt19937"`` for a game begun before version 2
+and saved again since); version 1 records have none and were all dealt by CPython's
+``random.Random`` (``"mt19937"``), which is how they still replay. :func:`replay` checks
 each decision as it goes and the result at the end, and reports the first thing that
 does not match with a :class:`RecordError` naming the decision. Files are read and
 written by :mod:`red7.play.records`; :func:`parse` reads a record's text.
@@ -32,9 +36,13 @@ from typing import Any
 from .actions import Action, ActionError
 from .game import Game
 from .model import Config, GameError, IllegalActionError
+from .seeds import DEALS, LEGACY_DEAL
 
 FORMAT = "red7-record"
-VERSION = 1
+VERSION = 2
+"""The version records are written in; :data:`VERSIONS` are read."""
+VERSIONS = (1, 2)
+"""Version 1 records name no generator: theirs is :data:`~red7.core.seeds.LEGACY_DEAL`."""
 
 
 class RecordError(ValueError):
@@ -61,6 +69,7 @@ def to_record(game: Game, seats: Sequence[SeatRecord] | None = None) -> dict[str
         "version": VERSION,
         "config": game.config.as_dict(),
         "seed": game.seed,
+        "deal": game.deal,
         "decisions": [str(action) for _, action in game.history],
         "result": game.result.as_dict() if game.result else None,
     }
@@ -140,8 +149,9 @@ def dumps(game: Game, seats: Sequence[SeatRecord] | None = None) -> str:
 def _game_of(record: dict[str, Any]) -> tuple[Game, list[str]]:
     if record.get("format", FORMAT) != FORMAT:
         raise RecordError(f"not a red7 record (format {record.get('format')!r})")
-    if record.get("version", VERSION) != VERSION:
-        raise RecordError(f"record version {record.get('version')!r} is not supported (this is version {VERSION})")
+    version = _version(record)
+    if version not in VERSIONS or isinstance(version, bool):
+        raise RecordError(f"record version {version!r} is not supported (this reads versions 1 and {VERSION})")
     for field in ("config", "seed", "decisions"):
         if field not in record:
             raise RecordError(f"record has no {field!r} field")
@@ -154,12 +164,33 @@ def _game_of(record: dict[str, Any]) -> tuple[Game, list[str]]:
     seed = record["seed"]
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise RecordError(f"record 'seed' must be an integer, not {seed!r}")
+    deal = deal_of(record)
     try:
-        game = Game(config=Config.from_mapping(cfg), seed=seed)
+        game = Game(config=Config.from_mapping(cfg), seed=seed, deal=deal)
     except (GameError, TypeError) as err:
         raise RecordError(f"record config is invalid: {err}") from None
     seats_of(record)  # a malformed seats field is refused, although the replay does not need it
     return game, decisions
+
+
+def _version(record: dict[str, Any]) -> Any:
+    """The record's version; a record without one (written by hand) is read as version
+    1 unless it names its generator (``deal``, which only version 2 has)."""
+    return record.get("version", VERSION if "deal" in record else 1)
+
+
+def deal_of(record: dict[str, Any]) -> str:
+    """The generator that dealt ``record``'s game: its ``deal`` field (version 2), or
+    the Mersenne Twister of version 1, whose records name none. RecordError for a
+    version 2 record without a known generator."""
+    if _version(record) == 1:
+        if "deal" in record:
+            raise RecordError("a version 1 record names no generator (deal): it was dealt by mt19937")
+        return LEGACY_DEAL
+    deal = record.get("deal")
+    if deal not in DEALS:
+        raise RecordError(f"record 'deal' must name the generator that dealt it ({', '.join(DEALS)}), not {deal!r}")
+    return str(deal)
 
 
 def initial(record: dict[str, Any]) -> Game:

@@ -17,6 +17,7 @@ from operator import attrgetter
 from typing import Any, Final
 
 from .model import Config, Result, RoundLog, RoundResult, Step
+from .seeds import DEAL
 
 
 @dataclass(slots=True, eq=False)
@@ -65,9 +66,12 @@ class State:
     """The round's public log beyond its decisions: its start, its draws (R9)."""
     round_results: tuple[RoundResult, ...]
     result: Result | None
+    deal: str = DEAL
+    """The generator that shuffles the rounds, one of :data:`red7.core.seeds.DEALS` (the
+    game's constant, with its seed; last, as it has a default: see ``empty``)."""
 
     @classmethod
-    def empty(cls, config: Config, seed: int, explicit_chance: bool = False) -> State:
+    def empty(cls, config: Config, seed: int, explicit_chance: bool = False, deal: str = DEAL) -> State:
         """A match before its first deal."""
         n = config.players
         return cls(
@@ -75,7 +79,7 @@ class State:
             known_hand_cards=[0] * n, deck=[], deck_known_count=0, canvas=[], rule=0, out_of_round=0,
             out_of_round_known=0, out_of_round_own=[0] * n, score_piles=[0] * n, scores=[0] * n, alive=[True] * n,
             current=0, step=Step.START, pending=None, draw_ends_turn=False, round=0, turns=0, history=(),
-            round_log=RoundLog.empty(n), round_results=(), result=None,
+            round_log=RoundLog.empty(n), round_results=(), result=None, deal=deal,
         )  # fmt: skip
 
     def copy(self) -> State:
@@ -107,6 +111,7 @@ class State:
             self.round_log,
             self.round_results,
             self.result,
+            self.deal,
         )
 
     def key(self) -> tuple[Any, ...]:
@@ -116,7 +121,7 @@ class State:
 
     def position_key(self) -> tuple[Any, ...]:
         """The position however it was reached: every field but the history, the round's
-        log, the turn counter, the seed and the game's constants (configuration, chance mode). Written
+        log, the turn counter, the seed, its generator and the game's constants (configuration, chance mode). Written
         out because search bots key their transposition tables with it.
 
         >>> len(State.empty(Config(), seed=0).position_key()) == len(_POSITION_FIELDS)
@@ -139,5 +144,13 @@ _NAMES: Final = tuple(f.name for f in fields(State))
 _ALL_FIELDS: Final = attrgetter(*_NAMES)
 _LIST_FIELDS: Final = frozenset(i for i, f in enumerate(fields(State)) if str(f.type).startswith("list["))
 """The fields a key turns into tuples (the others are immutable already)."""
-_POSITION_FIELDS: Final = frozenset(_NAMES) - {"config", "seed", "explicit_chance", "history", "round_log", "turns"}
+_POSITION_FIELDS: Final = frozenset(_NAMES) - {
+    "config",
+    "seed",
+    "deal",
+    "explicit_chance",
+    "history",
+    "round_log",
+    "turns",
+}
 """What :meth:`State.position_key` holds (a test checks it against the key's length)."""

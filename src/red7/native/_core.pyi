@@ -9,8 +9,9 @@ every signature the C docstrings declare); mypy reads it wherever red7 calls
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias, final
 
-_RoundKey: TypeAlias = Callable[[int], Sequence[int]]
-"""A round number -> the 32-bit words of that round's key (red7.core.seeds.round_key)."""
+_RoundKey: TypeAlias = Callable[[int], int | Sequence[int]]
+"""A round number -> how that round is shuffled (red7.core.seeds.deal_key): the seed of a
+SplitMix64 stream, or the 32-bit words of a Mersenne Twister's key."""
 _Plan: TypeAlias = tuple[int, ...]
 """A turn's decisions, in order."""
 
@@ -119,17 +120,19 @@ def random_games(
     actions: bool,
     seed: int,
     games: int,
-    round_key: Callable[[int, int], Sequence[int]],
-    players_seed: Callable[[int], int],
-    fast: bool = False,
 ) -> tuple[list[int], int, int, int]:
     """(wins per seat, decisions, turns, rounds) of random games (red7.analysis.sim)."""
+
+def stream_sample(
+    seed: int, count: int, bound: int, length: int, /
+) -> tuple[list[int], list[int], list[float], list[int]]:
+    """(draws, draws below ``bound``, floats, ``range(length)`` shuffled) of the SplitMix64
+    stream of ``seed`` (fast.h), each from a fresh stream (red7.core.stream)."""
 
 def design_game(
     players: int,
     advanced: bool,
     actions: bool,
-    seed: int,
     round_key: _RoundKey,
     seat_seeds: Sequence[int],
     /,

@@ -1,6 +1,7 @@
 /* The compiled engine (see engine.h): red7.core.game.Game and red7.core.turn.TurnSolver
  * in C. Each function names its Python twin; the rules' IDs are those of docs/rules.md. */
 #include "engine.h"
+#include "fast.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -546,6 +547,13 @@ void r7_deal_shuffled(r7_game *g, const uint8_t *deck, int size) {
     }
     g->deck_size = (int8_t)size;
     r7_begin_turn(g, (first + 1) % n);
+}
+
+void r7_deal_splitmix64(r7_game *g, uint64_t seed) {
+    uint8_t deck[49];
+    int size = r7_round_cards(g, deck);
+    fast_shuffle(&seed, deck, size);
+    r7_deal_shuffled(g, deck, size);
 }
 
 void r7_deal(r7_game *g, const uint32_t *key, int key_length) {

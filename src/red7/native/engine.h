@@ -3,12 +3,12 @@
  * A twin of the Python engine, for speed: the same position (red7.core.state.State
  * without the history and the event log), the same legal decisions with the same
  * safety marks (red7.core.turn.TurnSolver), the same effects of every decision. Chance
- * is never explicit here: a draw takes the top of the deck, and a round is dealt from
- * a Mersenne Twister seeded with the key of red7.core.seeds.round_rng (mt.h), so a
- * seeded game deals the cards the Python engine deals. When a round of a match ends,
- * the engine stops at R7_DEALING until the caller deals the next one with that
- * round's key (r7_deal): the key of a later round comes from a string seed, which the
- * Python side hashes.
+ * is never explicit here: a draw takes the top of the deck, and a round is dealt as
+ * red7.core.seeds.round_rng deals it, so a seeded game deals the cards the Python
+ * engine deals: from the SplitMix64 stream of the round's seed (r7_deal_splitmix64,
+ * fast.h), or, for a game recorded before that generator, from a Mersenne Twister
+ * seeded with the round's key (r7_deal, mt.h). When a round of a match ends, the
+ * engine stops at R7_DEALING until the caller deals the next one.
  *
  * Pure C, no Python: tests/test_native.py compares it with the reference after every
  * decision of random games of every configuration.
@@ -60,8 +60,11 @@ typedef struct {
 
 /* A match before its first deal (round 0, step R7_DEALING). */
 void r7_init(r7_game *g, int players, int advanced, int actions);
-/* Deal the next round from the cards not in a score pile, shuffled by the Mersenne
- * Twister of `key` (the round's key, see mt.h), and begin its first turn. */
+/* Deal the next round from the cards not in a score pile, shuffled by the SplitMix64
+ * stream of `seed` (the round's seed, red7.core.seeds.deal_key), and begin its first turn. */
+void r7_deal_splitmix64(r7_game *g, uint64_t seed);
+/* The same, shuffled by the Mersenne Twister of `key` (the round's key of a game dealt
+ * by CPython's random.Random, record format version 1; see mt.h). */
 void r7_deal(r7_game *g, const uint32_t *key, int key_length);
 /* The same in two halves, for another shuffle: the round's cards, lowest first (returns
  * how many), then the deal of those cards once shuffled (the deck's top last). */

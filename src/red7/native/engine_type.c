@@ -17,14 +17,14 @@
 
 typedef struct {
     PyObject_HEAD r7_game g;
-    PyObject *round_key; /* round number -> the words of that round's key (red7.core.seeds.round_key) */
+    PyObject *round_key; /* round number -> how that round is shuffled (red7.core.seeds.deal_key) */
 } EngineObject;
 
 static PyTypeObject EngineType;
 
 /* the words of a key, from a sequence of ints below 2**32 */
 static int read_key(PyObject *words, uint32_t *key, int *length) {
-    PyObject *seq = PySequence_Fast(words, "a round key is a sequence of 32-bit words");
+    PyObject *seq = PySequence_Fast(words, "a round key is an int or a sequence of 32-bit words");
     if (!seq) return 0;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     if (n < 1 || n > MOST_KEY_WORDS) {
@@ -46,20 +46,37 @@ static int read_key(PyObject *words, uint32_t *key, int *length) {
     return 1;
 }
 
+/* deal the round g waits for with `key` (red7.core.seeds.deal_key): an int is the seed of
+ * the round's SplitMix64 stream, a sequence the words of a Mersenne Twister's key */
+static int deal_with(r7_game *g, PyObject *key) {
+    if (PyLong_Check(key)) {
+        unsigned long long seed;
+        if (!r7_u64(key, &seed)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a round's seed is from 0 to 2**64 - 1");
+            return 0;
+        }
+        r7_deal_splitmix64(g, seed);
+        return 1;
+    }
+    uint32_t words[MOST_KEY_WORDS];
+    int length;
+    if (!read_key(key, words, &length)) return 0;
+    r7_deal(g, words, length);
+    return 1;
+}
+
 /* deal the round the engine waits for, with the key round_key gives for it (a Python
  * callable: it may call the engine back, and then the engine deals nothing) */
 static int deal_next(r7_game *g, PyObject *round_key) {
-    uint32_t key[MOST_KEY_WORDS];
-    int length;
-    PyObject *words = PyObject_CallFunction(round_key, "i", g->round + 1);
-    if (!words) return 0;
-    int ok = read_key(words, key, &length);
-    Py_DECREF(words);
-    if (ok && g->step != R7_DEALING) {
+    PyObject *key = PyObject_CallFunction(round_key, "i", g->round + 1);
+    if (!key) return 0;
+    if (g->step != R7_DEALING) {
+        Py_DECREF(key);
         PyErr_SetString(PyExc_RuntimeError, "round_key changed the engine that waited for its key: nothing was dealt");
-        ok = 0;
+        return 0;
     }
-    if (ok) r7_deal(g, key, length);
+    int ok = deal_with(g, key);
+    Py_DECREF(key);
     return ok;
 }
 
@@ -819,66 +836,31 @@ static PyTypeObject EngineType = {
 
 /* --- random games ------------------------------------------------------------------------ */
 
-/* random_games(players, advanced, actions, seed, games, round_key, players_seed, fast=False):
- * the games of red7.analysis.sim.play_random_game for the seeds seed .. seed + games - 1,
- * where round_key(seed, round) gives a round's key and players_seed(seed) the random
- * players' seed; returns (wins per seat, decisions, turns, rounds) summed over the games.
- * With fast, each game's deals and choices come instead from one SplitMix64 stream of its
- * seed (fast.h): reproducible, but other games than Python's (the callables are unused). */
+/* random_games(players, advanced, actions, seed, games): the games of
+ * red7.analysis.sim.play_random_game for the seeds seed .. seed + games - 1, in C alone:
+ * round r of the game of seed s dealt from the SplitMix64 stream of fast_split(s, r) (as
+ * red7.core.seeds.round_rng deals it), its random players drawing from the stream of
+ * fast_split(s, 0) (red7.analysis.sim.players_rng); returns (wins per seat, decisions,
+ * turns, rounds) summed over the games. */
 static PyObject *py_random_games(PyObject *module, PyObject *args, PyObject *kwds) {
-    static char *names[] = {"players", "advanced", "actions", "seed", "games", "round_key", "players_seed", "fast", NULL};
-    int players, advanced, actions, fast = 0;
+    static char *names[] = {"players", "advanced", "actions", "seed", "games", NULL};
+    int players, advanced, actions;
     unsigned long long first;
     long long games;
-    PyObject *round_key, *players_seed;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippKLOO|p:random_games", names, &players, &advanced, &actions, &first,
-                                     &games, &round_key, &players_seed, &fast))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippKL:random_games", names, &players, &advanced, &actions, &first,
+                                     &games))
         return r7_refuse_overflow();
     if (!read_players(players)) return NULL;
     if (games < 1 || first + (unsigned long long)games < first)
         return PyErr_Format(PyExc_ValueError, "games must be positive and the seeds below 2**64");
     long long wins[R7_MAX_PLAYERS] = {0}, decisions = 0, turns = 0, rounds = 0;
     r7_game g;
-    mt_t rng;
-    uint64_t stream = 0;
-    uint8_t deck[49];
     for (long long i = 0; i < games; i++) {
-        unsigned long long seed = first + (unsigned long long)i;
+        uint64_t seed = first + (unsigned long long)i, choices = fast_split(seed, 0);
         r7_init(&g, players, advanced, actions);
-        if (fast) {
-            stream = seed;
-            int size = r7_round_cards(&g, deck);
-            fast_shuffle(&stream, deck, size);
-            r7_deal_shuffled(&g, deck, size);
-        } else {
-            PyObject *s = PyObject_CallFunction(players_seed, "K", seed);
-            if (!s) return NULL;
-            unsigned long long choices;
-            int ok = r7_u64(s, &choices);
-            Py_DECREF(s);
-            if (!ok)
-                return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "players_seed gives a seed from 0 to 2**64 - 1");
-            mt_seed_u64(&rng, choices);
-            uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
-            r7_deal(&g, key, key[1] ? 2 : 1); /* round 1 is Random(seed) */
-        }
         while (g.step != R7_OVER) {
-            if (g.step == R7_DEALING) {
-                if (fast) {
-                    int size = r7_round_cards(&g, deck);
-                    fast_shuffle(&stream, deck, size);
-                    r7_deal_shuffled(&g, deck, size);
-                    continue;
-                }
-                PyObject *words = PyObject_CallFunction(round_key, "Ki", seed, g.round + 1);
-                uint32_t later[MOST_KEY_WORDS];
-                int length, ok = words && read_key(words, later, &length);
-                Py_XDECREF(words);
-                if (!ok) return NULL;
-                r7_deal(&g, later, length);
-                continue;
-            }
-            r7_apply(&g, r7_random_decision(&g, fast ? fast_random(&stream) : mt_random(&rng)));
+            if (g.step == R7_DEALING) r7_deal_splitmix64(&g, fast_split(seed, (uint64_t)g.round + 1));
+            else r7_apply(&g, r7_random_decision(&g, fast_random(&choices)));
         }
         for (int seat = 0; seat < players; seat++) wins[seat] += g.winners >> seat & 1;
         decisions += g.decisions, turns += g.turns, rounds += g.round;
@@ -888,17 +870,48 @@ static PyObject *py_random_games(PyObject *module, PyObject *args, PyObject *kwd
     return Py_BuildValue("(NLLL)", w, decisions, turns, rounds);
 }
 
-/* design_game(players, advanced, actions, seed, round_key, seat_seeds): one game of random
- * players (red7.bots.random_bot), each seat drawing from Random(seat_seeds[seat]), dealt as
- * Game(seed=seed) deals (round_key(round) gives a later round's key), and the figures
+/* stream_sample(seed, count, bound, length): what the SplitMix64 stream of `seed` (fast.h)
+ * gives, each from a fresh stream: `count` draws, `count` draws below `bound`, `count`
+ * floats in [0, 1), and range(length) shuffled; what tests/test_stream.py compares with
+ * red7.core.stream */
+static PyObject *py_stream_sample(PyObject *module, PyObject *args) {
+    unsigned long long seed;
+    PyObject *seed_arg;
+    int count, length;
+    long bound;
+    if (!PyArg_ParseTuple(args, "Oili:stream_sample", &seed_arg, &count, &bound, &length)) return r7_refuse_overflow();
+    if (!r7_u64(seed_arg, &seed))
+        return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "a stream's seed is from 0 to 2**64 - 1");
+    if (count < 0 || count > 100000 || bound < 1 || bound > 0xFFFFFFFFL || length < 0 || length > 256)
+        return PyErr_Format(PyExc_ValueError, "count 0..100000, bound 1..2**32 - 1, length 0..256");
+    PyObject *draws = PyList_New(count), *below = PyList_New(count), *floats = PyList_New(count), *shuffled = PyList_New(length);
+    uint64_t a = seed, b = seed, c = seed, d = seed;
+    for (int i = 0; draws && below && floats && i < count; i++) {
+        PyList_SET_ITEM(draws, i, PyLong_FromUnsignedLongLong(fast_next(&a)));
+        PyList_SET_ITEM(below, i, PyLong_FromUnsignedLong(fast_below(&b, (uint32_t)bound)));
+        PyList_SET_ITEM(floats, i, PyFloat_FromDouble(fast_random(&c)));
+    }
+    uint8_t x[256];
+    for (int i = 0; i < length; i++) x[i] = (uint8_t)i;
+    fast_shuffle(&d, x, length);
+    for (int i = 0; shuffled && i < length; i++) PyList_SET_ITEM(shuffled, i, PyLong_FromLong(x[i]));
+    if (!draws || !below || !floats || !shuffled) {
+        Py_XDECREF(draws), Py_XDECREF(below), Py_XDECREF(floats), Py_XDECREF(shuffled);
+        return NULL;
+    }
+    return Py_BuildValue("(NNNN)", draws, below, floats, shuffled);
+}
+
+/* design_game(players, advanced, actions, round_key, seat_seeds): one game of random
+ * players (red7.bots.random_bot), each seat drawing from Random(seat_seeds[seat]), dealt
+ * as Game(seed=seed) deals (round_key(round) gives each round's key, as for Engine), and the figures
  * red7.analysis.stats.DesignFigures takes of it: (winners, rounds, turns, decisions per
  * seat, {legal: turn starts}, {safe: turn starts}, turn starts per rule in force, each
  * round's first player, winner and final rule, {1, 3, 5, 7: played to a palette}). */
 static PyObject *py_design_game(PyObject *module, PyObject *args) {
     int players, advanced, actions;
-    unsigned long long seed;
     PyObject *round_key, *seat_seeds;
-    if (!PyArg_ParseTuple(args, "ippKOO:design_game", &players, &advanced, &actions, &seed, &round_key, &seat_seeds))
+    if (!PyArg_ParseTuple(args, "ippOO:design_game", &players, &advanced, &actions, &round_key, &seat_seeds))
         return r7_refuse_overflow();
     if (!read_players(players)) return NULL;
     mt_t rngs[R7_MAX_PLAYERS];
@@ -917,17 +930,12 @@ static PyObject *py_design_game(PyObject *module, PyObject *args) {
     int firsts[R7_MAX_ROUNDS + 1], rounds = 0;
     r7_game g;
     r7_init(&g, players, advanced, actions);
-    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
-    r7_deal(&g, key, key[1] ? 2 : 1); /* round 1 is Random(seed) */
-    firsts[rounds++] = g.current;
     while (g.step != R7_OVER) {
         if (g.step == R7_DEALING) {
-            PyObject *words = PyObject_CallFunction(round_key, "i", g.round + 1);
-            uint32_t later[MOST_KEY_WORDS];
-            int length, read = words && read_key(words, later, &length);
-            Py_XDECREF(words);
-            if (!read) return NULL;
-            r7_deal(&g, later, length);
+            PyObject *key = PyObject_CallFunction(round_key, "i", g.round + 1);
+            int dealt = key && deal_with(&g, key);
+            Py_XDECREF(key);
+            if (!dealt) return NULL;
             if (rounds <= R7_MAX_ROUNDS) firsts[rounds++] = g.current;
             continue;
         }
@@ -1028,10 +1036,13 @@ static PyObject *py_greedy_in(PyObject *module, PyObject *arg) {
 
 static PyMethodDef functions[] = {
     {"random_games", (PyCFunction)(void (*)(void))py_random_games, METH_VARARGS | METH_KEYWORDS,
-     "random_games($module, /, players, advanced, actions, seed, games, round_key, players_seed, fast=False)\n--\n\n"
+     "random_games($module, /, players, advanced, actions, seed, games)\n--\n\n"
      "(wins, decisions, turns, rounds) of random games"},
+    {"stream_sample", (PyCFunction)py_stream_sample, METH_VARARGS,
+     "stream_sample($module, seed, count, bound, length, /)\n--\n\n(draws, draws below bound, floats, range(length) "
+     "shuffled) of the SplitMix64 stream of seed (fast.h)"},
     {"design_game", (PyCFunction)py_design_game, METH_VARARGS,
-     "design_game($module, players, advanced, actions, seed, round_key, seat_seeds, /)\n--\n\none game of random players and the "
+     "design_game($module, players, advanced, actions, round_key, seat_seeds, /)\n--\n\none game of random players and the "
      "figures red7.analysis.stats takes of it"},
     {"greedy_in", (PyCFunction)py_greedy_in, METH_O,
      "greedy_in($module, worlds, /)\n--\n\nthe decision of red7.bots.greedy for the mover of worlds[0], searching these engines"},

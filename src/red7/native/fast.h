@@ -1,6 +1,10 @@
-/* A fast seeded stream for simulations that need not match Python's random.Random:
- * SplitMix64 (Steele, Lea & Flood, 2014), which passes BigCrush, seeds in one step and
- * draws in a few instructions. The compiled random games use it with fast=True. */
+/* The random stream of red7, SplitMix64 (Steele, Lea & Flood, 2014): it passes BigCrush,
+ * seeds in one step and draws in a few instructions. Defined in red7.core.stream (its
+ * docstring is the definition, with test vectors); this is the same generator in C, and
+ * tests/test_stream.py checks that both give the same draws, bounded draws and shuffles.
+ * Every game is dealt from it (round r of the game of seed s from the stream of
+ * fast_split(s, r), red7.core.seeds), the random players of red7 sim draw from the
+ * stream of fast_split(s, 0), and the vector environment's games from streams of their own. */
 #ifndef RED7_FAST_H
 #define RED7_FAST_H
 
@@ -13,6 +17,13 @@ static inline uint64_t fast_next(uint64_t *state) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
+}
+
+/* mix(seed + k * GAMMA): the k-th draw of the stream of `seed` (k >= 1) in one step,
+ * the seed of a game's substream k (red7.core.stream.split) */
+static inline uint64_t fast_split(uint64_t seed, uint64_t k) {
+    uint64_t state = seed + (k - 1) * 0x9E3779B97F4A7C15ULL;
+    return fast_next(&state);
 }
 
 /* in [0, 1), 53 bits */

@@ -1,10 +1,12 @@
 /* CPython's random.Random, bit for bit: the Mersenne Twister MT19937 seeded as
  * Random.seed seeds it, and the draws red7 makes from it (random(), shuffle()).
  *
- * red7's reproducibility contract (red7.core.seeds) rests on random.Random: a round is
- * shuffled by Random(seed) or Random("red7:{seed}:{r - 1}"), random players draw
- * Random(derive_seed(seed, "players")).random(). The compiled engine reproduces those
- * streams, so a seeded game or simulation gives the same result through either engine.
+ * Two things still need it. Games recorded before red7 dealt from SplitMix64 (record
+ * format version 1, and the web server's games stored then) were shuffled by
+ * Random(seed) for round 1 and Random("red7:{seed}:{r - 1}") for round r (red7.core.seeds):
+ * the compiled engine reproduces those deals (r7_deal), so such a game goes on through
+ * either engine. And the compiled searches draw their own choices from it (mt_t), as the
+ * Python bots draw from random.Random. New games deal from fast.h.
  * Random.seed(n) for an int n is init_by_array on the 32-bit words of abs(n), least
  * significant first ([0] for n = 0); a str seed is first turned into an int (version
  * 2: its UTF-8 bytes followed by their SHA-512), which the Python side does (the key

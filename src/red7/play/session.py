@@ -446,7 +446,8 @@ class Session:
         if not game.is_over:
             raise GameError("the game is not over: a review reads every hand")
         estimator = judge(bot, game.seed, seats) if bot is not None else None
-        return review(game.config, game.seed, [action for _, action in game.history], estimator, progress)
+        decisions = [action for _, action in game.history]
+        return review(game.config, game.seed, decisions, estimator, progress, deal=game.deal)
 
     def advice(self, bot: Bot) -> BotTurn:
         """What ``bot`` would decide from in the place of the person to move: their

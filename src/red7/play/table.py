@@ -37,7 +37,7 @@ from ..core.game import Game
 from ..core.model import Config, GameError, Option, Refusal
 from ..core.observation import Observation
 from ..core.record import RecordError, SeatRecord, replay, seats_of
-from ..core.seeds import fresh_seed
+from ..core.seeds import DEAL, fresh_seed
 from .match import bot_rng
 from .records import save
 
@@ -100,15 +100,19 @@ class BotTurn:
 class Table:
     """One game between ``seats`` under ``config`` (default: the basic game for as many
     players as seats); ``seed`` (default :func:`~red7.core.seeds.fresh_seed`) fixes the
-    deal and the bots' choices (:func:`~red7.play.match.bot_rng`)."""
+    deal and the bots' choices (:func:`~red7.play.match.bot_rng`); ``deal`` is the
+    generator that deals it (:data:`~red7.core.seeds.DEALS`: a resumed game keeps its own)."""
 
-    def __init__(self, seats: Sequence[Seat], config: Config | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self, seats: Sequence[Seat], config: Config | None = None, seed: int | None = None, deal: str = DEAL
+    ) -> None:
         config = config or Config(len(seats))
         if config.players != len(seats):
             raise GameError(f"{len(seats)} seats for a game of {config.players} players")
         self.seats = list(seats)
         self.seed = fresh_seed() if seed is None else seed
-        self._game = Game(config=config, seed=self.seed)
+        self.deal = deal
+        self._game = Game(config=config, seed=self.seed, deal=deal)
         self._rngs = [bot_rng(self.seed, s) for s in range(len(seats))]
         self._checkpoint: Game | None = None
         self._staged: list[Action] = []
@@ -116,7 +120,7 @@ class Table:
     @classmethod
     def around(cls, game: Game, seats: Sequence[Seat]) -> Table:
         """A table for an existing ``game`` (a position built with Game.from_position, say)."""
-        table = cls(seats, game.config, game.seed)
+        table = cls(seats, game.config, game.seed, game.deal)
         table._game = game
         return table
 
@@ -268,7 +272,7 @@ class Table:
         if committed == self.committed and [str(a) for a in decisions[committed:]] == staged:
             return
         if committed < self.committed:
-            self._game = Game(config=self.config, seed=self.seed)
+            self._game = Game(config=self.config, seed=self.seed, deal=self.deal)
             self._checkpoint, self._staged = None, []
         else:
             self.take_back()

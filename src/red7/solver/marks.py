@@ -25,6 +25,7 @@ from typing import Any, Final
 from ..core.actions import Action, to_action
 from ..core.game import Game
 from ..core.model import Config, Step
+from ..core.seeds import DEAL
 from . import reference, solvable, solve
 
 COSTLY: Final = 0.10
@@ -132,16 +133,19 @@ def review(
     actions: Iterable[Action | str],
     judge: Judge | None = None,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    deal: str = DEAL,
 ) -> list[Mark]:
-    """Replay ``actions`` on a new game of ``config`` dealt by ``seed`` and mark each one
+    """Replay ``actions`` on a new game of ``config`` dealt by ``seed`` (from the
+    generator ``deal``, :data:`~red7.core.seeds.DEALS`) and mark each one
     (:func:`mark`, with ``judge`` where the solver cannot say). ``progress(done, total)``
     is called before each decision is marked.
 
     Raises ValueError (naming the decision's number) if a decision is not legal where
     it comes, or comes after the end of the game; nothing is marked then.
     """
-    checked = _legal(config, seed, actions)  # all of them first: a judge may take minutes
-    game = Game(config=config, seed=seed)
+    checked = _legal(config, seed, actions, deal)  # all of them first: a judge may take minutes
+    game = Game(config=config, seed=seed, deal=deal)
     marks: list[Mark] = []
     memo: reference.Memo = {}  # successive decisions' searches overlap: up to 6 times faster
     for number, action in enumerate(checked, 1):
@@ -152,9 +156,9 @@ def review(
     return marks
 
 
-def _legal(config: Config, seed: int, actions: Iterable[Action | str]) -> list[Action]:
+def _legal(config: Config, seed: int, actions: Iterable[Action | str], deal: str) -> list[Action]:
     """``actions`` as actions, each checked legal where it comes (ValueError if not)."""
-    game = Game(config=config, seed=seed)
+    game = Game(config=config, seed=seed, deal=deal)
     checked: list[Action] = []
     for number, given in enumerate(actions, 1):
         if game.is_over:

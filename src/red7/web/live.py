@@ -99,6 +99,7 @@ class LiveTable:
                 None if result is None else result.as_dict(),
                 kept + tuple((seat, str(action)) for seat, action in history[len(kept) :]),
                 table.committed,
+                table.deal,
             )
         return StoredTable(
             self.id,
@@ -181,7 +182,7 @@ class LiveTable:
             return
         game = self.table.game
         history = [action for _seat, action in game.history][: self._committed()]
-        replayed = Game(config=game.config, seed=game.seed)
+        replayed = Game(config=game.config, seed=game.seed, deal=game.deal)
         seats = [Seat(s.name, None, s.bot) for s in self.seats]
         # a step's seq is its number of decisions: nothing is staged, nothing was taken back
         states = [replace(s, undone=0) for s in self.seats]

@@ -281,7 +281,8 @@ class Tables:
             live.table, live.game_id, live.game_number = None, None, 0
         else:
             if live.table is None or live.game_id != game.id:
-                live.table = Table(self._table_seats(live), Config.from_mapping(game.config), game.seed)
+                config = Config.from_mapping(game.config)
+                live.table = Table(self._table_seats(live), config, game.seed, game.deal)
                 live.game_id, live.game_number = game.id, game.number
             live.table.catch_up([action for _seat, action in game.decisions], game.committed)
         live.saved, live.touched = stored, time.monotonic()

@@ -8,7 +8,7 @@ The schema is four tables, created and changed only by the Alembic migrations in
 * ``seats``: who sits in each seat: a person's display name and the SHA-256 of their
   seat token (never the token itself), or a bot's spec; how many staged decisions the
   person took back;
-* ``games``: each game played at a table: its number there, config and seed, and its
+* ``games``: each game played at a table: its number there, config, seed and generator (``deal``), and its
   result once over;
 * ``decisions``: the append-only log of each game's decisions, primary key (game,
   sequence): a decision is written once, in order, and a second write of the same
@@ -62,6 +62,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..core.game import Game
 from ..core.model import Config
+from ..core.seeds import DEAL, LEGACY_DEAL
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 WRITERS = 4
@@ -138,6 +139,9 @@ class GameRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     committed: Mapped[int] = mapped_column(Integer, default=0)
     """How many of the game's decisions are final (the rest: a person's staged turn)."""
+    deal: Mapped[str] = mapped_column(String(16), server_default=LEGACY_DEAL)
+    """The generator that deals the game (:data:`red7.core.seeds.DEALS`): every game
+    written before the column existed (migration 0004) was dealt by ``mt19937``."""
 
 
 class DecisionRow(Base):
@@ -210,12 +214,14 @@ class StoredGame:
     """Every decision, (seat, notation) each, in order: the final ones, then the staged ones."""
     committed: int
     """How many of :attr:`decisions` are final."""
+    deal: str = DEAL
+    """The generator that deals the game (:data:`red7.core.seeds.DEALS`)."""
 
 
 def replayed(stored: StoredGame) -> Game:
     """The game ``stored`` holds, rebuilt by replaying its final decisions from its seed
     (the state itself is never stored)."""
-    game = Game(config=Config.from_mapping(stored.config), seed=stored.seed)
+    game = Game(config=Config.from_mapping(stored.config), seed=stored.seed, deal=stored.deal)
     for _seat, action in stored.decisions[: stored.committed]:
         game.apply(action)
     return game
@@ -422,6 +428,7 @@ class Store:
                     number=new.number,
                     config=new.config,
                     seed=new.seed,
+                    deal=new.deal,
                     result=new.result,
                     created=now(),
                     committed=new.committed,
@@ -501,7 +508,7 @@ class Store:
         )
         config = row.config if isinstance(row.config, dict) else json.loads(row.config)
         moves = tuple((seat, action) for seat, action in decisions)
-        return StoredGame(row.id, row.number, config, row.seed, row.result, moves, row.committed)
+        return StoredGame(row.id, row.number, config, row.seed, row.result, moves, row.committed, row.deal)
 
 
 def change_message(before: StoredTable, after: StoredTable) -> dict[str, Any]:

@@ -184,7 +184,7 @@ void r7_legal(r7_game *g) {
         }
     } else if (step == R7_SEVEN) {
         mask_t others = m & ~((mask_t)1 << g->pending);
-        uint8_t deck_safe[49];
+        uint8_t deck_safe[R7_CARDS];
         int n = 0;
         for (mask_t left = others; left;) {
             int z = next_bit(&left);
@@ -286,11 +286,11 @@ const char *r7_check(const r7_game *g, char *why) {
     int n = g->players, me = g->current, step = g->step;
     char names[64];
     const char *wrong = NULL;
-    if (n < 2 || n > R7_MAX_PLAYERS) return say(why, "a game has 2 to %d players, not %d", R7_MAX_PLAYERS, n);
+    if (n < R7_MIN_PLAYERS || n > R7_MAX_PLAYERS) return say(why, "a game has %d to %d players, not %d", R7_MIN_PLAYERS, R7_MAX_PLAYERS, n);
     mask_t any = g->out | g->out_known;
     for (int s = 0; s < n; s++) any |= g->hands[s] | g->palettes[s] | g->known[s] | g->out_own[s] | g->piles[s];
     if (any & ~ALL_CARDS) return say(why, "a set of cards holds a card beyond the 49");
-    if (g->deck_size < 0 || g->deck_size > 49 || g->canvas_size < 0 || g->canvas_size > 49)
+    if (g->deck_size < 0 || g->deck_size > R7_CARDS || g->canvas_size < 0 || g->canvas_size > R7_CARDS)
         return say(why, "the deck and the canvas hold 0 to 49 cards each");
     /* every card in one place at most, in the order Game.from_position places them, then
      * the cards out of the round (which from_position makes of the cards placed nowhere) */
@@ -298,10 +298,10 @@ const char *r7_check(const r7_game *g, char *why) {
     for (int s = 0; s < n && !wrong; s++) wrong = placed(&seen, g->hands[s], why, "hand", s);
     for (int s = 0; s < n && !wrong; s++) wrong = placed(&seen, g->palettes[s], why, "palette", s);
     for (int i = 0; i < g->deck_size && !wrong; i++)
-        wrong = g->deck[i] > 48 ? say(why, "deck: card %d is not one of the 49 (0 to 48)", g->deck[i])
+        wrong = g->deck[i] >= R7_CARDS ? say(why, "deck: card %d is not one of the 49 (0 to 48)", g->deck[i])
                                 : placed(&seen, (mask_t)1 << g->deck[i], why, "deck", -1);
     for (int i = 0; i < g->canvas_size && !wrong; i++)
-        wrong = g->canvas[i] > 48 ? say(why, "canvas: card %d is not one of the 49 (0 to 48)", g->canvas[i])
+        wrong = g->canvas[i] >= R7_CARDS ? say(why, "canvas: card %d is not one of the 49 (0 to 48)", g->canvas[i])
                                   : placed(&seen, (mask_t)1 << g->canvas[i], why, "canvas", -1);
     for (int s = 0; s < n && !wrong; s++) wrong = placed(&seen, g->piles[s], why, "score pile", s);
     if (wrong || (wrong = placed(&seen, g->out, why, "out_of_round", -1))) return wrong;
@@ -347,7 +347,7 @@ const char *r7_check(const r7_game *g, char *why) {
     if (step != R7_SEVEN && g->pending != -1)
         return say(why, "pending names the 7 being resolved, at step 3 (seven) only");
     if (step == R7_SEVEN) {
-        if (g->pending < 0 || g->pending > 48) return say(why, "step 3 (seven) resolves a 7: pending names it (R7.7)");
+        if (g->pending < 0 || g->pending >= R7_CARDS) return say(why, "step 3 (seven) resolves a 7: pending names it (R7.7)");
         mask_t bit = (mask_t)1 << g->pending, m = g->palettes[me];
         if (value_of(g->pending) != 7 || !(m & bit) || !(m & ~bit))
             return say(why, "pending %s is not a 7 of the mover's palette beside another card (R7.7)",
@@ -550,14 +550,14 @@ void r7_deal_shuffled(r7_game *g, const uint8_t *deck, int size) {
 }
 
 void r7_deal_splitmix64(r7_game *g, uint64_t seed) {
-    uint8_t deck[49];
+    uint8_t deck[R7_CARDS];
     int size = r7_round_cards(g, deck);
     fast_shuffle(&seed, deck, size);
     r7_deal_shuffled(g, deck, size);
 }
 
 void r7_deal(r7_game *g, const uint32_t *key, int key_length) {
-    uint8_t deck[49];
+    uint8_t deck[R7_CARDS];
     int size = r7_round_cards(g, deck);
     mt_t rng;
     mt_seed_key(&rng, key, key_length);
@@ -572,7 +572,7 @@ void r7_redeal(r7_game *g, int viewer, mt_t *rng) {
     for (int seat = 0; seat < g->players; seat++)
         if (seat != viewer) hidden |= g->hands[seat] & ~g->known[seat];
     for (int i = 0; i < unknown_deck; i++) hidden |= (mask_t)1 << g->deck[i];
-    uint8_t pool[49];
+    uint8_t pool[R7_CARDS];
     for (mask_t left = hidden; left; left &= left - 1) pool[n++] = (uint8_t)__builtin_ctzll(left);
     mt_shuffle(rng, pool, n);
     int k = 0;

@@ -37,9 +37,9 @@ typedef struct {
     int8_t players, advanced, actions;
     /* the position, as red7.core.state.State (what crosses the boundary: R7_POSITION) */
     mask_t hands[R7_MAX_PLAYERS], palettes[R7_MAX_PLAYERS], known[R7_MAX_PLAYERS];
-    uint8_t deck[49]; /* top last */
+    uint8_t deck[R7_CARDS]; /* top last */
     int8_t deck_size, deck_known;
-    uint8_t canvas[49]; /* above the Red start card, top last */
+    uint8_t canvas[R7_CARDS]; /* above the Red start card, top last */
     int8_t canvas_size, rule;
     mask_t out, out_known, out_own[R7_MAX_PLAYERS];
     mask_t piles[R7_MAX_PLAYERS];

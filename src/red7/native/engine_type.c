@@ -81,8 +81,8 @@ static int deal_next(r7_game *g, PyObject *round_key) {
 }
 
 static int read_players(int players) {
-    if (players < 2 || players > R7_MAX_PLAYERS) {
-        PyErr_Format(PyExc_ValueError, "a game has 2 to 4 players, not %d", players);
+    if (players < R7_MIN_PLAYERS || players > R7_MAX_PLAYERS) {
+        PyErr_Format(PyExc_ValueError, "a game has %d to %d players, not %d", R7_MIN_PLAYERS, R7_MAX_PLAYERS, players);
         return 0;
     }
     return 1;
@@ -228,10 +228,10 @@ static int read_cards(PyObject *seq, uint8_t *out, int8_t *size, const char *wha
     PyObject *fast = PySequence_Fast(seq, what);
     if (!fast) return 0;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    int ok = n <= 49;
+    int ok = n <= R7_CARDS;
     for (Py_ssize_t i = 0; ok && i < n; i++) {
         long c = r7_long(PySequence_Fast_GET_ITEM(fast, i));
-        ok = !(c == -1 && PyErr_Occurred()) && c >= 0 && c < 49;
+        ok = !(c == -1 && PyErr_Occurred()) && c >= 0 && c < R7_CARDS;
         out[i] = (uint8_t)c;
     }
     *size = (int8_t)(ok ? n : 0);
@@ -578,8 +578,8 @@ static PyObject *engine_replayed(EngineObject *self, PyObject *args) {
     if (viewer < 0 || viewer >= n) return PyErr_Format(PyExc_ValueError, "no seat %d", viewer);
     if (worlds < 1 || worlds > 4096 || tries < 1 || most < 0)
         return PyErr_Format(PyExc_ValueError, "give 1 to 4096 worlds, some tries and a mismatch bound of 0 or more");
-    int16_t dealt16[R7_MAX_PLAYERS], pool16[49], *history = PyMem_Malloc(MOST_HISTORY * sizeof(int16_t));
-    long at[49], seat[49], rseat[49], rcard[49], rdeadline[49], unused[49];
+    int16_t dealt16[R7_MAX_PLAYERS], pool16[R7_CARDS], *history = PyMem_Malloc(MOST_HISTORY * sizeof(int16_t));
+    long at[R7_CARDS], seat[R7_CARDS], rseat[R7_CARDS], rcard[R7_CARDS], rdeadline[R7_CARDS], unused[R7_CARDS];
     r7_game *out = PyMem_Malloc((size_t)worlds * sizeof(r7_game));
     int *mismatches = PyMem_Malloc((size_t)worlds * sizeof(int));
     if (!history || !out || !mismatches) {
@@ -587,13 +587,13 @@ static PyObject *engine_replayed(EngineObject *self, PyObject *args) {
         return PyErr_NoMemory();
     }
     const int low[3] = {0, 0, 0};
-    const long draw_high[3] = {MOST_HISTORY, n - 1, 0}, required_high[3] = {n - 1, 48, R7_NO_DEADLINE};
+    const long draw_high[3] = {MOST_HISTORY, n - 1, 0}, required_high[3] = {n - 1, R7_CARDS - 1, R7_NO_DEADLINE};
     long *draw_out[3] = {at, seat, unused}, *required_out[3] = {rseat, rcard, rdeadline};
-    int seats = read_ints(dealt_arg, 0, 49, dealt16, R7_MAX_PLAYERS, "dealt holds a hand size per seat");
-    int draws = seats < 0 ? -1 : read_tuples(draws_arg, 2, low, draw_high, draw_out, 49, "draws holds (index, seat)");
-    int required = draws < 0 ? -1 : read_tuples(required_arg, 3, low, required_high, required_out, 49,
+    int seats = read_ints(dealt_arg, 0, R7_CARDS, dealt16, R7_MAX_PLAYERS, "dealt holds a hand size per seat");
+    int draws = seats < 0 ? -1 : read_tuples(draws_arg, 2, low, draw_high, draw_out, R7_CARDS, "draws holds (index, seat)");
+    int required = draws < 0 ? -1 : read_tuples(required_arg, 3, low, required_high, required_out, R7_CARDS,
                                                 "required holds (seat, card, deadline)");
-    int pool_size = required < 0 ? -1 : read_ints(pool_arg, 0, 48, pool16, 49, "pool holds cards");
+    int pool_size = required < 0 ? -1 : read_ints(pool_arg, 0, R7_CARDS - 1, pool16, R7_CARDS, "pool holds cards");
     int count = pool_size < 0 ? -1 : read_ints(history_arg, 0, R7_ACTIONS - 1, history, MOST_HISTORY, "history holds decision ids");
     if (count >= 0 && seats != n) {
         PyErr_Format(PyExc_ValueError, "dealt gives a hand size to each of the %d seats", n);
@@ -615,10 +615,10 @@ static PyObject *engine_replayed(EngineObject *self, PyObject *args) {
     }
     PyObject *result = NULL;
     if (count >= 0) {
-        int8_t dealt[R7_MAX_PLAYERS], draw_seat[49];
-        int32_t draw_at[49];
-        uint8_t pool[49];
-        r7_required needed[49];
+        int8_t dealt[R7_MAX_PLAYERS], draw_seat[R7_CARDS];
+        int32_t draw_at[R7_CARDS];
+        uint8_t pool[R7_CARDS];
+        r7_required needed[R7_CARDS];
         for (int s = 0; s < n; s++) dealt[s] = (int8_t)dealt16[s];
         for (int d = 0; d < draws; d++) draw_at[d] = (int32_t)at[d], draw_seat[d] = (int8_t)seat[d];
         for (int r = 0; r < required; r++) needed[r] = (r7_required){(int8_t)rseat[r], (uint8_t)rcard[r], (int32_t)rdeadline[r]};

@@ -27,7 +27,7 @@ static int plans_of(mask_t hand, mask_t palette, mask_t other, int rule, plan_t 
         if (colours >> r & 1) theirs[r] = rule_key(r, other);
     plan_t doubles[MOST_PLANS];
     int n = 0, d = 0;
-    for (int p = -1; p < 49; p++) {
+    for (int p = -1; p < R7_CARDS; p++) {
         mask_t m, h;
         int two = p >= 0;
         if (two) {
@@ -75,7 +75,7 @@ static inline size_t slot_of(mask_t tag, mask_t palette, mask_t other_hand, mask
     return (size_t)(h & ((1u << TABLE_BITS) - 1));
 }
 
-static inline mask_t tag_of(mask_t hand, int rule) { return hand | (mask_t)rule << 49 | (mask_t)1 << 63; }
+static inline mask_t tag_of(mask_t hand, int rule) { return hand | (mask_t)rule << R7_CARDS | (mask_t)1 << 63; }
 
 /* 1 won, 0 lost, -1 not in the table */
 static inline int probe(mask_t hand, mask_t palette, mask_t other_hand, mask_t other_palette, int rule) {

@@ -15,7 +15,7 @@ typedef struct {
 
 /* One deal of `p` into g (see inference.h); 0 when no deal fits (the caller's mistake). */
 static int deal(const r7_past *p, mt_t *rng, r7_game *g) {
-    int n = p->start->players, count[R7_MAX_PLAYERS] = {0}, draw_slot[49];
+    int n = p->start->players, count[R7_MAX_PLAYERS] = {0}, draw_slot[R7_CARDS];
     slot_t slots[R7_MAX_PLAYERS][MOST_SLOTS];
     for (int s = 0; s < n; s++)
         while (count[s] < p->dealt[s]) slots[s][count[s]++] = (slot_t){-1, -1};
@@ -33,7 +33,7 @@ static int deal(const r7_past *p, mt_t *rng, r7_game *g) {
         if (!k) return 0;
         slots[q->seat][open[mt_below(rng, (uint32_t)k)]].card = q->card;
     }
-    uint8_t pool[49];
+    uint8_t pool[R7_CARDS];
     memcpy(pool, p->pool, (size_t)p->pool_size);
     mt_shuffle(rng, pool, p->pool_size);
     int used = 0;
@@ -48,7 +48,7 @@ static int deal(const r7_past *p, mt_t *rng, r7_game *g) {
         for (int i = 0; i < count[s]; i++)
             if (slots[s][i].at < 0) g->hands[s] |= (mask_t)1 << slots[s][i].card;
     int rest = p->pool_size - used; /* the deck: the rest of the pool under the cards drawn, the first on top */
-    if (rest + p->draws > 49) return 0;
+    if (rest + p->draws > R7_CARDS) return 0;
     memcpy(g->deck, pool + used, (size_t)rest);
     for (int d = 0; d < p->draws; d++) g->deck[rest + p->draws - 1 - d] = (uint8_t)slots[p->draw_seat[d]][draw_slot[d]].card;
     g->deck_size = (int8_t)(rest + p->draws);

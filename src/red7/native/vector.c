@@ -52,11 +52,11 @@ void r7_encode(const r7_game *g, int seat, int8_t *out) {
     rows[13] = canvas, rows[14] = top;
     rows[15] = g->step == R7_SEVEN && g->pending >= 0 ? (mask_t)1 << g->pending : 0;
     rows[16] = g->out_known | g->out_own[seat];
-    memset(out, 0, 49 * MASK_ROWS);
+    memset(out, 0, R7_CARDS * MASK_ROWS);
     for (int r = 0; r < MASK_ROWS; r++) /* a few cards per row: visit the set bits only */
-        for (mask_t m = rows[r]; m; m &= m - 1) out[49 * r + __builtin_ctzll(m)] = 1;
-    int8_t *small = out + 49 * MASK_ROWS;
-    memset(small, 0, OBS_SIZE - 49 * MASK_ROWS);
+        for (mask_t m = rows[r]; m; m &= m - 1) out[R7_CARDS * r + __builtin_ctzll(m)] = 1;
+    int8_t *small = out + R7_CARDS * MASK_ROWS;
+    memset(small, 0, OBS_SIZE - R7_CARDS * MASK_ROWS);
     small[g->rule] = 1;
     if (g->step <= R7_OVER) small[7 + g->step] = 1;
     if (g->step < R7_OVER) small[14 + (g->current - seat + n) % n] = 1;
@@ -143,7 +143,7 @@ static inline int finished(const VectorObject *self, const r7_game *g, int learn
 static void advance(VectorObject *self, int i) {
     r7_game *g = &self->games[i];
     uint64_t *stream = &self->streams[i];
-    uint8_t deck[49];
+    uint8_t deck[R7_CARDS];
     while (!finished(self, g, self->learners[i])) {
         if (g->step == R7_DEALING) {
             int size = r7_round_cards(g, deck);
@@ -170,7 +170,7 @@ static void advance(VectorObject *self, int i) {
 static void new_episode(VectorObject *self, int i) {
     r7_game *g = &self->games[i];
     uint64_t *stream = &self->streams[i];
-    uint8_t deck[49];
+    uint8_t deck[R7_CARDS];
     do {
         r7_init(g, self->players, self->advanced, self->actions);
         int seat = self->seat >= 0 ? self->seat : self->seat == -1 ? (int)fast_below(stream, self->players) : 0;
@@ -200,7 +200,7 @@ static PyObject *vector_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
                                      &actions, &seat, &safe, &seed, &arrays[0], &arrays[1], &arrays[2], &arrays[3],
                                      &arrays[4], &arrays[5], &arrays[6], &greedy))
         return r7_refuse_overflow();
-    if (count < 1 || players < 2 || players > R7_MAX_PLAYERS || seat < SELF_PLAY || seat >= players)
+    if (count < 1 || players < R7_MIN_PLAYERS || players > R7_MAX_PLAYERS || seat < SELF_PLAY || seat >= players)
         return PyErr_Format(PyExc_ValueError, "1 or more games of 2 to 4 players, and a seat of the table, -1 or -2");
     VectorObject *self = (VectorObject *)type->tp_alloc(type, 0);
     if (!self) return NULL;

@@ -60,6 +60,14 @@ def _english_between_tests() -> Iterator[None]:
     set_language("en")
 
 
+@pytest.fixture(autouse=True)
+def _data_dir_of_the_tests(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The user's data directory (records, games in progress: platformdirs follows
+    XDG_DATA_HOME) is the tests' own, never the real one: a game a test leaves
+    unfinished is saved there (a fresh directory for each test)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg")))
+
+
 # Real services, for the tests that name them: started on first use, once per session (a
 # fresh PostgreSQL cluster takes about a second), and stopped at its end. Never skipped
 # when missing: a test that needs PostgreSQL fails, saying what to install (CI installs it,

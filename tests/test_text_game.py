@@ -3,25 +3,27 @@
 from __future__ import annotations
 
 import io
+import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import make
+from helpers import make, run_main
 from red7 import Card, Game
 from red7.bots import make_bot
-from red7.core.actions import Kind
+from red7.core.actions import ActionError, Kind
 from red7.core.model import Config, IllegalActionError, RefusalCode
 from red7.core.record import replay
 from red7.play.records import load
 from red7.play.session import Session
 from red7.play.table import Seat, Table
 from red7.ui.i18n import _, set_language
-from red7.ui.text_game import CLEAR, play_text
-from red7.ui.words import ACTION_TEXT, refusal_text
+from red7.ui.text_game import CLEAR, play_text, read_decision
+from red7.ui.words import ACTION_TEXT, DECISION_TEXT, card_label, decision_text, refusal_text
 
 
 def run_text(session: Session, answers: str) -> str:
@@ -361,3 +363,125 @@ def test_one_person_against_bots_gets_no_pass_step_in_text() -> None:
     text = out.getvalue()
     assert table.game.is_over and CLEAR not in text and "Pass the device" not in text
     assert "Your hand: " in text and not hands_in(text)
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR"])
+def test_every_form_the_text_game_shows_is_accepted(lang: str) -> None:
+    """Issue 34: what the options show is what may be typed, in either language: the
+    words ("jogar Vm7", "descartar Vm3 na Tela"), the notation in brackets ("[play R7]"),
+    the English words, the card written either way, a card alone when one option names
+    it, any case."""
+    set_language(lang)
+    table = bot_table(5, Config(2, advanced=True, actions=True))
+    options = table.options()
+    for option in options:
+        action = option.action
+        forms = [decision_text(action), f"[{action}]", str(action).upper(), decision_text(action).upper()]
+        if action.card is not None:
+            label = card_label(action.card)
+            forms += [
+                str(action).replace(str(action.card), label),
+                decision_text(action).replace(label, str(action.card)),
+            ]
+            english = DECISION_TEXT[action.kind, action.destination]  # the msgid: the English words
+            forms.append(english.format(card=action.card, rule=action.card.colour_name))
+        for form in forms:
+            assert read_decision(form, options) is action, (form, action)
+    alone = [o.action for o in options if o.action.card is not None]
+    once = [a for a in alone if [b.card for b in alone].count(a.card) == 1]
+    assert once, "the deal has a card that only one option names"
+    assert read_decision(card_label(once[0].card), options) is once[0]  # type: ignore[arg-type]
+    with pytest.raises(ActionError):
+        read_decision("jogar Xx9", options)
+
+
+@pytest.mark.parametrize(
+    ("lang", "commands", "says"),
+    [
+        (
+            "en",
+            ["help", "hint", "rules", "1", "undo", "undo"],
+            [
+                "Commands: 'hint'",
+                "Hint: the hard bot would",
+                "The rules of Red7",
+                "## Commands",
+                "Turn taken back.",
+                "Nothing to take back: you have not played",
+            ],
+        ),
+        (
+            "pt-BR",
+            ["ajuda", "dica", "regras", "1", "desfazer", "desfazer"],
+            [
+                "Comandos: 'dica'",
+                "Dica: o bot difícil",
+                "As regras do Red7",
+                "## Comandos",
+                "Turno desfeito.",
+                "Nada a desfazer",
+            ],
+        ),
+    ],
+)
+def test_the_text_game_has_help_hint_rules_and_undo(lang: str, commands: list[str], says: list[str]) -> None:
+    """Issue 34: the commands of the text game, in either language; undo takes back the
+    staged part of the turn as the terminal game does (the card played goes back to the hand)."""
+    set_language(lang)
+    table = bot_table(5)
+    session = Session(table)
+    hand = table.observe(0).hand
+    out = run_text(session, "\n".join([*commands, "quit"]) + "\n")
+    for text in says:
+        assert text in out, (text, out[-3000:])
+    assert table.observe(0).hand == hand and not table.staged
+    assert "Traceback" not in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "resume"),
+    [("en", "Continue it later with: red7 play --resume"), ("pt-BR", "Para continuar depois: red7 play --resume")],
+)
+def test_quitting_the_text_game_says_it_is_saved_and_how_to_resume(lang: str, resume: str, tmp_path: Path) -> None:
+    """Issue 34: the text game keeps the game in progress as the terminal game does, and
+    quitting says where it is and how to take it up again (the file resumes)."""
+    set_language(lang)
+    unfinished = tmp_path / "unfinished"
+    table = bot_table(5)
+    session = Session(table, autosave=unfinished / table.record_name())
+    out = run_text(session, "1\nend\n1\nend\nquit\n")
+    assert resume in out, out[-1500:]
+    (saved,) = unfinished.glob("*.json")
+    assert str(saved) in out
+    assert Table.resume(load(saved)).event_count > 0
+
+
+def test_ctrl_c_ends_the_text_game_in_its_language(tmp_path: Path) -> None:
+    """Issue 34: Ctrl+C at the text game's prompt says, in the game's language, that the
+    game is abandoned and saved, with no traceback (exit code 130)."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+    red7 = str(Path(sys.executable).with_name("red7"))
+    proc = subprocess.Popen(
+        [red7, "play", "--text", "--lang", "pt-BR", "--seed", "5", "--players", "2"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(b"1\nend\n")
+    proc.stdin.flush()
+    seen = b""
+    while seen.count(b"> ") < 3:  # the prompt after the first turn, then the one after it
+        chunk = proc.stdout.read1(4096)
+        assert chunk, seen.decode()
+        seen += chunk
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    text = (seen + out).decode()
+    assert proc.returncode == 130, (text, err.decode())
+    assert "Interrompido: jogo abandonado." in text and "Para continuar depois: red7 play --resume" in text
+    assert b"Traceback" not in err and b"KeyboardInterrupt" not in err, err.decode()
+
+
+def test_play_checks_the_hint_spec_in_the_text_game_too(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 34: --hint is checked in every mode (the text game's hint command uses it)."""
+    code, out, err = run_main(["play", "--text", "--hint", "wizard"], capsys)
+    assert code == 2 and out == "" and "--hint: " in err

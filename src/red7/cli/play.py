@@ -246,6 +246,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     if save_to is not None and (problem := unsaveable(save_to)):  # before the game, not after it
         raise UsageError(f"--save: cannot save the record to {save_to}: {problem}")
     autosaves = unfinished_dir()
+    from ..bots import BotSpecError, make_bot
+
+    try:  # in every mode: the text game's hint command asks the same bot
+        make_bot(args.hint)
+    except BotSpecError as err:
+        raise UsageError(f"--hint: {err}") from None
     from ..ui.fallback import fallback_notice
 
     notice = fallback_notice()  # any level may play: the hint, the bots of "play again"
@@ -253,19 +259,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         from ..play.session import Session
         from ..ui.text_game import play_text
 
-        if resume is None:
-            session = Session(new_table(args.seed), records_dir(), save_to)
+        if resume is None:  # kept in the autosave directory until it ends, as the terminal game does
+            table = new_table(args.seed)
+            session = Session(table, records_dir(), save_to, autosaves / table.record_name())
         else:  # a game resumed from its autosave goes on being saved there, and the file goes at the end
             table, path = resume
             session = Session(table, records_dir(), save_to, path if path.parent == autosaves else None, resumed=True)
-        return play_text(session, sys.stdin, sys.stdout, notice)
-    from ..bots import BotSpecError, make_bot
+        return play_text(session, sys.stdin, sys.stdout, notice, args.hint)
     from ..ui.tui.app import PlayApp
 
-    try:
-        make_bot(args.hint)
-    except BotSpecError as err:
-        raise UsageError(f"--hint: {err}") from None
     seeds = iter([args.seed] if args.seed is not None else [])
     PlayApp(
         lambda: new_table(next(seeds, None)),

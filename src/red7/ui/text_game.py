@@ -27,25 +27,32 @@ import textwrap
 from collections.abc import Sequence
 from typing import Final, TextIO
 
-from ..core.actions import Action, ActionError, Kind
-from ..core.cards import COLOUR_LETTERS, COLOURS
+from ..bots import make_bot
+from ..core.actions import NUM_ACTIONS, Action, ActionError, Kind
+from ..core.cards import COLOUR_LETTERS, COLOURS, Card
 from ..core.events import Event, GameOver
-from ..core.model import IllegalActionError, Option
+from ..core.model import IllegalActionError, Option, Step
 from ..core.standing import standing_of
 from ..play.session import GameEnd, PersonTurn, RoundEnd, Session
 from ..play.table import Table, ends_turn_of
-from .i18n import _, ngettext
+from .i18n import N_, _, ngettext
 from .words import (
+    DECISION_TEXT,
+    bot_level,
+    card_label,
     cards_explained,
     cards_label,
     colour_name,
     decision_text,
     log_lines,
     move_log,
+    plan_text,
     refusal_text,
     round_summary,
     round_winner,
     rule_text,
+    rules_markdown,
+    saved_so_far,
     scores_line,
     seat_name,
     winners_line,
@@ -54,6 +61,14 @@ from .words import (
 
 QUIT_WORDS = frozenset({"quit", "q", "exit", "sair"})
 """What stops the game when typed (any case): the notation's English words, and 'sair'."""
+HELP_WORDS: Final = frozenset({"help", "ajuda", "?"})
+HINT_WORDS: Final = frozenset({"hint", "dica"})
+RULES_WORDS: Final = frozenset({"rules", "regras"})
+UNDO_WORDS: Final = frozenset({"undo", "desfazer"})
+"""The commands a person may type instead of a decision, each in English and in
+Portuguese whatever the language in use (the help names them in the language in use)."""
+INTERRUPTED: Final = 130
+"""The exit code of a game stopped by Ctrl+C (128 + SIGINT, as the shells say)."""
 CLEAR: Final = "\033[H\033[2J\033[3J"
 """Clears a terminal: the cursor home, the screen, and the lines scrolled off it (the
 xterm extension most terminals and tmux know), so a hand cannot be scrolled back to."""
@@ -126,18 +141,57 @@ def not_a_decision(text: str, options: int) -> str:
     ).format(text=text, n=options)
 
 
-def _read(text: str, options: list[Option]) -> Action:
-    """The decision typed as ``text``: an option's number or a decision's notation.
-    Raises IndexError for a number that is not an option's, ActionError for text that
-    is not a decision."""
+def _normal(text: str) -> str:
+    """``text`` as typed forms are compared: lower case, single spaces, no brackets."""
+    return " ".join(text.lower().replace("[", " ").replace("]", " ").split())
+
+
+def typed_forms(action: Action) -> set[str]:
+    """Every way ``action`` may be typed (compared by :func:`_normal`): its notation
+    (``play R7``); its words as offered in the language in use (``jogar Vm7``,
+    ``descartar Vm3 na Tela``) and in English (``put R3 on the canvas``); and each of
+    these with the card written the other way (``play Vm7``, ``jogar R7``)."""
+    forms = {str(action), decision_text(action), DECISION_TEXT[action.kind, action.destination]}
+    card = action.card
+    if card is not None:
+        labels = (str(card), card_label(card))
+        template_en = DECISION_TEXT[action.kind, action.destination]
+        forms = {str(action).replace(str(card), label) for label in labels}
+        forms |= {decision_text(action).replace(card_label(card), label) for label in labels}
+        forms |= {template_en.format(card=label, rule=colour_name(card.colour_name)) for label in labels}
+    return {_normal(form) for form in forms}
+
+
+def read_decision(text: str, options: list[Option]) -> Action:
+    """The decision typed as ``text``: an option's number, or a decision as shown
+    (:func:`typed_forms`: its words in either language, its notation, a card written
+    with its label or its notation's letters); a card alone is the one option that
+    names it. Raises IndexError for a number that is not an option's, ActionError for
+    text that is not a decision."""
     if text.isdigit():
         if not 1 <= int(text) <= len(options):
             raise IndexError(text)
         return options[int(text) - 1].action
+    typed = _normal(text)
+    naming = [o.action for o in options if o.action.card is not None and typed in _card_names(o.action.card)]
+    if len(naming) == 1:
+        return naming[0]
+    for option in options:  # the options first: their words are the ones on the screen
+        if typed in typed_forms(option.action):
+            return option.action
+    for action_id in range(NUM_ACTIONS):  # a decision not allowed now is refused, with the reason
+        action = Action.from_id(action_id)
+        if typed in typed_forms(action):
+            return action
     return Action.parse(text)
 
 
-def play_text(session: Session, stdin: TextIO, out: TextIO, notice: str | None = None) -> int:
+def _card_names(card: Card) -> tuple[str, str]:
+    """A card as it may be typed alone: its label and its notation, compared lower case."""
+    return card_label(card).lower(), str(card).lower()
+
+
+def play_text(session: Session, stdin: TextIO, out: TextIO, notice: str | None = None, hint: str = "hard") -> int:
     """Play the session's game until it ends or input ends; returns the exit code.
 
     Every person at the table answers on ``stdin``. With one person, before each
@@ -146,7 +200,28 @@ def play_text(session: Session, stdin: TextIO, out: TextIO, notice: str | None =
     step (:func:`_pass`), and the screen is cleared of the last hand before it and
     before the game's end. ``notice``, a sentence, is printed once after the game's
     header (the compiled core not in use: :func:`red7.ui.fallback.fallback_notice`).
+    ``hint`` is the bot spec whose advice the command ``hint`` gives (a valid one).
+
+    A person who quits, whose input ends or who presses Ctrl+C (exit code
+    :data:`INTERRUPTED`, no traceback) is told, in the game's language, whether the game
+    so far is saved and how to resume it (:func:`~red7.ui.words.saved_so_far`).
     """
+    try:
+        return _play(session, stdin, out, notice, hint)
+    except KeyboardInterrupt:
+        print("\n" + _("Interrupted: game abandoned."), file=out)
+        _say_saved(session, out)
+        return INTERRUPTED
+
+
+def _say_saved(session: Session, out: TextIO) -> None:
+    """Whether the unfinished game is saved, and how to resume it (nothing once it is over)."""
+    if not session.table.is_over:
+        say(saved_so_far(session, bool(session.table.staged)), out)
+
+
+def _play(session: Session, stdin: TextIO, out: TextIO, notice: str | None, hint: str) -> int:
+    """:func:`play_text` but for Ctrl+C."""
     table = session.table
     names = [seat_name(name) for name in session.names()]
     people = table.people
@@ -155,7 +230,13 @@ def play_text(session: Session, stdin: TextIO, out: TextIO, notice: str | None =
     if notice:
         say(notice, out)
     say(cards_explained(), out)
-    say(_("Type the number or the notation of a decision ('play R7', 'canvas B3', 'end'...), 'quit' to stop."), out)
+    say(
+        _(
+            "Type a decision's number, its words ('{example}') or its notation in brackets; 'help' for the "
+            "commands (hint, undo, rules), 'quit' to stop."
+        ).format(example=_example()),
+        out,
+    )
     logged = 0  # events of the log printed so far
     # hotseat: whose turn is on the screen (their hand shows), whether a hand has been
     # printed since the screen was last cleared, and per person how many events they
@@ -210,12 +291,15 @@ def play_text(session: Session, stdin: TextIO, out: TextIO, notice: str | None =
             if hotseat and shown != seat:
                 clear()
                 if not _pass(seat, names, news(seen.get(seat, began)), seat in seen, stdin, out):
+                    _say_saved(session, out)
                     return 0
                 shown, hand_on_screen, logged = seat, True, table.event_count
             print_log(seat if hotseat else people[0])
-            events = _ask(session, seat, names, stdin, out, named=hotseat)
+            events = _ask(session, seat, names, stdin, out, hint, named=hotseat)
             if events is None:
+                _say_saved(session, out)
                 return 0
+            logged = min(logged, table.event_count)  # a turn taken back: its events are gone
             if hotseat and ends_turn_of(seat, events):
                 # the next hand, even this person's in the next round, waits for a pass step
                 shown, seen[seat] = None, table.event_count
@@ -249,11 +333,13 @@ def _answer(stdin: TextIO, out: TextIO) -> str | None:
 
 
 def _ask(
-    session: Session, seat: int, names: Sequence[str], stdin: TextIO, out: TextIO, named: bool = False
+    session: Session, seat: int, names: Sequence[str], stdin: TextIO, out: TextIO, hint: str, named: bool = False
 ) -> list[Event] | None:
     """Show ``seat`` its table (``named``: the hand says whose it is) and options and
-    apply its answer (or explain why not); returns the events of the decision applied
-    (none when it was not a decision), None when the person quits or the input ends."""
+    apply its answer (or explain why not, or carry out a command: help, a hint from the
+    bot ``hint``, the rules, taking the staged turn back); returns the events of the
+    decision applied (none when it was not a decision), None when the person quits or
+    the input ends."""
     say(describe(session.table, seat, names, named), out)
     options = session.table.options()
     for i, option in enumerate(options, 1):
@@ -264,8 +350,10 @@ def _ask(
         return None
     if not text:  # Enter alone: ask again
         return []
+    if _command(text.lower(), session, names, hint, out):
+        return []
     try:
-        return session.decide(_read(text, options))
+        return session.decide(read_decision(text, options))
     except IndexError:
         say("  " + _("Choose a number from 1 to {n}.").format(n=len(options)), out)
     except IllegalActionError as err:
@@ -273,6 +361,52 @@ def _ask(
     except ActionError:  # not a decision at all (the engine's explanation is English)
         say("  " + not_a_decision(text, len(options)), out)
     return []
+
+
+def _example() -> str:
+    """A decision's words as the options show them, for the help: "play R7", "jogar Vm7"."""
+    return decision_text(Action.of(Kind.PLAY, "R7"))
+
+
+def help_text() -> str:
+    """What may be typed in the text game, in the language in use."""
+    return _(
+        "Type a decision's number, or the decision as shown ('{example}', or its notation in brackets). "
+        "Commands: 'hint' — what a bot would do in your place; 'undo' — take back what you did this turn; "
+        "'rules' — the rules; 'help' — this help; 'quit' — stop (the game so far is saved, to resume later)."
+    ).format(example=_example())
+
+
+def rules_text() -> str:
+    """The rules as the terminal game's rules screen tells them, as plain text, the text
+    game's commands in place of the keys."""
+    lines = rules_markdown(help_text(), board=False, keys_title=N_("Commands")).replace("**", "").split("\n")
+    return "\n".join(line for line in lines if line not in ("| | |", "|---|---|"))
+
+
+def _command(word: str, session: Session, names: Sequence[str], hint: str, out: TextIO) -> bool:
+    """Carry out ``word`` if it is a command (:data:`HELP_WORDS`, :data:`HINT_WORDS`,
+    :data:`RULES_WORDS`, :data:`UNDO_WORDS`); False when it is not one."""
+    table = session.table
+    if word in HELP_WORDS:
+        say(help_text(), out)
+    elif word in RULES_WORDS:
+        say(rules_text(), out)
+    elif word in HINT_WORDS:
+        say("  " + _("Thinking of a hint…"), out)
+        plan = session.hint(make_bot(hint)).plan()
+        say("  " + plan_text(plan, bot_level(hint), names, table.config.advanced), out)
+    elif word in UNDO_WORDS:
+        seat = table.current
+        if session.take_back():
+            say("  " + _("Turn taken back."), out)
+        elif seat is not None and table.observe(seat).step is Step.START:
+            say("  " + _("Nothing to take back: you have not played anything this turn."), out)
+        else:
+            say("  " + _("Nothing to take back: a card was drawn, and a draw cannot be taken back."), out)
+    else:
+        return False
+    return True
 
 
 def _game_over(end: GameEnd, session: Session, names: Sequence[str], out: TextIO) -> int:

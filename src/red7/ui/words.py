@@ -30,7 +30,8 @@ from ..core.events import (
 )
 from ..core.model import Config, Option, Refusal, Step
 from ..core.standing import Standing
-from ..play.session import SeatKind, SeatName
+from ..play.records import last_unfinished
+from ..play.session import Plan, PlanEnd, SeatKind, SeatName, Session
 from ..solver.marks import Estimate, Mark
 from .i18n import N_, _, language, ngettext, translations
 
@@ -573,3 +574,145 @@ def review_text(marks: Sequence[Mark], names: Sequence[str], match: bool = False
             ).format(name=names[seat], costly=sum(m.costly for m in judged), judged=len(judged))
         )
     return "\n".join(lines)
+
+
+def plan_text(plan: Plan, level: str, names: Sequence[str], match: bool = False) -> str:
+    """A hint in words: the bot's whole turn (``level``: the bot in words), e.g. "Hint:
+    the hard bot would play Y2, then put G5 on the canvas → Green: 3 even cards against
+    2 (Bot 2)."; "…, then draw and see" when it stops at a draw from the unknown deck;
+    "nothing keeps you in the round: concede" when conceding is all that is left. Then
+    the reason, when the bot gave one (:func:`~red7.ui.words.reason_text`; ``match``:
+    its chances are of winning the match)."""
+    if plan.end is PlanEnd.CONCEDE and plan.forced:
+        return _("Hint: nothing keeps you in the round: concede [x].")
+    steps = [decision_text(action) for action in plan.decisions]
+    if plan.end is PlanEnd.DRAW:  # what the drawn card allows is not known yet (and not shown)
+        last = plan.decisions[-1]
+        steps[-1] = (
+            _("draw and see")
+            if last.kind is Kind.DRAW
+            else _("{decision} and see what you draw").format(decision=steps[-1])
+        )
+    line = steps[0]
+    for step in steps[1:]:
+        line = _("{first}, then {next}").format(first=line, next=step)
+    if plan.standing is None:
+        text = _("Hint: the {level} bot would {decision}.").format(level=level, decision=line)
+    else:
+        text = _("Hint: the {level} bot would {plan} → {why}.").format(
+            level=level, plan=line, why=standing_text(plan.standing, names)
+        )
+    reason = reason_text(plan.appraisal, plan.runner_up, match) if plan.appraisal is not None else ""
+    return f"{text} {reason}" if reason else text
+
+
+def saved_so_far(session: Session, staged: bool) -> str:
+    """What quitting now costs, for the game's person: nothing, the game is saved (and
+    how to take it up again: ``red7 play --resume``, with the file when it is not the
+    last one saved; ``staged``: they have decisions this turn that may still be taken
+    back, which the save does not keep); or the game is lost (nothing saved yet, no
+    autosave, or saving failed)."""
+    if session.autosave_error is not None:
+        return _("The game could not be saved ({error}): if you quit, it is lost.").format(
+            error=session.autosave_error.strerror or session.autosave_error
+        )
+    path = session.autosaved
+    if path is None:
+        return _("The game in progress will not be saved.")
+    command = "red7 play --resume" if last_unfinished(path.parent) == path else f"red7 play --resume {path}"
+    text = _("The game so far is saved to:") + f"\n{path}"  # a long path on a line of its own
+    if staged:  # what may still be taken back is not kept: the turn goes on from before it
+        text += " " + _("What you can still take back this turn is not kept.")
+    return text + "\n" + _("Continue it later with: {command}").format(command=command)
+
+
+RULES_MD = """\
+# {title}
+
+{goal}
+
+## {cards_title}
+{cards}
+
+## {turn_title}
+{turn}
+
+## {rules_title}
+| | |
+|---|---|
+{rules}
+
+{tie}
+
+## {advanced_title}
+{advanced}
+
+## {actions_title}
+{actions}
+
+{board}## {keys_title}
+{keys}
+
+{complete}
+"""
+
+
+def rules_markdown(keys: str, board: bool = True, keys_title: str = N_("Keys")) -> str:
+    """The rules screen's text, in the language in use: how the screen writes a card
+    (and, where that is not the notation, the notation's letters), the rules with each
+    colour's mark, what the screen shows (``board``: the terminal game's board) and
+    ``keys`` (the interface's keys or commands, translated) under ``keys_title`` (to
+    translate); it ends with where the
+    complete rules are (docs/rules.md, docs/regras.md in Portuguese), rule IDs and all."""
+    rules = "\n".join(
+        f"| **{_(COLOUR_NAMES[c])}** ({mark}) | {_(RULE_TEXT[c])} |"
+        for c, mark in zip(COLOURS, card_marks(), strict=True)
+    )
+    return RULES_MD.format(
+        title=_("The rules of Red7"),
+        goal=_(
+            "Be the only player left in the round. At the end of each of your turns you must be winning "
+            "under the rule in force (the colour on top of the canvas); otherwise you are out."
+        ),
+        cards_title=_("Cards"),
+        cards=cards_explained(),
+        turn_title=_("Your turn"),
+        turn=_(
+            "Do one of these: play a hand card to your palette; put a hand card on the canvas to change "
+            "the rule; play a card and then put another on the canvas; or concede. A card may go on the "
+            "canvas only if you are winning right after it. Cards compare by number first, then by colour: "
+            "Red, Orange, Yellow, Green, Blue, Indigo, Violet."
+        ),
+        rules_title=_("The seven rules"),
+        rules=rules,
+        tie=_("More qualifying cards wins; on a tie, the player whose qualifying cards include the highest card wins."),
+        advanced_title=_("Advanced game"),
+        advanced=_(
+            "When you put a card on the canvas and its number is greater than the number of cards in "
+            "your palette, you may draw a card. The round winner scores the cards that satisfy the final "
+            "rule; the match ends at 40 points with 2 players, 35 with 3, 30 with 4."
+        ),
+        actions_title=_("Action cards (optional)"),
+        actions=_(
+            "A card played to your palette acts: **7** move another card of your palette to the canvas "
+            "or onto the deck; **5** play one more card to your palette; **3** draw a card; **1** take a "
+            "card from a palette at least as large as yours and put it on the deck."
+        ),
+        board=_board_section() if board else "",
+        keys_title=_(keys_title),
+        keys=keys,
+        # the rules document in the language in use: its path is part of the translation
+        complete=_("Complete rules, rule by rule: docs/rules.md"),
+    )
+
+
+def _board_section() -> str:
+    """The rules screen's section on what the terminal game's board shows."""
+    return "## {title}\n{board}\n\n".format(
+        title=_("On the board"),
+        board=_(
+            "The cards you can use now carry their number key; the others are greyed. The card you picked is "
+            "framed ›7‹. Underlined palette cards are those that count under the rule in force; a card marked + is "
+            "one you have just drawn. ★ marks the player who is winning."
+        ),
+    )

@@ -33,8 +33,7 @@ from ...core.cards import Card
 from ...core.events import Event, RoundOver
 from ...core.model import STEP_KINDS, Option, Step
 from ...core.standing import standing_of
-from ...play.records import last_unfinished
-from ...play.session import BotTurn, GameEnd, PersonTurn, Plan, PlanEnd, RoundEnd, Session, cards_at_round_end
+from ...play.session import BotTurn, GameEnd, PersonTurn, Plan, RoundEnd, Session, cards_at_round_end
 from ...play.table import Table, ends_turn_of
 from ...solver.marks import Mark
 from ..i18n import LANGUAGES, _, ngettext
@@ -44,16 +43,15 @@ from ..words import (
     card_label,
     cards_label,
     colour_name,
-    decision_text,
     just_drawn,
     move_log,
-    reason_text,
+    plan_text,
     refusal_text,
     review_text,
     round_summary,
+    saved_so_far,
     seat_mark,
     seat_name,
-    standing_text,
     turn_prompt,
     turn_summary,
     unsafe_reason,
@@ -113,36 +111,6 @@ def decision_of(key: ActionKey, card: Card | None) -> Action:
     """The decision of ``key`` (a kind and a 7's destination) about ``card``."""
     kind, destination = key
     return Action.of(kind, card, destination)
-
-
-def plan_text(plan: Plan, level: str, names: Sequence[str], match: bool = False) -> str:
-    """A hint in words: the bot's whole turn (``level``: the bot in words), e.g. "Hint:
-    the hard bot would play Y2, then put G5 on the canvas → Green: 3 even cards against
-    2 (Bot 2)."; "…, then draw and see" when it stops at a draw from the unknown deck;
-    "nothing keeps you in the round: concede" when conceding is all that is left. Then
-    the reason, when the bot gave one (:func:`~red7.ui.words.reason_text`; ``match``:
-    its chances are of winning the match)."""
-    if plan.end is PlanEnd.CONCEDE and plan.forced:
-        return _("Hint: nothing keeps you in the round: concede [x].")
-    steps = [decision_text(action) for action in plan.decisions]
-    if plan.end is PlanEnd.DRAW:  # what the drawn card allows is not known yet (and not shown)
-        last = plan.decisions[-1]
-        steps[-1] = (
-            _("draw and see")
-            if last.kind is Kind.DRAW
-            else _("{decision} and see what you draw").format(decision=steps[-1])
-        )
-    line = steps[0]
-    for step in steps[1:]:
-        line = _("{first}, then {next}").format(first=line, next=step)
-    if plan.standing is None:
-        text = _("Hint: the {level} bot would {decision}.").format(level=level, decision=line)
-    else:
-        text = _("Hint: the {level} bot would {plan} → {why}.").format(
-            level=level, plan=line, why=standing_text(plan.standing, names)
-        )
-    reason = reason_text(plan.appraisal, plan.runner_up, match) if plan.appraisal is not None else ""
-    return f"{text} {reason}" if reason else text
 
 
 def match_summary(events: Sequence[Event], scores: Sequence[int], names: Sequence[str]) -> str:
@@ -923,23 +891,8 @@ class PlayApp(BoardApp):
         )
 
     def _saved_so_far(self) -> str:
-        """What quitting now costs: nothing, the game is saved (and how to take it up
-        again: ``red7 play --resume``, with the file when it is not the last one saved);
-        or the game is lost (nothing saved yet, or saving failed)."""
-        session = self.session
-        if session.autosave_error is not None:
-            return _("The game could not be saved ({error}): if you quit, it is lost.").format(
-                error=session.autosave_error.strerror or session.autosave_error
-            )
-        path = session.autosaved
-        if path is None:
-            return _("The game in progress will not be saved.")
-        command = "red7 play --resume" if last_unfinished(path.parent) == path else f"red7 play --resume {path}"
-        staged = self.table.staged and self.table.current == self.viewer
-        text = _("The game so far is saved to:") + f"\n{path}"  # a long path on a line of its own
-        if staged:  # what may still be taken back is not kept: the turn goes on from before it
-            text += " " + _("What you can still take back this turn is not kept.")
-        return text + "\n" + _("Continue it later with: {command}").format(command=command)
+        """What quitting now costs (:func:`~red7.ui.words.saved_so_far`)."""
+        return saved_so_far(self.session, bool(self.table.staged) and self.table.current == self.viewer)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         name = (event.button.id or "").removeprefix("b-")

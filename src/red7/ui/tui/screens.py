@@ -10,8 +10,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Markdown, Static
 
-from ...core.cards import COLOURS
-from ..i18n import _
+from ..i18n import N_, _
+from ..words import rules_markdown
 
 
 class Choice(ModalScreen[str]):
@@ -83,96 +83,12 @@ class Pass(ModalScreen[str]):
         self.dismiss(answer)
 
 
-RULES_MD = """\
-# {title}
-
-{goal}
-
-## {cards_title}
-{cards}
-
-## {turn_title}
-{turn}
-
-## {rules_title}
-| | |
-|---|---|
-{rules}
-
-{tie}
-
-## {advanced_title}
-{advanced}
-
-## {actions_title}
-{actions}
-
-## {board_title}
-{board}
-
-## {keys_title}
-{keys}
-
-{complete}
-"""
-
-
-def rules_markdown() -> str:
-    """The rules screen's text, in the language in use: how the screen writes a card
-    (and, where that is not the notation, the notation's letters), the rules with each
-    colour's mark, the keys; it ends with where the complete rules are (docs/rules.md,
-    docs/regras.md in Portuguese), rule IDs and all."""
-    from ..words import COLOUR_NAMES, RULE_TEXT, card_marks, cards_explained
-
-    rules = "\n".join(
-        f"| **{_(COLOUR_NAMES[c])}** ({mark}) | {_(RULE_TEXT[c])} |"
-        for c, mark in zip(COLOURS, card_marks(), strict=True)
-    )
-    return RULES_MD.format(
-        title=_("The rules of Red7"),
-        goal=_(
-            "Be the only player left in the round. At the end of each of your turns you must be winning "
-            "under the rule in force (the colour on top of the canvas); otherwise you are out."
-        ),
-        cards_title=_("Cards"),
-        cards=cards_explained(),
-        turn_title=_("Your turn"),
-        turn=_(
-            "Do one of these: play a hand card to your palette; put a hand card on the canvas to change "
-            "the rule; play a card and then put another on the canvas; or concede. A card may go on the "
-            "canvas only if you are winning right after it. Cards compare by number first, then by colour: "
-            "Red, Orange, Yellow, Green, Blue, Indigo, Violet."
-        ),
-        rules_title=_("The seven rules"),
-        rules=rules,
-        tie=_("More qualifying cards wins; on a tie, the player whose qualifying cards include the highest card wins."),
-        advanced_title=_("Advanced game"),
-        advanced=_(
-            "When you put a card on the canvas and its number is greater than the number of cards in "
-            "your palette, you may draw a card. The round winner scores the cards that satisfy the final "
-            "rule; the match ends at 40 points with 2 players, 35 with 3, 30 with 4."
-        ),
-        actions_title=_("Action cards (optional)"),
-        actions=_(
-            "A card played to your palette acts: **7** move another card of your palette to the canvas "
-            "or onto the deck; **5** play one more card to your palette; **3** draw a card; **1** take a "
-            "card from a palette at least as large as yours and put it on the deck."
-        ),
-        board_title=_("On the board"),
-        board=_(
-            "The cards you can use now carry their number key; the others are greyed. The card you picked is "
-            "framed ›7‹. Underlined palette cards are those that count under the rule in force; a card marked + is "
-            "one you have just drawn. ★ marks the player who is winning."
-        ),
-        keys_title=_("Keys"),
-        keys=_(
-            "Arrows or 1-9 pick a card (or click it). [p] play, [c] canvas, [e] end the turn, [x] concede, "
-            "[u] take the turn back, [k] onto the deck (7), [t] take (1), [d] draw, [n] decline, [h] hint, "
-            "[f] confirm turns on or off, [PgUp/PgDn] scroll the last moves, [l] language, [?] rules, [q] quit."
-        ),
-        # the rules document in the language in use: its path is part of the translation
-        complete=_("Complete rules, rule by rule: docs/rules.md"),
-    )
+TUI_KEYS = N_(
+    "Arrows or 1-9 pick a card (or click it). [p] play, [c] canvas, [e] end the turn, [x] concede, "
+    "[u] take the turn back, [k] onto the deck (7), [t] take (1), [d] draw, [n] decline, [h] hint, "
+    "[f] confirm turns on or off, [PgUp/PgDn] scroll the last moves, [l] language, [?] rules, [q] quit."
+)
+"""The rules screen's keys (translated where shown)."""
 
 
 class Rules(ModalScreen[None]):
@@ -182,7 +98,7 @@ class Rules(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog rules"):
-            yield Markdown(rules_markdown())
+            yield Markdown(rules_markdown(_(TUI_KEYS)))
             button = Button(Content(_("Back to the game [esc]")), id="close", compact=True)
             button.can_focus = False
             yield button

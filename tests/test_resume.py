@@ -32,7 +32,7 @@ from red7.play.table import Seat, Table
 from red7.ui.i18n import _, set_language
 from red7.ui.tui.app import PlayApp
 from red7.ui.tui.screens import Choice, Pass
-from red7.ui.words import card_label
+from red7.ui.words import card_label, move_log
 from test_tui_features import Scripted
 from tui_driver import hand_drawn, play_until, run, screen_lines, settle, texts
 
@@ -305,10 +305,11 @@ def test_a_resumed_hotseat_game_opens_with_a_pass_screen_that_tells_nobody_a_dra
 ) -> None:
     """Ana and Bia (advanced, action cards, seed 1): Bia drew a card from the deck on an
     earlier turn, and the game, saved, resumes at the start of her turn. It opens with
-    the pass screen naming Bia, no hand behind it and no news (the news starts at the
-    resume; the board's log holds the game as a spectator sees it), and her hand shows
-    once she says she is there. The pass screen told the whole game as Bia sees it,
-    her draw ("Bia: drew V7") included, to whoever held the device."""
+    the pass screen naming Bia, no hand behind it, and what happened since her last
+    turn as a spectator sees it (issue 34: it once told nothing; the board's log holds
+    the game before), and her hand shows once she says she is there. The pass screen
+    once told the whole game as Bia sees it, her draw ("Bia: drew V7") included, to
+    whoever held the device."""
     set_language(lang)
     table = Table(seats(None, None, names=("Ana", "Bia")), Config(2, advanced=True, actions=True), seed=1)
 
@@ -335,7 +336,8 @@ def test_a_resumed_hotseat_game_opens_with_a_pass_screen_that_tells_nobody_a_dra
         assert hand_drawn(app) is None, hand_drawn(app)
         for card in drawn:
             assert _("drew {card}").format(card=card_label(card)) not in lines, lines
-        assert _("Since your last turn:") not in lines
+        news = move_log(resumed.events_for(None, resumed.turns_seen()[1]), app.names)
+        assert news and all(line in lines for line in [_("Since your last turn:"), *news]), (news, lines)
         await pilot.press("enter")
         await settle(pilot)
         assert app.my_turn() and app.viewer == 1 and hand_drawn(app) is not None
@@ -533,3 +535,65 @@ def test_an_action_parses_back_after_a_resume(tmp_path: Path) -> None:
     file = unfinished_record(tmp_path / "g.json")
     table = Table.resume(load(file))
     assert [str(Action.parse(str(a))) for _, a in table.game.history] == load(file)["decisions"]
+
+
+def test_the_settings_of_a_game_in_progress_are_saved_and_resumed(tmp_path: Path) -> None:
+    """Issue 34: the file of a game in progress keeps how it was played (the terminal
+    game's language and confirmation), and the resumed table has them back."""
+    table = Table(seats(None, "easy"), seed=3)
+    app = PlayApp(lambda: table, bot_delay=0, hint="easy", confirm=False, autosaves=tmp_path)
+    assert app.table.settings == {"lang": "en", "confirm": False}
+    play(app.session, random.Random(3), lambda s: s.table.committed > 0)
+    app.session.next()  # the autosave is written when the flow goes on
+    (path,) = tmp_path.glob("*.json")
+    assert load(path)["settings"] == {"lang": "en", "confirm": False}
+    assert Table.resume(load(path)).settings == {"lang": "en", "confirm": False}
+
+
+def test_a_resumed_game_keeps_its_language_and_no_confirm(
+    data_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 34: `red7 play --resume` goes on in the game's language and without the
+    confirmation when it was played so; --lang still chooses."""
+    import red7.cli.play
+    from red7.ui.i18n import language
+
+    file = unfinished_record(data_home / "last.json")
+    record = load(file)
+    record["settings"] = {"lang": "pt-BR", "confirm": False}
+    file.write_text(json.dumps(record))
+    opened: list[PlayApp] = []
+    monkeypatch.setattr(red7.cli.play, "interactive", lambda: True)
+    monkeypatch.setattr(PlayApp, "run", lambda self, *a, **k: opened.append(self))
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    assert run_main(["play", "--resume"], capsys)[0] == 0
+    assert language() == "pt-BR" and not opened[0].confirm
+    assert opened[0].table.settings == {"lang": "pt-BR", "confirm": False}
+    assert run_main(["play", "--resume", "--lang", "en"], capsys)[0] == 0
+    assert language() == "en" and not opened[1].confirm
+
+
+def test_the_news_of_a_pass_screen_show_the_newest_and_the_button_at_80x24() -> None:
+    """Issue 34: a long recap on the hotseat pass screen is scrolled to its newest line,
+    and the answers stay on an 80×24 screen."""
+    from red7.ui.tui.app import PassWithNews
+
+    app = PlayApp(lambda: Table(seats(None, "easy"), seed=3), bot_delay=0, hint="easy")
+    news = [f"  Bot {n}: played R{n % 7 + 1}" for n in range(40)]
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        app.push_screen(PassWithNews("Ana", news))
+        await pilot.pause()
+        await pilot.pause()
+        box = app.screen.query_one(".news")
+        assert box.max_scroll_y > 0 and box.scroll_y == box.max_scroll_y
+        lines = "\n".join(screen_lines(app))
+        assert news[-1].strip() in lines and news[0].strip() not in lines
+        button = app.screen.query_one("#ready").region
+        assert button.height > 0 and button.bottom <= 24, button
+
+    run(app, script, size=(80, 24))

@@ -23,7 +23,7 @@ from red7.play.session import Session
 from red7.play.table import Seat, Table
 from red7.ui.i18n import _, set_language
 from red7.ui.text_game import CLEAR, play_text, read_decision
-from red7.ui.words import ACTION_TEXT, DECISION_TEXT, card_label, decision_text, refusal_text
+from red7.ui.words import ACTION_TEXT, DECISION_TEXT, card_label, decision_text, move_log, refusal_text
 
 
 def run_text(session: Session, answers: str) -> str:
@@ -485,3 +485,18 @@ def test_play_checks_the_hint_spec_in_the_text_game_too(capsys: pytest.CaptureFi
     """Issue 34: --hint is checked in every mode (the text game's hint command uses it)."""
     code, out, err = run_main(["play", "--text", "--hint", "wizard"], capsys)
     assert code == 2 and out == "" and "--hint: " in err
+
+
+def test_a_resumed_hotseat_text_game_recaps_since_each_persons_last_turn(tmp_path: Path) -> None:
+    """Issue 34: resuming a hotseat game, the pass step tells what happened since that
+    person's last turn (it once told nothing), as a spectator sees it."""
+    table = Table([Seat("Ana"), Seat("Bia"), Seat("", make_bot("easy"), "easy")], seed=3)
+    path = tmp_path / "unfinished" / "game.json"
+    run_text(Session(table, autosave=path), "1\n" * 12 + "quit\n")
+    resumed = Table.resume(load(path))
+    seat = resumed.current
+    assert seat is not None and seat in resumed.turns_seen()
+    out = run_text(Session(resumed, resumed=True), "quit\n")
+    names = ["Ana", "Bia", "Bot 3"]
+    news = [f"  {line}" for line in move_log(resumed.events_for(None, resumed.turns_seen()[seat]), names)]
+    assert news and "\n".join(["Since your last turn:", *news, f"Pass the device to {names[seat]}"]) in out, out

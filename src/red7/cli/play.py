@@ -233,10 +233,22 @@ def same_seats(table: Table) -> Callable[[int | None], Table]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from ..ui.i18n import detect_language, set_language
+    """``red7 play``. A resumed game takes up the language and the confirmation of
+    turns it was played with (the record's settings), unless ``--lang`` says otherwise
+    (``--no-confirm`` always wins: there is no option to turn confirmation on)."""
+    from ..ui.i18n import LanguageError, detect_language, parse_language, set_language
 
     set_language(args.lang or detect_language())
     resume: tuple[Table, Path] | None = resumed_table(args) if args.resume is not None else None
+    if resume is not None:  # the game goes on as it was played: its language, its confirmation
+        settings = resume[0].settings
+        if args.lang is None and isinstance(settings.get("lang"), str):
+            try:
+                set_language(parse_language(settings["lang"]))
+            except LanguageError:
+                pass  # a language this version does not know: the locale's
+        if settings.get("confirm") is False:
+            args.confirm = False
     new_table = same_seats(resume[0]) if resume is not None else table_maker(args)
     if not 0 <= args.delay <= 10:
         raise UsageError(f"--delay must be between 0 and 10 seconds, not {args.delay}")

@@ -29,7 +29,7 @@ written by :mod:`red7.play.records`; :func:`parse` reads a record's text.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,9 +61,14 @@ class SeatRecord:
         return {"name": self.name, "bot": self.bot}
 
 
-def to_record(game: Game, seats: Sequence[SeatRecord] | None = None) -> dict[str, Any]:
+def to_record(
+    game: Game, seats: Sequence[SeatRecord] | None = None, settings: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """The record of ``game`` so far (``result`` is None while it is not over), with
-    who sat where when ``seats`` is given (one per player)."""
+    who sat where when ``seats`` is given (one per player), and, when ``settings`` is
+    given and not empty, how the game was being played (JSON values: the interface's
+    language, whether turns are confirmed...), which a resumed game takes up again and
+    which no replay reads."""
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -77,6 +82,8 @@ def to_record(game: Game, seats: Sequence[SeatRecord] | None = None) -> dict[str
         if len(seats) != game.players:
             raise ValueError(f"{len(seats)} seats for a game of {game.players} players")
         record["seats"] = [seat.as_dict() for seat in seats]
+    if settings:
+        record["settings"] = dict(settings)
     return record
 
 
@@ -140,10 +147,10 @@ def result_in_words(result: Any) -> str:
     return words + (f" (scores {', '.join(map(str, scores))})" if any(scores) else "")
 
 
-def dumps(game: Game, seats: Sequence[SeatRecord] | None = None) -> str:
-    """The record of ``game`` (with ``seats``, see :func:`to_record`) as JSON text
-    (one decision list, indented)."""
-    return json.dumps(to_record(game, seats), indent=1) + "\n"
+def dumps(game: Game, seats: Sequence[SeatRecord] | None = None, settings: Mapping[str, Any] | None = None) -> str:
+    """The record of ``game`` (with ``seats`` and ``settings``, see :func:`to_record`)
+    as JSON text (one decision list, indented)."""
+    return json.dumps(to_record(game, seats, settings), indent=1) + "\n"
 
 
 def _game_of(record: dict[str, Any]) -> tuple[Game, list[str]]:

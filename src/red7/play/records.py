@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -80,8 +80,14 @@ def unsaveable(path: str | os.PathLike[str]) -> str | None:
     return None
 
 
-def save(game: Game, path: str | os.PathLike[str], seats: Sequence[SeatRecord] | None = None) -> Path:
-    """Write the record of ``game`` (with who sat where, if ``seats`` is given) to
+def save(
+    game: Game,
+    path: str | os.PathLike[str],
+    seats: Sequence[SeatRecord] | None = None,
+    settings: Mapping[str, Any] | None = None,
+) -> Path:
+    """Write the record of ``game`` (with who sat where, if ``seats`` is given, and the
+    ``settings`` a resumed game takes up, see :func:`red7.core.record.to_record``) to
     ``path`` atomically (never half-written), making the missing parent directories
     (:func:`unsaveable` says beforehand if it cannot)."""
     target = Path(path)
@@ -89,7 +95,7 @@ def save(game: Game, path: str | os.PathLike[str], seats: Sequence[SeatRecord] |
     fd, tmp = _temporary(target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(dumps(game, seats))
+            f.write(dumps(game, seats, settings))
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -116,6 +116,20 @@ class Table:
         self._rngs = [bot_rng(self.seed, s) for s in range(len(seats))]
         self._checkpoint: Game | None = None
         self._staged: list[Action] = []
+        self.settings: dict[str, Any] = {}
+        """How the front end plays this game (JSON values, e.g. ``{"lang": "pt-BR",
+        "confirm": False}``): kept in the game in progress's file
+        (:meth:`save_committed`) and read back by :meth:`resume`."""
+
+    def turns_seen(self) -> dict[int, int]:
+        """For each seat that has ended a turn (R4.3, or by conceding) in this game, the
+        number of events up to the end of its last one: where what happened since that
+        seat's last turn starts (what a resumed hotseat game tells each person)."""
+        seen: dict[int, int] = {}
+        for number, event in enumerate(self.events_for(None, 0), 1):
+            if isinstance(event, (TurnEnded, PlayerEliminated)):
+                seen[event.seat] = number
+        return seen
 
     @classmethod
     def around(cls, game: Game, seats: Sequence[Seat]) -> Table:
@@ -140,9 +154,12 @@ class Table:
                 "the record does not say who sat at the table (it is older than that): it cannot be resumed"
             )
         try:
-            return cls.around(game, [Seat.of(seat) for seat in seats])
+            table = cls.around(game, [Seat.of(seat) for seat in seats])
         except BotSpecError as err:
             raise RecordError(f"a seat's bot cannot be made: {err}") from None
+        settings = record.get("settings")
+        table.settings = dict(settings) if isinstance(settings, dict) else {}
+        return table
 
     # --- what anyone may ask --------------------------------------------------------
 
@@ -334,4 +351,4 @@ class Table:
         a game in progress is saved as, so that a resumed turn starts where it could
         be taken back to."""
         game = self._checkpoint if self._staged and self._checkpoint is not None else self._game
-        return save(game, path, self.seat_records())
+        return save(game, path, self.seat_records(), self.settings)

@@ -35,7 +35,7 @@ from ..core.model import IllegalActionError, Option, Step
 from ..core.standing import standing_of
 from ..play.session import GameEnd, PersonTurn, RoundEnd, Session
 from ..play.table import Table, ends_turn_of
-from .i18n import N_, _, ngettext
+from .i18n import N_, _, language, ngettext
 from .words import (
     DECISION_TEXT,
     bot_level,
@@ -241,11 +241,13 @@ def _play(session: Session, stdin: TextIO, out: TextIO, notice: str | None, hint
     # hotseat: whose turn is on the screen (their hand shows), whether a hand has been
     # printed since the screen was last cleared, and per person how many events they
     # had seen when their last turn ended (their news starts there; before their first
-    # turn, where this session began: a resumed game's past is not told again)
+    # turn, at the game's start)
     shown: int | None = None
     hand_on_screen = False
-    began = table.event_count
-    seen: dict[int, int] = {}
+    began = 0
+    # a resumed game: each person's news starts where their last turn ended (issue 34)
+    seen: dict[int, int] = {p: n for p, n in table.turns_seen().items() if p in people}
+    table.settings["lang"] = language()  # what a resumed game takes up
 
     def print_log(viewer: int | None) -> None:
         nonlocal logged

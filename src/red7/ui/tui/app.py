@@ -36,7 +36,7 @@ from ...core.standing import standing_of
 from ...play.session import BotTurn, GameEnd, PersonTurn, Plan, RoundEnd, Session, cards_at_round_end
 from ...play.table import Table, ends_turn_of
 from ...solver.marks import Mark
-from ..i18n import LANGUAGES, _, ngettext
+from ..i18n import LANGUAGES, _, language, ngettext
 from ..words import (
     ActionKey,
     bot_level,
@@ -196,10 +196,14 @@ class Summary(Choice):
 class PassWithNews(Pass):
     """The hotseat pass screen, with what happened since the next person's last turn
     (the moves as a spectator sees them, R9: the pass screen is read before anyone has
-    said who is at the screen): nothing is added when nothing happened (the first turn
-    of the game, or of a resumed one)."""
+    said who is at the screen), scrolled to the newest (PgUp/PgDn scroll it): nothing
+    is added when nothing happened (the first turn of the game)."""
 
     DEFAULT_CSS = SCROLL_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("pageup", "scroll_body(-1)", show=False),
+        Binding("pagedown", "scroll_body(1)", show=False),
+    ]
 
     def __init__(self, name: str, news: Sequence[str]) -> None:
         super().__init__(name)
@@ -208,7 +212,13 @@ class PassWithNews(Pass):
     def on_mount(self) -> None:
         if self.news:
             text = "\n".join([_("Since your last turn:"), *self.news])
-            self.query_one(".dialog").mount(_scrolling(text, "news"), after=self.query_one(".dialog-body"))
+            box = _scrolling(text, "news")
+            self.query_one(".dialog").mount(box, after=self.query_one(".dialog-body"))
+            # the newest news shows first (issue 34); the older scroll back with PgUp
+            box.call_after_refresh(box.scroll_end, animate=False)
+
+    def action_scroll_body(self, pages: int) -> None:
+        scroll_page(self.query_one(".news"), pages)
 
 
 class PlayApp(BoardApp):
@@ -290,15 +300,16 @@ class PlayApp(BoardApp):
         if autosave is None and self.autosaves is not None:
             autosave = self.autosaves / table.record_name()
         self.session = Session(table, self.records, self.save_to, autosave, resumed)
+        table.settings.update(lang=language(), confirm=self.confirm)  # what a resumed game takes up
         self.saved: Path | None = None
         self._name_seats()
         people = table.people
         self.passing = self.hotseat and len(people) > 1
         self.viewer: int | None = None if self.passing else (people[0] if people else None)
         # per person: how many events they had seen when their view was last hidden
-        # (the hotseat pass screen tells them what happened since); a resumed game's
-        # news starts at the resume (the board's log holds the game before it)
-        self.seen: dict[int, int] = dict.fromkeys(people, table.event_count) if resumed else {}
+        # (the hotseat pass screen tells them what happened since); in a resumed game,
+        # where their last turn ended (issue 34: not the whole game again, nor nothing)
+        self.seen: dict[int, int] = {p: n for p, n in table.turns_seen().items() if p in people}
         self.selected: Card | None = None
         self.status = ""
         self.thinking = False
@@ -775,6 +786,7 @@ class PlayApp(BoardApp):
         """``f``: whether the last decision of a turn asks for confirmation (unsafe
         decisions and conceding ask either way)."""
         self.confirm = not self.confirm
+        self.table.settings["confirm"] = self.confirm
         self.say(
             _("The last decision of a turn asks for confirmation again.")
             if self.confirm
@@ -863,6 +875,7 @@ class PlayApp(BoardApp):
         self.say(plan_text(plan, bot_level(self.hint_spec), self.names, self.table.config.advanced))
 
     def notify_language(self) -> None:
+        self.table.settings["lang"] = language()
         self._name_seats()
         self.say(self.language_message())
 

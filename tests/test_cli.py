@@ -582,3 +582,41 @@ def test_output_cut_short_by_its_reader_ends_quietly(tmp_path: Path) -> None:
     proc.stdout.close()  # the reader leaves; the game goes on answering "1" to every question
     _, err = proc.communicate(b"1\n" * 300, timeout=60)
     assert b"Traceback" not in err and proc.returncode == 1
+
+
+def test_play_save_refuses_to_replace_a_file_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: --save of a file that exists is refused before the game (it was
+    silently replaced); --force replaces it."""
+    import io
+
+    target = tmp_path / "g.json"
+    target.write_text("mine\n", encoding="utf-8")
+    code, out, err = run_main(["play", "--text", "--seed", "3", "--save", str(target)], capsys)
+    assert code == 2 and out == ""
+    assert_one_line_error(err)
+    assert f"--save: {target} exists; give another file, or add --force" in err
+    assert target.read_text(encoding="utf-8") == "mine\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3000))
+    code, _, err = run_main(["play", "--text", "--seed", "3", "--save", str(target), "--force"], capsys)
+    assert code == 0 and err == ""
+    assert json.loads(target.read_text(encoding="utf-8"))["result"] is not None
+
+
+@pytest.mark.parametrize(
+    ("names", "says"),
+    [
+        ("Ana,ana", "--names: Ana and ana are the same name"),
+        ("Ana, ANA ", "--names: Ana and ANA are the same name"),
+        ("A" * 25 + ",Bia", "is not a name of up to 24 printable characters"),
+        ("Bot 2,Bia", "--names: names like Bot 2 are the table's"),
+        ("Ana,Você", "--names: names like Você are the table's"),
+    ],
+)
+def test_hotseat_names_follow_the_web_rules(names: str, says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 34: hotseat names are unique (case aside) and at most 24 characters, as on the web."""
+    code, out, err = run_main(["play", "--text", "--hotseat", "--players", "2", "--names", names], capsys)
+    assert code == 2 and out == ""
+    assert_one_line_error(err)
+    assert says in err

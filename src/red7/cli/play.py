@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..core.actions import Action
@@ -42,6 +42,7 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
         help="pt-BR or en (default: from the environment's locale, else English)",
     )
     p.add_argument("--save", metavar="FILE", help="where to save the game record (default: the data directory)")
+    p.add_argument("--force", action="store_true", help="let --save replace a file that exists")
     p.add_argument(
         "--text",
         action="store_true",
@@ -175,9 +176,10 @@ def table_maker(args: argparse.Namespace) -> Callable[[int | None], Table]:
     if specs is not None and not all(specs):
         raise UsageError("--bots: empty bot spec; write levels separated by commas, e.g. --bots easy,hard")
     people, specs = seat_plan(specs, args.players, args.hotseat)
-    names = [n.strip() for n in args.names.split(",")] if args.names else []
+    names = [" ".join(n.split()) for n in args.names.split(",")] if args.names else []
     if len(names) > people:
         raise UsageError(f"--names: {len(names)} names for {people} person(s) at the table")
+    check_names(names)
     try:
         for spec in set(specs):
             make_bot(spec)
@@ -192,6 +194,28 @@ def table_maker(args: argparse.Namespace) -> Callable[[int | None], Table]:
         return Table(seats, config, seed)
 
     return new_table
+
+
+def check_names(names: Sequence[str]) -> None:
+    """The people's names follow the web's rules: at most
+    :data:`~red7.ui.words.NAME_LENGTH` printable characters, none a name the table gives
+    seats itself ("Bot 3", "Você"...), and no two the same (Ana and ANA are one name,
+    :func:`~red7.ui.words.name_key`). An empty name is the seat's own. A name that breaks
+    them is a one-line UsageError."""
+    from ..ui.words import NAME_LENGTH, RESERVED_NAME, name_key
+
+    seen: dict[str, str] = {}
+    for name in names:
+        if not name:
+            continue
+        if len(name) > NAME_LENGTH or not name.isprintable():
+            raise UsageError(f"--names: {name!r} is not a name of up to {NAME_LENGTH} printable characters")
+        key = name_key(name)
+        if RESERVED_NAME.fullmatch(key):
+            raise UsageError(f"--names: names like {name} are the table's, for its bots and seats: choose another")
+        if key in seen:
+            raise UsageError(f"--names: {seen[key]} and {name} are the same name: give each person their own")
+        seen[key] = name
 
 
 RESUME_CONFLICTS = {
@@ -257,6 +281,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     save_to = Path(args.save) if args.save is not None else None
     if save_to is not None and (problem := unsaveable(save_to)):  # before the game, not after it
         raise UsageError(f"--save: cannot save the record to {save_to}: {problem}")
+    if save_to is not None and save_to.exists() and not args.force:
+        raise UsageError(f"--save: {save_to} exists; give another file, or add --force to replace it")
     autosaves = unfinished_dir()
     from ..bots import BotSpecError, make_bot
 

@@ -9,6 +9,8 @@ imports a user-interface toolkit.
 from __future__ import annotations
 
 import functools
+import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
@@ -33,7 +35,7 @@ from ..core.standing import Standing
 from ..play.records import last_unfinished
 from ..play.session import Plan, PlanEnd, SeatKind, SeatName, Session
 from ..solver.marks import Estimate, Mark
-from .i18n import N_, _, language, ngettext, translations
+from .i18n import LANGUAGES, N_, _, language, ngettext, translations
 
 CARD_MARKS: Final = N_("R O Y G B I V")
 """The colours' marks on a card as the interfaces show it (the mark, then the number:
@@ -716,3 +718,23 @@ def _board_section() -> str:
             "one you have just drawn. ★ marks the player who is winning."
         ),
     )
+
+
+NAME_LENGTH: Final = 24
+"""The longest name a person may give (the web's tables, the terminal's hotseat)."""
+
+
+def name_key(name: str) -> str:
+    """What two names must differ in to be two names: ``Ana``, ``ANA`` and ``Ａｎａ`` are one."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+RESERVED_NAME = re.compile(
+    "|".join(
+        r"\s*\d*".join(re.escape(part.strip()) for part in name_key(translations(lang).gettext(words)).split("{n}"))
+        for lang in LANGUAGES
+        for words in SEAT_WORDS.values()
+    )
+)
+"""The names the table gives seats itself, in every language ("Bot 3", "Jogador 2",
+"You"...): a person may not take one (:func:`name_key` of a name is matched whole)."""

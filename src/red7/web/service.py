@@ -35,11 +35,9 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import random
-import re
 import secrets
 import threading
 import time
-import unicodedata
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
@@ -53,8 +51,8 @@ from ..core.observation import Observation
 from ..core.record import SeatRecord, to_record
 from ..core.seeds import derive_seed, fresh_seed
 from ..play.table import Seat, Table
-from ..ui.i18n import LANGUAGES, _, parse_language, translations, using
-from ..ui.words import SEAT_WORDS, refusal_text
+from ..ui.i18n import _, parse_language, using
+from ..ui.words import NAME_LENGTH, RESERVED_NAME, name_key, refusal_text
 from .bus import Bus
 from .live import LiveTable, SeatState
 from .metrics import Metrics
@@ -64,7 +62,6 @@ from .views import encode, shared_view, since, table_frame
 log = logging.getLogger("red7.web")
 T = TypeVar("T")
 
-NAME_LENGTH = 24
 SUBSTITUTE = "medium"
 """The bot that plays for a person away longer than the table's patience."""
 TAKEOVER = 10.0
@@ -79,22 +76,6 @@ a message: this finds the change anyway)."""
 EXPIRED = "expired"
 """The status of an open table nobody used for ``expire_open`` seconds: gone from the
 lobby and from every process's memory, its link says there is no such table."""
-
-
-def name_key(name: str) -> str:
-    """What two names must differ in to be two names: ``Ana``, ``ANA`` and ``Ａｎａ`` are one."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
-
-
-RESERVED_NAME = re.compile(
-    "|".join(
-        r"\s*\d*".join(re.escape(part.strip()) for part in name_key(translations(lang).gettext(words)).split("{n}"))
-        for lang in LANGUAGES
-        for words in SEAT_WORDS.values()
-    )
-)
-"""The names the table gives seats itself, in every language ("Bot 3", "Jogador 2",
-"You"...): a person may not take one (:func:`name_key` of a name is matched whole)."""
 
 
 class Refused(Exception):

@@ -476,18 +476,18 @@ def test_interrupted_tournament_leaves_nothing(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_missing_plots_extra_is_named(
+def test_without_matplotlib_out_writes_the_results_and_says_there_are_no_plots(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Issue 34: --out without matplotlib writes the results (it refused to write
+    anything) and says the plots need the extra."""
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
-    code, _, err = run_main(
-        ["tournament", "--bots", "random,random", "--games", "2", "--out", str(tmp_path / "o")], capsys
-    )
-    assert code == 2
-    assert_one_line_error(err, "pip install 'red7[plots]'")
-    assert list(tmp_path.iterdir()) == []
-    code, _, err = run_main(["tournament", "--bots", "random,random", "--games", "2"], capsys)
-    assert code == 0, err  # plots are needed only with --out
+    for command, results in (("tournament", "results.json"), ("stats", "stats.json")):
+        target = tmp_path / command
+        code, out, err = run_main([command, "--bots", "random,random", "--games", "2", "--out", str(target)], capsys)
+        assert code == 0, err
+        assert sorted(p.name for p in target.iterdir()) == [results]
+        assert "no plots: plots need matplotlib: pip install 'red7[plots]'" in " ".join((out + err).split())
 
 
 def test_missing_ray_extra_is_named(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -254,12 +254,10 @@ def _staged_out(out: str | None) -> Iterator[StagedOutput | None]:
         yield None
         return
     from .output import OutputError, StagedOutput
-    from .plots import PlotsUnavailable, require_matplotlib
 
     try:
-        require_matplotlib()
         staged = StagedOutput(out)
-    except (PlotsUnavailable, OutputError) as err:
+    except OutputError as err:
         raise UsageError(f"--out: {err}") from None
     with staged:
         yield staged
@@ -276,6 +274,19 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
             text = json.dumps(value, indent=1).replace("\n", "\n ")
         parts.append(f" {json.dumps(key)}: {text}")
     path.write_text("{\n" + ",\n".join(parts) + "\n}\n", encoding="utf-8")
+
+
+def _plots_note() -> str | None:
+    """None when matplotlib is there to draw the plots; else the sentence that says the
+    results are written without them, and what to install (issue 34: --out used to
+    refuse to write anything without matplotlib)."""
+    from .plots import PlotsUnavailable, require_matplotlib
+
+    try:
+        require_matplotlib()
+    except PlotsUnavailable as err:
+        return f"no plots: {err}; the results are written without them"
+    return None
 
 
 def _commit(out: StagedOutput, write: Callable[[], None]) -> list[Path]:
@@ -334,12 +345,17 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
             config = {"bots": [e.spec for e in entrants], "jobs": args.jobs, "backend": args.backend}
 
+            note = _plots_note()
+
             def write() -> None:
                 _write_json(out.path("results.json"), results_document(plan, results, summary, config))
-                tournament_plots(summary, out.staging)
+                if note is None:
+                    tournament_plots(summary, out.staging)
 
             written = _commit(out, write)
             console.print(f"Wrote {', '.join(p.name for p in written)} to {out.target}", highlight=False)
+            if note is not None:
+                console.print(note, highlight=False, markup=False)
     return 0
 
 
@@ -377,10 +393,15 @@ def cmd_stats(args: argparse.Namespace) -> int:
         if out is not None:
             from .plots import stats_plots
 
+            note = _plots_note()
+
             def write() -> None:
                 _write_json(out.path("stats.json"), summary)
-                stats_plots(summary, out.staging)
+                if note is None:
+                    stats_plots(summary, out.staging)
 
             written = _commit(out, write)
             console.print(f"Wrote {', '.join(p.name for p in written)} to {out.target}", highlight=False)
+            if note is not None:
+                console.print(note, highlight=False, markup=False)
     return 0

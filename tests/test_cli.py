@@ -620,3 +620,24 @@ def test_hotseat_names_follow_the_web_rules(names: str, says: str, capsys: pytes
     assert code == 2 and out == ""
     assert_one_line_error(err)
     assert says in err
+
+
+def test_command_line_errors_and_help_follow_the_locale(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: argparse's own words ("usage:", "options", "the following arguments are
+    required") and red7's error line come from the catalogs: the locale's language, or
+    --lang's."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")
+    code, out, err = run_main(["replay"], capsys)
+    assert code == 2 and out == ""
+    assert err == "red7: erro: os seguintes argumentos são obrigatórios: file (veja red7 replay --help)\n"
+    code, out, err = run_main(["play", "--delay", "-1"], capsys)
+    assert code == 2 and err.startswith("red7: erro: --delay must be")
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    code, out, _ = run_main(["play", "--lang", "pt-BR", "--help"], capsys)
+    assert code == 0 and out.startswith("uso: red7 play") and "\nopções:\n" in out and "mostra esta ajuda e sai" in out
+    code, out, _ = run_main(["play", "--help"], capsys)
+    assert code == 0 and out.startswith("usage: red7 play") and "\noptions:\n" in out

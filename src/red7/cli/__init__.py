@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from . import analyse, analysis, play, serve
-from .common import Parser, UsageError
+from .common import Parser, UsageError, translate_argparse
 
 COMMANDS = {
     "play": play.cmd_play,
@@ -39,7 +39,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _early_language(argv: Sequence[str]) -> str:
+    """The language of ``--help`` and of the command line's errors: ``--lang``'s if the
+    arguments give a known one, else the environment's locale's (the commands set the
+    language again from their parsed options)."""
+    from ..ui.i18n import LanguageError, detect_language, parse_language
+
+    for i, word in enumerate(argv):
+        value = argv[i + 1] if word == "--lang" and i + 1 < len(argv) else word.partition("=")[2]
+        if word == "--lang" or word.startswith("--lang="):
+            try:
+                return parse_language(value)
+            except LanguageError:
+                break  # the parser says what is wrong with it
+    return detect_language()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    from ..ui.i18n import _, set_language
+
+    words = list(sys.argv[1:] if argv is None else argv)
+    set_language(_early_language(words))
+    translate_argparse()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:  # play is the default command
@@ -47,10 +68,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except UsageError as err:
-        print(f"red7: error: {err}", file=sys.stderr)
+        print(_("red7: error: {message}").format(message=err), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+        print("\n" + _("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:  # whoever read the output stopped (``red7 ... | head``): stop quietly
         # Python flushes standard output at exit: point it at devnull so that flush

@@ -5,22 +5,63 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
-from typing import NoReturn, TypeAlias
+from typing import Final, NoReturn, TypeAlias
 
 from ..core.model import Config, GameError
+from ..ui.i18n import N_
 
 
 class UsageError(Exception):
     """A user mistake: reported in one line, exit code 2."""
 
 
+ARGPARSE_MESSAGES: Final = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("show program's version number and exit"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("expected one argument"),
+    N_("expected at least one argument"),
+    N_("expected at most one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("ignored explicit argument %r"),
+    N_("one of the arguments %s is required"),
+    N_("not allowed with argument %s"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+)
+"""argparse's own words that a person sees (it looks each up with gettext when it says
+it): in the catalogs, so that ``red7 --help`` and its errors follow the locale."""
+
+
+def translate_argparse() -> None:
+    """Let argparse's own words (:data:`ARGPARSE_MESSAGES`: "usage:", "options", "the
+    following arguments are required"...) come from red7's catalogs in the language in
+    use when they are said. argparse looks them up through its module's ``_`` and
+    ``ngettext`` (the standard library's gettext, whose default domain red7 does not
+    use), so these two are pointed at red7's; words red7 has no translation for stay
+    English. Parsers built after this take their section titles in the language in use."""
+    from ..ui.i18n import _, ngettext
+
+    argparse._ = _  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]
+
+
 class Parser(argparse.ArgumentParser):
-    """Reports a bad command line in one line (``red7: error: ...``), exit code 2."""
+    """Reports a bad command line in one line (``red7: error: ...``, in the language in
+    use), exit code 2."""
 
     def error(self, message: str) -> NoReturn:
+        from ..ui.i18n import _
+
         command = self.prog.split()[1:] if self.prog.startswith("red7") else []
         where = f"red7 {' '.join(command)} --help" if command else "red7 --help"
-        self.exit(2, f"red7: error: {message} (see {where})\n")
+        self.exit(2, _("red7: error: {message} (see {where})").format(message=message, where=where) + "\n")
 
 
 Commands: TypeAlias = "argparse._SubParsersAction[Parser]"

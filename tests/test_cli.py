@@ -639,5 +639,6 @@ def test_command_line_errors_and_help_follow_the_locale(
     monkeypatch.setenv("LANG", "C.UTF-8")
     code, out, _ = run_main(["play", "--lang", "pt-BR", "--help"], capsys)
     assert code == 0 and out.startswith("uso: red7 play") and "\nopções:\n" in out and "mostra esta ajuda e sai" in out
+    assert "permitir que --save substitua um arquivo que já existe" in " ".join(out.split())  # red7's own help
     code, out, _ = run_main(["play", "--help"], capsys)
     assert code == 0 and out.startswith("usage: red7 play") and "\noptions:\n" in out

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Final, NoReturn, TypeAlias
 
 from ..core.model import Config, GameError
-from ..ui.i18n import N_
+from ..ui.i18n import N_, _
 
 
 class UsageError(Exception):
@@ -111,20 +111,23 @@ def game_options(p: argparse.ArgumentParser, players_default: int | None = 2) ->
         "--players",
         type=players,
         default=players_default,
-        help="2, 3 or 4 (default 2; for play, one more than the bots given, at least 2)",
+        help=_("2, 3 or 4 (default 2; for play, one more than the bots given, at least 2)"),
     )
-    p.add_argument("--advanced", action="store_true", help="advanced game: canvas draw and scoring over a match")
-    p.add_argument("--actions", action="store_true", help="the action rules of the 1, 3, 5 and 7")
-    p.add_argument("--seed", type=seed, default=None, help="seed of the shuffle (default: random)")
+    p.add_argument("--advanced", action="store_true", help=_("advanced game: canvas draw and scoring over a match"))
+    p.add_argument("--actions", action="store_true", help=_("the action rules of the 1, 3, 5 and 7"))
+    p.add_argument("--seed", type=seed, default=None, help=_("seed of the shuffle (default: random)"))
 
 
 def run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--jobs", type=positive, default=1, help="games played at once, in processes (default 1)")
+    p.add_argument("--jobs", type=positive, default=1, help=_("games played at once, in processes (default 1)"))
     p.add_argument(
         "--out",
         metavar="DIR",
         default=None,
-        help="write the results as JSON and PNG charts (pip install 'red7[plots]') into DIR",
+        help=_(
+            "write the results as JSON into DIR, and PNG charts there when matplotlib is installed "
+            "(pip install 'red7[plots]')"
+        ),
     )
 
 

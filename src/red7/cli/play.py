@@ -13,48 +13,55 @@ from ..core.model import MAX_PLAYERS, Config
 from ..core.record import RecordError, replay, result_in_words, seats_of
 from ..play.records import last_unfinished, load, records_dir, unfinished_dir, unsaveable
 from ..play.table import Seat, Table
+from ..ui.i18n import _
 from .common import Parser, UsageError, game_options, interactive, language
 
 
 def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
-    p = sub.add_parser("play", help="play in the terminal against bots or friends (the default command)")
+    p = sub.add_parser("play", help=_("play in the terminal against bots or friends (the default command)"))
     game_options(p, players_default=None)
     p.add_argument(
         "--bots",
         metavar="LEVEL,...",
         default=None,
-        help="the bots, separated by commas: easy, medium, hard, expert or any bot spec. Without --hotseat you "
-        "are the one person and the bots fill the other seats: give one spec for every bot seat or one per bot "
-        "seat (default medium). With --hotseat each spec is one bot (default none) and the other seats are "
-        "people. 2 to 4 players in all.",
+        help=_(
+            "the bots, separated by commas: easy, medium, hard, expert or any bot spec. Without --hotseat you "
+            "are the one person and the bots fill the other seats: give one spec for every bot seat or one per bot "
+            "seat (default medium). With --hotseat each spec is one bot (default none) and the other seats are "
+            "people. 2 to 4 players in all."
+        ),
     )
     p.add_argument(
         "--hotseat",
         action="store_true",
-        help="several people at one screen: the seats without a bot are people (at least one), and the hand "
-        "is hidden while the device passes",
+        help=_(
+            "several people at one screen: the seats without a bot are people (at least one), and the hand "
+            "is hidden while the device passes"
+        ),
     )
-    p.add_argument("--names", metavar="NAME,...", default=None, help="the people's names, in seat order")
+    p.add_argument("--names", metavar="NAME,...", default=None, help=_("the people's names, in seat order"))
     p.add_argument(
         "--lang",
         type=language,
         default=None,
-        help="pt-BR or en (default: from the environment's locale, else English)",
+        help=_("pt-BR or en (default: from the environment's locale, else English)"),
     )
-    p.add_argument("--save", metavar="FILE", help="where to save the game record (default: the data directory)")
-    p.add_argument("--force", action="store_true", help="let --save replace a file that exists")
+    p.add_argument("--save", metavar="FILE", help=_("where to save the game record (default: the data directory)"))
+    p.add_argument("--force", action="store_true", help=_("let --save replace a file that exists"))
     p.add_argument(
         "--text",
         action="store_true",
-        help="the plain text game on standard input/output (used when they are not a terminal)",
+        help=_("the plain text game on standard input/output (used when they are not a terminal)"),
     )
-    p.add_argument("--hint", metavar="SPEC", default="hard", help="the bot whose advice the hint key shows")
+    p.add_argument("--hint", metavar="SPEC", default="hard", help=_("the bot whose advice the hint key shows"))
     p.add_argument(
         "--no-confirm",
         dest="confirm",
         action="store_false",
-        help="do not ask to confirm the last decision of each turn (unsafe decisions and conceding still ask; "
-        "the key f switches it during the game)",
+        help=_(
+            "do not ask to confirm the last decision of each turn (unsafe decisions and conceding still ask; "
+            "the key f switches it during the game)"
+        ),
     )
     p.add_argument(
         "--resume",
@@ -62,20 +69,22 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
         nargs="?",
         const="",
         default=None,
-        help="go on with an unfinished game, with the same seats and rules: the last one saved (the terminal game "
-        "saves the game in progress after every move, until it ends) or the record FILE",
+        help=_(
+            "go on with an unfinished game, with the same seats and rules: the last one saved (the terminal game "
+            "saves the game in progress after every move, until it ends) or the record FILE"
+        ),
     )
-    p.add_argument("--delay", type=float, default=0.5, help="least seconds per bot move, to follow it (default 0.5)")
+    p.add_argument("--delay", type=float, default=0.5, help=_("least seconds per bot move, to follow it (default 0.5)"))
 
-    p = sub.add_parser("replay", help="step through a game record on the game screen, or verify it (--check)")
-    p.add_argument("file", help="a record written by 'red7 play' or red7.core.record.save")
+    p = sub.add_parser("replay", help=_("step through a game record on the game screen, or verify it (--check)"))
+    p.add_argument("file", help=_("a record written by 'red7 play' or red7.core.record.save"))
     p.add_argument(
         "--check",
         action="store_true",
-        help="verify the record and print a summary (the default when output is not a terminal)",
+        help=_("verify the record and print a summary (the default when output is not a terminal)"),
     )
-    p.add_argument("--show", action="store_true", help="with --check, print every decision as it is replayed")
-    p.add_argument("--lang", type=language, default=None, help="pt-BR or en (default: from the locale)")
+    p.add_argument("--show", action="store_true", help=_("with --check, print every decision as it is replayed"))
+    p.add_argument("--lang", type=language, default=None, help=_("pt-BR or en (default: from the locale)"))
 
 
 # --- replay --------------------------------------------------------------------------

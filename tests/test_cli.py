@@ -642,3 +642,24 @@ def test_command_line_errors_and_help_follow_the_locale(
     assert "permitir que --save substitua um arquivo que já existe" in " ".join(out.split())  # red7's own help
     code, out, _ = run_main(["play", "--help"], capsys)
     assert code == 0 and out.startswith("usage: red7 play") and "\noptions:\n" in out
+
+
+@pytest.mark.parametrize(
+    ("command", "says"),
+    [
+        ([], "O jogo de cartas Red7."),
+        (["serve"], "a porta (padrão 8000)"),
+        (["tournament"], "jogos por mesa, arredondados para baixo"),
+        (["analyse"], "o bot que estima (padrão: expert)"),
+        (["replay"], "com --check, mostrar cada decisão"),
+    ],
+)
+def test_every_commands_help_follows_the_locale(
+    command: list[str], says: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: red7's own option texts come from the catalogs too."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")
+    code, out, _ = run_main([*command, "--help"], capsys)
+    assert code == 0 and out.startswith("uso: red7") and says in " ".join(out.split())

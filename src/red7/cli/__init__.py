@@ -29,7 +29,10 @@ COMMANDS = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="red7", description="The card game Red7.")
+    """The parser of every command, its help in the language in use (set it first)."""
+    from ..ui.i18n import _
+
+    parser = Parser(prog="red7", description=_("The card game Red7."))
     parser.add_argument("--version", action="version", version=f"red7 {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     play.add_commands(sub)

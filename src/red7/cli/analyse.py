@@ -9,25 +9,26 @@ import sys
 
 from ..core.record import RecordError, initial, seats_of
 from ..play.records import load
+from ..ui.i18n import _
 from .common import Commands, UsageError, language, positive, say_fallback
 
 
 def add_commands(sub: Commands) -> None:
     p = sub.add_parser(
         "analyse",
-        help="mark every decision of a game record: won rounds thrown away (exact), costly decisions (estimated)",
+        help=_("mark every decision of a game record: won rounds thrown away (exact), costly decisions (estimated)"),
         description="Where two players are left and no card remains to be drawn (the whole 2-player basic "
         "game), each decision is valued exactly: was the round won for its player before it, and after it? "
         "Elsewhere the judge (a search bot, from the player's own view) estimates the player's chance to win "
         "after the decision made and after its own choice; a decision 10 points of chance below it is costly.",
     )
-    p.add_argument("file", help="a record written by 'red7 play' or red7.core.record.save")
-    p.add_argument("--all", action="store_true", help="list every decision marked, not only the mistakes")
-    p.add_argument("--json", action="store_true", help="print the marks as JSON")
-    p.add_argument("--judge", default="expert", metavar="SPEC", help="the bot that estimates (default: expert)")
-    p.add_argument("--exact", action="store_true", help="only the solver's exact marks (fast; nothing estimated)")
-    p.add_argument("--seat", type=positive, action="append", help="estimate only this seat's decisions (repeatable)")
-    p.add_argument("--lang", type=language, default=None, help="pt-BR or en (default: from the locale)")
+    p.add_argument("file", help=_("a record written by 'red7 play' or red7.core.record.save"))
+    p.add_argument("--all", action="store_true", help=_("list every decision marked, not only the mistakes"))
+    p.add_argument("--json", action="store_true", help=_("print the marks as JSON"))
+    p.add_argument("--judge", default="expert", metavar="SPEC", help=_("the bot that estimates (default: expert)"))
+    p.add_argument("--exact", action="store_true", help=_("only the solver's exact marks (fast; nothing estimated)"))
+    p.add_argument("--seat", type=positive, action="append", help=_("estimate only this seat's decisions (repeatable)"))
+    p.add_argument("--lang", type=language, default=None, help=_("pt-BR or en (default: from the locale)"))
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from ..analysis.measures import percentile
 from ..analysis.sim import ENGINES, simulate
 from ..core.model import Config
 from ..core.seeds import fresh_seed
+from ..ui.i18n import _
 from .common import Commands, UsageError, game_options, positive, run_options, say_fallback
 
 if TYPE_CHECKING:  # the tournament and stats modules are imported by their commands only
@@ -26,7 +27,7 @@ if TYPE_CHECKING:  # the tournament and stats modules are imported by their comm
 
 
 def add_commands(sub: Commands) -> None:
-    p = sub.add_parser("sim", help="simulate games between random players")
+    p = sub.add_parser("sim", help=_("simulate games between random players"))
     p.add_argument("--games", type=positive, default=100)
     game_options(p)
     p.add_argument(
@@ -34,22 +35,26 @@ def add_commands(sub: Commands) -> None:
         type=_engine,
         choices=ENGINES,
         default="auto",
-        help="the compiled engine where it is built (auto, the default), the pure-Python reference (python), "
-        "or the compiled engine or an error (native); all play the same games for a seed",
+        help=_(
+            "the compiled engine where it is built (auto, the default), the pure-Python reference (python), "
+            "or the compiled engine or an error (native); all play the same games for a seed"
+        ),
     )
-    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--json", action="store_true", help=_("print the summary as JSON"))
 
-    p = sub.add_parser("bench", help="measure the engine's speed with random games, or a bot's time per decision")
-    p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
-    p.add_argument("--repeat", type=positive, default=5, help="measurements per configuration; the median is reported")
-    p.add_argument("--bot", metavar="SPEC", help="time this bot's decisions instead (seat 0, medium bots elsewhere)")
-    p.add_argument("--games", type=positive, default=20, help="games played with --bot (default 20)")
+    p = sub.add_parser("bench", help=_("measure the engine's speed with random games, or a bot's time per decision"))
+    p.add_argument("--seconds", type=float, default=2.0, help=_("time per measurement (default 2)"))
+    p.add_argument(
+        "--repeat", type=positive, default=5, help=_("measurements per configuration; the median is reported")
+    )
+    p.add_argument("--bot", metavar="SPEC", help=_("time this bot's decisions instead (seat 0, medium bots elsewhere)"))
+    p.add_argument("--games", type=positive, default=20, help=_("games played with --bot (default 20)"))
     game_options(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser(
         "tournament",
-        help="play bots against each other: win rates, ratings, plots",
+        help=_("play bots against each other: win rates, ratings, plots"),
         description="Every combination of --players entrants forms a table (one table when there are just "
         "enough); each deal is replayed once per seat rotation. Results depend only on --seed.",
     )
@@ -57,10 +62,10 @@ def add_commands(sub: Commands) -> None:
         "--bots",
         required=True,
         metavar="SPEC,...",
-        help="bot specs, e.g. hard,medium,easy or ismcts:iters=400,greedy (repeats allowed)",
+        help=_("bot specs, e.g. hard,medium,easy or ismcts:iters=400,greedy (repeats allowed)"),
     )
     p.add_argument(
-        "--games", type=positive, default=100, help="games per table, rounded down to whole deals (default 100)"
+        "--games", type=positive, default=100, help=_("games per table, rounded down to whole deals (default 100)")
     )
     game_options(p)
     run_options(p)
@@ -68,25 +73,25 @@ def add_commands(sub: Commands) -> None:
         "--backend",
         choices=("local", "ray"),
         default="local",
-        help="local processes (default) or Ray (pip install 'red7[ray]')",
+        help=_("local processes (default) or Ray (pip install 'red7[ray]')"),
     )
     p.add_argument(
         "--ray-address",
         metavar="ADDR",
         default=None,
-        help="a Ray cluster to use (default: $RAY_ADDRESS, else a local Ray instance)",
+        help=_("a Ray cluster to use (default: $RAY_ADDRESS, else a local Ray instance)"),
     )
 
     p = sub.add_parser(
         "stats",
-        help="game-design statistics over bot games: seats, length, branching, rules, actions",
+        help=_("game-design statistics over bot games: seats, length, branching, rules, actions"),
         description="With one bot it takes every seat; with one bot per seat, seats rotate over each deal.",
     )
-    p.add_argument("--games", type=positive, default=1000, help="games to play (default 1000)")
-    p.add_argument("--bots", default="random", metavar="SPEC,...", help="one bot, or one per seat (default random)")
+    p.add_argument("--games", type=positive, default=1000, help=_("games to play (default 1000)"))
+    p.add_argument("--bots", default="random", metavar="SPEC,...", help=_("one bot, or one per seat (default random)"))
     game_options(p)
     run_options(p)
-    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    p.add_argument("--json", action="store_true", help=_("print the statistics as JSON"))
 
 
 def _engine(text: str) -> str:
@@ -175,7 +180,7 @@ def _rates(config: Config, engine: str, seconds: float, repeat: int) -> tuple[fl
     batch = 10 if engine == "python" else 1000
     rates: list[tuple[float, float, float]] = []
     seed = BENCH_SEED
-    for _ in range(repeat):
+    for _repeat in range(repeat):
         started = time.perf_counter()
         games = decisions = turns = 0.0
         while time.perf_counter() - started < seconds:

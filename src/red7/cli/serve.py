@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from ..ui.i18n import _
 from ..web.limits import Limits
 from .common import Commands, UsageError, say_fallback
 
@@ -45,55 +46,65 @@ def _database_option(p: argparse.ArgumentParser) -> None:
         "--database-url",
         metavar="URL",
         default=None,
-        help="a SQLAlchemy database URL, e.g. postgresql://red7@db/red7 "
-        "(default: a SQLite file in the user's data directory; env RED7_DATABASE_URL)",
+        help=_(
+            "a SQLAlchemy database URL, e.g. postgresql://red7@db/red7 "
+            "(default: a SQLite file in the user's data directory; env RED7_DATABASE_URL)"
+        ),
     )
 
 
 def add_commands(sub: Commands) -> None:
-    p = sub.add_parser("serve", help="the web game: play in the browser, with friends online or against the bots")
-    p.add_argument("--host", default=None, help="the address to listen on (default 127.0.0.1: this machine)")
-    p.add_argument("--port", type=int, default=None, help="the port (default 8000)")
+    p = sub.add_parser("serve", help=_("the web game: play in the browser, with friends online or against the bots"))
+    p.add_argument("--host", default=None, help=_("the address to listen on (default 127.0.0.1: this machine)"))
+    p.add_argument("--port", type=int, default=None, help=_("the port (default 8000)"))
     _database_option(p)
     p.add_argument(
         "--redis-url",
         metavar="URL",
         default=None,
-        help="the Redis that several server processes sharing the database talk through, e.g. "
-        "redis://127.0.0.1:6379/0 (default: PostgreSQL's LISTEN/NOTIFY on a PostgreSQL database)",
+        help=_(
+            "the Redis that several server processes sharing the database talk through, e.g. "
+            "redis://127.0.0.1:6379/0 (default: PostgreSQL's LISTEN/NOTIFY on a PostgreSQL database)"
+        ),
     )
-    p.add_argument("--workers", type=int, default=None, help="processes the bots think in (default 2)")
-    p.add_argument("--bot-delay", type=float, default=None, help="least seconds a bot's move takes (default 0.8)")
+    p.add_argument("--workers", type=int, default=None, help=_("processes the bots think in (default 2)"))
+    p.add_argument("--bot-delay", type=float, default=None, help=_("least seconds a bot's move takes (default 0.8)"))
     p.add_argument(
         "--away",
         type=float,
         default=None,
         metavar="SECONDS",
-        help="seconds a player may be away on their turn before a bot plays for them (default 60)",
+        help=_("seconds a player may be away on their turn before a bot plays for them (default 60)"),
     )
     p.add_argument(
         "--allow-origin",
         action="append",
         default=None,
         metavar="ORIGIN",
-        help="another origin whose pages may use the server (e.g. https://red7.example.org; "
-        "env RED7_ALLOW_ORIGIN, comma-separated)",
+        help=_(
+            "another origin whose pages may use the server (e.g. https://red7.example.org; "
+            "env RED7_ALLOW_ORIGIN, comma-separated)"
+        ),
     )
     p.add_argument(
         "--allowed-host",
         action="append",
         default=None,
         metavar="HOST",
-        help="a host name the server answers to, as people's browsers write it (e.g. red7.example.org, "
-        "*.example.org; default: the --host address and localhost; env RED7_ALLOWED_HOST, comma-separated)",
+        help=_(
+            "a host name the server answers to, as people's browsers write it (e.g. red7.example.org, "
+            "*.example.org; default: the --host address and localhost; env RED7_ALLOWED_HOST, comma-separated)"
+        ),
     )
     p.add_argument(
         "--trusted-proxy",
         action="append",
         default=None,
         metavar="ADDRESS",
-        help="the address of a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are believed "
-        "(default 127.0.0.1 and ::1; env RED7_TRUSTED_PROXY, comma-separated)",
+        help=_(
+            "the address of a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are believed "
+            "(default 127.0.0.1 and ::1; env RED7_TRUSTED_PROXY, comma-separated)"
+        ),
     )
     defaults = Limits()
     p.add_argument(
@@ -101,54 +112,55 @@ def add_commands(sub: Commands) -> None:
         type=float,
         default=None,
         metavar="N",
-        help=f"tables one client may create an hour (default {defaults.tables_per_hour:g})",
+        help=_("tables one client may create an hour (default {n:g})").format(n=defaults.tables_per_hour),
     )
     p.add_argument(
         "--table-burst",
         type=int,
         default=None,
         metavar="N",
-        help=f"tables one client may create at once (default {defaults.table_burst})",
+        help=_("tables one client may create at once (default {n})").format(n=defaults.table_burst),
     )
     p.add_argument(
         "--open-tables",
         type=int,
         default=None,
         metavar="N",
-        help=f"tables one client may have open, their game not started (default {defaults.open_tables})",
+        help=_("tables one client may have open, their game not started (default {n})").format(n=defaults.open_tables),
     )
     p.add_argument(
         "--sockets",
         type=int,
         default=None,
         metavar="N",
-        help=f"WebSockets one client may have open (default {defaults.sockets})",
+        help=_("WebSockets one client may have open (default {n})").format(n=defaults.sockets),
     )
     p.add_argument(
         "--expire-open",
         type=float,
         default=None,
         metavar="SECONDS",
-        help=f"seconds an open table stays with nobody at it before it expires (default {defaults.expire_open:g}; "
-        "0: never)",
+        help=_("seconds an open table stays with nobody at it before it expires (default {n:g}; 0: never)").format(
+            n=defaults.expire_open
+        ),
     )
     p.add_argument(
         "--access-log",
         action="store_true",
         default=None,
-        help="log every request (method, path, status; never a seat token: none travels in an address)",
+        help=_("log every request (method, path, status; never a seat token: none travels in an address)"),
     )
     p.add_argument(
         "--log-format",
         choices=("text", "json"),
         default=None,
-        help="text lines (default) or one JSON object a line, for a log collector",
+        help=_("text lines (default) or one JSON object a line, for a log collector"),
     )
-    db = sub.add_parser("db", help="the web game's database: apply its migrations")
+    db = sub.add_parser("db", help=_("the web game's database: apply its migrations"))
     db_sub = db.add_subparsers(dest="db_command", metavar="COMMAND", required=True)
-    upgrade = db_sub.add_parser("upgrade", help="bring the database's schema to this release (Alembic)")
+    upgrade = db_sub.add_parser("upgrade", help=_("bring the database's schema to this release (Alembic)"))
     _database_option(upgrade)
-    db_sub.add_parser("current", help="say which migration the database is at").set_defaults(db_command="current")
+    db_sub.add_parser("current", help=_("say which migration the database is at")).set_defaults(db_command="current")
     _database_option(db_sub.choices["current"])
 
 

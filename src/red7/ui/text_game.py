@@ -7,8 +7,12 @@ the session reports round ends, the game's end and the saved record. The words a
 
 Everything is shown in the language in use, cards included (``Vm7`` in Portuguese,
 :func:`~red7.ui.words.card_label`); each decision is offered in words with its
-notation in brackets (``descartar Vd6 na Tela [canvas G6]``), because what a person
-types is the game's notation (R1.3, English words and letters) or an option's number.
+notation in brackets (``descartar Vd6 na Tela [canvas G6]``), and whatever it shows may
+be typed back (:func:`read_decision`): an option's number, its words in the language in
+use or in English, its notation (R1.3, English words and letters), a card written with
+its label or its letters, a card alone when one option names it. Commands ask for help,
+a hint, the rules, or take back the staged part of a turn; quitting, the end of input
+and Ctrl+C say whether the game so far is saved and how to resume it.
 
 With several people at the table (a hotseat: they share the keyboard and the screen)
 each person's hand is shown only after a pass step that names them and waits for them

@@ -635,7 +635,9 @@ def test_command_line_errors_and_help_follow_the_locale(
     assert code == 2 and out == ""
     assert err == "red7: erro: os seguintes argumentos são obrigatórios: file (veja red7 replay --help)\n"
     code, out, err = run_main(["play", "--delay", "-1"], capsys)
-    assert code == 2 and err.startswith("red7: erro: --delay must be")
+    assert code == 2 and err.startswith("red7: erro: --delay precisa estar entre 0 e 10 segundos, não -1.0")
+    code, out, err = run_main(["play", "--text", "--hotseat", "--players", "2", "--names", "Ana,ANA"], capsys)
+    assert code == 2 and err == "red7: erro: --names: Ana e ANA são o mesmo nome: dê a cada pessoa o seu\n"
     monkeypatch.setenv("LANG", "C.UTF-8")
     code, out, _ = run_main(["play", "--lang", "pt-BR", "--help"], capsys)
     assert code == 0 and out.startswith("uso: red7 play") and "\nopções:\n" in out and "mostra esta ajuda e sai" in out

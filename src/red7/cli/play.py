@@ -183,11 +183,13 @@ def table_maker(args: argparse.Namespace) -> Callable[[int | None], Table]:
 
     specs = [s.strip() for s in args.bots.split(",")] if args.bots is not None else None
     if specs is not None and not all(specs):
-        raise UsageError("--bots: empty bot spec; write levels separated by commas, e.g. --bots easy,hard")
+        raise UsageError(_("--bots: empty bot spec; write levels separated by commas, e.g. --bots easy,hard"))
     people, specs = seat_plan(specs, args.players, args.hotseat)
     names = [" ".join(n.split()) for n in args.names.split(",")] if args.names else []
     if len(names) > people:
-        raise UsageError(f"--names: {len(names)} names for {people} person(s) at the table")
+        raise UsageError(
+            _("--names: {names} names for {people} person(s) at the table").format(names=len(names), people=people)
+        )
     check_names(names)
     try:
         for spec in set(specs):
@@ -218,12 +220,22 @@ def check_names(names: Sequence[str]) -> None:
         if not name:
             continue
         if len(name) > NAME_LENGTH or not name.isprintable():
-            raise UsageError(f"--names: {name!r} is not a name of up to {NAME_LENGTH} printable characters")
+            raise UsageError(
+                _("--names: {name!r} is not a name of up to {n} printable characters").format(name=name, n=NAME_LENGTH)
+            )
         key = name_key(name)
         if RESERVED_NAME.fullmatch(key):
-            raise UsageError(f"--names: names like {name} are the table's, for its bots and seats: choose another")
+            raise UsageError(
+                _("--names: names like {name} are the table's, for its bots and seats: choose another").format(
+                    name=name
+                )
+            )
         if key in seen:
-            raise UsageError(f"--names: {seen[key]} and {name} are the same name: give each person their own")
+            raise UsageError(
+                _("--names: {first} and {name} are the same name: give each person their own").format(
+                    first=seen[key], name=name
+                )
+            )
         seen[key] = name
 
 
@@ -245,14 +257,18 @@ def resumed_table(args: argparse.Namespace) -> tuple[Table, Path]:
     resume and a record that cannot be resumed are one-line UsageErrors."""
     given = [flag for dest, flag in RESUME_CONFLICTS.items() if getattr(args, dest) not in (None, False)]
     if given:
-        raise UsageError(f"--resume: the record says who plays and by which rules; leave out {', '.join(given)}")
+        raise UsageError(
+            _("--resume: the record says who plays and by which rules; leave out {options}").format(
+                options=", ".join(given)
+            )
+        )
     path = Path(args.resume) if args.resume else last_unfinished()
     if path is None:
-        raise UsageError(f"--resume: there is no unfinished game to resume in {unfinished_dir()}")
+        raise UsageError(_("--resume: there is no unfinished game to resume in {dir}").format(dir=unfinished_dir()))
     try:
         return Table.resume(load(path)), path
     except RecordError as err:
-        raise UsageError(f"--resume: {path} cannot be resumed ({err})") from None
+        raise UsageError(_("--resume: {path} cannot be resumed ({reason})").format(path=path, reason=err)) from None
 
 
 def same_seats(table: Table) -> Callable[[int | None], Table]:
@@ -284,14 +300,16 @@ def cmd_play(args: argparse.Namespace) -> int:
             args.confirm = False
     new_table = same_seats(resume[0]) if resume is not None else table_maker(args)
     if not 0 <= args.delay <= 10:
-        raise UsageError(f"--delay must be between 0 and 10 seconds, not {args.delay}")
+        raise UsageError(_("--delay must be between 0 and 10 seconds, not {delay}").format(delay=args.delay))
     if args.save == "":
-        raise UsageError("--save: the file name is empty")
+        raise UsageError(_("--save: the file name is empty"))
     save_to = Path(args.save) if args.save is not None else None
     if save_to is not None and (problem := unsaveable(save_to)):  # before the game, not after it
-        raise UsageError(f"--save: cannot save the record to {save_to}: {problem}")
+        raise UsageError(_("--save: cannot save the record to {path}: {problem}").format(path=save_to, problem=problem))
     if save_to is not None and save_to.exists() and not args.force:
-        raise UsageError(f"--save: {save_to} exists; give another file, or add --force to replace it")
+        raise UsageError(
+            _("--save: {path} exists; give another file, or add --force to replace it").format(path=save_to)
+        )
     autosaves = unfinished_dir()
     from ..bots import BotSpecError, make_bot
 

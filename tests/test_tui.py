@@ -867,10 +867,10 @@ def test_number_keys_count_the_cards_as_shown_and_say_why_one_cannot_be_used_R7_
         assert board(app, "status") == "There are 3 cards to pick: press 1 to 3."
         await pilot.press("2")
         assert app.selected == Card.parse("Y2") and "›Y2‹" in board(app, "seats")
-        await click_card(pilot, "seats", "G3")  # a click says the same as its number key
-        assert board(app, "status").startswith("G3 cannot be used now: ") and app.selected == Card.parse("Y2")
+        await click_card(pilot, "seats", "G3")  # a click says the same as its number key, and unpicks Y2
+        assert board(app, "status").startswith("G3 cannot be used now: ") and app.selected is None
         assert app.table.game.fingerprint() == before
-        await pilot.press("t")
+        await pilot.press("2", "t")
         assert app.table.game.palette(1) == ["V6"]
 
     run(app, script)
@@ -889,6 +889,33 @@ def test_an_unusable_hand_card_is_muted_and_its_number_says_why() -> None:
         assert not cards["V2"].bold and cards["›B3‹"].bold  # the only usable card is picked already
         await pilot.press("2")
         assert board(app, "status") == "V2 cannot be used now: With V2 on the canvas you would not be winning."
+
+    run(app, script)
+
+
+def test_a_refused_pick_leaves_nothing_picked_so_the_next_verb_asks_for_a_card() -> None:
+    """A refused number key or click clears the pick (also the only usable card, which the
+    board had picked by itself): the next [c] asks for a card instead of putting the card
+    picked before on the canvas. (It used to keep the old pick, so the next verb acted on
+    a card the person had just moved away from.)"""
+    app = position_app(make(["R7 B3 V2", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("1", "p")
+        assert app.selected == Card.parse("B3")  # the only usable card, picked by the board
+        before = app.table.game.fingerprint()
+        await pilot.press("2")
+        assert board(app, "status").startswith("V2 cannot be used now: ")
+        assert app.selected is None and "›" not in board(app, "hand")
+        await pilot.press("c")
+        assert board(app, "status") == "Pick a card first: arrows, 1-9 or a click."
+        assert app.table.game.fingerprint() == before and not isinstance(app.screen, Choice)
+        await click_card(pilot, "hand", "V2")  # a click refused the same way
+        assert app.selected is None and "›" not in board(app, "hand")
+        await pilot.press("1")  # picking again works as before
+        assert app.selected == Card.parse("B3") and "›B3‹" in board(app, "hand")
+        await pilot.press("c")
+        assert isinstance(app.screen, Choice) and "B3" in texts(app, app.screen)
 
     run(app, script)
 

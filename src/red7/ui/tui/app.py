@@ -332,6 +332,9 @@ class PlayApp(BoardApp):
         # news starts at the resume (the board's log holds the game before it)
         self.seen: dict[int, int] = dict.fromkeys(people, table.event_count) if resumed else {}
         self.selected: Card | None = None
+        # a refused pick leaves nothing picked, not even the only usable card that the
+        # board picks by itself, until the person picks again or a decision is made
+        self.refused_pick = False
         self.status = ""
         self.thinking = False
         self.hinting = False
@@ -417,7 +420,7 @@ class PlayApp(BoardApp):
         numbered = self.numbered()
         selectable = self.selectable()
         if self.selected not in selectable:
-            self.selected = selectable[0] if len(selectable) == 1 else None
+            self.selected = selectable[0] if len(selectable) == 1 and not self.refused_pick else None
         prompt = ""
         if self.my_turn():
             prompt = self._prompt()
@@ -674,8 +677,7 @@ class PlayApp(BoardApp):
             self.say(self._no_card())
             return
         i = cards.index(self.selected) if self.selected in cards else (-1 if delta > 0 else 0)
-        self.selected = cards[(i + delta) % len(cards)]
-        self.say("")
+        self._pick(cards[(i + delta) % len(cards)])
 
     def action_select(self, n: int) -> None:
         """Number key ``n``: the n-th card the board numbers (see :meth:`numbered`)."""
@@ -689,10 +691,22 @@ class PlayApp(BoardApp):
                 ).format(n=len(cards))
             )
         elif cards[n - 1] not in self.selectable():
-            self.say(self._why_not(cards[n - 1]))
+            self._refuse_pick(self._why_not(cards[n - 1]))
         else:
-            self.selected = cards[n - 1]
-            self.say("")
+            self._pick(cards[n - 1])
+
+    def _pick(self, card: Card) -> None:
+        """``card`` is picked: the next verb acts on it."""
+        self.selected = card
+        self.refused_pick = False
+        self.say("")
+
+    def _refuse_pick(self, why: str) -> None:
+        """A pick is refused (``why``, in words): nothing stays picked, so the next verb
+        asks for a card instead of acting on the one picked before."""
+        self.selected = None
+        self.refused_pick = True
+        self.say(why)
 
     def _no_card(self) -> str:
         if not self.my_turn():
@@ -716,26 +730,27 @@ class PlayApp(BoardApp):
             return
         card = Card.parse(name)
         if card in self.selectable():
-            self.selected = card
-            self.say("")
+            self._pick(card)
             return
         if card in self.numbered():
-            self.say(self._why_not(card))
+            self._refuse_pick(self._why_not(card))
             return
         obs = self.table.observe(self.viewer)
         owner = next((s for s, p in enumerate(obs.palettes) if p >> card & 1), None)
         if owner is not None and owner != self.viewer:
-            self.say(
+            self._refuse_pick(
                 _("{card} is in {name}'s palette: only a 1's action takes a card from another palette.").format(
                     card=card_label(card), name=self.names[owner]
                 )
             )
         elif owner is not None:
-            self.say(
+            self._refuse_pick(
                 _("{card} is in your palette: only a 7's action moves a palette card.").format(card=card_label(card))
             )
         else:
-            self.say(_("{card} cannot be used now. {keys}").format(card=card_label(card), keys=self._hint_keys()))
+            self._refuse_pick(
+                _("{card} cannot be used now. {keys}").format(card=card_label(card), keys=self._hint_keys())
+            )
 
     def _not_now(self) -> str:
         if self.thinking and self.table.current is not None:
@@ -845,6 +860,7 @@ class PlayApp(BoardApp):
         seat = self.table.current
         self.last_move = self.session.decide(action)
         self.selected = None
+        self.refused_pick = False
         self.status = ""
         if self.passing and seat is not None and ends_turn_of(seat, self.last_move):
             # The turn is over: hide this hand before anything else shows, also when the
@@ -864,6 +880,7 @@ class PlayApp(BoardApp):
     def _take_back(self) -> None:
         if self.session.take_back():
             self.selected = None
+            self.refused_pick = False
             self.say(_("Turn taken back."))
         elif self.table.observe(self.viewer).step is Step.START:
             self.say(_("Nothing to take back: you have not played anything this turn."))
@@ -892,6 +909,7 @@ class PlayApp(BoardApp):
         first = plan.decisions[0].card
         if first is not None and first in self.selectable():
             self.selected = first
+            self.refused_pick = False
         self.say(plan_text(plan, bot_level(self.hint_spec), self.names, self.table.config.advanced))
 
     def notify_language(self) -> None:

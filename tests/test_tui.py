@@ -475,7 +475,7 @@ def test_clicking_cards_picks_yours_and_refuses_an_opponents() -> None:
         assert board(app, "status") == "Y5 is in Bia's palette: only a 1's action takes a card from another palette."
         await click_card(pilot, "seats", "O6")
         assert board(app, "status") == "O6 is in your palette: only a 7's action moves a palette card."
-        assert app.selected == Card.parse("B3")
+        assert app.selected is None  # a refused pick leaves nothing picked
 
     run(app, script)
 

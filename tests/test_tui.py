@@ -766,6 +766,58 @@ def test_a_dialog_opened_while_a_bot_thinks_does_not_stop_its_turn(dialog: str) 
     run(app, script)
 
 
+
+def test_keys_work_while_a_hint_is_worked_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the hint's bot thinks, a number key picks its card at once (it used to be
+    dropped with "It is not your turn."), and the hint, when it comes, leaves that pick
+    alone; a decision cancels a hint still being worked out (its answer is dropped)."""
+    hint_bot = Gated("play R7", "end")
+    monkeypatch.setattr("red7.ui.tui.app.make_bot", lambda spec: hint_bot)
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("h")
+        assert app.hinting and board(app, "status") == "Thinking of a hint…"
+        await pilot.press("2")  # B3, while the hint is worked out
+        assert app.selected == Card.parse("B3") and "›B3‹" in board(app, "hand")
+        assert "not your turn" not in board(app, "status")
+        hint_bot.gate.set()
+        await settle(pilot)
+        assert board(app, "status").startswith("Hint: the easy bot would play R7")
+        assert app.selected == Card.parse("B3")  # the hint did not undo the person's pick
+        hint_bot.gate.clear()
+        hint_bot.decisions = [Action.parse("play B3"), Action.parse("end")]
+        await pilot.press("h", "1", "p")  # R7 played while the hint thinks: the hint is dropped
+        assert app.table.game.palette(0) == ["R7", "O6"] and not app.hinting
+        hint_bot.gate.set()
+        await settle(pilot)
+        assert not board(app, "status").startswith("Hint:")
+        assert app.table.game.palette(0) == ["R7", "O6"]
+
+    run(app, script)
+
+
+def test_please_wait_never_stays_on_the_persons_own_turn() -> None:
+    """A key pressed while Bia thinks says to wait for her; once she has moved and the turn
+    is Ana's again, the message is gone (it used to stay on Ana's turn)."""
+    game = make(["G1 B2", "Y3 R6"], ["O6", "Y5"], current=1)
+    bia = Gated("play R6", "end")
+    app = PlayApp(lambda: Table.around(game, [Seat("Ana"), Seat("Bia", bia, "random")]), bot_delay=0, hint="easy")
+
+    async def script(pilot: Any) -> None:
+        await pilot.pause()
+        assert app.thinking
+        await pilot.press("h")
+        assert board(app, "status") == "Please wait: Bia is thinking."
+        bia.gate.set()
+        await settle(pilot)
+        assert app.table.current == 0 and app.my_turn()
+        assert "Please wait" not in board(app, "status")
+        assert board(app, "prompt").startswith("Your turn")
+
+    run(app, script)
+
+
 def wcag_contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
     """The WCAG 2 contrast ratio of two sRGB colours (1 to 21)."""
 

@@ -336,8 +336,11 @@ class PlayApp(BoardApp):
         # board picks by itself, until the person picks again or a decision is made
         self.refused_pick = False
         self.status = ""
+        self.status_waits = False  # the status says to wait for a bot: stale once a bot has moved
         self.thinking = False
-        self.hinting = False
+        self.hinting = False  # a hint is being worked out (keys still work meanwhile: see action_hint)
+        self.hints = 0  # hints asked or cancelled in this game: a hint's answer counts only if it is the last
+        self.picks = 0  # picks made or refused in this game: a hint does not change a pick made meanwhile
         self.last_move: list[Event] = []  # the events of the last decision applied
         self.generation += 1
 
@@ -385,7 +388,6 @@ class PlayApp(BoardApp):
         """Is it the turn of the person at the screen, with nothing else going on?"""
         return (
             not self.thinking
-            and not self.hinting
             and not self.waiting
             and self.table.person_to_move
             and self.viewer == self.table.current
@@ -474,7 +476,15 @@ class PlayApp(BoardApp):
 
     def say(self, message: str) -> None:
         self.status = message
+        self.status_waits = False
         self.refresh_view()
+
+    def _say_not_now(self) -> None:
+        """Say why a key does nothing now (a bot thinks, the game is over, another
+        player's turn); a "please wait" goes away when a bot has moved, so it never stays
+        on the person's own turn."""
+        self.say(self._not_now())
+        self.status_waits = True
 
     # --- the flow of the game -------------------------------------------------------------
 
@@ -586,6 +596,8 @@ class PlayApp(BoardApp):
             return
         self.thinking = False
         self.last_move = self.session.apply_bot(action)
+        if self.status_waits:  # "Please wait: <this bot> is thinking." is over
+            self.status, self.status_waits = "", False
         self.refresh_view()  # the move shows at once, also behind a dialog or before a round's end
         self.advance()
 
@@ -672,6 +684,9 @@ class PlayApp(BoardApp):
         return turn_prompt(step, self._options(), bool(self.table.staged))
 
     def action_move(self, delta: int) -> None:
+        if not self.my_turn():
+            self._say_not_now()
+            return
         cards = self.selectable()
         if not cards:
             self.say(self._no_card())
@@ -681,6 +696,9 @@ class PlayApp(BoardApp):
 
     def action_select(self, n: int) -> None:
         """Number key ``n``: the n-th card the board numbers (see :meth:`numbered`)."""
+        if not self.my_turn():
+            self._say_not_now()
+            return
         cards = self.numbered()
         if not cards:
             self.say(self._no_card())
@@ -696,16 +714,18 @@ class PlayApp(BoardApp):
             self._pick(cards[n - 1])
 
     def _pick(self, card: Card) -> None:
-        """``card`` is picked: the next verb acts on it."""
+        """``card`` is picked: the next verb acts on it (a hint being worked out goes on)."""
         self.selected = card
         self.refused_pick = False
-        self.say("")
+        self.picks += 1
+        self.say(_("Thinking of a hint…") if self.hinting else "")
 
     def _refuse_pick(self, why: str) -> None:
         """A pick is refused (``why``, in words): nothing stays picked, so the next verb
         asks for a card instead of acting on the one picked before."""
         self.selected = None
         self.refused_pick = True
+        self.picks += 1
         self.say(why)
 
     def _no_card(self) -> str:
@@ -726,7 +746,7 @@ class PlayApp(BoardApp):
     def action_pick(self, name: str) -> None:
         """A click on a card (``name`` in notation)."""
         if not self.my_turn():
-            self.say(self._not_now())
+            self._say_not_now()
             return
         card = Card.parse(name)
         if card in self.selectable():
@@ -762,7 +782,7 @@ class PlayApp(BoardApp):
     def action_verb(self, verb: str) -> None:
         """A verb's key or button: its decision at this step, about the selected card."""
         if not self.my_turn():
-            self.say(self._not_now())
+            self._say_not_now()
             return
         accepted = STEP_KINDS[self.table.observe(self.viewer).step]
         key = next((k for k in VERBS[verb] if k[0] in accepted), None)
@@ -780,6 +800,7 @@ class PlayApp(BoardApp):
         self._decide(next(o for o in self._options() if o.action is action))
 
     def _decide(self, option: Option) -> None:
+        self._cancel_hint()  # the hint was for the position this decision leaves
         action = option.action
         if action.kind is Kind.CONCEDE:
             # the basic game is one round (R6.3): out of it, the game is lost
@@ -873,12 +894,13 @@ class PlayApp(BoardApp):
 
     def action_undo(self) -> None:
         if not self.my_turn():
-            self.say(self._not_now())
+            self._say_not_now()
         else:
             self._take_back()
 
     def _take_back(self) -> None:
         if self.session.take_back():
+            self._cancel_hint()  # the hint was for the position taken back
             self.selected = None
             self.refused_pick = False
             self.say(_("Turn taken back."))
@@ -888,26 +910,44 @@ class PlayApp(BoardApp):
             self.say(_("Nothing to take back: a card was drawn, and a draw cannot be taken back."))
 
     def action_hint(self) -> None:
+        """``h``: what the hint's bot would do with the rest of the turn, worked out in a
+        worker thread on a copy of the game. The keys keep working meanwhile, as a player
+        expects: a card picked is picked at once (the hint, when it comes, shows but
+        leaves that pick alone); a decision or taking the turn back cancels the hint,
+        which was for a position that is gone. ``h`` again while it is worked out only
+        says so."""
         if not self.my_turn():
-            self.say(self._not_now())
+            self._say_not_now()
+            return
+        if self.hinting:
+            self.say(_("Thinking of a hint…"))
             return
         hint = self.session.hint(make_bot(self.hint_spec))
         self.hinting = True
+        self.hints += 1
+        asked, picks = (self.generation, self.hints), self.picks
         self.say(_("Thinking of a hint…"))
-        generation = self.generation
 
         def work() -> None:
-            self._from_thread(self._hinted, hint.plan(), generation)
+            self._from_thread(self._hinted, hint.plan(), asked, picks)
 
         self.run_worker(work, thread=True, group="hint", exit_on_error=True)
 
-    def _hinted(self, plan: Plan, generation: int) -> None:
-        """Show the hint's plan (the whole turn), its first card picked."""
-        self.hinting = False
-        if generation != self.generation:
+    def _cancel_hint(self) -> None:
+        """Forget the hint being worked out: its answer, when it comes, is dropped."""
+        if self.hinting:
+            self.hinting = False
+            self.hints += 1
+
+    def _hinted(self, plan: Plan, asked: tuple[int, int], picks: int) -> None:
+        """Show the hint's plan (the whole turn), its first card picked unless the person
+        picked a card meanwhile; dropped if the hint was cancelled (or the game is
+        another one) since it was ``asked``."""
+        if asked != (self.generation, self.hints) or self.closing:
             return
+        self.hinting = False
         first = plan.decisions[0].card
-        if first is not None and first in self.selectable():
+        if picks == self.picks and first is not None and first in self.selectable():
             self.selected = first
             self.refused_pick = False
         self.say(plan_text(plan, bot_level(self.hint_spec), self.names, self.table.config.advanced))

@@ -1014,6 +1014,39 @@ def test_ctrl_c_asks_to_quit_in_the_chosen_language_and_twice_quits() -> None:
     run(app, script)
 
 
+
+def test_a_dialog_offers_no_key_it_ignores_and_no_built_in_key_quits_unasked() -> None:
+    """While a dialog is open the key line behind it offers nothing (a dialog takes only
+    its answers' keys: [l], [?], [h], [q] used to be offered there and ignored); it comes
+    back when the dialog closes. Textual's command palette (Ctrl+P, in English, whose Quit
+    left without asking or saving) is off, and Ctrl+Q asks as [q] does."""
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        assert "[q] quit" in board(app, "keys") and "[l] Português" in board(app, "keys")
+        await pilot.press("1", "p", "1", "c")
+        assert app.screen.id == "confirm-turn"
+        assert board(app, "keys") == ""
+        await pilot.press("l")  # a key the line no longer offers: nothing happens
+        assert app.screen.id == "confirm-turn" and "Confirm your turn" in texts(app, app.screen)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert app.screen.id == "confirm-turn" and len(app.screen_stack) == 2
+        await pilot.press("ctrl+q")
+        assert app.screen.id == "confirm-quit" and not app.closing
+        await pilot.press("escape", "escape")
+        assert not app.dialog_open and "[q] quit" in board(app, "keys")
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert not app.dialog_open  # no command palette on the board either
+        await pilot.press("ctrl+q")
+        assert app.screen.id == "confirm-quit" and not app.closing
+        await pilot.press("enter")
+        assert app.closing
+
+    run(app, script)
+
+
 def assert_fits(app: PlayApp) -> None:
     """The buttons and the key line show whole on the screen."""
     screen = "\n".join(screen_lines(app))

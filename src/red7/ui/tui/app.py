@@ -449,7 +449,11 @@ class PlayApp(BoardApp):
     def _keys_line(self, picking: bool) -> Content:
         """The keys that work now beside the buttons, each clickable: picking a card
         (when there is one to pick), a hint (on the person's turn), the rules, the log,
-        the language and quitting."""
+        the language and quitting. None while a dialog is open: a dialog takes only its
+        own answers' keys (and Ctrl+C, which asks to quit), so the line behind it offers
+        nothing it would ignore."""
+        if self.waiting or self.dialog_open:
+            return Content("")
         parts = [(_("[←/→] [1-9] pick a card"), "")] if picking else []
         if self.my_turn():
             parts.append((_("[h] hint"), "app.hint"))
@@ -567,9 +571,11 @@ class PlayApp(BoardApp):
         def answered(answer: Any) -> None:
             self.dialogs -= 1
             then(answer)
+            self.refresh_view()  # the key line again, if this was the last dialog
             self.advance()  # whatever happened meanwhile (a bot's answer) moves on now
 
         self.push_screen(screen, answered)
+        self.refresh_view()  # no key line behind the dialog
 
     def _think(self, turn: BotTurn) -> None:
         generation = self.generation

@@ -27,6 +27,7 @@ from red7.core.observation import Observation
 from red7.core.record import replay
 from red7.core.standing import standing_of
 from red7.play.records import load
+from red7.play.session import cards_at_round_end
 from red7.play.table import Seat, Table
 from red7.ui.i18n import _, set_language
 from red7.ui.tui.app import PlayApp
@@ -528,6 +529,37 @@ def test_replay_steps_through_a_record_on_the_same_board(tmp_path: Path) -> None
     run(app, script)
 
 
+def test_the_replay_of_a_match_ends_on_every_palette_as_it_ended_in_every_view(tmp_path: Path) -> None:
+    """At the end of a replayed match, in the public view and in the all-hands view, the
+    board shows each palette as the last round ended (the winner's scoring cards, which
+    the engine moved to the score pile, included) and who won by what."""
+    seats = [Seat("", make_bot("easy"), "easy") for _ in range(3)]
+    table = Table(seats, Config(3, advanced=True, actions=True), seed=11)
+    while not table.is_over:
+        table.play_bot()
+    games = positions(load(table.save(tmp_path / "match.json")))
+    app = ReplayApp(games, "match.json")
+    game = games[-1]
+    last = game.observe(None).round_results[-1]
+    ended = cards_at_round_end(game.events, game.players)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("end")
+        for view in range(game.players + 2):  # public, each seat's, every hand
+            if view == game.players + 1:
+                assert app.all_hands
+            standing = board(app, "standing").replace("\n", " ")
+            assert "won the game! Round winner: " in standing, standing
+            rows = board(app, "seats").split("\n")
+            for seat, row in enumerate(rows):
+                shown = [word for word in row.split() if word in {str(c) for c in ALL_CARDS}]
+                assert shown == [str(c) for c in ended[seat].palette], row
+            assert set(last.scored) <= set(rows[last.winner].split())
+            await pilot.press("v")
+
+    run(app, script)
+
+
 def test_a_corrupt_record_is_refused_in_the_chosen_language(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -764,7 +796,6 @@ def test_a_dialog_opened_while_a_bot_thinks_does_not_stop_its_turn(dialog: str) 
         assert board(app, "prompt").startswith("Your turn")
 
     run(app, script)
-
 
 
 def test_keys_work_while_a_hint_is_worked_out(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1014,7 +1045,6 @@ def test_ctrl_c_asks_to_quit_in_the_chosen_language_and_twice_quits() -> None:
     run(app, script)
 
 
-
 def test_a_dialog_offers_no_key_it_ignores_and_no_built_in_key_quits_unasked() -> None:
     """While a dialog is open the key line behind it offers nothing (a dialog takes only
     its answers' keys: [l], [?], [h], [q] used to be offered there and ignored); it comes
@@ -1155,6 +1185,43 @@ def test_an_elimination_with_an_empty_hand_shows_in_the_game_over_dialog_R4_1() 
             "Round winner: Ana, under the rule Red.",
             "Ana won the game!",
         ]
+
+    run(app, script)
+
+
+def test_the_end_of_a_match_shows_every_palette_as_it_ended_and_who_won_by_what_R8_2() -> None:
+    """A match of three bots, to its end. Behind the game-over dialog the board shows each
+    palette as the last round ended, the winner's scoring cards (which the engine has
+    moved to the score pile) and the palettes of the players out of the round included,
+    and who won by what. (It said who was "winning" from the palettes less the scoring
+    cards, e.g. "Blue: nobody qualifies", and showed neither those cards nor the palettes
+    of the players out of the round.)"""
+    app = new_app(seed=11, bots=("easy", "easy", "easy"), people=0, advanced=True, actions=True)
+
+    async def script(pilot: Any) -> None:
+        for _round in range(200):
+            await settle(pilot)
+            if app.table.is_over:
+                break
+            if app.screen.id == "round-over":
+                await pilot.press("enter")
+        assert app.screen.id == "game-over"
+        game = app.table.game
+        last = game.observe(None).round_results[-1]
+        assert last.scored  # the case at stake: the winner's scoring cards left the palette
+        winners = " & ".join(app.names[w] for w in game.result.winners)
+        assert (
+            board(app, "standing")
+            .replace("\n", " ")
+            .startswith(f"{winners} won the game! Round winner: {app.names[last.winner]}, under the rule ")
+        )
+        rows = board(app, "seats").split("\n")
+        ended = cards_at_round_end(game.events, game.players)
+        for seat, row in enumerate(rows):
+            shown = [word for word in row.split() if word in {str(c) for c in ALL_CARDS}]
+            assert shown == [str(c) for c in ended[seat].palette], row
+            assert ("out of the round" in row) == ended[seat].out
+        assert "★" in rows[last.winner] and set(last.scored) <= set(rows[last.winner].split())
 
     run(app, script)
 

@@ -387,10 +387,7 @@ class PlayApp(BoardApp):
     def my_turn(self) -> bool:
         """Is it the turn of the person at the screen, with nothing else going on?"""
         return (
-            not self.thinking
-            and not self.waiting
-            and self.table.person_to_move
-            and self.viewer == self.table.current
+            not self.thinking and not self.waiting and self.table.person_to_move and self.viewer == self.table.current
         )
 
     def _options(self) -> list[Option]:
@@ -441,6 +438,8 @@ class PlayApp(BoardApp):
             numbered=numbered,
             usable=selectable if numbered else None,
             drawn=just_drawn(seen, self.viewer) & set(cards_shown(obs.hand or 0)),
+            # the game is over: every palette as the last round ended, scoring cards included
+            final=[s.palette for s in cards_at_round_end(seen, len(self.names))] if self.table.is_over else None,
         )
         self.query_one(Board).show(view)
         self._show_buttons()

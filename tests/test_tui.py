@@ -27,6 +27,7 @@ from red7.core.observation import Observation
 from red7.core.record import replay
 from red7.core.standing import standing_of
 from red7.play.records import load
+from red7.play.session import cards_at_round_end
 from red7.play.table import Seat, Table
 from red7.ui.i18n import _, set_language
 from red7.ui.tui.app import PlayApp
@@ -475,7 +476,7 @@ def test_clicking_cards_picks_yours_and_refuses_an_opponents() -> None:
         assert board(app, "status") == "Y5 is in Bia's palette: only a 1's action takes a card from another palette."
         await click_card(pilot, "seats", "O6")
         assert board(app, "status") == "O6 is in your palette: only a 7's action moves a palette card."
-        assert app.selected == Card.parse("B3")
+        assert app.selected is None  # a refused pick leaves nothing picked
 
     run(app, script)
 
@@ -524,6 +525,37 @@ def test_replay_steps_through_a_record_on_the_same_board(tmp_path: Path) -> None
         assert "Game over." in str(app.query_one("#prompt").render())
         await pilot.press("right")
         assert str(app.query_one("#status").render()) == "This is the last decision of the record."
+
+    run(app, script)
+
+
+def test_the_replay_of_a_match_ends_on_every_palette_as_it_ended_in_every_view(tmp_path: Path) -> None:
+    """At the end of a replayed match, in the public view and in the all-hands view, the
+    board shows each palette as the last round ended (the winner's scoring cards, which
+    the engine moved to the score pile, included) and who won by what."""
+    seats = [Seat("", make_bot("easy"), "easy") for _ in range(3)]
+    table = Table(seats, Config(3, advanced=True, actions=True), seed=11)
+    while not table.is_over:
+        table.play_bot()
+    games = positions(load(table.save(tmp_path / "match.json")))
+    app = ReplayApp(games, "match.json")
+    game = games[-1]
+    last = game.observe(None).round_results[-1]
+    ended = cards_at_round_end(game.events, game.players)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("end")
+        for view in range(game.players + 2):  # public, each seat's, every hand
+            if view == game.players + 1:
+                assert app.all_hands
+            standing = board(app, "standing").replace("\n", " ")
+            assert "won the game! Round winner: " in standing, standing
+            rows = board(app, "seats").split("\n")
+            for seat, row in enumerate(rows):
+                shown = [word for word in row.split() if word in {str(c) for c in ALL_CARDS}]
+                assert shown == [str(c) for c in ended[seat].palette], row
+            assert set(last.scored) <= set(rows[last.winner].split())
+            await pilot.press("v")
 
     run(app, script)
 
@@ -766,6 +798,57 @@ def test_a_dialog_opened_while_a_bot_thinks_does_not_stop_its_turn(dialog: str) 
     run(app, script)
 
 
+def test_keys_work_while_a_hint_is_worked_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the hint's bot thinks, a number key picks its card at once (it used to be
+    dropped with "It is not your turn."), and the hint, when it comes, leaves that pick
+    alone; a decision cancels a hint still being worked out (its answer is dropped)."""
+    hint_bot = Gated("play R7", "end")
+    monkeypatch.setattr("red7.ui.tui.app.make_bot", lambda spec: hint_bot)
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("h")
+        assert app.hinting and board(app, "status") == "Thinking of a hint…"
+        await pilot.press("2")  # B3, while the hint is worked out
+        assert app.selected == Card.parse("B3") and "›B3‹" in board(app, "hand")
+        assert "not your turn" not in board(app, "status")
+        hint_bot.gate.set()
+        await settle(pilot)
+        assert board(app, "status").startswith("Hint: the easy bot would play R7")
+        assert app.selected == Card.parse("B3")  # the hint did not undo the person's pick
+        hint_bot.gate.clear()
+        hint_bot.decisions = [Action.parse("play B3"), Action.parse("end")]
+        await pilot.press("h", "1", "p")  # R7 played while the hint thinks: the hint is dropped
+        assert app.table.game.palette(0) == ["R7", "O6"] and not app.hinting
+        hint_bot.gate.set()
+        await settle(pilot)
+        assert not board(app, "status").startswith("Hint:")
+        assert app.table.game.palette(0) == ["R7", "O6"]
+
+    run(app, script)
+
+
+def test_please_wait_never_stays_on_the_persons_own_turn() -> None:
+    """A key pressed while Bia thinks says to wait for her; once she has moved and the turn
+    is Ana's again, the message is gone (it used to stay on Ana's turn)."""
+    game = make(["G1 B2", "Y3 R6"], ["O6", "Y5"], current=1)
+    bia = Gated("play R6", "end")
+    app = PlayApp(lambda: Table.around(game, [Seat("Ana"), Seat("Bia", bia, "random")]), bot_delay=0, hint="easy")
+
+    async def script(pilot: Any) -> None:
+        await pilot.pause()
+        assert app.thinking
+        await pilot.press("h")
+        assert board(app, "status") == "Please wait: Bia is thinking."
+        bia.gate.set()
+        await settle(pilot)
+        assert app.table.current == 0 and app.my_turn()
+        assert "Please wait" not in board(app, "status")
+        assert board(app, "prompt").startswith("Your turn")
+
+    run(app, script)
+
+
 def wcag_contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
     """The WCAG 2 contrast ratio of two sRGB colours (1 to 21)."""
 
@@ -867,10 +950,10 @@ def test_number_keys_count_the_cards_as_shown_and_say_why_one_cannot_be_used_R7_
         assert board(app, "status") == "There are 3 cards to pick: press 1 to 3."
         await pilot.press("2")
         assert app.selected == Card.parse("Y2") and "›Y2‹" in board(app, "seats")
-        await click_card(pilot, "seats", "G3")  # a click says the same as its number key
-        assert board(app, "status").startswith("G3 cannot be used now: ") and app.selected == Card.parse("Y2")
+        await click_card(pilot, "seats", "G3")  # a click says the same as its number key, and unpicks Y2
+        assert board(app, "status").startswith("G3 cannot be used now: ") and app.selected is None
         assert app.table.game.fingerprint() == before
-        await pilot.press("t")
+        await pilot.press("2", "t")
         assert app.table.game.palette(1) == ["V6"]
 
     run(app, script)
@@ -889,6 +972,33 @@ def test_an_unusable_hand_card_is_muted_and_its_number_says_why() -> None:
         assert not cards["V2"].bold and cards["›B3‹"].bold  # the only usable card is picked already
         await pilot.press("2")
         assert board(app, "status") == "V2 cannot be used now: With V2 on the canvas you would not be winning."
+
+    run(app, script)
+
+
+def test_a_refused_pick_leaves_nothing_picked_so_the_next_verb_asks_for_a_card() -> None:
+    """A refused number key or click clears the pick (also the only usable card, which the
+    board had picked by itself): the next [c] asks for a card instead of putting the card
+    picked before on the canvas. (It used to keep the old pick, so the next verb acted on
+    a card the person had just moved away from.)"""
+    app = position_app(make(["R7 B3 V2", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("1", "p")
+        assert app.selected == Card.parse("B3")  # the only usable card, picked by the board
+        before = app.table.game.fingerprint()
+        await pilot.press("2")
+        assert board(app, "status").startswith("V2 cannot be used now: ")
+        assert app.selected is None and "›" not in board(app, "hand")
+        await pilot.press("c")
+        assert board(app, "status") == "Pick a card first: arrows, 1-9 or a click."
+        assert app.table.game.fingerprint() == before and not isinstance(app.screen, Choice)
+        await click_card(pilot, "hand", "V2")  # a click refused the same way
+        assert app.selected is None and "›" not in board(app, "hand")
+        await pilot.press("1")  # picking again works as before
+        assert app.selected == Card.parse("B3") and "›B3‹" in board(app, "hand")
+        await pilot.press("c")
+        assert isinstance(app.screen, Choice) and "B3" in texts(app, app.screen)
 
     run(app, script)
 
@@ -930,6 +1040,38 @@ def test_ctrl_c_asks_to_quit_in_the_chosen_language_and_twice_quits() -> None:
         await pilot.press("ctrl+c")
         assert app.screen.id == "confirm-quit" and "Sair?" in texts(app, app.screen)
         await pilot.press("ctrl+c")
+        assert app.closing
+
+    run(app, script)
+
+
+def test_a_dialog_offers_no_key_it_ignores_and_no_built_in_key_quits_unasked() -> None:
+    """While a dialog is open the key line behind it offers nothing (a dialog takes only
+    its answers' keys: [l], [?], [h], [q] used to be offered there and ignored); it comes
+    back when the dialog closes. Textual's command palette (Ctrl+P, in English, whose Quit
+    left without asking or saving) is off, and Ctrl+Q asks as [q] does."""
+    app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))
+
+    async def script(pilot: Any) -> None:
+        assert "[q] quit" in board(app, "keys") and "[l] Português" in board(app, "keys")
+        await pilot.press("1", "p", "1", "c")
+        assert app.screen.id == "confirm-turn"
+        assert board(app, "keys") == ""
+        await pilot.press("l")  # a key the line no longer offers: nothing happens
+        assert app.screen.id == "confirm-turn" and "Confirm your turn" in texts(app, app.screen)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert app.screen.id == "confirm-turn" and len(app.screen_stack) == 2
+        await pilot.press("ctrl+q")
+        assert app.screen.id == "confirm-quit" and not app.closing
+        await pilot.press("escape", "escape")
+        assert not app.dialog_open and "[q] quit" in board(app, "keys")
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert not app.dialog_open  # no command palette on the board either
+        await pilot.press("ctrl+q")
+        assert app.screen.id == "confirm-quit" and not app.closing
+        await pilot.press("enter")
         assert app.closing
 
     run(app, script)
@@ -1043,6 +1185,43 @@ def test_an_elimination_with_an_empty_hand_shows_in_the_game_over_dialog_R4_1() 
             "Round winner: Ana, under the rule Red.",
             "Ana won the game!",
         ]
+
+    run(app, script)
+
+
+def test_the_end_of_a_match_shows_every_palette_as_it_ended_and_who_won_by_what_R8_2() -> None:
+    """A match of three bots, to its end. Behind the game-over dialog the board shows each
+    palette as the last round ended, the winner's scoring cards (which the engine has
+    moved to the score pile) and the palettes of the players out of the round included,
+    and who won by what. (It said who was "winning" from the palettes less the scoring
+    cards, e.g. "Blue: nobody qualifies", and showed neither those cards nor the palettes
+    of the players out of the round.)"""
+    app = new_app(seed=11, bots=("easy", "easy", "easy"), people=0, advanced=True, actions=True)
+
+    async def script(pilot: Any) -> None:
+        for _round in range(200):
+            await settle(pilot)
+            if app.table.is_over:
+                break
+            if app.screen.id == "round-over":
+                await pilot.press("enter")
+        assert app.screen.id == "game-over"
+        game = app.table.game
+        last = game.observe(None).round_results[-1]
+        assert last.scored  # the case at stake: the winner's scoring cards left the palette
+        winners = " & ".join(app.names[w] for w in game.result.winners)
+        assert (
+            board(app, "standing")
+            .replace("\n", " ")
+            .startswith(f"{winners} won the game! Round winner: {app.names[last.winner]}, under the rule ")
+        )
+        rows = board(app, "seats").split("\n")
+        ended = cards_at_round_end(game.events, game.players)
+        for seat, row in enumerate(rows):
+            shown = [word for word in row.split() if word in {str(c) for c in ALL_CARDS}]
+            assert shown == [str(c) for c in ended[seat].palette], row
+            assert ("out of the round" in row) == ended[seat].out
+        assert "★" in rows[last.winner] and set(last.scored) <= set(rows[last.winner].split())
 
     run(app, script)
 

@@ -30,7 +30,7 @@ from ..core.events import (
     RoundDealt,
     RoundOver,
 )
-from ..core.model import Config, Option, Refusal, Step
+from ..core.model import Config, Option, Refusal, RoundResult, Step
 from ..core.standing import Standing
 from ..play.records import last_unfinished
 from ..play.session import Plan, PlanEnd, SeatKind, SeatName, Session
@@ -398,7 +398,7 @@ def unsafe_reason(after: Standing | None, names: Sequence[str]) -> str:
     )
 
 
-def round_winner(over: RoundOver, names: Sequence[str]) -> str:
+def round_winner(over: RoundOver | RoundResult, names: Sequence[str]) -> str:
     """E.g. "Round winner: Ana, under the rule Blue."."""
     return _("Round winner: {name}, under the rule {rule}.").format(
         name=names[over.winner], rule=colour_name(over.rule)
@@ -423,6 +423,21 @@ def round_summary(over: RoundOver, scores: Sequence[int], target: int | None, na
         lines.append(scoring.format(cards=cards_label(over.scored) or "—", points=over.points))
         lines.append(scores_line(scores, target, names))
     return "\n".join(lines)
+
+
+def game_over_line(winners: Sequence[int], last: RoundResult, advanced: bool, names: Sequence[str]) -> str:
+    """Who won, and how the last round ended, for the board at the end of a game (in
+    place of who is winning, which the palettes as the engine leaves them, the scoring
+    cards gone to the score pile, no longer tell): "Ana won the game! Round winner:
+    Ana, under the rule Blue. Scoring cards: B7 B6 = 13 points."""
+    line = winners_line(winners, names) + " " + round_winner(last, names)
+    if advanced:
+        scoring = ngettext(
+            "Scoring cards: {cards} = {points} point.", "Scoring cards: {cards} = {points} points.", last.points
+        )
+        cards = cards_label(last.scored) or "—"
+        line += " " + scoring.format(cards=cards, points=last.points)
+    return line
 
 
 def winners_line(winners: Sequence[int], names: Sequence[str]) -> str:

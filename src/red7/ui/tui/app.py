@@ -311,9 +311,15 @@ class PlayApp(BoardApp):
         # where their last turn ended (issue 34: not the whole game again, nor nothing)
         self.seen: dict[int, int] = {p: n for p, n in table.turns_seen().items() if p in people}
         self.selected: Card | None = None
+        # a refused pick leaves nothing picked, not even the only usable card that the
+        # board picks by itself, until the person picks again or a decision is made
+        self.refused_pick = False
         self.status = ""
+        self.status_waits = False  # the status says to wait for a bot: stale once a bot has moved
         self.thinking = False
-        self.hinting = False
+        self.hinting = False  # a hint is being worked out (keys still work meanwhile: see action_hint)
+        self.hints = 0  # hints asked or cancelled in this game: a hint's answer counts only if it is the last
+        self.picks = 0  # picks made or refused in this game: a hint does not change a pick made meanwhile
         self.last_move: list[Event] = []  # the events of the last decision applied
         self.generation += 1
 
@@ -360,11 +366,7 @@ class PlayApp(BoardApp):
     def my_turn(self) -> bool:
         """Is it the turn of the person at the screen, with nothing else going on?"""
         return (
-            not self.thinking
-            and not self.hinting
-            and not self.waiting
-            and self.table.person_to_move
-            and self.viewer == self.table.current
+            not self.thinking and not self.waiting and self.table.person_to_move and self.viewer == self.table.current
         )
 
     def _options(self) -> list[Option]:
@@ -396,7 +398,7 @@ class PlayApp(BoardApp):
         numbered = self.numbered()
         selectable = self.selectable()
         if self.selected not in selectable:
-            self.selected = selectable[0] if len(selectable) == 1 else None
+            self.selected = selectable[0] if len(selectable) == 1 and not self.refused_pick else None
         prompt = ""
         if self.my_turn():
             prompt = self._prompt()
@@ -415,6 +417,8 @@ class PlayApp(BoardApp):
             numbered=numbered,
             usable=selectable if numbered else None,
             drawn=just_drawn(seen, self.viewer) & set(cards_shown(obs.hand or 0)),
+            # the game is over: every palette as the last round ended, scoring cards included
+            final=[s.palette for s in cards_at_round_end(seen, len(self.names))] if self.table.is_over else None,
         )
         self.query_one(Board).show(view)
         self._show_buttons()
@@ -423,7 +427,11 @@ class PlayApp(BoardApp):
     def _keys_line(self, picking: bool) -> Content:
         """The keys that work now beside the buttons, each clickable: picking a card
         (when there is one to pick), a hint (on the person's turn), the rules, the log,
-        the language and quitting."""
+        the language and quitting. None while a dialog is open: a dialog takes only its
+        own answers' keys (and Ctrl+C, which asks to quit), so the line behind it offers
+        nothing it would ignore."""
+        if self.waiting or self.dialog_open:
+            return Content("")
         parts = [(_("[←/→] [1-9] pick a card"), "")] if picking else []
         if self.my_turn():
             parts.append((_("[h] hint"), "app.hint"))
@@ -450,7 +458,15 @@ class PlayApp(BoardApp):
 
     def say(self, message: str) -> None:
         self.status = message
+        self.status_waits = False
         self.refresh_view()
+
+    def _say_not_now(self) -> None:
+        """Say why a key does nothing now (a bot thinks, the game is over, another
+        player's turn); a "please wait" goes away when a bot has moved, so it never stays
+        on the person's own turn."""
+        self.say(self._not_now())
+        self.status_waits = True
 
     # --- the flow of the game -------------------------------------------------------------
 
@@ -533,9 +549,11 @@ class PlayApp(BoardApp):
         def answered(answer: Any) -> None:
             self.dialogs -= 1
             then(answer)
+            self.refresh_view()  # the key line again, if this was the last dialog
             self.advance()  # whatever happened meanwhile (a bot's answer) moves on now
 
         self.push_screen(screen, answered)
+        self.refresh_view()  # no key line behind the dialog
 
     def _think(self, turn: BotTurn) -> None:
         generation = self.generation
@@ -562,6 +580,8 @@ class PlayApp(BoardApp):
             return
         self.thinking = False
         self.last_move = self.session.apply_bot(action)
+        if self.status_waits:  # "Please wait: <this bot> is thinking." is over
+            self.status, self.status_waits = "", False
         self.refresh_view()  # the move shows at once, also behind a dialog or before a round's end
         self.advance()
 
@@ -648,16 +668,21 @@ class PlayApp(BoardApp):
         return turn_prompt(step, self._options(), bool(self.table.staged))
 
     def action_move(self, delta: int) -> None:
+        if not self.my_turn():
+            self._say_not_now()
+            return
         cards = self.selectable()
         if not cards:
             self.say(self._no_card())
             return
         i = cards.index(self.selected) if self.selected in cards else (-1 if delta > 0 else 0)
-        self.selected = cards[(i + delta) % len(cards)]
-        self.say("")
+        self._pick(cards[(i + delta) % len(cards)])
 
     def action_select(self, n: int) -> None:
         """Number key ``n``: the n-th card the board numbers (see :meth:`numbered`)."""
+        if not self.my_turn():
+            self._say_not_now()
+            return
         cards = self.numbered()
         if not cards:
             self.say(self._no_card())
@@ -668,10 +693,24 @@ class PlayApp(BoardApp):
                 ).format(n=len(cards))
             )
         elif cards[n - 1] not in self.selectable():
-            self.say(self._why_not(cards[n - 1]))
+            self._refuse_pick(self._why_not(cards[n - 1]))
         else:
-            self.selected = cards[n - 1]
-            self.say("")
+            self._pick(cards[n - 1])
+
+    def _pick(self, card: Card) -> None:
+        """``card`` is picked: the next verb acts on it (a hint being worked out goes on)."""
+        self.selected = card
+        self.refused_pick = False
+        self.picks += 1
+        self.say(_("Thinking of a hint…") if self.hinting else "")
+
+    def _refuse_pick(self, why: str) -> None:
+        """A pick is refused (``why``, in words): nothing stays picked, so the next verb
+        asks for a card instead of acting on the one picked before."""
+        self.selected = None
+        self.refused_pick = True
+        self.picks += 1
+        self.say(why)
 
     def _no_card(self) -> str:
         if not self.my_turn():
@@ -691,30 +730,31 @@ class PlayApp(BoardApp):
     def action_pick(self, name: str) -> None:
         """A click on a card (``name`` in notation)."""
         if not self.my_turn():
-            self.say(self._not_now())
+            self._say_not_now()
             return
         card = Card.parse(name)
         if card in self.selectable():
-            self.selected = card
-            self.say("")
+            self._pick(card)
             return
         if card in self.numbered():
-            self.say(self._why_not(card))
+            self._refuse_pick(self._why_not(card))
             return
         obs = self.table.observe(self.viewer)
         owner = next((s for s, p in enumerate(obs.palettes) if p >> card & 1), None)
         if owner is not None and owner != self.viewer:
-            self.say(
+            self._refuse_pick(
                 _("{card} is in {name}'s palette: only a 1's action takes a card from another palette.").format(
                     card=card_label(card), name=self.names[owner]
                 )
             )
         elif owner is not None:
-            self.say(
+            self._refuse_pick(
                 _("{card} is in your palette: only a 7's action moves a palette card.").format(card=card_label(card))
             )
         else:
-            self.say(_("{card} cannot be used now. {keys}").format(card=card_label(card), keys=self._hint_keys()))
+            self._refuse_pick(
+                _("{card} cannot be used now. {keys}").format(card=card_label(card), keys=self._hint_keys())
+            )
 
     def _not_now(self) -> str:
         if self.thinking and self.table.current is not None:
@@ -726,7 +766,7 @@ class PlayApp(BoardApp):
     def action_verb(self, verb: str) -> None:
         """A verb's key or button: its decision at this step, about the selected card."""
         if not self.my_turn():
-            self.say(self._not_now())
+            self._say_not_now()
             return
         accepted = STEP_KINDS[self.table.observe(self.viewer).step]
         key = next((k for k in VERBS[verb] if k[0] in accepted), None)
@@ -744,6 +784,7 @@ class PlayApp(BoardApp):
         self._decide(next(o for o in self._options() if o.action is action))
 
     def _decide(self, option: Option) -> None:
+        self._cancel_hint()  # the hint was for the position this decision leaves
         action = option.action
         if action.kind is Kind.CONCEDE:
             # the basic game is one round (R6.3): out of it, the game is lost
@@ -825,6 +866,7 @@ class PlayApp(BoardApp):
         seat = self.table.current
         self.last_move = self.session.decide(action)
         self.selected = None
+        self.refused_pick = False
         self.status = ""
         if self.passing and seat is not None and ends_turn_of(seat, self.last_move):
             # The turn is over: hide this hand before anything else shows, also when the
@@ -837,13 +879,15 @@ class PlayApp(BoardApp):
 
     def action_undo(self) -> None:
         if not self.my_turn():
-            self.say(self._not_now())
+            self._say_not_now()
         else:
             self._take_back()
 
     def _take_back(self) -> None:
         if self.session.take_back():
+            self._cancel_hint()  # the hint was for the position taken back
             self.selected = None
+            self.refused_pick = False
             self.say(_("Turn taken back."))
         elif self.table.observe(self.viewer).step is Step.START:
             self.say(_("Nothing to take back: you have not played anything this turn."))
@@ -851,27 +895,46 @@ class PlayApp(BoardApp):
             self.say(_("Nothing to take back: a card was drawn, and a draw cannot be taken back."))
 
     def action_hint(self) -> None:
+        """``h``: what the hint's bot would do with the rest of the turn, worked out in a
+        worker thread on a copy of the game. The keys keep working meanwhile, as a player
+        expects: a card picked is picked at once (the hint, when it comes, shows but
+        leaves that pick alone); a decision or taking the turn back cancels the hint,
+        which was for a position that is gone. ``h`` again while it is worked out only
+        says so."""
         if not self.my_turn():
-            self.say(self._not_now())
+            self._say_not_now()
+            return
+        if self.hinting:
+            self.say(_("Thinking of a hint…"))
             return
         hint = self.session.hint(make_bot(self.hint_spec))
         self.hinting = True
+        self.hints += 1
+        asked, picks = (self.generation, self.hints), self.picks
         self.say(_("Thinking of a hint…"))
-        generation = self.generation
 
         def work() -> None:
-            self._from_thread(self._hinted, hint.plan(), generation)
+            self._from_thread(self._hinted, hint.plan(), asked, picks)
 
         self.run_worker(work, thread=True, group="hint", exit_on_error=True)
 
-    def _hinted(self, plan: Plan, generation: int) -> None:
-        """Show the hint's plan (the whole turn), its first card picked."""
-        self.hinting = False
-        if generation != self.generation:
+    def _cancel_hint(self) -> None:
+        """Forget the hint being worked out: its answer, when it comes, is dropped."""
+        if self.hinting:
+            self.hinting = False
+            self.hints += 1
+
+    def _hinted(self, plan: Plan, asked: tuple[int, int], picks: int) -> None:
+        """Show the hint's plan (the whole turn), its first card picked unless the person
+        picked a card meanwhile; dropped if the hint was cancelled (or the game is
+        another one) since it was ``asked``."""
+        if asked != (self.generation, self.hints) or self.closing:
             return
+        self.hinting = False
         first = plan.decisions[0].card
-        if first is not None and first in self.selectable():
+        if picks == self.picks and first is not None and first in self.selectable():
             self.selected = first
+            self.refused_pick = False
         self.say(plan_text(plan, bot_level(self.hint_spec), self.names, self.table.config.advanced))
 
     def notify_language(self) -> None:

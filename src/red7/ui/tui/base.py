@@ -49,6 +49,9 @@ class BoardApp(App[None]):
 
     CSS_PATH = "red7.tcss"
     TITLE = "Red7"
+    # Textual's command palette (Ctrl+P) is in English and its Quit would leave without
+    # the game's question and without saving: the game has its own keys for everything
+    ENABLE_COMMAND_PALETTE = False
     # priority bindings, so that Ctrl+C works over dialogs too (pressed twice, it quits);
     # Ctrl+Q, Textual's own quit, asks as q does instead of throwing a game away
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -125,6 +128,11 @@ class BoardApp(App[None]):
             parts.append(item)
             used += item.cell_length
         return Content.assemble(*parts)
+
+    async def action_quit(self) -> None:
+        """Textual's own quit (its Ctrl+Q binding, or any other way it is reached) asks
+        as ``q`` does: no built-in key leaves without the question and the save."""
+        self.request_quit()
 
     def action_help_quit(self) -> None:
         """Ctrl+C and Ctrl+Q quit as ``q`` does (Textual would only say, in English, to

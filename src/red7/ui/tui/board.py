@@ -37,6 +37,7 @@ from ..words import (
     cards_label,
     colour_name,
     config_words,
+    game_over_line,
     winning_line,
 )
 
@@ -150,6 +151,11 @@ class BoardView:
     None: nobody picks a card now, nothing is muted."""
     drawn: Collection[Card] = ()
     """Cards of the hand just drawn (:func:`just_drawn`), marked ``R7+``."""
+    final: Sequence[CardSet] | None = None
+    """At the end of a game: each seat's palette as the last round ended
+    (:func:`~red7.play.session.cards_at_round_end`), shown in place of the observation's,
+    which has lost the winner's scoring cards to the score pile; the seats out of the
+    round show theirs too. None during a game."""
 
 
 class Cards(Static):
@@ -198,7 +204,7 @@ class Board(Vertical):
         obs, names = view.obs, view.names
         self.query_one("#title", Static).update(Content.styled(view.title or self._title(obs), "bold"))
         self.query_one("#rule", Static).update(self._rule(obs, self.line_width))
-        self.query_one("#standing", Static).update(Content(winning_line(standing_of(obs), names)))
+        self.query_one("#standing", Static).update(Content(self._standing(obs, names)))
         self.query_one("#seats", Static).update(self._seats(view, self.line_width))
         self.query_one("#hand", Static).update(self._hand(view, self.line_width))
         self.query_one("#prompt", Static).update(Content.styled(view.prompt, "bold"))
@@ -211,6 +217,13 @@ class Board(Vertical):
             # the newest line shows whenever the log changes, even if it was scrolled
             # back (scroll_end waits for the layout that makes the log longer)
             self.query_one(MoveLog).scroll_end(animate=False)
+
+    @staticmethod
+    def _standing(obs: Observation, names: Sequence[str]) -> str:
+        """Who is winning; at the end of a game, who won and how the last round ended."""
+        if obs.result is not None and obs.round_results:
+            return game_over_line(obs.result.winners, obs.round_results[-1], obs.advanced, names)
+        return winning_line(standing_of(obs), names)
 
     @staticmethod
     def _title(obs: Observation) -> str:
@@ -264,6 +277,9 @@ class Board(Vertical):
         obs, names = view.obs, view.names
         standing = standing_of(obs)
         leader = standing.leader
+        last = obs.round_results[-1] if view.final is not None and obs.round_results else None
+        if last is not None:  # the game is over: the star marks the last round's winner
+            leader = last.winner
         labels = [name + (f" {view.marks[s]}" if s in view.marks else "") for s, name in enumerate(names)]
         hands = [ngettext("{n} card in hand", "{n} cards in hand", n).format(n=n) for n in obs.hand_sizes]
         points = [_("{score}/{target} pts").format(score=p, target=obs.target) for p in obs.scores]
@@ -277,11 +293,18 @@ class Board(Vertical):
             parts.append((turn + _pad(labels[seat], widths[0]), "bold" if seat == obs.seat else ""))
             if not obs.alive[seat]:
                 parts.append((_("out of the round"), "dim"))
+                if view.final is not None and view.final[seat]:  # the palette it left with, muted
+                    parts += ["  ", cards_text(list(view.final[seat]), usable=())]
                 continue
             parts += [_pad(column[seat], w) for column, w in zip(columns[1:], widths[1:], strict=True)]
             parts.append(("★ " if seat == leader else "  ", "bold yellow"))
-            counting = {Card.parse(c) for c in standing.qualifying[seat]}
-            row = cls._cards(view, cards_shown(obs.palettes[seat]), counting)
+            if view.final is not None:  # the palette as the round ended; the scoring cards count
+                palette = list(view.final[seat])
+                counting = {Card.parse(c) for c in last.scored} if last is not None and seat == last.winner else set()
+            else:
+                palette = cards_shown(obs.palettes[seat])
+                counting = {Card.parse(c) for c in standing.qualifying[seat]}
+            row = cls._cards(view, palette, counting)
             known = obs.known_hand_cards[seat]
             if known and seat != obs.seat:
                 row.append(Content.styled(" " + _("(drew {cards})").format(cards=cards_label(known)), "dim"))

@@ -108,7 +108,10 @@ class ReplayApp(BoardApp):
             prompt += "  " + _("Game over.") + " " + winners_line(game.result.winners, names)
         events = list(game.events) if self.all_hands else game.events_for(self.viewer)
         log = move_log(events, names)
-        view = BoardView(obs, names, None, prompt, self.status, title=title, marks=marks, log=log)
+        # at the end of the game every palette as the last round ended (the engine's
+        # has lost the winner's scoring cards to the score pile)
+        final = [s.palette for s in cards_at_round_end(events, game.players)] if game.is_over else None
+        view = BoardView(obs, names, None, prompt, self.status, title=title, marks=marks, log=log, final=final)
         self.query_one(Board).show(view)
         if self.all_hands:
             self.query_one("#hand", Static).update(self._hands(game, names))

@@ -95,13 +95,13 @@ def test_a_card_drawn_is_told_in_the_log_and_marked_in_the_hand_until_the_next_p
     async def script(pilot: Any) -> None:
         await pilot.press("1", "p")
         await settle(pilot)
-        assert board(app, "log-lines").split("\n")[-1] == "You drew R7"
+        assert board(app, "log-lines").split("\n")[-1] == "You drew R7 (the 3's action)"
         assert set(card_styles(app, "hand")) == {"R7+", "B1"}
-        assert move_log(app.table.events_for(1), app.names, 1)[-1] == "Ana: drew a card"
+        assert move_log(app.table.events_for(1), app.names, 1)[-1] == "Ana: drew a card (the 3's action)"
         set_language("pt-BR")
         app.refresh_view()
         await pilot.pause()
-        assert board(app, "log-lines").split("\n")[-1] == "Você comprou Vm7"
+        assert board(app, "log-lines").split("\n")[-1] == "Você comprou Vm7 (ação do 3)"
         assert "Vm7+" in board(app, "hand")
         set_language("en")
         await pilot.press("2", "c", "enter")  # B1 to the canvas: the drawn card is no longer new

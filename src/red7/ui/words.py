@@ -304,20 +304,58 @@ def log_lines(
 ) -> list[str]:
     """The log lines of ``events`` (as one seat sees them), e.g. "Bot 2: played R7";
     only the last ``last`` lines if given. A card ``viewer`` drew is told to that
-    person: "You drew G3"."""
+    person: "You drew G3 (the 3's action)"; whose palette a 1 took a card from is told
+    to all (:func:`_log_line`)."""
     names, lang = tuple(names), language()
-    lines = [line for event in events if (line := _log_line(event, names, viewer, lang)) is not None]
+    lines = [
+        line
+        for i, event in enumerate(events)
+        if (line := _log_line(event, names, viewer, lang, _by_three(events, i))) is not None
+    ]
     return lines if last is None else lines[-last:]
 
 
+def _by_three(events: Sequence[Event], i: int) -> bool:
+    """Is ``events[i]`` a 3's draw (R7.3) rather than the advanced canvas draw (R5.1)?
+    A 3's draw comes from the same decision as the 3 played to the palette, so that
+    play is the event just before it in any slice of the log; the canvas draw is a
+    decision of its own, after a card went on the canvas."""
+    if not isinstance(event := events[i], CardDrawn) or i == 0:
+        return False
+    before = events[i - 1]
+    return isinstance(before, CardPlayed) and before.seat == event.seat and before.card.value == 3
+
+
 @functools.lru_cache(maxsize=1 << 14)
-def _log_line(event: Event, names: tuple[str, ...], viewer: int | None, lang: str) -> str | None:
+def _log_line(
+    event: Event, names: tuple[str, ...], viewer: int | None, lang: str, by_three: bool = False
+) -> str | None:
     # Events are immutable and their words depend on these arguments only, so a line is
     # made once: the web server writes every seat's whole log at every change.
     seat = getattr(event, "seat", None)  # every event the log tells of has a seat
-    if isinstance(event, CardDrawn) and event.card is not None and seat == viewer:
-        return _("You drew {card}").format(card=card_label(event.card))
-    if (text := event_text(event)) is not None and seat is not None:
+    if seat is None:
+        return None
+    if isinstance(event, CardDrawn):
+        # why the card was drawn is public; the card only when it was known to all
+        # (R7.z) or ``viewer`` drew it (R9: the event as seen already hides it)
+        if event.card is None:
+            text = _("drew a card (the 3's action)") if by_three else _("drew a card (the canvas draw)")
+        elif seat == viewer:
+            you = _("You drew {card} (the 3's action)") if by_three else _("You drew {card} (the canvas draw)")
+            return you.format(card=card_label(event.card))
+        else:
+            text = (_("drew {card} (the 3's action)") if by_three else _("drew {card} (the canvas draw)")).format(
+                card=card_label(event.card)
+            )
+        return f"{names[seat]}: {text}"
+    if isinstance(event, CardTaken):
+        # whose card a 1 took is public (R7.1): the person whose palette it was reads "your"
+        if event.owner == viewer or names[event.owner] == _(SEAT_WORDS[SeatKind.YOU]):
+            text = _("took {card} from your palette and put it on the deck")
+        else:
+            text = _("took {card} from {owner}'s palette and put it on the deck")
+        return f"{names[seat]}: {text.format(card=card_label(event.card), owner=names[event.owner])}"
+    if (text := event_text(event)) is not None:
         return f"{names[seat]}: {text}"
     return None
 
@@ -436,7 +474,7 @@ def move_log(events: Sequence[Event], names: Sequence[str], viewer: int | None =
     the move that ends a round stays in the log."""
     names, lang = tuple(names), language()
     lines: list[str] = []
-    for event in events:
+    for i, event in enumerate(events):
         if isinstance(event, RoundDealt):
             if event.round > 1:
                 lines.append(_("— Round {n} —").format(n=event.round))
@@ -444,7 +482,7 @@ def move_log(events: Sequence[Event], names: Sequence[str], viewer: int | None =
             lines.append(round_winner(event, names))
         elif isinstance(event, GameOver):
             lines.append(winners_line(event.winners, names))
-        elif (line := _log_line(event, names, viewer, lang)) is not None:
+        elif (line := _log_line(event, names, viewer, lang, _by_three(events, i))) is not None:
             lines.append(line)
     return lines
 

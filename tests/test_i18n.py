@@ -192,6 +192,13 @@ def test_portuguese_cards_cannot_be_misread() -> None:
             "o 7 move outra carta da sua Paleta, não a própria {card}",
         ),
         ("(none yet)", "(nenhuma ainda)"),  # jogadas
+        # "mais do mesmo" reads as the idiom ("more of the same"): say what there is more of
+        ("most cards of one number", "mais cartas de um mesmo número"),
+        ("most cards of one colour", "mais cartas de uma mesma cor"),
+        (
+            "threw a won round away ({decisions} would have kept it)",
+            "jogou fora uma rodada ganha ({decisions} a teria mantido)",
+        ),
         ("Replay {name} · decision {i} of {n}", "Revendo {name} · decisão {i} de {n}"),
         ("everyone's public view", "pública"),  # after "visão: " (a seat's: "visão: Jogador 1")
         # "passar a vez" is to skip one's turn: what is handed over is the keyboard

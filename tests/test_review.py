@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -137,12 +138,16 @@ def test_red7_analyse_marks_a_record(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["analyse", str(path), "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert f"{len(marks)} decisions, {len(marks)} valued exactly by the solver." in out
-    assert f"{thrown[0].number:4d}. seat {thrown[0].seat + 1} (easy)" in out
-    assert "threw a won round away (kept by: " + " or ".join(decision_text(a) for a in thrown[0].best) in out
+    # findable in the game's log: the round and the turn of it, the seat as the game named it
+    where = f"Round {thrown[0].round}, turn {thrown[0].turn}: Bot {thrown[0].seat + 1} (easy): "
+    assert where + decision_text(thrown[0].action) in out
+    kept = " or ".join(decision_text(a) for a in thrown[0].best)
+    assert f"threw a won round away ({kept} would have kept it)" in out
     assert main(["analyse", str(path), "--lang", "pt-BR"]) == 0
     out = capsys.readouterr().out  # every word translated: decisions, cards, the bot's level
-    assert f"{thrown[0].number:4d}. lugar {thrown[0].seat + 1} (fácil)" in out
-    assert f"{decision_text(thrown[0].action):<24} jogou fora uma rodada ganha" in out
+    assert f"Rodada {thrown[0].round}, turno {thrown[0].turn}: Bot {thrown[0].seat + 1} (fácil): " in out
+    assert f"{decision_text(thrown[0].action)}: jogou fora uma rodada ganha (" in out
+    assert " a teria mantido)" in out
     assert "jogar " in decision_text(thrown[0].action) and " play " not in out
     assert main(["analyse", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == [m.as_dict() for m in marks]
@@ -308,11 +313,20 @@ def test_the_memo_a_review_shares_between_its_searches_changes_no_mark() -> None
     moves = [a for _, a in played.game.history]
     reviewed = review(config, 7, moves)
     game = Game(config=config, seed=7)
-    alone = []
+    alone, rounds = [], []
     for number, action in enumerate(moves, 1):
         alone.append(mark(game, action, number))
+        rounds.append(game.round)
         game.apply(action)
-    assert alone == reviewed and sum(m.won_before is not None for m in alone) > 15
+    # a mark made alone does not know where in the game it is: the review says so
+    assert alone == [dataclasses.replace(m, round=0, turn=0) for m in reviewed]
+    assert sum(m.won_before is not None for m in alone) > 15
+    # the review's place of each decision: its round, and its turn counted in that round
+    assert [m.round for m in reviewed] == rounds and len(set(rounds)) > 1
+    for before, m in zip([None, *reviewed], reviewed, strict=False):
+        same_round = before is not None and before.round == m.round
+        expected = (before.turn if same_round else 0) + m.turn_start  # type: ignore[union-attr]
+        assert m.turn == expected
 
 
 def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
@@ -336,9 +350,9 @@ def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
     assert f"{len(estimated)} estimated by {spec}." in out
     first = costly[0]
     assert first.estimate is not None
-    assert f"{first.number:4d}. seat 1 (Ana)" in out
+    assert f"Round {first.round}, turn {first.turn}: Ana: " in out
     assert f"costly: an estimated {round(100 * first.estimate.chance)}% to win the match, against " in out
-    assert f"seat 1 (Ana): {len(costly)} costly decisions of {len(estimated)} estimated" in out
+    assert f"Ana: {len(costly)} costly decisions of {len(estimated)} estimated" in out
     loss = sum(m.estimate.loss for m in estimated if m.estimate is not None) / len(estimated)
     assert f"on average {100 * loss:.1f} points of chance lost." in out
     assert main([*args, "--lang", "pt-BR"]) == 0

@@ -34,9 +34,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from ..bots import BotSpecError, make_bot
     from ..bots.base import Appraiser
     from ..play.judge import judge
+    from ..play.session import SeatKind, SeatName
     from ..solver.marks import review
     from ..ui.i18n import _, detect_language, ngettext, set_language
-    from ..ui.words import bot_level, decimal_text, decision_text, estimate_text
+    from ..ui.words import bot_level, decimal_text, decision_place, decision_text, estimate_text, seat_name
 
     set_language(args.lang or detect_language())
     try:
@@ -87,13 +88,13 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     seats = seats_of(record)
 
     def who(seat: int) -> str:
+        """The seat's name as the game showed it: the name given, else "Bot 2 (easy)"
+        or "Player 1" (a record that does not say who sat there: "Player 1")."""
         named = seats[seat] if seats else None
-        label = _("seat {n}").format(n=seat + 1)
-        if named and named.name:
-            label += f" ({named.name})"
-        elif named and named.bot:
-            label += f" ({bot_level(named.bot)})"
-        return label
+        bot = named.bot if named else None
+        kind = SeatKind.BOT if bot else SeatKind.PLAYER
+        label = seat_name(SeatName(seat, kind, named.name if named else "", bot))
+        return f"{label} ({bot_level(bot)})" if bot else label
 
     solved = [m for m in marks if m.won_before is not None]
     estimated = [m for m in marks if m.estimate is not None]
@@ -112,7 +113,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         if m.won_before is not None:
             if m.threw_away:
                 keep = _(" or ").join(decision_text(a) for a in m.best)
-                line = _("threw a won round away (kept by: {decisions})").format(decisions=keep)
+                line = _("threw a won round away ({decisions} would have kept it)").format(decisions=keep)
             elif not args.all:
                 continue
             elif m.won_before:
@@ -124,7 +125,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             line = _("costly: {estimate}").format(estimate=text) if m.costly else text
         else:
             continue
-        print(f"{m.number:4d}. {who(m.seat):<24} {decision_text(m.action):<24} {line}")
+        print(f"{decision_place(m)}: {who(m.seat)}: {decision_text(m.action)}: {line}")
     for seat in sorted({m.seat for m in solved}):
         mine = [m for m in solved if m.seat == seat]
         won = sum(bool(m.won_before) for m in mine)

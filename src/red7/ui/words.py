@@ -107,13 +107,20 @@ DECISION_TEXT: Final[Mapping[ActionKey, str]] = {
 }
 """A decision as advice, e.g. "play R7" (hints)."""
 STEP_PROMPTS: Final[Mapping[Step, str]] = {
-    Step.START: N_("Your turn: pick a hand card, then [p] play it to your palette or [c] put it on the canvas."),
+    Step.START: N_("pick a hand card, then [p] play it to your palette or [c] put it on the canvas."),
     Step.FIVE: N_("The 5: pick another hand card and play it to your palette [p]."),
     Step.SEVEN: N_("The 7: pick another card of your palette, then move it to the canvas [c] or onto the deck [k]."),
     Step.ONE: N_("The 1: pick a card of a palette at least as large as yours and take it [t]."),
     Step.DRAW: N_("You may draw the top card of the deck [d] or decline [n]."),
 }
-"""What the person to move is asked at each step (``after`` depends on whether they can end)."""
+"""What the person to move is asked at each step (``after`` depends on whether they can end);
+the start of a turn is said after whose turn it is (:func:`turn_start`)."""
+
+
+def turn_start(name: str | None = None) -> str:
+    """How a prompt at the start of a turn begins: "Your turn:", or with ``name`` (a
+    screen several people share, where "your" would not say whose) "Ana's turn:"."""
+    return _("Your turn:") if name is None else _("{name}'s turn:").format(name=name)
 
 
 def colour_name(colour: int | str) -> str:
@@ -369,13 +376,17 @@ def step_prompt(step: Step, can_end: bool, staged: bool) -> str:
             else _("You are not winning: put a card on the canvas [c] that makes you win, or concede [x].")
         )
         return text + (" " + _("[u] takes the turn back.") if staged else "")
+    if step is Step.START:
+        return f"{turn_start()} {_(STEP_PROMPTS[step])}"
     return _(STEP_PROMPTS[step]) if step in STEP_PROMPTS else ""
 
 
-def turn_prompt(step: Step, options: Sequence[Option], staged: bool) -> str:
+def turn_prompt(step: Step, options: Sequence[Option], staged: bool, name: str | None = None) -> str:
     """What the person to move can do now, with the terminal game's keys: only what
     the legal ``options`` allow (an empty hand is not asked for a card, End turn only
-    while winning); "[u] takes the turn back." when something is ``staged``."""
+    while winning); "[u] takes the turn back." when something is ``staged``. ``name``:
+    the person to move, on a screen several people share: a turn's start says whose
+    turn it is ("Ana's turn: ...") instead of "Your turn: ..."."""
     offered = {(o.action.kind, o.action.destination) for o in options}
     if offered <= {(Kind.CONCEDE, None)}:
         text = _("Nothing you can do now keeps you in the round: concede [x].")
@@ -387,9 +398,13 @@ def turn_prompt(step: Step, options: Sequence[Option], staged: bool) -> str:
             else _("You are winning and no hand card can go on the canvas: end your turn [e].")
         )
     elif step is Step.START and (Kind.CANVAS, None) not in offered:
-        text = _("Your turn: pick a hand card and play it to your palette [p].")
+        play_only = _("pick a hand card and play it to your palette [p].")
+        text = f"{turn_start(name)} {play_only}"
     elif step is Step.START and (Kind.PLAY, None) not in offered:
-        text = _("Your turn: pick a hand card and put it on the canvas [c].")
+        canvas_only = _("pick a hand card and put it on the canvas [c].")
+        text = f"{turn_start(name)} {canvas_only}"
+    elif step is Step.START:
+        text = f"{turn_start(name)} {_(STEP_PROMPTS[step])}"
     elif step is Step.SEVEN and (Kind.MOVE, "deck") not in offered:
         text = _("The 7: pick another card of your palette and move it to the canvas [c].")
     elif step is Step.SEVEN and (Kind.MOVE, "canvas") not in offered:
@@ -460,11 +475,22 @@ def round_summary(over: RoundOver, scores: Sequence[int], target: int | None, na
     return "\n".join(lines)
 
 
-def winners_line(winners: Sequence[int], names: Sequence[str]) -> str:
-    """E.g. "Ana won the game!" or "Ana & Bia share the victory!"."""
-    return ngettext("{names} won the game!", "{names} share the victory!", len(winners)).format(
-        names=" & ".join(names[w] for w in winners)
+def winners_line(winners: Sequence[int], names: Sequence[str], match: bool = False) -> str:
+    """E.g. "Ana won the game!", "Ana won the match!" (``match``: the advanced game,
+    a match of rounds, R8) or "Ana & Bia share the victory!"."""
+    won = (
+        ngettext("{names} won the match!", "{names} share the victory!", len(winners))
+        if match
+        else ngettext("{names} won the game!", "{names} share the victory!", len(winners))
     )
+    return won.format(names=" & ".join(names[w] for w in winners))
+
+
+def is_match(over: GameOver) -> bool:
+    """Was the game that ``over`` ends an advanced game's match (R8)? Only a match
+    scores points, and its winner reached the target (a basic game scores none); a
+    match of more than one round is one whatever the scores."""
+    return over.rounds > 1 or any(over.scores)
 
 
 def move_log(events: Sequence[Event], names: Sequence[str], viewer: int | None = None) -> list[str]:
@@ -481,7 +507,7 @@ def move_log(events: Sequence[Event], names: Sequence[str], viewer: int | None =
         elif isinstance(event, RoundOver):
             lines.append(round_winner(event, names))
         elif isinstance(event, GameOver):
-            lines.append(winners_line(event.winners, names))
+            lines.append(winners_line(event.winners, names, is_match(event)))
         elif (line := _log_line(event, names, viewer, lang, _by_three(events, i))) is not None:
             lines.append(line)
     return lines
@@ -557,6 +583,15 @@ def reason_text(appraisal: Appraisal, runner_up: tuple[Action, float] | None, ma
     )
 
 
+def decision_place(mark: Mark) -> str:
+    """Where a marked decision was made, as a person finds it in the game's log:
+    "Round 2, turn 5" (every player's turns of the round counted); "Decision 13" (its
+    place in the record) when the mark does not know its round."""
+    if mark.round and mark.turn:
+        return _("Round {round}, turn {turn}").format(round=mark.round, turn=mark.turn)
+    return _("Decision {number}").format(number=mark.number)
+
+
 def review_text(marks: Sequence[Mark], names: Sequence[str], match: bool = False) -> str:
     """The post-game review: every won round thrown away (which decision, what would
     have kept it) and every decision a judge found costly (its estimate against the
@@ -572,14 +607,14 @@ def review_text(marks: Sequence[Mark], names: Sequence[str], match: bool = False
         if m.threw_away:
             kept = _(" or ").join(decision_text(a) for a in m.best)
             lines.append(
-                _("Decision {number}, {name}: {decision} threw a won round away ({kept} would have kept it).").format(
-                    number=m.number, name=names[m.seat], decision=decision_text(m.action), kept=kept
+                _("{when}, {name}: {decision} threw a won round away ({kept} would have kept it).").format(
+                    when=decision_place(m), name=names[m.seat], decision=decision_text(m.action), kept=kept
                 )
             )
         elif m.costly and m.estimate is not None:
             lines.append(
-                _("Decision {number}, {name}: {decision} was costly ({estimate}).").format(
-                    number=m.number,
+                _("{when}, {name}: {decision} was costly ({estimate}).").format(
+                    when=decision_place(m),
                     name=names[m.seat],
                     decision=decision_text(m.action),
                     estimate=estimate_text(m.estimate, match),

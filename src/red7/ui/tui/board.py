@@ -150,6 +150,9 @@ class BoardView:
     None: nobody picks a card now, nothing is muted."""
     drawn: Collection[Card] = ()
     """Cards of the hand just drawn (:func:`just_drawn`), marked ``R7+``."""
+    owner: str | None = None
+    """Whose hand shows, on a screen several people share (hotseat): "Ana's hand:"
+    instead of "Your hand:"."""
 
 
 class Cards(Static):
@@ -293,7 +296,7 @@ class Board(Vertical):
         hand = view.obs.hand
         if hand is None:
             return Content.styled(_("Hands are hidden."), "dim")
-        title = _("Your hand: ")
+        title = _("Your hand: ") if view.owner is None else _("{name}'s hand: ").format(name=view.owner)
         cards = wrapped(cls._cards(view, cards_shown(hand)), cell_len(title), width) if hand else _("(empty)")
         return Content.assemble((title, "bold"), cards)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -23,9 +24,9 @@ from red7.core.cards import NAME_OF
 from red7.core.model import Config, GameError
 from red7.core.record import SeatRecord, dumps
 from red7.play import play_game
-from red7.play.judge import judge
+from red7.play.judge import BudgetedJudge, judge
 from red7.solver import solve
-from red7.solver.marks import COSTLY, mark, review
+from red7.solver.marks import COSTLY, Estimate, mark, review
 from red7.ui.words import decision_text
 
 
@@ -344,7 +345,8 @@ def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
     costly = [m for m in marks if m.costly]
     estimated = [m for m in marks if m.estimate is not None]
     assert costly  # easy (random) plays costly decisions in this match
-    args = ["analyse", str(path), "--judge", spec, "--seat", "1"]
+    # no time budget: every estimate is the judge's (a budget makes them hang on the machine's speed)
+    args = ["analyse", str(path), "--judge", spec, "--seat", "1", "--budget", "0"]
     assert main([*args, "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert f"{len(estimated)} estimated by {spec}." in out
@@ -371,3 +373,59 @@ def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
         assert main(["analyse", str(path), *bad, "--lang", "en"]) == 2
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err
+
+
+class Clock:
+    """A clock the test moves: a budget is tested without waiting on one."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_budgeted_judge_hands_the_rest_to_the_smaller_judge_once_half_the_budget_is_spent() -> None:
+    """BudgetedJudge: the main judge estimates until half of the budget has passed since
+    its first estimate, then the fallback estimates the rest; without a budget (0 or
+    None) the main judge estimates everything, however long it takes."""
+    game = Game(players=2, seed=3)
+    action = game.legal_actions()[0]
+    main_estimate = Estimate(action, 0.5, 0.5, False)
+    fallback_estimate = Estimate(action, 0.25, 0.25, False)
+    clock = Clock()
+    budgeted = BudgetedJudge(lambda g, a: main_estimate, lambda g, a: fallback_estimate, 60, clock)
+    seen = []
+    for now in (0, 10, 29.9, 30, 45, 200):
+        clock.now = now
+        seen.append(budgeted(game, action))
+    assert seen == [main_estimate] * 3 + [fallback_estimate] * 3
+    assert (budgeted.by_main, budgeted.by_fallback) == (3, 3) and budgeted.spent
+    for budget in (0, None):
+        unbounded = BudgetedJudge(lambda g, a: main_estimate, lambda g, a: fallback_estimate, budget, clock)
+        clock.now = 0
+        unbounded(game, action)
+        clock.now = 10**6
+        assert unbounded(game, action) is main_estimate and not unbounded.spent
+
+
+def test_red7_analyse_says_when_the_budget_handed_decisions_to_the_smaller_judge(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A budget too small for the judge: the first decision estimated is the judge's,
+    the rest the smaller judge's (hard), and the summary says how many each estimated."""
+    config = Config(3, advanced=True, actions=True)
+    game = play_game([make_bot("easy"), make_bot("medium"), make_bot("medium")], 5, config=config).game
+    path = tmp_path / "match.json"
+    path.write_text(dumps(game, [SeatRecord("Ana"), SeatRecord(bot="medium"), SeatRecord(bot="medium")]))
+    args = ["analyse", str(path), "--judge", "ismcts:iters=30", "--seat", "1", "--budget", "0.000001"]
+    assert main([*args, "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    summary = r"^(\d+) estimated by ismcts:iters=30, (\d+) by hard once half the time budget \(0 s, --budget\)"
+    found = re.search(summary, out, re.M)
+    assert found and int(found.group(1)) <= 1 and int(found.group(2)) > 1, out
+    for bad, message in (("-1", "-1 is not a number of seconds (0 or more)"), ("soon", "'soon' is not a number")):
+        with pytest.raises(SystemExit) as exit_:
+            main(["analyse", str(path), "--budget", bad, "--lang", "en"])
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and message in err and "Traceback" not in err

@@ -17,6 +17,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from helpers import make
+from red7 import Game
 from red7.core.actions import Action
 from red7.core.cards import ALL_CARDS, COLOUR_LETTERS
 from red7.core.events import PlayerEliminated
@@ -31,7 +33,7 @@ from red7.ui.i18n import (
     parse_language,
     set_language,
 )
-from red7.ui.words import card_label, card_marks, cards_label, event_text, refusal_text
+from red7.ui.words import card_label, card_marks, cards_label, event_text, move_log, refusal_text
 
 ROOT = Path(__file__).resolve().parent.parent
 PO = LOCALE_DIR / "pt_BR" / "LC_MESSAGES" / "red7.po"
@@ -190,6 +192,13 @@ def test_portuguese_cards_cannot_be_misread() -> None:
             "o 7 move outra carta da sua Paleta, não a própria {card}",
         ),
         ("(none yet)", "(nenhuma ainda)"),  # jogadas
+        # "mais do mesmo" reads as the idiom ("more of the same"): say what there is more of
+        ("most cards of one number", "mais cartas de um mesmo número"),
+        ("most cards of one colour", "mais cartas de uma mesma cor"),
+        (
+            "threw a won round away ({decisions} would have kept it)",
+            "jogou fora uma rodada ganha ({decisions} a teria mantido)",
+        ),
         ("Replay {name} · decision {i} of {n}", "Revendo {name} · decisão {i} de {n}"),
         ("everyone's public view", "pública"),  # after "visão: " (a seat's: "visão: Jogador 1")
         # "passar a vez" is to skip one's turn: what is handed over is the keyboard
@@ -200,3 +209,36 @@ def test_portuguese_cards_cannot_be_misread() -> None:
 def test_portuguese_wordings(english: str, portuguese: str) -> None:
     set_language("pt-BR")
     assert _(english) == portuguese
+
+
+def test_the_log_says_why_a_card_was_drawn_and_whose_card_a_1_took_R5_1_R7_1_R7_3_R9() -> None:
+    """Every front end's log (red7.ui.words.move_log) says why each card was drawn (a
+    3's action or the advanced canvas draw) and whose palette a 1 took a card from, in
+    English and Portuguese; the card drawn is named only to the one who drew it (R9)."""
+    canvas_draw = make(["B7 G2", "Y4"], ["R6", "O5"], deck="V4 I2", advanced=True)
+    canvas_draw.apply("canvas B7")
+    canvas_draw.apply("draw")
+    three = make(["G3 B1", "V2"], ["O6", "Y5"], deck="R7 V1", actions=True)
+    three.apply("play G3")
+    one = make(["I1 B2", "G1 O3"], ["O5", "V6 Y2"], actions=True)
+    one.apply("play I1")
+    one.apply("take V6")
+    names = ["Ana", "Bia"]
+
+    def log(game: Game, viewer: int | None) -> list[str]:
+        return move_log([e.seen_by(viewer) for e in game.events], names, viewer)
+
+    try:
+        assert log(canvas_draw, 0)[-1] == "You drew V4 (the canvas draw)"
+        assert log(canvas_draw, 1)[-1] == "Ana: drew a card (the canvas draw)"
+        assert log(three, 0)[-1] == "You drew R7 (the 3's action)"
+        assert log(three, None)[-1] == "Ana: drew a card (the 3's action)"
+        assert log(one, 0)[-1] == "Ana: took V6 from Bia's palette and put it on the deck"
+        assert log(one, 1)[-1] == "Ana: took V6 from your palette and put it on the deck"
+        set_language("pt-BR")
+        assert log(canvas_draw, 1)[-1] == "Ana: comprou uma carta (compra pela Tela)"
+        assert log(three, 0)[-1] == "Você comprou Vm7 (ação do 3)"
+        assert log(one, None)[-1] == "Ana: pegou Vt6 da Paleta de Bia e a pôs no topo do baralho"
+        assert log(one, 1)[-1] == "Ana: pegou Vt6 da sua Paleta e a pôs no topo do baralho"
+    finally:
+        set_language("en")

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -22,9 +24,9 @@ from red7.core.cards import NAME_OF
 from red7.core.model import Config, GameError
 from red7.core.record import SeatRecord, dumps
 from red7.play import play_game
-from red7.play.judge import judge
+from red7.play.judge import BudgetedJudge, judge
 from red7.solver import solve
-from red7.solver.marks import COSTLY, mark, review
+from red7.solver.marks import COSTLY, Estimate, mark, review
 from red7.ui.words import decision_text
 
 
@@ -137,12 +139,16 @@ def test_red7_analyse_marks_a_record(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["analyse", str(path), "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert f"{len(marks)} decisions, {len(marks)} valued exactly by the solver." in out
-    assert f"{thrown[0].number:4d}. seat {thrown[0].seat + 1} (easy)" in out
-    assert "threw a won round away (kept by: " + " or ".join(decision_text(a) for a in thrown[0].best) in out
+    # findable in the game's log: the round and the turn of it, the seat as the game named it
+    where = f"Round {thrown[0].round}, turn {thrown[0].turn}: Bot {thrown[0].seat + 1} (easy): "
+    assert where + decision_text(thrown[0].action) in out
+    kept = " or ".join(decision_text(a) for a in thrown[0].best)
+    assert f"threw a won round away ({kept} would have kept it)" in out
     assert main(["analyse", str(path), "--lang", "pt-BR"]) == 0
     out = capsys.readouterr().out  # every word translated: decisions, cards, the bot's level
-    assert f"{thrown[0].number:4d}. lugar {thrown[0].seat + 1} (fácil)" in out
-    assert f"{decision_text(thrown[0].action):<24} jogou fora uma rodada ganha" in out
+    assert f"Rodada {thrown[0].round}, turno {thrown[0].turn}: Bot {thrown[0].seat + 1} (fácil): " in out
+    assert f"{decision_text(thrown[0].action)}: jogou fora uma rodada ganha (" in out
+    assert " a teria mantido)" in out
     assert "jogar " in decision_text(thrown[0].action) and " play " not in out
     assert main(["analyse", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == [m.as_dict() for m in marks]
@@ -308,11 +314,20 @@ def test_the_memo_a_review_shares_between_its_searches_changes_no_mark() -> None
     moves = [a for _, a in played.game.history]
     reviewed = review(config, 7, moves)
     game = Game(config=config, seed=7)
-    alone = []
+    alone, rounds = [], []
     for number, action in enumerate(moves, 1):
         alone.append(mark(game, action, number))
+        rounds.append(game.round)
         game.apply(action)
-    assert alone == reviewed and sum(m.won_before is not None for m in alone) > 15
+    # a mark made alone does not know where in the game it is: the review says so
+    assert alone == [dataclasses.replace(m, round=0, turn=0) for m in reviewed]
+    assert sum(m.won_before is not None for m in alone) > 15
+    # the review's place of each decision: its round, and its turn counted in that round
+    assert [m.round for m in reviewed] == rounds and len(set(rounds)) > 1
+    for before, m in zip([None, *reviewed], reviewed, strict=False):
+        same_round = before is not None and before.round == m.round
+        expected = (before.turn if same_round else 0) + m.turn_start  # type: ignore[union-attr]
+        assert m.turn == expected
 
 
 def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
@@ -330,15 +345,16 @@ def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
     costly = [m for m in marks if m.costly]
     estimated = [m for m in marks if m.estimate is not None]
     assert costly  # easy (random) plays costly decisions in this match
-    args = ["analyse", str(path), "--judge", spec, "--seat", "1"]
+    # no time budget: every estimate is the judge's (a budget makes them hang on the machine's speed)
+    args = ["analyse", str(path), "--judge", spec, "--seat", "1", "--budget", "0"]
     assert main([*args, "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert f"{len(estimated)} estimated by {spec}." in out
     first = costly[0]
     assert first.estimate is not None
-    assert f"{first.number:4d}. seat 1 (Ana)" in out
+    assert f"Round {first.round}, turn {first.turn}: Ana: " in out
     assert f"costly: an estimated {round(100 * first.estimate.chance)}% to win the match, against " in out
-    assert f"seat 1 (Ana): {len(costly)} costly decisions of {len(estimated)} estimated" in out
+    assert f"Ana: {len(costly)} costly decisions of {len(estimated)} estimated" in out
     loss = sum(m.estimate.loss for m in estimated if m.estimate is not None) / len(estimated)
     assert f"on average {100 * loss:.1f} points of chance lost." in out
     assert main([*args, "--lang", "pt-BR"]) == 0
@@ -357,3 +373,59 @@ def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
         assert main(["analyse", str(path), *bad, "--lang", "en"]) == 2
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err
+
+
+class Clock:
+    """A clock the test moves: a budget is tested without waiting on one."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_budgeted_judge_hands_the_rest_to_the_smaller_judge_once_half_the_budget_is_spent() -> None:
+    """BudgetedJudge: the main judge estimates until half of the budget has passed since
+    its first estimate, then the fallback estimates the rest; without a budget (0 or
+    None) the main judge estimates everything, however long it takes."""
+    game = Game(players=2, seed=3)
+    action = game.legal_actions()[0]
+    main_estimate = Estimate(action, 0.5, 0.5, False)
+    fallback_estimate = Estimate(action, 0.25, 0.25, False)
+    clock = Clock()
+    budgeted = BudgetedJudge(lambda g, a: main_estimate, lambda g, a: fallback_estimate, 60, clock)
+    seen = []
+    for now in (0, 10, 29.9, 30, 45, 200):
+        clock.now = now
+        seen.append(budgeted(game, action))
+    assert seen == [main_estimate] * 3 + [fallback_estimate] * 3
+    assert (budgeted.by_main, budgeted.by_fallback) == (3, 3) and budgeted.spent
+    for budget in (0, None):
+        unbounded = BudgetedJudge(lambda g, a: main_estimate, lambda g, a: fallback_estimate, budget, clock)
+        clock.now = 0
+        unbounded(game, action)
+        clock.now = 10**6
+        assert unbounded(game, action) is main_estimate and not unbounded.spent
+
+
+def test_red7_analyse_says_when_the_budget_handed_decisions_to_the_smaller_judge(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A budget too small for the judge: the first decision estimated is the judge's,
+    the rest the smaller judge's (hard), and the summary says how many each estimated."""
+    config = Config(3, advanced=True, actions=True)
+    game = play_game([make_bot("easy"), make_bot("medium"), make_bot("medium")], 5, config=config).game
+    path = tmp_path / "match.json"
+    path.write_text(dumps(game, [SeatRecord("Ana"), SeatRecord(bot="medium"), SeatRecord(bot="medium")]))
+    args = ["analyse", str(path), "--judge", "ismcts:iters=30", "--seat", "1", "--budget", "0.000001"]
+    assert main([*args, "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    summary = r"^(\d+) estimated by ismcts:iters=30, (\d+) by hard once half the time budget \(0 s, --budget\)"
+    found = re.search(summary, out, re.M)
+    assert found and int(found.group(1)) <= 1 and int(found.group(2)) > 1, out
+    for bad, message in (("-1", "-1 is not a number of seconds (0 or more)"), ("soon", "'soon' is not a number")):
+        with pytest.raises(SystemExit) as exit_:
+            main(["analyse", str(path), "--budget", bad, "--lang", "en"])
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and message in err and "Traceback" not in err

@@ -68,8 +68,10 @@ def test_the_log_shows_own_draws_but_not_the_bots_R9() -> None:
     and never a card a bot drew."""
     game = make(["Y3 B2", "G1 V3"], ["O6", "Y5"], deck="R7 V1 I2", actions=True)
     out = run_text(Session(Table.around(game, [Seat(), Seat("", make_bot("easy"), "easy")])), "play Y3\nend\n")
-    assert "  You: played Y3\n  You: drew R7\n" in out
-    assert all(line.endswith("drew a card") for line in out.splitlines() if line.startswith("  Bot 2: drew"))
+    assert "  You: played Y3\n  You: drew R7 (the 3's action)\n" in out
+    assert all(
+        line.endswith("drew a card (the 3's action)") for line in out.splitlines() if line.startswith("  Bot 2: drew")
+    )
 
 
 TYPED_REFUSALS = [

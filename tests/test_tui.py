@@ -611,7 +611,7 @@ def test_the_ones_victim_card_by_click_and_key_R7_1() -> None:
         assert app.selected == Card.parse("V6")
         await pilot.press("t")
         assert app.table.game.palette(1) == ["Y2"]
-        assert "took V6 and put it on the deck" in board(app, "log-lines")
+        assert "Ana: took V6 from Bia's palette and put it on the deck" in board(app, "log-lines")
 
     run(app, script)
 
@@ -749,7 +749,7 @@ def test_the_log_shows_what_happened_and_hides_the_opponents_draw_R9() -> None:
         assert app.my_turn() and "R7" in app.table.game.hand(1)
         assert board(app, "log-lines").split("\n") == [
             "Bia: played Y3",
-            "Bia: drew a card",
+            "Bia: drew a card (the 3's action)",
             "Bia: put Y2 on the canvas (rule: Yellow)",
         ]  # the end of a turn is no line of its own: the next line shows who plays
 

@@ -95,13 +95,13 @@ def test_a_card_drawn_is_told_in_the_log_and_marked_in_the_hand_until_the_next_p
     async def script(pilot: Any) -> None:
         await pilot.press("1", "p")
         await settle(pilot)
-        assert board(app, "log-lines").split("\n")[-1] == "You drew R7"
+        assert board(app, "log-lines").split("\n")[-1] == "You drew R7 (the 3's action)"
         assert set(card_styles(app, "hand")) == {"R7+", "B1"}
-        assert move_log(app.table.events_for(1), app.names, 1)[-1] == "Ana: drew a card"
+        assert move_log(app.table.events_for(1), app.names, 1)[-1] == "Ana: drew a card (the 3's action)"
         set_language("pt-BR")
         app.refresh_view()
         await pilot.pause()
-        assert board(app, "log-lines").split("\n")[-1] == "Você comprou Vm7"
+        assert board(app, "log-lines").split("\n")[-1] == "Você comprou Vm7 (ação do 3)"
         assert "Vm7+" in board(app, "hand")
         set_language("en")
         await pilot.press("2", "c", "enter")  # B1 to the canvas: the drawn card is no longer new
@@ -411,11 +411,11 @@ def test_the_game_over_dialog_of_an_advanced_match_goes_round_by_round_and_scrol
         body = texts(app, app.screen)
         assert "Round by round:" in body and f"Round {result.rounds}: " in body
         assert f"Final palettes (round {result.rounds}):" in body
-        assert "won the game!" in body or "share the victory!" in body
+        assert "won the match!" in body or "share the victory!" in body  # a match, not a game
         # at 80x24 the outcome and the answers show whatever the length, and PgDn
         # scrolls to the end
         lines = "\n".join(screen_lines(app))
-        assert "won the game!" in lines or "share the victory!" in lines
+        assert "won the match!" in lines or "share the victory!" in lines
         assert "Play again [enter]" in lines and "Quit [q]" in lines
         assert "Review [r]" in lines  # every game is reviewed (estimated where the solver cannot say)
         last = app.screen.body.rstrip().splitlines()[-1].strip()  # the last line: a final palette
@@ -543,7 +543,7 @@ def test_a_replay_names_the_seats_and_shows_the_winner_on_the_last_step(tmp_path
         assert "Ana (easy)" in seats and "Bot 2 (easy)" in seats and "Bia" in seats
         await pilot.press("end")
         winners = " & ".join(["Ana", "Bot 2", "Bia"][w] for w in result.winners)
-        won = "won the game!" if len(result.winners) == 1 else "share the victory!"
+        won = "won the match!" if len(result.winners) == 1 else "share the victory!"
         assert board(app, "prompt").endswith(f"Game over. {winners} {won}")
         log = board(app, "log-lines").split("\n")
         for n in range(2, result.rounds + 1):
@@ -626,6 +626,7 @@ def test_the_pass_screen_says_what_happened_since_that_players_last_turn_R9() ->
         hint="easy",
     )
     news_seen: list[tuple[str, list[str]]] = []
+    firsts: list[bool] = []
 
     async def look(a: PlayApp) -> None:
         if not isinstance(a.screen, Pass):
@@ -635,10 +636,13 @@ def test_the_pass_screen_says_what_happened_since_that_players_last_turn_R9() ->
         shown = texts(a, a.screen)
         since = a.seen.get(seat, 0)
         expected = move_log(a.table.events_for(seat, since), a.names)
+        # before a person's first turn there is no "last turn" to speak of
+        heading = "Since your last turn:" if seat in a.seen else "So far:"
         if expected:
-            assert "Since your last turn:\n" + "\n".join(expected) in shown
+            assert heading + "\n" + "\n".join(expected) in shown
         else:
-            assert "Since your last turn:" not in shown
+            assert "Since your last turn:" not in shown and "So far:" not in shown
+        firsts.append(heading == "So far:")
         for event in a.table.game.events[since:]:  # the others' unknown draws stay hidden (R9)
             if isinstance(event, CardDrawn) and not event.public and event.seat != seat:
                 assert f"drew {event.card}" not in shown
@@ -657,6 +661,32 @@ def test_the_pass_screen_says_what_happened_since_that_players_last_turn_R9() ->
         assert news_seen[0][1] == []
     assert any(any(line.startswith("Bot 2: ") for line in lines) for _person, lines in news_seen[1:])
     assert {person for person, _lines in news_seen} == {"Ana", "Bia"}
+    assert True in firsts and False in firsts  # each person's first pass, then later ones
+
+
+def test_a_shared_screen_names_whose_hand_and_turn_it_shows() -> None:
+    """Hotseat: "Your hand"/"Your turn" would not say whose, so the board names the
+    person ("Ana's hand:", "Ana's turn: ..."; in Portuguese "Mão de Ana:", "Vez de
+    Ana: ...")."""
+    app = PlayApp(lambda: Table([Seat("Ana"), Seat("Bia")], Config(2), seed=3), hotseat=True, bot_delay=0, hint="easy")
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        assert isinstance(app.screen, Pass)
+        person = app.screen.person
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.my_turn()
+        assert board(app, "hand").startswith(f"{person}'s hand: ")
+        assert board(app, "prompt").startswith(f"{person}'s turn: pick a hand card")
+        set_language("pt-BR")
+        app.refresh_view()
+        await pilot.pause()
+        assert board(app, "hand").startswith(f"Mão de {person}: ")
+        assert board(app, "prompt").startswith(f"Vez de {person}: escolha uma carta da mão")
+        set_language("en")
+
+    run(app, script)
 
 
 def test_q_on_the_pass_screen_asks_to_quit_and_keeping_on_hides_the_hand_again() -> None:

@@ -363,7 +363,7 @@ def test_a_person_plays_a_bot_to_the_end_and_gets_the_record(
     # the review of the terminal game, for a game played on the web (issue 13)
     assert main(["analyse", str(path), "--exact", "--lang", "en"]) == 0
     out, err = capsys.readouterr()
-    assert err == "" and out.startswith(f"{len(record['decisions'])} decisions, ") and "seat 1 (Ana)" in out
+    assert err == "" and out.startswith(f"{len(record['decisions'])} decisions, ") and "Ana: " in out
 
 
 def test_the_replay_shows_each_step_as_its_seat_saw_it(client: TestClient) -> None:

@@ -113,13 +113,14 @@ def screen_lines(app: Any) -> list[str]:
 
 def hand_drawn(app: PlayApp) -> str | None:
     """The line of the terminal that draws a hand now (whatever screen is on top), or
-    None: the board's hand title ("Your hand:", in the language in use), or a row of
+    None: the board's hand title ("Your hand:", or "Ana's hand:" on a shared screen, in
+    the language in use), or a row of
     three or more cards that are a seat's whole hand in the board's order (a hand drawn
     anywhere else, a dialog included)."""
-    title = _("Your hand: ").strip()
+    titles = [_("Your hand: ").strip(), *(_("{name}'s hand: ").format(name=name).strip() for name in app.names)]
     hands = [[card_label(c) for c in cards_shown(app.table.observe(s).hand or 0)] for s in range(len(app.names))]
     for line in screen_lines(app):
-        if title in line:
+        if any(title in line for title in titles):
             return line.strip()
         labels = [word.strip("›‹+") for word in line.split()]
         for seat, hand in enumerate(hands):

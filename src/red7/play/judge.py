@@ -10,7 +10,8 @@ post-game review use it.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+import time
+from collections.abc import Callable, Collection
 
 from ..bots.base import Appraiser
 from ..core.actions import Action
@@ -42,3 +43,39 @@ def judge(bot: Appraiser, seed: int, seats: Collection[int] | None = None) -> Ju
         return Estimate(appraisal.choice, chances[action.id], chances[appraisal.choice.id], appraisal.solved)
 
     return estimate
+
+
+class BudgetedJudge:
+    """A judge with a time budget: ``main`` estimates decisions until half of
+    ``seconds`` (wall time from the first decision it is asked about) is spent, then ``fallback`` (a
+    smaller judge) estimates the rest, so a long match's review ends in about
+    ``seconds`` instead of taking minutes. What it trades away: the later decisions
+    are estimated less precisely, and which decisions each judge estimated depends on
+    the machine's speed (``seconds`` None or 0: ``main`` only, reproducible). Half,
+    not all: the rest of the budget is the fallback's, for the decisions still to come.
+    :attr:`by_main` and :attr:`by_fallback` count the decisions each estimated."""
+
+    def __init__(
+        self, main: Judge, fallback: Judge, seconds: float | None, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.main, self.fallback, self.seconds, self.clock = main, fallback, seconds, clock
+        self.started: float | None = None
+        self.by_main = self.by_fallback = 0
+
+    @property
+    def spent(self) -> bool:
+        """Has the main judge used its share of the budget (later decisions go to the fallback)?"""
+        if not self.seconds or self.started is None:
+            return False
+        return self.clock() - self.started >= self.seconds / 2
+
+    def __call__(self, game: Game, action: Action) -> Estimate | None:
+        if self.started is None:
+            self.started = self.clock()
+        if self.spent:
+            estimate = self.fallback(game, action)
+            self.by_fallback += estimate is not None
+        else:
+            estimate = self.main(game, action)
+            self.by_main += estimate is not None
+        return estimate

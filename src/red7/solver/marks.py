@@ -18,6 +18,7 @@ moves) and marks them: for ``red7 analyse`` and the terminal game's post-game re
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -77,6 +78,11 @@ class Mark:
     """The decisions that kept the round won, when it was won (else empty)."""
     estimate: Estimate | None = None
     """Where the solver cannot say: the judge's estimate, if it judged the decision."""
+    round: int = 0
+    """The round it was made in, from 1 (0: not known, a mark made alone by :func:`mark`)."""
+    turn: int = 0
+    """The turn of that round it was made in, every player's turns counted from 1 (0:
+    not known): with :attr:`round`, how a person finds the decision in a game's log."""
 
     @property
     def threw_away(self) -> bool:
@@ -94,6 +100,8 @@ class Mark:
             "seat": self.seat,
             "action": str(self.action),
             "turn_start": self.turn_start,
+            "round": self.round,
+            "turn": self.turn,
             "won_before": self.won_before,
             "won_after": self.won_after,
             "threw_away": self.threw_away,
@@ -148,10 +156,15 @@ def review(
     game = Game(config=config, seed=seed, deal=deal)
     marks: list[Mark] = []
     memo: reference.Memo = {}  # successive decisions' searches overlap: up to 6 times faster
+    round_, turn = 0, 0
     for number, action in enumerate(checked, 1):
         if progress is not None:
             progress(number - 1, len(checked))
-        marks.append(mark(game, action, number, judge, memo))
+        if game.round != round_:
+            round_, turn = game.round, 0
+        one = mark(game, action, number, judge, memo)
+        turn += one.turn_start
+        marks.append(dataclasses.replace(one, round=round_, turn=turn))
         game.apply(action)
     return marks
 

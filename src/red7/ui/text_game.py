@@ -416,7 +416,7 @@ def _command(word: str, session: Session, names: Sequence[str], hint: str, out: 
 
 
 def _game_over(end: GameEnd, session: Session, names: Sequence[str], out: TextIO) -> int:
-    say(winners_line(end.over.winners, names), out)
+    say(winners_line(end.over.winners, names, session.table.config.advanced), out)
     target = session.table.config.target
     if target is not None:
         say(scores_line(end.over.scores, target, names), out)

@@ -110,13 +110,20 @@ DECISION_TEXT: Final[Mapping[ActionKey, str]] = {
 }
 """A decision as advice, e.g. "play R7" (hints)."""
 STEP_PROMPTS: Final[Mapping[Step, str]] = {
-    Step.START: N_("Your turn: pick a hand card, then [p] play it to your palette or [c] put it on the canvas."),
+    Step.START: N_("pick a hand card, then [p] play it to your palette or [c] put it on the canvas."),
     Step.FIVE: N_("The 5: pick another hand card and play it to your palette [p]."),
     Step.SEVEN: N_("The 7: pick another card of your palette, then move it to the canvas [c] or onto the deck [k]."),
     Step.ONE: N_("The 1: pick a card of a palette at least as large as yours and take it [t]."),
     Step.DRAW: N_("You may draw the top card of the deck [d] or decline [n]."),
 }
-"""What the person to move is asked at each step (``after`` depends on whether they can end)."""
+"""What the person to move is asked at each step (``after`` depends on whether they can end);
+the start of a turn is said after whose turn it is (:func:`turn_start`)."""
+
+
+def turn_start(name: str | None = None) -> str:
+    """How a prompt at the start of a turn begins: "Your turn:", or with ``name`` (a
+    screen several people share, where "your" would not say whose) "Ana's turn:"."""
+    return _("Your turn:") if name is None else _("{name}'s turn:").format(name=name)
 
 
 def colour_name(colour: int | str) -> str:
@@ -307,20 +314,58 @@ def log_lines(
 ) -> list[str]:
     """The log lines of ``events`` (as one seat sees them), e.g. "Bot 2: played R7";
     only the last ``last`` lines if given. A card ``viewer`` drew is told to that
-    person: "You drew G3"."""
+    person: "You drew G3 (the 3's action)"; whose palette a 1 took a card from is told
+    to all (:func:`_log_line`)."""
     names, lang = tuple(names), language()
-    lines = [line for event in events if (line := _log_line(event, names, viewer, lang)) is not None]
+    lines = [
+        line
+        for i, event in enumerate(events)
+        if (line := _log_line(event, names, viewer, lang, _by_three(events, i))) is not None
+    ]
     return lines if last is None else lines[-last:]
 
 
+def _by_three(events: Sequence[Event], i: int) -> bool:
+    """Is ``events[i]`` a 3's draw (R7.3) rather than the advanced canvas draw (R5.1)?
+    A 3's draw comes from the same decision as the 3 played to the palette, so that
+    play is the event just before it in any slice of the log; the canvas draw is a
+    decision of its own, after a card went on the canvas."""
+    if not isinstance(event := events[i], CardDrawn) or i == 0:
+        return False
+    before = events[i - 1]
+    return isinstance(before, CardPlayed) and before.seat == event.seat and before.card.value == 3
+
+
 @functools.lru_cache(maxsize=1 << 14)
-def _log_line(event: Event, names: tuple[str, ...], viewer: int | None, lang: str) -> str | None:
+def _log_line(
+    event: Event, names: tuple[str, ...], viewer: int | None, lang: str, by_three: bool = False
+) -> str | None:
     # Events are immutable and their words depend on these arguments only, so a line is
     # made once: the web server writes every seat's whole log at every change.
     seat = getattr(event, "seat", None)  # every event the log tells of has a seat
-    if isinstance(event, CardDrawn) and event.card is not None and seat == viewer:
-        return _("You drew {card}").format(card=card_label(event.card))
-    if (text := event_text(event)) is not None and seat is not None:
+    if seat is None:
+        return None
+    if isinstance(event, CardDrawn):
+        # why the card was drawn is public; the card only when it was known to all
+        # (R7.z) or ``viewer`` drew it (R9: the event as seen already hides it)
+        if event.card is None:
+            text = _("drew a card (the 3's action)") if by_three else _("drew a card (the canvas draw)")
+        elif seat == viewer:
+            you = _("You drew {card} (the 3's action)") if by_three else _("You drew {card} (the canvas draw)")
+            return you.format(card=card_label(event.card))
+        else:
+            text = (_("drew {card} (the 3's action)") if by_three else _("drew {card} (the canvas draw)")).format(
+                card=card_label(event.card)
+            )
+        return f"{names[seat]}: {text}"
+    if isinstance(event, CardTaken):
+        # whose card a 1 took is public (R7.1): the person whose palette it was reads "your"
+        if event.owner == viewer or names[event.owner] == _(SEAT_WORDS[SeatKind.YOU]):
+            text = _("took {card} from your palette and put it on the deck")
+        else:
+            text = _("took {card} from {owner}'s palette and put it on the deck")
+        return f"{names[seat]}: {text.format(card=card_label(event.card), owner=names[event.owner])}"
+    if (text := event_text(event)) is not None:
         return f"{names[seat]}: {text}"
     return None
 
@@ -334,13 +379,17 @@ def step_prompt(step: Step, can_end: bool, staged: bool) -> str:
             else _("You are not winning: put a card on the canvas [c] that makes you win, or concede [x].")
         )
         return text + (" " + _("[u] takes the turn back.") if staged else "")
+    if step is Step.START:
+        return f"{turn_start()} {_(STEP_PROMPTS[step])}"
     return _(STEP_PROMPTS[step]) if step in STEP_PROMPTS else ""
 
 
-def turn_prompt(step: Step, options: Sequence[Option], staged: bool) -> str:
+def turn_prompt(step: Step, options: Sequence[Option], staged: bool, name: str | None = None) -> str:
     """What the person to move can do now, with the terminal game's keys: only what
     the legal ``options`` allow (an empty hand is not asked for a card, End turn only
-    while winning); "[u] takes the turn back." when something is ``staged``."""
+    while winning); "[u] takes the turn back." when something is ``staged``. ``name``:
+    the person to move, on a screen several people share: a turn's start says whose
+    turn it is ("Ana's turn: ...") instead of "Your turn: ..."."""
     offered = {(o.action.kind, o.action.destination) for o in options}
     if offered <= {(Kind.CONCEDE, None)}:
         text = _("Nothing you can do now keeps you in the round: concede [x].")
@@ -352,9 +401,13 @@ def turn_prompt(step: Step, options: Sequence[Option], staged: bool) -> str:
             else _("You are winning and no hand card can go on the canvas: end your turn [e].")
         )
     elif step is Step.START and (Kind.CANVAS, None) not in offered:
-        text = _("Your turn: pick a hand card and play it to your palette [p].")
+        play_only = _("pick a hand card and play it to your palette [p].")
+        text = f"{turn_start(name)} {play_only}"
     elif step is Step.START and (Kind.PLAY, None) not in offered:
-        text = _("Your turn: pick a hand card and put it on the canvas [c].")
+        canvas_only = _("pick a hand card and put it on the canvas [c].")
+        text = f"{turn_start(name)} {canvas_only}"
+    elif step is Step.START:
+        text = f"{turn_start(name)} {_(STEP_PROMPTS[step])}"
     elif step is Step.SEVEN and (Kind.MOVE, "deck") not in offered:
         text = _("The 7: pick another card of your palette and move it to the canvas [c].")
     elif step is Step.SEVEN and (Kind.MOVE, "canvas") not in offered:
@@ -430,7 +483,7 @@ def game_over_line(winners: Sequence[int], last: RoundResult, advanced: bool, na
     place of who is winning, which the palettes as the engine leaves them, the scoring
     cards gone to the score pile, no longer tell): "Ana won the game! Round winner:
     Ana, under the rule Blue. Scoring cards: B7 B6 = 13 points."""
-    line = winners_line(winners, names) + " " + round_winner(last, names)
+    line = winners_line(winners, names, match=advanced) + " " + round_winner(last, names)
     if advanced:
         scoring = ngettext(
             "Scoring cards: {cards} = {points} point.", "Scoring cards: {cards} = {points} points.", last.points
@@ -440,11 +493,22 @@ def game_over_line(winners: Sequence[int], last: RoundResult, advanced: bool, na
     return line
 
 
-def winners_line(winners: Sequence[int], names: Sequence[str]) -> str:
-    """E.g. "Ana won the game!" or "Ana & Bia share the victory!"."""
-    return ngettext("{names} won the game!", "{names} share the victory!", len(winners)).format(
-        names=" & ".join(names[w] for w in winners)
+def winners_line(winners: Sequence[int], names: Sequence[str], match: bool = False) -> str:
+    """E.g. "Ana won the game!", "Ana won the match!" (``match``: the advanced game,
+    a match of rounds, R8) or "Ana & Bia share the victory!"."""
+    won = (
+        ngettext("{names} won the match!", "{names} share the victory!", len(winners))
+        if match
+        else ngettext("{names} won the game!", "{names} share the victory!", len(winners))
     )
+    return won.format(names=" & ".join(names[w] for w in winners))
+
+
+def is_match(over: GameOver) -> bool:
+    """Was the game that ``over`` ends an advanced game's match (R8)? Only a match
+    scores points, and its winner reached the target (a basic game scores none); a
+    match of more than one round is one whatever the scores."""
+    return over.rounds > 1 or any(over.scores)
 
 
 def move_log(events: Sequence[Event], names: Sequence[str], viewer: int | None = None) -> list[str]:
@@ -454,15 +518,15 @@ def move_log(events: Sequence[Event], names: Sequence[str], viewer: int | None =
     the move that ends a round stays in the log."""
     names, lang = tuple(names), language()
     lines: list[str] = []
-    for event in events:
+    for i, event in enumerate(events):
         if isinstance(event, RoundDealt):
             if event.round > 1:
                 lines.append(_("— Round {n} —").format(n=event.round))
         elif isinstance(event, RoundOver):
             lines.append(round_winner(event, names))
         elif isinstance(event, GameOver):
-            lines.append(winners_line(event.winners, names))
-        elif (line := _log_line(event, names, viewer, lang)) is not None:
+            lines.append(winners_line(event.winners, names, is_match(event)))
+        elif (line := _log_line(event, names, viewer, lang, _by_three(events, i))) is not None:
             lines.append(line)
     return lines
 
@@ -537,6 +601,15 @@ def reason_text(appraisal: Appraisal, runner_up: tuple[Action, float] | None, ma
     )
 
 
+def decision_place(mark: Mark) -> str:
+    """Where a marked decision was made, as a person finds it in the game's log:
+    "Round 2, turn 5" (every player's turns of the round counted); "Decision 13" (its
+    place in the record) when the mark does not know its round."""
+    if mark.round and mark.turn:
+        return _("Round {round}, turn {turn}").format(round=mark.round, turn=mark.turn)
+    return _("Decision {number}").format(number=mark.number)
+
+
 def review_text(marks: Sequence[Mark], names: Sequence[str], match: bool = False) -> str:
     """The post-game review: every won round thrown away (which decision, what would
     have kept it) and every decision a judge found costly (its estimate against the
@@ -552,14 +625,14 @@ def review_text(marks: Sequence[Mark], names: Sequence[str], match: bool = False
         if m.threw_away:
             kept = _(" or ").join(decision_text(a) for a in m.best)
             lines.append(
-                _("Decision {number}, {name}: {decision} threw a won round away ({kept} would have kept it).").format(
-                    number=m.number, name=names[m.seat], decision=decision_text(m.action), kept=kept
+                _("{when}, {name}: {decision} threw a won round away ({kept} would have kept it).").format(
+                    when=decision_place(m), name=names[m.seat], decision=decision_text(m.action), kept=kept
                 )
             )
         elif m.costly and m.estimate is not None:
             lines.append(
-                _("Decision {number}, {name}: {decision} was costly ({estimate}).").format(
-                    number=m.number,
+                _("{when}, {name}: {decision} was costly ({estimate}).").format(
+                    when=decision_place(m),
                     name=names[m.seat],
                     decision=decision_text(m.action),
                     estimate=estimate_text(m.estimate, match),

@@ -334,7 +334,7 @@ def public_game_json(live: LiveTable, names: Sequence[str], viewer: int | None =
         "last_round": last_round_json(table.events_for(viewer), list(obs.scores), target, names),
         "over": None
         if obs.result is None
-        else {"winners": list(obs.result.winners), "text": winners_line(obs.result.winners, names)},
+        else {"winners": list(obs.result.winners), "text": winners_line(obs.result.winners, names, obs.advanced)},
     }
 
 

@@ -205,13 +205,15 @@ class PassWithNews(Pass):
         Binding("pagedown", "scroll_body(1)", show=False),
     ]
 
-    def __init__(self, name: str, news: Sequence[str]) -> None:
+    def __init__(self, name: str, news: Sequence[str], played: bool = True) -> None:
+        """``played``: the person has had a turn in this session (else the news are
+        everything so far, not what happened since their last turn)."""
         super().__init__(name)
-        self.news = list(news)
+        self.news, self.played = list(news), played
 
     def on_mount(self) -> None:
         if self.news:
-            text = "\n".join([_("Since your last turn:"), *self.news])
+            text = "\n".join([_("Since your last turn:") if self.played else _("So far:"), *self.news])
             box = _scrolling(text, "news")
             self.query_one(".dialog").mount(box, after=self.query_one(".dialog-body"))
             # the newest news shows first (issue 34); the older scroll back with PgUp
@@ -417,6 +419,7 @@ class PlayApp(BoardApp):
             numbered=numbered,
             usable=selectable if numbered else None,
             drawn=just_drawn(seen, self.viewer) & set(cards_shown(obs.hand or 0)),
+            owner=self._owner(),
             # the game is over: every palette as the last round ended, scoring cards included
             final=[s.palette for s in cards_at_round_end(seen, len(self.names))] if self.table.is_over else None,
         )
@@ -506,7 +509,11 @@ class PlayApp(BoardApp):
                 self.refresh_view()
                 # as a spectator sees it: whoever is at the screen has not said who they are yet
                 news = move_log(self.session.log(None, self.seen.get(moment.seat, 0)), self.names)
-                self._ask(PassWithNews(self.names[moment.seat], news), lambda answer: self._passed(moment.seat, answer))
+                played = moment.seat in self.seen
+                self._ask(
+                    PassWithNews(self.names[moment.seat], news, played),
+                    lambda answer: self._passed(moment.seat, answer),
+                )
                 return
             self.refresh_view()
         else:
@@ -596,7 +603,11 @@ class PlayApp(BoardApp):
         else:
             summary = round_summary(end.last_round, end.over.scores, self.table.config.target, self.names)
         # the outcome first: a match's story may be longer than the dialog's room
-        lines = [winners_line(end.over.winners, self.names), "", self._final_move(end.last_round) + summary]
+        lines = [
+            winners_line(end.over.winners, self.names, self.table.config.advanced),
+            "",
+            self._final_move(end.last_round) + summary,
+        ]
         if end.saved is not None:
             lines += ["", _("Record saved to {path} (red7 replay {path}).").format(path=end.saved)]
         answers = [("enter", "again", _("Play again")), ("r", "review", _("Review")), ("q", "quit", _("Quit"))]
@@ -665,7 +676,13 @@ class PlayApp(BoardApp):
         decisions allow (an empty hand is not asked for a card, End turn only while
         winning); "[u] takes the turn back." when something is staged."""
         step = self.table.observe(self.viewer).step
-        return turn_prompt(step, self._options(), bool(self.table.staged))
+        # on a shared screen "your" would not say whose turn it is
+        return turn_prompt(step, self._options(), bool(self.table.staged), self._owner())
+
+    def _owner(self) -> str | None:
+        """The name of the person whose hand the board shows when several people share
+        the screen (hotseat); None when the screen is one person's."""
+        return self.names[self.viewer] if self.passing and self.viewer is not None else None
 
     def action_move(self, delta: int) -> None:
         if not self.my_turn():

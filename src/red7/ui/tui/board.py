@@ -156,6 +156,9 @@ class BoardView:
     (:func:`~red7.play.session.cards_at_round_end`), shown in place of the observation's,
     which has lost the winner's scoring cards to the score pile; the seats out of the
     round show theirs too. None during a game."""
+    owner: str | None = None
+    """Whose hand shows, on a screen several people share (hotseat): "Ana's hand:"
+    instead of "Your hand:"."""
 
 
 class Cards(Static):
@@ -316,7 +319,7 @@ class Board(Vertical):
         hand = view.obs.hand
         if hand is None:
             return Content.styled(_("Hands are hidden."), "dim")
-        title = _("Your hand: ")
+        title = _("Your hand: ") if view.owner is None else _("{name}'s hand: ").format(name=view.owner)
         cards = wrapped(cls._cards(view, cards_shown(hand)), cell_len(title), width) if hand else _("(empty)")
         return Content.assemble((title, "bold"), cards)
 

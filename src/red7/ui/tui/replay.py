@@ -105,7 +105,7 @@ class ReplayApp(BoardApp):
             seat, action_id = obs.history[-1]
             prompt = f"{names[seat]}: {action_text(Action.from_id(action_id))}"
         if game.result is not None and self.index == last:
-            prompt += "  " + _("Game over.") + " " + winners_line(game.result.winners, names)
+            prompt += "  " + _("Game over.") + " " + winners_line(game.result.winners, names, game.config.advanced)
         events = list(game.events) if self.all_hands else game.events_for(self.viewer)
         log = move_log(events, names)
         # at the end of the game every palette as the last round ended (the engine's

@@ -549,7 +549,7 @@ def test_the_replay_of_a_match_ends_on_every_palette_as_it_ended_in_every_view(t
             if view == game.players + 1:
                 assert app.all_hands
             standing = board(app, "standing").replace("\n", " ")
-            assert "won the game! Round winner: " in standing, standing
+            assert "won the match! Round winner: " in standing, standing
             rows = board(app, "seats").split("\n")
             for seat, row in enumerate(rows):
                 shown = [word for word in row.split() if word in {str(c) for c in ALL_CARDS}]
@@ -1213,7 +1213,7 @@ def test_the_end_of_a_match_shows_every_palette_as_it_ended_and_who_won_by_what_
         assert (
             board(app, "standing")
             .replace("\n", " ")
-            .startswith(f"{winners} won the game! Round winner: {app.names[last.winner]}, under the rule ")
+            .startswith(f"{winners} won the match! Round winner: {app.names[last.winner]}, under the rule ")
         )
         rows = board(app, "seats").split("\n")
         ended = cards_at_round_end(game.events, game.players)

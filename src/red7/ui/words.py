@@ -365,8 +365,8 @@ def _log_line(
         else:
             text = _("took {card} from {owner}'s palette and put it on the deck")
         return f"{names[seat]}: {text.format(card=card_label(event.card), owner=names[event.owner])}"
-    if (text := event_text(event)) is not None:
-        return f"{names[seat]}: {text}"
+    if (said := event_text(event)) is not None:
+        return f"{names[seat]}: {said}"
     return None
 
 

@@ -257,27 +257,19 @@ static int read_seat_bits(PyObject *seq, uint8_t *out, int n, const char *what) 
     return 1;
 }
 
-/* An int within the range of a C type, into a member of that type. */
-static int read_int8(PyObject *x, int8_t *out, const char *what) {
-    long v;
-    if (!read_long(x, INT8_MIN, INT8_MAX, &v, what)) return 0;
-    *out = (int8_t)v;
-    return 1;
-}
-
-static int read_int16(PyObject *x, int16_t *out, const char *what) {
-    long v;
-    if (!read_long(x, INT16_MIN, INT16_MAX, &v, what)) return 0;
-    *out = (int16_t)v;
-    return 1;
-}
-
-static int read_int32(PyObject *x, int32_t *out, const char *what) {
-    long v;
-    if (!read_long(x, INT32_MIN, INT32_MAX, &v, what)) return 0;
-    *out = (int32_t)v;
-    return 1;
-}
+/* An int within the range of a C type, into a member of that type: read_int8, read_int16
+ * and read_int32. */
+#define READ_INT(NAME, TYPE, LOW, HIGH)                                                                                \
+    static int NAME(PyObject *x, TYPE *out, const char *what) {                                                        \
+        long v;                                                                                                        \
+        if (!read_long(x, LOW, HIGH, &v, what)) return 0;                                                              \
+        *out = (TYPE)v;                                                                                                \
+        return 1;                                                                                                      \
+    }
+READ_INT(read_int8, int8_t, INT8_MIN, INT8_MAX)
+READ_INT(read_int16, int16_t, INT16_MIN, INT16_MAX)
+READ_INT(read_int32, int32_t, INT32_MIN, INT32_MAX)
+#undef READ_INT
 
 /* A card index or None (-1). */
 static int read_card_or_none(PyObject *x, int8_t *out, const char *what) {

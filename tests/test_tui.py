@@ -771,14 +771,21 @@ class Gated(Scripted):
         return super().choose(observation, options, rng)
 
 
+def bia_thinks() -> tuple[PlayApp, Gated]:
+    """Ana (a person) and Bia (a bot held at her gate), Bia to move: she plays R6, then
+    ends her turn, once the test opens the gate."""
+    game = make(["G1 B2", "Y3 R6"], ["O6", "Y5"], current=1)
+    bia = Gated("play R6", "end")
+    app = PlayApp(lambda: Table.around(game, [Seat("Ana"), Seat("Bia", bia, "random")]), bot_delay=0, hint="easy")
+    return app, bia
+
+
 @pytest.mark.parametrize("dialog", ["q", "question_mark"])
 def test_a_dialog_opened_while_a_bot_thinks_does_not_stop_its_turn(dialog: str) -> None:
     """The quit question (or the rules) opened while Bia thinks: her first decision comes
     in behind the dialog and shows there; once the dialog is closed she makes the second
     decision of her turn and play goes on (it used to stop for good)."""
-    game = make(["G1 B2", "Y3 R6"], ["O6", "Y5"], current=1)
-    bia = Gated("play R6", "end")
-    app = PlayApp(lambda: Table.around(game, [Seat("Ana"), Seat("Bia", bia, "random")]), bot_delay=0, hint="easy")
+    app, bia = bia_thinks()
 
     async def script(pilot: Any) -> None:
         await pilot.pause()
@@ -831,9 +838,7 @@ def test_keys_work_while_a_hint_is_worked_out(monkeypatch: pytest.MonkeyPatch) -
 def test_please_wait_never_stays_on_the_persons_own_turn() -> None:
     """A key pressed while Bia thinks says to wait for her; once she has moved and the turn
     is Ana's again, the message is gone (it used to stay on Ana's turn)."""
-    game = make(["G1 B2", "Y3 R6"], ["O6", "Y5"], current=1)
-    bia = Gated("play R6", "end")
-    app = PlayApp(lambda: Table.around(game, [Seat("Ana"), Seat("Bia", bia, "random")]), bot_delay=0, hint="easy")
+    app, bia = bia_thinks()
 
     async def script(pilot: Any) -> None:
         await pilot.pause()

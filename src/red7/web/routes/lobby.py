@@ -16,6 +16,7 @@ Each client may create so many tables (:mod:`red7.web.limits`: 429 with ``Retry-
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -50,7 +51,9 @@ async def list_tables(
     return context.lobby.page(offset, limit)
 
 
-def _still_open(context: Context) -> Any:
+def _still_open(context: Context) -> Callable[[str], bool]:
+    """Whether a table is still open (a client's open tables count against its limit)."""
+
     def still_open(table_id: str) -> bool:
         live = context.tables().live.get(table_id)
         return live is not None and live.status == "open"

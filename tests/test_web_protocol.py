@@ -77,6 +77,8 @@ def test_the_schema_is_served_with_its_version(client: TestClient) -> None:
 
 
 def test_the_frames_carry_the_protocols_version(client: TestClient) -> None:
+    for frame in (protocol.TableFrame, protocol.ErrorFrame):
+        assert get_args(frame.model_fields["v"].annotation) == (PROTOCOL_VERSION,)
     table_id, _token = new_table(client)
     with Conn(client, table_id) as watcher:
         assert watcher.recv()["v"] == PROTOCOL_VERSION

@@ -81,13 +81,13 @@ Language = Annotated[Literal["en", "pt-BR"], BeforeValidator(_language_tag)]
 class Request(BaseModel):
     """A client's request: strict types, no field the protocol does not know."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True)
 
 
 class Message(BaseModel):
     """A server's frame or answer: exactly these fields (the tests validate strictly)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, use_attribute_docstrings=True)
 
 
 # --- requests: HTTP bodies ----------------------------------------------------------------------
@@ -100,7 +100,9 @@ class CreateTable(Request):
     advanced: bool = False
     actions: bool = False
     lang: Language = "en"
+    """The table's language (``pt``, ``pt_BR``, ``en-GB``... are read as the tag they name)."""
     name: Text = ""
+    """The creator's name: spaces folded, up to 24 characters; empty: the seat's own name."""
 
 
 class TakeSeat(Request):
@@ -127,13 +129,14 @@ class StartGame(Request):
 
 
 class Hello(Request):
-    """The first message of a WebSocket: who it is (``token`` null or absent: a
-    spectator) and the language of a refusal before the table's is known (any tag; one
-    this server does not speak is ignored)."""
+    """The first message of a WebSocket: who it is, and the language of a refusal
+    before the table's is known."""
 
     type: Literal["hello"]
     token: Text | None = None
+    """The seat token (null or absent: a spectator)."""
     lang: Annotated[str, Field(max_length=35)] | None = None
+    """A language tag (e.g. the browser's); one this server does not speak is ignored."""
 
 
 class Decide(Request):
@@ -141,7 +144,9 @@ class Decide(Request):
 
     type: Literal["decide"]
     seq: Number
+    """The ``seq`` of the frame the decision was made against."""
     action: Text
+    """The decision in the game's notation, as an option's ``action`` says it."""
 
 
 class TakeBack(Request):
@@ -233,6 +238,7 @@ class GameView(Message):
     step: int
     current: int | None
     final: int
+    """The decisions that are final (none of them can be taken back): where the game is, for all."""
     rule: RuleView
     canvas: list[CardView]
     deck: DeckView
@@ -247,14 +253,19 @@ class GameView(Message):
     last_round: LastRound | None
     over: Over | None
     hand: list[CardView] | None
+    """The receiver's hand (null: a spectator's frame)."""
     drawn: list[str]
+    """The cards of the hand just drawn (notation)."""
     log: list[str]
     log_from: int
-    """How many lines of the log the client had keeps (the frame's ``log`` follows them)."""
+    """How many lines of the move log the client has it keeps; ``log`` follows them (0: the whole log)."""
     prompt: str
     options: list[OptionView]
+    """The receiver's legal decisions, on its turn (else empty)."""
     picks: Literal["hand", "own-palette", "other-palettes", "none"] | None
+    """Where the cards of this step's decisions are picked (null: not the receiver's turn)."""
     staged: list[str]
+    """The receiver's decisions of this turn that it may still take back."""
 
 
 class TableInfo(Message):
@@ -289,9 +300,13 @@ class TableFrame(Message):
     table: TableInfo
     seats: list[SeatView]
     you: int | None
+    """The receiver's seat (null: a spectator)."""
     seq: int
+    """The sequence number a decision made on this frame is sent with."""
     game: GameView | None
+    """The game (null: not started yet)."""
     ui: dict[str, str] | None = None
+    """The words of the page's controls, in the table's language (a connection's first frame only)."""
 
 
 class ErrorFrame(Message):

@@ -22,6 +22,10 @@ states (public cards, the seat's own hand) up to step k.
 
 The seed never appears in a frame of a game in progress, and the unknown part of the
 deck never at all (so neither does its order).
+
+Every one of these frames, live and replayed, also validates strictly against the
+protocol's models (:mod:`red7.web.protocol`): the schema published is the one the
+frames keep.
 """
 
 from __future__ import annotations
@@ -51,7 +55,8 @@ from red7.core.events import (
 from red7.core.game import Game
 from red7.core.model import Config
 from red7.ui.i18n import using
-from red7.web import server
+from red7.web.protocol import SERVER_FRAME, Replay
+from red7.web.routes import socket
 from red7.web.views import card_json
 from web_client import Conn, add_bot, careful, join, make_app, new_table, play_out, start
 
@@ -206,8 +211,8 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     people decide far faster than anyone clicks (the limit has its own tests)."""
     folder: Path = tmp_path_factory.mktemp("leaks")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(server, "RATE", 1e6)
-        patch.setattr(server, "BURST", 10**6)
+        patch.setattr(socket, "RATE", 1e6)
+        patch.setattr(socket, "BURST", 10**6)
         with TestClient(make_app(folder)) as client:
             yield client
 
@@ -238,13 +243,17 @@ def test_no_frame_shows_a_card_its_receiver_may_not_see(
     tally = Tally()
     for conn in conns:
         assert conn.errors == []
+        for raw in conn.raw:  # (web_client.Conn validated each as it came; said here, where it matters)
+            assert SERVER_FRAME.validate_json(raw, strict=True).type == "table"
         seqs = [json.loads(raw)["seq"] for raw in conn.raw]
         assert max(seqs) == len(record["decisions"])
         for raw in conn.raw:
             check_frame(raw, conn.seat, steps, record["seed"], tally)
     for viewer, seat_token in tokens.items():
         token_header = {"Authorization": f"Bearer {seat_token}"} if seat_token else {}  # never in the address
-        frames = client.get(f"/api/tables/{table_id}/games/1/replay", headers=token_header).json()["frames"]
+        answer = client.get(f"/api/tables/{table_id}/games/1/replay", headers=token_header)
+        Replay.model_validate_json(answer.text, strict=True)  # every replay frame is the protocol's too
+        frames = answer.json()["frames"]
         assert [f["seq"] for f in frames] == list(range(len(record["decisions"]) + 1))
         for frame in frames:
             check_frame(json.dumps(frame, ensure_ascii=False), viewer, steps, record["seed"], tally)
@@ -297,8 +306,8 @@ def test_a_staged_turn_taken_back_shows_nobody_else_anything(tmp_path: Path) -> 
         return [raw.replace(table_id, "T") for raw in bia_conn.raw], [raw.replace(table_id, "T") for raw in eve.raw]
 
     with pytest.MonkeyPatch.context() as patch, TestClient(app) as client:
-        patch.setattr(server, "RATE", 1e6)  # the scripted people decide far faster than anyone clicks
-        patch.setattr(server, "BURST", 10**6)
+        patch.setattr(socket, "RATE", 1e6)  # the scripted people decide far faster than anyone clicks
+        patch.setattr(socket, "BURST", 10**6)
         plain = play(stage=False)
         staged = play(stage=True)
     assert len(staged_plays) > 10  # many cards shown to Ana alone, then taken back

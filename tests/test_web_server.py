@@ -26,7 +26,8 @@ from red7.core.record import replay
 from red7.ui.i18n import using
 from red7.ui.words import refusal_text
 from red7.web.live import LiveTable
-from red7.web.server import BURST, MAX_MESSAGE
+from red7.web.protocol import MAX_MESSAGE
+from red7.web.routes.socket import BURST
 from web_client import Clock, Conn, Frame, add_bot, careful, join, make_app, my_turn, new_table, play_out, start
 
 CONFIGS = [

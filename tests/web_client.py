@@ -3,7 +3,9 @@ folder on ``sys.path``): an app on a temporary SQLite file, tables made over the
 lobby (with a TestClient, or any httpx client of a real server), and :class:`Conn`, a
 WebSocket client of FastAPI's TestClient that can wait for a frame with a timeout (the
 TestClient's own ``receive`` blocks for ever), so one test thread can play several
-seats at once.
+seats at once. Every frame a :class:`Conn` receives, and every answer of the lobby's
+helpers, is validated strictly against its model of the protocol (:mod:`red7.web.protocol`):
+a frame that does not fails the test that received it.
 
 Everything goes through HTTP and the WebSocket protocol; the only server-side object a
 test reaches is the game's truth (``app.state.tables()``), and only to check frames
@@ -25,6 +27,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from red7.web.limits import UNLIMITED
+from red7.web.protocol import SERVER_FRAME, Created, Done, Seated
 from red7.web.server import Settings, create_app
 from web_live import read_frame
 
@@ -85,25 +88,26 @@ def new_table(
         "/api/tables", json={"players": players, "advanced": advanced, "actions": actions, "lang": lang, "name": name}
     )
     assert r.status_code == 200, r.text
-    data = r.json()
-    return data["id"], data["token"]
+    created = Created.model_validate_json(r.text, strict=True)  # the protocol's answer, exactly
+    return created.id, created.token
 
 
 def join(client: httpx.Client, table_id: str, seat: int, name: str) -> str:
     r = client.post(f"/api/tables/{table_id}/seats/{seat}", json={"name": name})
     assert r.status_code == 200, r.text
-    token: str = r.json()["token"]
-    return token
+    return Seated.model_validate_json(r.text, strict=True).token
 
 
 def add_bot(client: httpx.Client, table_id: str, token: str, seat: int, level: str = "easy") -> None:
     r = client.post(f"/api/tables/{table_id}/bots", json={"token": token, "seat": seat, "level": level})
     assert r.status_code == 200, r.text
+    Done.model_validate_json(r.text, strict=True)
 
 
 def start(client: httpx.Client, table_id: str, token: str) -> None:
     r = client.post(f"/api/tables/{table_id}/start", json={"token": token})
     assert r.status_code == 200, r.text
+    Done.model_validate_json(r.text, strict=True)
 
 
 async def _receive_within(session: Any, seconds: float) -> dict[str, Any] | None:
@@ -176,6 +180,7 @@ class Conn:
             self.closed = message.get("code", 1000)
             return {"type": "closed", "code": self.closed}
         text = message["text"]
+        SERVER_FRAME.validate_json(text, strict=True)  # every frame a test receives is the protocol's
         self.raw.append(text)
         frame, self.log = read_frame(text, self.log)
         self.frames.append(frame)

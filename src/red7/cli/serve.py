@@ -203,7 +203,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         from ..web.logs import log_config
         from ..web.origins import parse_origin, split_host
-        from ..web.server import MAX_FRAME, Settings, create_app, tune_gc
+        from ..web.protocol import MAX_FRAME
+        from ..web.server import Settings, create_app, tune_gc
     except ImportError as err:
         raise UsageError(f"red7 serve needs the web extra: pip install 'red7[web]' ({err.name} is missing)") from None
     o = _settings(args)

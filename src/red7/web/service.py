@@ -56,6 +56,7 @@ from ..ui.words import NAME_LENGTH, RESERVED_NAME, name_key, refusal_text
 from .bus import Bus
 from .live import LiveTable, SeatState
 from .metrics import Metrics
+from .refusals import Refused
 from .store import Store, StoredTable, change_message, changed_table, new_token, replayed, token_hash
 from .views import encode, shared_view, since, table_frame
 
@@ -76,15 +77,6 @@ a message: this finds the change anyway)."""
 EXPIRED = "expired"
 """The status of an open table nobody used for ``expire_open`` seconds: gone from the
 lobby and from every process's memory, its link says there is no such table."""
-
-
-class Refused(Exception):
-    """A request that cannot be done: ``code`` for programs, ``message`` in words (in
-    the table's language). Nothing was changed."""
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code, self.message, self.status = code, message, status
 
 
 Send = Callable[[str], Awaitable[None]]
@@ -305,14 +297,15 @@ class Tables:
         newest_first = reversed(self.live.values())
         return sorted((t for t in newest_first if t.status in order), key=lambda t: order[t.status])
 
-    async def create(self, players: Any, advanced: Any, actions: Any, lang: Any, name: Any) -> tuple[LiveTable, str]:
-        """A new table; its creator takes seat 0. Returns the table and the creator's token."""
+    async def create(self, players: int, advanced: bool, actions: bool, lang: str, name: str) -> tuple[LiveTable, str]:
+        """A new table; its creator takes seat 0. Returns the table and the creator's token
+        (the values are a :class:`~red7.web.protocol.CreateTable`'s, checked for their types)."""
         try:
             config = Config(players, advanced, actions)
         except GameError as err:
             raise Refused("bad-settings", str(err)) from None
         try:
-            tag = parse_language(lang if isinstance(lang, str) else repr(lang))
+            tag = parse_language(lang)
         except ValueError as err:
             raise Refused("bad-settings", str(err)) from None
         with using(tag):
@@ -328,9 +321,7 @@ class Tables:
             await self._changed(live)
         return live, token
 
-    def _clean_name(self, name: Any) -> str:
-        if not isinstance(name, str):
-            raise Refused("bad-name", _("Give a name of up to {n} characters.").format(n=NAME_LENGTH))
+    def _clean_name(self, name: str) -> str:
         text = " ".join(name.split())
         if len(text) > NAME_LENGTH or any(not ch.isprintable() for ch in text):
             raise Refused("bad-name", _("Give a name of up to {n} characters.").format(n=NAME_LENGTH))
@@ -343,7 +334,7 @@ class Tables:
             )
         return text
 
-    def _sit(self, live: LiveTable, seat: int, name: Any) -> str:
+    def _sit(self, live: LiveTable, seat: int, name: str) -> str:
         clean = self._clean_name(name)
         if clean and any(name_key(clean) == name_key(other.name) for other in live.seats if other.name):
             raise Refused(
@@ -353,8 +344,8 @@ class Tables:
         live.seats[seat] = SeatState(clean, token_hash(token))
         return token
 
-    def _free_seat(self, live: LiveTable, seat: Any) -> int:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < live.config.players:
+    def _free_seat(self, live: LiveTable, seat: int) -> int:
+        if not 0 <= seat < live.config.players:
             # the API counts seats from 0, as the engine does (the pages show them from 1)
             raise Refused(
                 "bad-seat", _("This table's seats are numbered 0 to {last}.").format(last=live.config.players - 1)
@@ -365,7 +356,7 @@ class Tables:
             raise Refused("seat-taken", _("That seat is taken."), 409)
         return seat
 
-    async def join(self, table_id: str, seat: Any, name: Any) -> str:
+    async def join(self, table_id: str, seat: int, name: str) -> str:
         """A person takes a free seat; their new token."""
         live = self.get(table_id)
         async with self._changing(live, reread=True):
@@ -373,17 +364,16 @@ class Tables:
             await self._changed(live)
         return token
 
-    async def seat_of(self, live: LiveTable, token: Any) -> int | None:
+    async def seat_of(self, live: LiveTable, token: str | None) -> int | None:
         """The seat ``token`` opens at the table (None: none); a seat just taken through
         another process is read from the database before saying none."""
-        token = token if isinstance(token, str) else None
         seat = live.seat_of(token)
         if seat is None and token and self.bus.shared:
             await self.refresh(live.id)
             seat = live.seat_of(token)
         return seat
 
-    async def _member(self, live: LiveTable, token: Any) -> int:
+    async def _member(self, live: LiveTable, token: str | None) -> int:
         seat = await self.seat_of(live, token)
         if seat is None:
             with using(live.lang):
@@ -406,7 +396,7 @@ class Tables:
         serves the other tables while PostgreSQL commits (and waits for its disk)."""
         return await asyncio.get_running_loop().run_in_executor(self.store.executor, call, *args)
 
-    async def add_bot(self, table_id: str, token: Any, seat: Any, level: Any) -> None:
+    async def add_bot(self, table_id: str, token: str, seat: int, level: str) -> None:
         """A person at the table puts a bot (``level``: easy, medium, hard, expert) in a free seat."""
         live = self.get(table_id)
         await self._member(live, token)
@@ -417,7 +407,7 @@ class Tables:
             live.seats[free] = SeatState(bot=level)
             await self._changed(live)
 
-    async def start(self, table_id: str, token: Any) -> None:
+    async def start(self, table_id: str, token: str) -> None:
         """A person at the table starts the game once every seat is taken."""
         live = self.get(table_id)
         await self._member(live, token)
@@ -453,7 +443,7 @@ class Tables:
 
     # --- playing --------------------------------------------------------------------
 
-    async def _turn_of(self, live: LiveTable, seat: int, seq: Any) -> Table:
+    async def _turn_of(self, live: LiveTable, seat: int, seq: int) -> Table:
         """The table if ``seat`` may decide now against sequence number ``seq`` (a
         decision made against a change this process has not read yet is checked
         against it, not refused as stale)."""
@@ -462,7 +452,7 @@ class Tables:
         table = live.table
         if table is None or live.status != "playing" or table.is_over:
             raise Refused("no-game", _("No game is being played at this table."), 409)
-        if not isinstance(seq, int) or isinstance(seq, bool) or seq != live.seq_for(seat):
+        if seq != live.seq_for(seat):
             raise Refused("stale", _("The table changed before your decision arrived: look again and decide."), 409)
         if table.current != seat:
             raise Refused("not-your-turn", _("It is not your turn."), 409)
@@ -470,13 +460,11 @@ class Tables:
             live.seats[seat].substitute = None  # back in time: the person plays on
         return table
 
-    async def decide(self, table_id: str, seat: int, seq: Any, action: Any) -> None:
+    async def decide(self, table_id: str, seat: int, seq: int, action: str) -> None:
         """The person in ``seat`` makes ``action`` (notation) against ``seq``."""
         live = self.get(table_id)
         async with self._changing(live):
             table = await self._turn_of(live, seat, seq)
-            if not isinstance(action, str):
-                raise Refused("bad-decision", _("A decision is written in the notation, e.g. 'play R7'."))
             try:
                 parsed = Action.parse(action)
             except ActionError:
@@ -488,7 +476,7 @@ class Tables:
             await self._changed(live)
         self.metrics.decisions.labels(by="person").inc()
 
-    async def take_back(self, table_id: str, seat: int, seq: Any) -> None:
+    async def take_back(self, table_id: str, seat: int, seq: int) -> None:
         live = self.get(table_id)
         async with self._changing(live):
             await self._turn_of(live, seat, seq)

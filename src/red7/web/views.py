@@ -52,14 +52,12 @@ from ..ui.words import (
     winners_line,
     winning_line,
 )
+from .protocol import PROTOCOL_VERSION
 
 if TYPE_CHECKING:
     from ..core.observation import Observation
     from ..play.table import Table
     from .live import LiveTable
-
-PROTOCOL: Final = 1
-"""The version of the frames (sent in every frame as ``v``)."""
 
 UI_WORDS: Final = {
     "play": N_("Play"),
@@ -197,7 +195,7 @@ def _card_set_json(mask: int, lang: str) -> tuple[dict[str, str], ...]:
 def error_frame(code: str, message: str) -> dict[str, Any]:
     """A refusal or a mistake, said in words (``message``, already in the table's
     language) and as a stable ``code`` for programs; it changed nothing."""
-    return {"v": PROTOCOL, "type": "error", "code": code, "message": message}
+    return {"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message}
 
 
 @dataclass(frozen=True)
@@ -256,7 +254,7 @@ def table_frame(
     shared = shared or shared_view(live, seat if seat is not None and seat == live.staging else None)
     with using(live.lang):
         frame: dict[str, Any] = {
-            "v": PROTOCOL,
+            "v": PROTOCOL_VERSION,
             "type": "table",
             "table": shared.table,
             "seats": [dict(info, you=s == seat) for s, info in enumerate(shared.seats)],

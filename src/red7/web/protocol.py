@@ -1,0 +1,574 @@
+"""The web game's wire protocol, declared: every request a client sends and every frame
+and answer the server sends, as Pydantic models, and their JSON Schema.
+
+Requests (the HTTP bodies and the WebSocket's messages) are parsed through these models
+(:func:`parse_body`, :func:`parse_hello`, :func:`parse_message`): a request the models
+refuse is answered as every refusal is, ``{"code", "message"}`` with a sentence in the
+request's language (:func:`refusal_of`), never with Pydantic's own English text. The
+checks that need a table (is this seat free, is this name taken here, is it your turn)
+stay with the table (:class:`red7.web.service.Tables`); the models check the shape:
+types (an int is not a bool nor a string), bounds, lengths, the names of kinds, levels
+and languages, and no field they do not know (``extra="forbid"``).
+
+Frames and answers are built as plain dicts (:mod:`red7.web.views`; orjson encodes them:
+a frame for every seat at every change must stay cheap), so their models here are their
+contract: tests validate every frame the games of tests/test_web_leaks.py send, strictly,
+against :data:`ServerFrame`; :func:`schema` is what ``GET /api/protocol`` serves and
+``python -m red7.web.protocol`` writes to docs/protocol.schema.json.
+
+:data:`PROTOCOL_VERSION` is carried by every frame (``v``) and by the schema (its
+``$id``, ``title`` and ``version``); it changes when a frame or request changes in a way
+an existing client would misread (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Final, Literal, TypeVar, get_args
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic.json_schema import models_json_schema
+
+from ..core.model import MAX_PLAYERS, MIN_PLAYERS
+from ..ui.i18n import LANGUAGES, _, parse_language
+from ..ui.words import NAME_LENGTH
+from .refusals import Refused
+
+PROTOCOL_VERSION: Final = 1
+"""The protocol's version: every frame's ``v``, the schema's ``version``."""
+SCHEMA_ID: Final = f"urn:red7:web-protocol:{PROTOCOL_VERSION}"
+MAX_MESSAGE: Final = 4096
+"""Bytes a client message or request body may have (a decision is about 60)."""
+MAX_FRAME: Final = 1 << 20
+"""Bytes a WebSocket message may have before the server stops reading it and closes the
+socket (1009); between :data:`MAX_MESSAGE` and this, it is read and refused (``too-large``)."""
+MAX_NUMBER: Final = 2**31 - 1
+"""The largest number a request may hold (a game's number, a ``seq``: the database's integers)."""
+MAX_TEXT: Final = 200
+"""Characters a free text of a request (a name, before its spaces are folded; a token;
+a decision's notation) may have."""
+
+Number = Annotated[int, Field(ge=0, le=MAX_NUMBER)]
+"""A count or a sequence number: an integer (not a bool, not a string), 0 to :data:`MAX_NUMBER`."""
+SeatNumber = Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
+"""A seat, counted from 0 as the engine does (the pages show them from 1)."""
+Text = Annotated[str, Field(max_length=MAX_TEXT)]
+Level = Literal["easy", "medium", "hard", "expert"]
+"""A bot's level (:data:`red7.bots.LEVELS`)."""
+Colour = Literal["red", "orange", "yellow", "green", "blue", "indigo", "violet"]
+Status = Literal["open", "playing", "over", "expired"]
+Kind = Literal["play", "canvas", "move", "take", "end", "concede", "draw", "decline"]
+
+
+def _language_tag(value: Any) -> Any:
+    """A language as a person or browser writes it (``pt``, ``pt_BR``, ``en-GB``...) as
+    its tag here; anything else is left for the enum to refuse."""
+    if isinstance(value, str) and len(value) <= MAX_TEXT:
+        try:
+            return parse_language(value)
+        except ValueError:
+            return value
+    return value
+
+
+Language = Annotated[Literal["en", "pt-BR"], BeforeValidator(_language_tag)]
+"""A language this server speaks (:data:`red7.ui.i18n.LANGUAGES`)."""
+
+
+class Request(BaseModel):
+    """A client's request: strict types, no field the protocol does not know."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True)
+
+
+class Message(BaseModel):
+    """A server's frame or answer: exactly these fields (the tests validate strictly)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, use_attribute_docstrings=True)
+
+
+# --- requests: HTTP bodies ----------------------------------------------------------------------
+
+
+class CreateTable(Request):
+    """``POST /api/tables``: a new table, its creator in seat 0."""
+
+    players: Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = 2
+    advanced: bool = False
+    actions: bool = False
+    lang: Language = "en"
+    """The table's language (``pt``, ``pt_BR``, ``en-GB``... are read as the tag they name)."""
+    name: Text = ""
+    """The creator's name: spaces folded, up to 24 characters; empty: the seat's own name."""
+
+
+class TakeSeat(Request):
+    """``POST /api/tables/{id}/seats/{seat}``: a person takes a free seat."""
+
+    name: Text = ""
+
+
+class AddBot(Request):
+    """``POST /api/tables/{id}/bots``: a person at the table puts a bot in a free seat."""
+
+    token: Text
+    seat: SeatNumber
+    level: Level
+
+
+class StartGame(Request):
+    """``POST /api/tables/{id}/start``: a person at the table starts the game."""
+
+    token: Text
+
+
+# --- requests: the WebSocket's messages ---------------------------------------------------------
+
+
+class Hello(Request):
+    """The first message of a WebSocket: who it is, and the language of a refusal
+    before the table's is known."""
+
+    type: Literal["hello"]
+    token: Text | None = None
+    """The seat token (null or absent: a spectator)."""
+    lang: Annotated[str, Field(max_length=35)] | None = None
+    """A language tag (e.g. the browser's); one this server does not speak is ignored."""
+
+
+class Decide(Request):
+    """A decision (its notation, e.g. ``play R7``) made against the frame ``seq``."""
+
+    type: Literal["decide"]
+    seq: Number
+    """The ``seq`` of the frame the decision was made against."""
+    action: Text
+    """The decision in the game's notation, as an option's ``action`` says it."""
+
+
+class TakeBack(Request):
+    """Take the staged turn back (the frame ``seq`` it is taken back from)."""
+
+    type: Literal["take_back"]
+    seq: Number
+
+
+class Again(Request):
+    """Play again, once a game is over."""
+
+    type: Literal["again"]
+
+
+ClientMessage = Annotated[Decide | TakeBack | Again, Field(discriminator="type")]
+"""What a client sends on its WebSocket after its hello."""
+CLIENT_MESSAGE: Final = TypeAdapter[Decide | TakeBack | Again](ClientMessage)
+
+
+# --- frames and answers -------------------------------------------------------------------------
+
+
+class CardView(Message):
+    """A card: its notation (what a client sends back), what a person reads, its colour
+    (for the stylesheet) and its name (for screen readers)."""
+
+    id: Annotated[str, Field(pattern=r"^[ROYGBIV][1-7]$")]
+    label: str
+    colour: Colour
+    name: str
+
+
+class PaletteCard(CardView):
+    """A card of a palette, and whether it counts under the rule now."""
+
+    counts: bool
+
+
+class RuleView(Message):
+    colour: Colour
+    name: str
+    text: str
+
+
+class DeckView(Message):
+    size: int
+    known_top: list[CardView]
+
+
+class LastRound(Message):
+    """The last round that ended, for the round-end dialog."""
+
+    palettes: list[list[CardView]]
+    round: int
+    winner: int
+    rule: Colour
+    scored: list[CardView]
+    points: int
+    text: str
+
+
+class Over(Message):
+    winners: list[int]
+    text: str
+
+
+class OptionView(Message):
+    """One legal decision of the seat to move: its notation (sent back as is), what it
+    does, its safety mark and why it is not safe, whether it ends the turn (and the
+    turn in words), and its words."""
+
+    action: str
+    kind: Kind
+    card: str | None
+    to: Literal["canvas", "deck"] | None
+    safe: bool
+    unsafe_reason: str | None
+    ends_turn: bool
+    summary: str | None
+    text: str
+
+
+class GameView(Message):
+    """A game as one seat (or a spectator) may see it: the public part (board,
+    standing, last round, result) and the seat's own (hand, log, options)."""
+
+    round: int
+    step: int
+    current: int | None
+    final: int
+    """The decisions that are final (none of them can be taken back): where the game is, for all."""
+    rule: RuleView
+    canvas: list[CardView]
+    deck: DeckView
+    palettes: list[list[PaletteCard]]
+    hand_sizes: list[int]
+    alive: list[bool]
+    known_hands: list[list[CardView]]
+    scores: list[int]
+    target: int | None
+    leader: int | None
+    standing: str
+    last_round: LastRound | None
+    over: Over | None
+    hand: list[CardView] | None
+    """The receiver's hand (null: a spectator's frame)."""
+    drawn: list[str]
+    """The cards of the hand just drawn (notation)."""
+    log: list[str]
+    log_from: int
+    """How many lines of the move log the client has it keeps; ``log`` follows them (0: the whole log)."""
+    prompt: str
+    options: list[OptionView]
+    """The receiver's legal decisions, on its turn (else empty)."""
+    picks: Literal["hand", "own-palette", "other-palettes", "none"] | None
+    """Where the cards of this step's decisions are picked (null: not the receiver's turn)."""
+    staged: list[str]
+    """The receiver's decisions of this turn that it may still take back."""
+
+
+class TableInfo(Message):
+    id: str
+    lang: Literal["en", "pt-BR"]
+    players: int
+    advanced: bool
+    actions: bool
+    status: Status
+    game: int
+    settings: str
+
+
+class SeatView(Message):
+    seat: int
+    name: str
+    bot: Level | None
+    person: bool
+    taken: bool
+    online: bool
+    away: bool
+    you: bool
+
+
+class TableFrame(Message):
+    """The table as the connection's seat may see it; sent after the hello and after
+    every change. ``ui`` (the words of the page's controls) only in a connection's first
+    frame."""
+
+    v: Literal[1]
+    type: Literal["table"]
+    table: TableInfo
+    seats: list[SeatView]
+    you: int | None
+    """The receiver's seat (null: a spectator)."""
+    seq: int
+    """The sequence number a decision made on this frame is sent with."""
+    game: GameView | None
+    """The game (null: not started yet)."""
+    ui: dict[str, str] | None = None
+    """The words of the page's controls, in the table's language (a connection's first frame only)."""
+
+
+class ErrorFrame(Message):
+    """A refusal: nothing changed. ``retry_after``: seconds to wait (``too-many``)."""
+
+    v: Literal[1]
+    type: Literal["error"]
+    code: str
+    message: str
+    retry_after: float | None = None
+
+
+ServerFrame = Annotated[TableFrame | ErrorFrame, Field(discriminator="type")]
+"""What the server sends on a WebSocket."""
+SERVER_FRAME: Final = TypeAdapter[TableFrame | ErrorFrame](ServerFrame)
+
+
+class Refusal(Message):
+    """An HTTP refusal (4xx): a stable ``code`` and a sentence in the request's language."""
+
+    code: str
+    message: str
+
+
+class UiWords(Message):
+    """``GET /api/ui?lang=``: the words of the pages' own controls."""
+
+    lang: Literal["en", "pt-BR"]
+    languages: dict[str, str]
+    ui: dict[str, str]
+
+
+class LobbyRow(Message):
+    id: str
+    lang: Literal["en", "pt-BR"]
+    status: Status
+    settings: str
+    players: int
+    free: int
+    seats: list[str | None]
+
+
+class LobbyPage(Message):
+    """``GET /api/tables``: a page of the open tables and those being played."""
+
+    tables: list[LobbyRow]
+    total: int
+    offset: int
+    limit: int
+
+
+class Created(Message):
+    """A new table: its id, and its creator's seat and token."""
+
+    id: str
+    seat: Literal[0]
+    token: str
+
+
+class Seated(Message):
+    seat: int
+    token: str
+
+
+class Done(Message):
+    ok: Literal[True]
+
+
+class Replay(Message):
+    """``GET .../games/{n}/replay``: the game step by step as the token's seat saw it."""
+
+    frames: list[TableFrame]
+
+
+# --- refusals of what the models refuse ---------------------------------------------------------
+
+Why = Callable[[], Refused]
+"""A refusal, made when asked (its sentence in the language in use then)."""
+
+
+def _settings_players() -> Refused:
+    return Refused("bad-settings", _("A table has {low} to {high} players.").format(low=MIN_PLAYERS, high=MAX_PLAYERS))
+
+
+def _settings_option() -> Refused:
+    return Refused("bad-settings", _("The options advanced and actions are true or false."))
+
+
+def _settings_language() -> Refused:
+    return Refused("bad-settings", _("Languages: {languages}.").format(languages=", ".join(LANGUAGES)))
+
+
+def _name() -> Refused:
+    return Refused("bad-name", _("Give a name of up to {n} characters.").format(n=NAME_LENGTH))
+
+
+def _token() -> Refused:
+    return Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
+
+
+def _seat() -> Refused:
+    return Refused("bad-seat", _("A seat is a number from 0 to {last}.").format(last=MAX_PLAYERS - 1))
+
+
+def _level() -> Refused:
+    return Refused("bad-level", _("Bot levels: {levels}.").format(levels=", ".join(get_args(Level))))
+
+
+def _stale() -> Refused:
+    return Refused("stale", _("The table changed before your decision arrived: look again and decide."), 409)
+
+
+def _decision() -> Refused:
+    return Refused("bad-decision", _("A decision is written in the notation, e.g. 'play R7'."))
+
+
+def _kind() -> Refused:
+    return Refused("bad-type", _("Unknown message type: use decide, take_back or again."))
+
+
+def _hello() -> Refused:
+    return Refused("bad-hello", _('A connection starts with its hello: {"type": "hello", "token": ...}.'))
+
+
+FIELD_REFUSALS: Final[dict[str, Why]] = {
+    "players": _settings_players,
+    "advanced": _settings_option,
+    "actions": _settings_option,
+    "lang": _settings_language,
+    "name": _name,
+    "token": _token,
+    "seat": _seat,
+    "level": _level,
+    "seq": _stale,
+    "action": _decision,
+    "type": _kind,
+}
+"""What a request whose field is wrong is told, by field (each field means one thing
+in every request it is in)."""
+
+
+def refusal_of(error: ValidationError, whole: str = "request") -> Refused:
+    """The refusal of a request the models refused: the first wrong field's (in the
+    order the model declares them), a JSON that is not an object, or a field the
+    protocol does not know; in the language in use. ``whole``: ``request`` (HTTP) or
+    ``message`` (WebSocket), for the sentences about the whole."""
+    problems = error.errors(include_url=False, include_context=False, include_input=False)
+    kinds = {problem["type"] for problem in problems}
+    if "json_invalid" in kinds:
+        return Refused(
+            "bad-json", _("The request is not JSON.") if whole == "request" else _("The message is not JSON.")
+        )
+    if kinds & {"union_tag_not_found", "union_tag_invalid"}:
+        return _kind()
+    for problem in problems:
+        if not problem["loc"] or problem["type"] in ("model_type", "model_attributes_type", "dict_type"):
+            if whole == "request":
+                return Refused("bad-json", _("The request must be a JSON object."))
+            return Refused("bad-json", _("The message must be a JSON object."))
+    for problem in problems:
+        field = str(problem["loc"][-1] if problem["type"] != "extra_forbidden" else "")
+        if field in FIELD_REFUSALS:
+            return FIELD_REFUSALS[field]()
+    unknown = ", ".join(sorted({str(problem["loc"][-1]) for problem in problems}))
+    return Refused("unknown-field", _("This server does not know the field {field}.").format(field=unknown[:100]))
+
+
+R = TypeVar("R", bound=Request)
+
+
+def parse_body(model: type[R], raw: bytes) -> R:
+    """An HTTP body (JSON; empty: ``{}``) as ``model``, or :class:`Refused` saying what is wrong."""
+    if len(raw) > MAX_MESSAGE:
+        raise Refused("too-large", _("The request is too large."), 413)
+    try:
+        return model.model_validate_json(raw or b"{}")
+    except ValidationError as err:
+        raise refusal_of(err, "request") from None
+
+
+def parse_hello(text: str | None) -> Hello:
+    """A WebSocket's first message, or :class:`Refused` (``bad-hello``)."""
+    if text is None or len(text) > MAX_MESSAGE:
+        raise _hello()
+    try:
+        return Hello.model_validate_json(text)
+    except ValidationError:
+        raise _hello() from None
+
+
+def parse_message(text: str) -> Decide | TakeBack | Again:
+    """A WebSocket's message after its hello (already under :data:`MAX_MESSAGE`), or
+    :class:`Refused` saying what is wrong."""
+    try:
+        return CLIENT_MESSAGE.validate_json(text)
+    except ValidationError as err:
+        raise refusal_of(err, "message") from None
+
+
+# --- the schema ---------------------------------------------------------------------------------
+
+REQUESTS: Final[dict[str, type[BaseModel]]] = {
+    "POST /api/tables": CreateTable,
+    "POST /api/tables/{id}/seats/{seat}": TakeSeat,
+    "POST /api/tables/{id}/bots": AddBot,
+    "POST /api/tables/{id}/start": StartGame,
+    "WebSocket /ws/{id}: first message": Hello,
+    "WebSocket /ws/{id}: decide": Decide,
+    "WebSocket /ws/{id}: take_back": TakeBack,
+    "WebSocket /ws/{id}: again": Again,
+}
+"""Each request and the model its body or message is."""
+ANSWERS: Final[dict[str, type[BaseModel]]] = {
+    "GET /api/ui": UiWords,
+    "GET /api/tables": LobbyPage,
+    "POST /api/tables": Created,
+    "POST /api/tables/{id}/seats/{seat}": Seated,
+    "POST /api/tables/{id}/bots": Done,
+    "POST /api/tables/{id}/start": Done,
+    "GET /api/tables/{id}/games/{n}/replay": Replay,
+    "any refusal (4xx)": Refusal,
+    "WebSocket /ws/{id}: table": TableFrame,
+    "WebSocket /ws/{id}: error": ErrorFrame,
+}
+"""Each answer and the model it is (a game's record, ``GET .../record``, is the engine's
+record format: docs/library.md)."""
+
+
+def schema() -> dict[str, Any]:
+    """The protocol's JSON Schema (draft 2020-12): every model under ``$defs``, and which
+    request and answer each is (``requests``, ``answers``: references into ``$defs``)."""
+    models = list(dict.fromkeys([*REQUESTS.values(), *ANSWERS.values()]))
+    refs, defs = models_json_schema([(model, "validation") for model in models], ref_template="#/$defs/{model}")
+    ref = {model: refs[(model, "validation")] for model in models}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        "title": f"Red7 web protocol, version {PROTOCOL_VERSION}",
+        "version": PROTOCOL_VERSION,
+        "description": "docs/protocol.md explains the messages, their order, the refusals and the versions.",
+        "requests": {name: ref[model] for name, model in REQUESTS.items()},
+        "answers": {name: ref[model] for name, model in ANSWERS.items()},
+        "$defs": defs["$defs"],
+    }
+
+
+def schema_text() -> str:
+    """:func:`schema` as docs/protocol.schema.json holds it."""
+    return json.dumps(schema(), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    """``python -m red7.web.protocol [FILE]``: write the schema to FILE (default: print it)."""
+    if len(argv) > 1:
+        print("usage: python -m red7.web.protocol [FILE]", file=sys.stderr)
+        return 2
+    if argv:
+        Path(argv[0]).write_text(schema_text(), encoding="utf-8")
+    else:
+        sys.stdout.write(schema_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,57 @@
+"""Refusals: what the web server answers when it does not do what it is asked.
+
+A refusal has a stable ``code`` for programs and a ``message``, a sentence in the
+request's language (the table's, or the one the page or browser asks for:
+:func:`asked_language`); over HTTP it is ``{"code", "message"}`` with a 4xx status
+(:func:`refusal_response`), on a WebSocket an ``error`` frame. Nothing was changed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from fastapi.responses import JSONResponse
+
+from ..ui.i18n import parse_language
+
+
+class Refused(Exception):
+    """A request that cannot be done: ``code`` for programs, ``message`` in words (in
+    the table's language). Nothing was changed."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+
+
+class Limited(Refused):
+    """A refusal of a client that has had its share (429): ``retry_after`` seconds until it may try again."""
+
+    def __init__(self, code: str, message: str, retry_after: float) -> None:
+        super().__init__(code, message, 429)
+        self.retry_after = retry_after
+
+
+def asked_language(accept: str | None, *choices: Any) -> str:
+    """The language to refuse a request in: the first of ``choices`` that names a
+    language this server speaks (a page's own choice), else the first of the browser's
+    ``Accept-Language`` header, else English."""
+    tags = [c for c in choices if isinstance(c, str)]
+    tags += [part.split(";")[0].strip() for part in (accept or "").split(",")[:8]]
+    for tag in tags:
+        if tag and tag != "*":
+            with contextlib.suppress(ValueError):
+                return parse_language(tag)
+    return "en"
+
+
+def refusal_response(code: str, message: str, status: int, headers: dict[str, str] | None = None) -> JSONResponse:
+    """A refusal as an HTTP answer."""
+    return JSONResponse({"code": code, "message": message}, status_code=status, headers=headers)
+
+
+def response_of(err: Refused) -> JSONResponse:
+    """``err`` as an HTTP answer (a :class:`Limited` one says when to come back: ``Retry-After``)."""
+    headers = {"Retry-After": str(int(err.retry_after))} if isinstance(err, Limited) else None
+    return refusal_response(err.code, err.message, err.status, headers)

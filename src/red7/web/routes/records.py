@@ -1,0 +1,72 @@
+"""Finished games, read back:
+
+* ``GET /api/tables/{id}/games/{n}/record``: the record of a finished game (the
+  engine's JSON format, which ``red7 replay`` reads);
+* ``GET /api/tables/{id}/games/{n}/replay`` (``Authorization: Bearer <token>``): a game
+  step by step, as the token's seat saw it (no token: the spectator's view):
+  ``{"frames": [...]}``, each a table frame (:class:`red7.web.protocol.Replay`).
+
+A seat token never travels in an address (``?token=`` is refused: addresses reach
+access and error logs, a proxy's included).
+
+The database reads (:meth:`~red7.web.service.Tables.record`,
+:meth:`~red7.web.service.Tables.played`) are each called in one place, :func:`_record`
+and :func:`_played`: when they become coroutines, those two lines take an ``await``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from ...ui.i18n import _, using
+from ..live import LiveTable
+from ..refusals import Refused
+from ..service import Tables
+from ..views import replay_frames
+from .context import GameNumber, Shared
+
+router = APIRouter()
+
+
+def token_in_url() -> str:
+    """Why a token in an address is refused (in the language in use)."""
+    return _("A seat token never goes in an address (addresses reach logs): send it in the request instead.")
+
+
+def bearer(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header (None: no header)."""
+    scheme, _space, token = (header or "").strip().partition(" ")
+    if not header:
+        return None
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Refused("bad-token", _("Send the seat token as Authorization: Bearer <token>."), 401)
+    return token.strip()
+
+
+async def _record(tables: Tables, table_id: str, number: int) -> dict[str, Any]:
+    return tables.record(table_id, number)
+
+
+async def _played(tables: Tables, table_id: str, number: int) -> LiveTable:
+    return tables.played(table_id, number)
+
+
+@router.get("/api/tables/{table_id}/games/{number}/record")
+async def record(table_id: str, number: GameNumber, context: Shared) -> dict[str, Any]:
+    return await _record(context.tables(), table_id, number)
+
+
+@router.get("/api/tables/{table_id}/games/{number}/replay")
+async def replay(table_id: str, number: GameNumber, request: Request, context: Shared) -> dict[str, Any]:
+    tables = context.tables()
+    live = tables.get(table_id)
+    with using(live.lang):
+        if "token" in request.query_params:
+            raise Refused("token-in-url", token_in_url())
+        token = bearer(request.headers.get("authorization"))
+        seat = await tables.seat_of(live, token)
+        if token and seat is None:
+            raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
+    return {"frames": replay_frames(await _played(tables, table_id, number), number, seat)}

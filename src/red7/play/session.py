@@ -69,7 +69,7 @@ from ..core.events import (
 from ..core.game import Game
 from ..core.model import Config, GameError
 from ..core.record import SeatRecord
-from ..core.seeds import derive_seed
+from ..core.seeds import DEAL, derive_seed
 from ..core.standing import Standing, standing_of
 from ..solver.marks import Mark, review
 from .judge import judge
@@ -538,13 +538,15 @@ class Session:
 
     # --- inputs -------------------------------------------------------------------------
 
-    def _check(self, seat: int | None, seq: object) -> Table:
-        """The table, if ``seat`` (None: whoever moves) may decide now against ``seq``
-        (None: unchecked, a local front end's own person); else :class:`Refused`."""
+    def check(self, seat: int | None, seq: object) -> Table:
+        """The table, if ``seat`` may decide now against ``seq``; else :class:`Refused`
+        (no game, stale, not your turn, in that order). A ``seq`` that is not an int is
+        stale. Both None: whoever moves, unchecked (a local front end's own person)."""
         table = self._table
         if table is None or table.is_over or table.current is None:
             raise Refused(Stop.NO_GAME)
-        if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool) or seq != self.seq_for(seat)):
+        checked = seat is not None or seq is not None
+        if checked and (not isinstance(seq, int) or isinstance(seq, bool) or seq != self.seq_for(seat)):
             raise Refused(Stop.STALE)
         if seat is not None and table.current != seat:
             raise Refused(Stop.NOT_YOUR_TURN)
@@ -558,7 +560,7 @@ class Session:
         number (:class:`Refused`: no game, stale, not your turn). A person who decides
         in their seat while a substitute plays for them is back: the substitute stops.
         An illegal decision raises IllegalActionError and changes nothing."""
-        table = self._check(seat, seq)
+        table = self.check(seat, seq)
         mover = table.current
         assert mover is not None
         events = table.decide(action)
@@ -569,12 +571,15 @@ class Session:
     def take_back(self, seat: int | None = None, seq: object = None) -> bool:
         """Take the person's staged decisions back (see :meth:`Table.take_back`), counted
         in the mover's :meth:`undone`; False if nothing was staged. ``seat`` and ``seq``
-        are checked as by :meth:`decide`."""
+        are checked as by :meth:`decide`; a person who asks in their seat while a
+        substitute plays for them is back, even with nothing to take back."""
         if seat is None and seq is None and not self.playing:
             return False
-        table = self._check(seat, seq)
+        table = self.check(seat, seq)
         mover, count = table.current, len(table.staged)
         assert mover is not None
+        if seat is not None:
+            self._substitutes[mover] = None  # the person acts in their seat: back
         if not table.take_back():
             return False
         self._undone[mover] += count
@@ -621,10 +626,11 @@ class Session:
         self._substitutes[seat] = None
         return True
 
-    def start(self, seats: Sequence[Seat], config: Config | None, seed: int) -> Table:
-        """A new game for ``seats`` under ``config``, dealt from ``seed``; nobody is
-        away in it yet, nothing is taken back. Returns its table."""
-        table = Table(seats, config, seed)
+    def start(self, seats: Sequence[Seat], config: Config | None, seed: int, deal: str = DEAL) -> Table:
+        """A new game for ``seats`` under ``config``, dealt from ``seed`` (by the
+        generator ``deal``); nobody is away in it yet, nothing is taken back. Returns
+        its table."""
+        table = Table(seats, config, seed, deal)
         self._table = table
         self.games += 1
         self._substitutes, self._undone = [None] * len(table.seats), [0] * len(table.seats)

@@ -226,6 +226,7 @@ def test_a_decision_is_refused_without_a_game_out_of_turn_or_stale_and_changes_n
     with pytest.raises(Refused) as no_game:
         Session().decide("play R7", 0, 0)
     assert no_game.value.stop is Stop.NO_GAME and not Session().started
+    assert Session().mover() is None and Session().awaited() is None and Session().to_save() == []
     session = ana_and_bot()
     table = session.table
     before = table.game.decisions
@@ -276,6 +277,7 @@ def test_a_bots_answer_carries_its_sequence_number_and_a_late_one_is_ignored() -
     session.decide("end")
     turn = session.next()
     assert isinstance(turn, BotTurn) and turn.seat == 1 and turn.spec == "easy" and turn.seq == 2
+    assert session.mover() == (1, Role.BOT)
     assert session.awaited() == turn and turn.observation == session.table.observe(1)  # its own view only
     action = turn.choose()
     assert session.apply_bot(action, replace(turn, seq=turn.seq - 1)) is None  # asked at a position gone by
@@ -336,7 +338,8 @@ def test_an_away_person_gets_a_substitute_whose_decisions_are_their_seats_until_
     assert events is not None and table.staged == [Action.parse("play R7")]  # as a person's decision
     again = session.next()
     assert isinstance(again, BotTurn) and again.seq == turn.seq + 1
-    assert session.back(0) is True and session.back(0) is False and session.role(0) is Role.PERSON
+    assert session.mover() == (0, Role.SUBSTITUTE)
+    assert session.back(0) is True and session.back(0) is False and session.mover() == (0, Role.PERSON)
     assert session.apply_bot("end", again) is None  # late: she is back
     assert session.next() == PersonTurn(0) and table.staged == [Action.parse("play R7")]
     # a person who decides in her seat is back too
@@ -360,7 +363,8 @@ def test_a_rematch_is_a_new_game_for_the_same_seats_from_the_seed_given() -> Non
     again = session.rematch(6)
     assert again is session.table and again is not table and again.seed == 6 and again.game.decisions == 0
     assert again.seat_records() == table.seat_records() and again.seats[1].bot is not table.seats[1].bot
-    assert session.role(0) is Role.PERSON and session.undone(0) == 0  # nobody is away in a new game
+    assert session.role(0) is Role.SUBSTITUTE  # who is away stays away: the front end's clock says when not
+    assert session.back(0) and session.role(0) is Role.PERSON
     assert session.next() != first_end and session.to_save() == []
     assert session.games == 2 and session.apply_bot("end", asked) is None  # an old game's answer
     drive(session, random.Random(1))

@@ -480,6 +480,14 @@ class Session:
 
     # --- the flow -----------------------------------------------------------------------
 
+    def mover(self) -> tuple[int, Role] | None:
+        """The seat whose decision is awaited now and who answers for it (None: no game
+        is played); cheaper than :meth:`awaited`, which builds a bot's observation."""
+        table = self._table
+        if table is None or table.is_over or table.current is None:
+            return None
+        return table.current, self.role(table.current)
+
     def awaited(self) -> PersonTurn | BotTurn | None:
         """Whose decision is awaited now, without reporting anything: the person's, or
         what the bot (or substitute) decides from; None when no game is played."""
@@ -628,12 +636,14 @@ class Session:
 
     def start(self, seats: Sequence[Seat], config: Config | None, seed: int, deal: str = DEAL) -> Table:
         """A new game for ``seats`` under ``config``, dealt from ``seed`` (by the
-        generator ``deal``); nobody is away in it yet, nothing is taken back. Returns
-        its table."""
+        generator ``deal``); returns its table. Who is away stays away, and the
+        take-backs stay counted (they are the table's: :meth:`seq_for` never repeats a
+        number an earlier game's input carried at the same point)."""
         table = Table(seats, config, seed, deal)
+        if len(self._substitutes) != len(table.seats):  # the first game, or other seats
+            self._substitutes, self._undone = [None] * len(table.seats), [0] * len(table.seats)
         self._table = table
         self.games += 1
-        self._substitutes, self._undone = [None] * len(table.seats), [0] * len(table.seats)
         self._begin(False)
         return table
 

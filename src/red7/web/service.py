@@ -55,7 +55,7 @@ from ..core.model import Config, GameError, IllegalActionError, Option
 from ..core.observation import Observation
 from ..core.record import SeatRecord, to_record
 from ..core.seeds import derive_seed, fresh_seed
-from ..play.session import BotTurn, PersonTurn, Session, Stop
+from ..play.session import BotTurn, Role, Session, Stop
 from ..play.session import Refused as SessionRefused
 from ..play.table import Seat, Table
 from ..ui.i18n import _, parse_language, using
@@ -690,20 +690,21 @@ class Tables:
         """The clocks of a table being played: a person away on their turn longer than
         the patience is away to the session (a substitute plays for them); a bot's turn
         waiting longer than :data:`TAKEOVER` is asked here."""
-        awaited = live.session.awaited()
-        if awaited is None:
+        mover = live.session.mover()
+        if mover is None:
             return
-        seat = live.seats[awaited.seat]
+        number, role = mover
+        seat = live.seats[number]
         if live.lock.locked():
             return  # being changed: look again in a second
-        if isinstance(awaited, PersonTurn) and seat.left is not None and self.bus.ready:
+        if role is Role.PERSON and seat.left is not None and self.bus.ready:
             # (with the bus down, who is connected to the other processes is not known)
             if now - seat.left >= self.patience:
                 with contextlib.suppress(Refused):
                     async with self._changing(live):
-                        if live.session.away(awaited.seat, SUBSTITUTE):  # (its staged turn taken back)
+                        if live.session.away(number, SUBSTITUTE):  # (its staged turn taken back)
                             await self._changed(live)
-        elif self.bus.shared and isinstance(awaited, BotTurn) and now - live.touched > TAKEOVER:
+        elif self.bus.shared and role is not Role.PERSON and now - live.touched > TAKEOVER:
             if live.bot_task is None or live.bot_task.done():
                 log.info("table %s: its bot's turn waited %.0f s; asked here", live.id, now - live.touched)
                 live.touched = now
@@ -766,10 +767,12 @@ class Tables:
     def _next_bot(self, live: LiveTable) -> None:
         """Ask the bot to move (or the substitute of an away person), if one is and none
         is asked yet."""
-        awaited = live.session.awaited()
-        if not isinstance(awaited, BotTurn) or (live.bot_task is not None and not live.bot_task.done()):
+        mover = live.session.mover()
+        if mover is None or mover[1] is Role.PERSON or (live.bot_task is not None and not live.bot_task.done()):
             return
-        live.bot_task = asyncio.create_task(self._bot_moves(live, awaited))
+        turn = live.session.awaited()
+        assert isinstance(turn, BotTurn)
+        live.bot_task = asyncio.create_task(self._bot_moves(live, turn))
 
     async def _bot_moves(self, live: LiveTable, turn: BotTurn) -> None:
         """Work out ``turn``'s answer in the pool and hand it to the session, which

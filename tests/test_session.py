@@ -393,3 +393,24 @@ def test_a_copy_caught_up_reports_only_what_happens_next_and_no_end_twice() -> N
     end = here.next()
     assert isinstance(end, GameEnd) and end.over == there.next().over  # type: ignore[union-attr]
     assert here.to_save() == []  # the other copy saved it
+
+
+def test_a_session_resumed_from_a_record_reports_what_happens_next_and_saves_again(tmp_path: Path) -> None:
+    """A game taken up from its file (:meth:`Table.resume`): the round ends already told
+    are not told again, its first moment is the turn it stopped at, and the game in
+    progress is reported to save at once (the file is rewritten as it goes on)."""
+    table = Table([Seat("Ana"), *bots(1)], Config(2, advanced=True), seed=5)
+    first, rng = Session(table), random.Random(5)
+    while not (table.game.round_results and table.person_to_move):
+        moment = first.next()
+        if isinstance(moment, BotTurn):
+            first.apply_bot(moment.choose(), moment)
+        elif isinstance(moment, PersonTurn):
+            options = [o.action for o in table.options() if o.safe] or [table.options()[-1].action]
+            first.decide(rng.choice(options))
+    resumed = Session(Table.resume(load(table.save(tmp_path / "g.json"))), resumed=True)
+    assert resumed.next() == PersonTurn(0) and resumed.to_save() == [Progress(table.committed)]
+    moments = drive(resumed, random.Random(6))
+    rounds = [m for m in moments if isinstance(m, RoundEnd)]
+    assert len(rounds) == len(resumed.table.game.round_results) - 1 - len(table.game.round_results)
+    assert [type(item) for item in resumed.to_save()][-1] is Finished

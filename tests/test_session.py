@@ -227,6 +227,7 @@ def test_a_decision_is_refused_without_a_game_out_of_turn_or_stale_and_changes_n
         Session().decide("play R7", 0, 0)
     assert no_game.value.stop is Stop.NO_GAME and not Session().started
     assert Session().mover() is None and Session().awaited() is None and Session().to_save() == []
+    assert Session().back(0) is False and Session().seq_for(0) == 0
     session = ana_and_bot()
     table = session.table
     before = table.game.decisions

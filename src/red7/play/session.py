@@ -374,21 +374,15 @@ class Session:
     :class:`Refused` and changes nothing; a bot's late answer is ignored (None).
 
     ``resumed``: the table's game was played before (:meth:`Table.resume`); what
-    happened then is not reported again. ``substitutes`` and ``undone`` (per seat) are
-    what a stored table kept of them (see :meth:`load_seats`).
+    happened then is not reported again. Nobody is away and nothing was taken back at
+    first (a stored table's say so: :meth:`load_seats`).
     """
 
-    def __init__(
-        self,
-        table: Table | None = None,
-        resumed: bool = False,
-        substitutes: Sequence[str | None] | None = None,
-        undone: Sequence[int] | None = None,
-    ) -> None:
+    def __init__(self, table: Table | None = None, resumed: bool = False) -> None:
         self._table = table
         players = 0 if table is None else len(table.seats)
-        self._substitutes: list[str | None] = list(substitutes) if substitutes is not None else [None] * players
-        self._undone: list[int] = list(undone) if undone is not None else [0] * players
+        self._substitutes: list[str | None] = [None] * players
+        self._undone: list[int] = [0] * players
         self.games = 0 if table is None else 1
         """How many games this session has started (a rematch is the next one)."""
         self._begin(resumed)
@@ -629,7 +623,7 @@ class Session:
 
     def back(self, seat: int) -> bool:
         """The person of ``seat`` is back: the substitute stops (False: none played)."""
-        if self._substitutes[seat] is None:
+        if self.substitute(seat) is None:
             return False
         self._substitutes[seat] = None
         return True

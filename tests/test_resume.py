@@ -27,7 +27,8 @@ from red7.core.model import Config, Step
 from red7.core.record import RecordError, SeatRecord, replay, seats_of, to_record
 from red7.core.seeds import LEGACY_DEAL
 from red7.play.records import last_unfinished, load, save, unfinished_dir
-from red7.play.session import BotTurn, GameEnd, PersonTurn, RoundEnd, Session
+from red7.play.saving import Saver
+from red7.play.session import BotTurn, GameEnd, Moment, PersonTurn, RoundEnd, Session
 from red7.play.table import Seat, Table
 from red7.ui.i18n import _, set_language
 from red7.ui.tui.app import PlayApp
@@ -43,10 +44,13 @@ def seats(*specs: str | None, names: tuple[str, ...] = ()) -> list[Seat]:
     return [Seat(next(given, "")) if spec is None else Seat("", make_bot(spec), spec) for spec in specs]
 
 
-def play(session: Session, rng: random.Random, until: Callable[[Session], bool]) -> None:
-    """Drive ``session``: bots answer, the person takes a random safe decision."""
+def play(session: Session, rng: random.Random, until: Callable[[Session], bool], saver: Saver | None = None) -> None:
+    """Drive ``session``: bots answer, the person takes a random safe decision; ``saver``
+    writes what the session reports to persist, as the front ends do."""
     while not until(session):
         moment = session.next()
+        if saver is not None:
+            saver.keep(session)
         if isinstance(moment, GameEnd):
             return
         if isinstance(moment, BotTurn):
@@ -161,19 +165,25 @@ def test_the_autosave_holds_every_decision_that_cannot_be_taken_back(tmp_path: P
     file = tmp_path / "unfinished" / "g.json"
     game = make(["R7 B3 G1", "Y2 O1"], ["O6", "Y5"])
     table = Table.around(game, [Seat("Ana"), Seat("", make_bot("easy"), "easy")])
-    session = Session(table, autosave=file)
-    assert isinstance(session.next(), PersonTurn) and not file.exists()  # nothing decided yet
-    assert session.autosaved is None
+    session, saver = Session(table), Saver(autosave=file)
+
+    def next_moment() -> Moment:
+        moment = session.next()
+        saver.keep(session)
+        return moment
+
+    assert isinstance(next_moment(), PersonTurn) and not file.exists()  # nothing decided yet
+    assert saver.autosaved is None
     session.decide("play R7")
-    assert isinstance(session.next(), PersonTurn)
+    assert isinstance(next_moment(), PersonTurn)
     assert not file.exists()  # "play R7" is staged: it may still be taken back
     session.decide("end")
-    moment = session.next()
+    moment = next_moment()
     assert isinstance(moment, BotTurn)
-    assert load(file)["decisions"] == ["play R7", "end"] and session.autosaved == file
+    assert load(file)["decisions"] == ["play R7", "end"] and saver.autosaved == file
     assert load(file)["seats"] == [{"name": "Ana", "bot": None}, {"name": "", "bot": "easy"}]
     session.apply_bot(moment.choose())
-    while not isinstance(moment := session.next(), GameEnd):
+    while not isinstance(moment := next_moment(), GameEnd):
         if isinstance(moment, BotTurn):
             session.apply_bot(moment.choose())
         else:
@@ -181,7 +191,7 @@ def test_the_autosave_holds_every_decision_that_cannot_be_taken_back(tmp_path: P
                 assert load(file)["decisions"] == [str(a) for _, a in session.table.game.history]
             options = session.table.options()
             session.decide(next((o.action for o in options if o.safe), options[-1].action))
-    assert not file.exists() and session.autosaved is None  # the game is over: nothing to resume
+    assert not file.exists() and saver.autosaved is None  # the game is over: nothing to resume
 
 
 def test_a_card_drawn_is_saved_at_once_so_a_resumed_turn_cannot_peek(tmp_path: Path) -> None:
@@ -189,11 +199,16 @@ def test_a_card_drawn_is_saved_at_once_so_a_resumed_turn_cannot_peek(tmp_path: P
     file holds it at once; resuming goes on from after the draw."""
     file = tmp_path / "g.json"
     game = make(["Y3 B2", "G1"], ["O6", "Y5"], deck="R7 V1", actions=True)
-    session = Session(Table.around(game, [Seat("Ana"), Seat("", make_bot("easy"), "easy")]), autosave=file)
+    session, saver = (
+        Session(Table.around(game, [Seat("Ana"), Seat("", make_bot("easy"), "easy")])),
+        Saver(autosave=file),
+    )
     session.next()
+    saver.keep(session)
     session.decide("play Y3")
     assert session.table.staged == []
     session.next()
+    saver.keep(session)
     assert load(file)["decisions"] == ["play Y3"]
 
 
@@ -201,9 +216,9 @@ def test_a_failed_autosave_is_reported_and_the_game_goes_on(tmp_path: Path) -> N
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     table = Table(seats(None, "easy"), seed=3)
-    session = Session(table, autosave=blocker / "g.json")
-    play(session, random.Random(2), lambda s: s.table.game.decisions >= 3 or s.table.is_over)
-    assert session.autosave_error is not None and session.autosaved is None
+    session, saver = Session(table), Saver(autosave=blocker / "g.json")
+    play(session, random.Random(2), lambda s: s.table.game.decisions >= 3 or s.table.is_over, saver)
+    assert saver.autosave_error is not None and saver.autosaved is None
 
 
 def test_a_resumed_session_reports_only_what_happens_next(tmp_path: Path) -> None:
@@ -261,7 +276,7 @@ def test_quitting_a_three_player_match_says_it_is_saved_and_it_resumes_as_it_was
         await play_until(pilot, lambda a: a.my_turn() and a.table.game.decisions >= 10, seed=3)
         await pilot.press("q")
         assert app.screen.id == "confirm-quit"
-        file = app.session.autosave
+        file = app.saver.autosave
         assert file is not None and file.parent == autosaves and file.exists()
         body = texts(app, app.screen)
         assert f"The game so far is saved to:\n{file}" in body
@@ -282,7 +297,7 @@ def test_quitting_a_three_player_match_says_it_is_saved_and_it_resumes_as_it_was
 
     async def resume(pilot: Any) -> None:
         await settle(pilot)
-        assert again.session.autosave == file and again.names == ["Ana", "Bot 2", "Bot 3"]
+        assert again.saver.autosave == file and again.names == ["Ana", "Bot 2", "Bot 3"]
         assert again.table.game.decisions == len(load(file)["decisions"])
         await play_until(pilot, lambda a: isinstance(a.screen, Choice) and a.screen.id == "game-over", seed=4)
         assert not file.exists()
@@ -370,7 +385,7 @@ def test_quit_with_a_play_staged_says_it_is_saved_but_the_play_is_not(tmp_path: 
         assert app.table.staged == [Action.parse("play Y1")]
         await pilot.press("q")
         body = texts(app, app.screen)
-        file = app.session.autosave
+        file = app.saver.autosave
         assert file is not None and f"The game so far is saved to:\n{file}" in body
         assert "What you can still take back this turn is not kept." in body
         assert load(file)["decisions"] == ["concede"]  # without the staged play
@@ -506,7 +521,7 @@ def test_resume_in_the_terminal_opens_the_game_with_its_seats(
     assert code == 0, err
     app = opened[0]
     assert app.table.game.decisions == len(load(file)["decisions"])
-    assert app.session.autosave == file and not app.confirm and not app.passing
+    assert app.saver.autosave == file and not app.confirm and not app.passing
 
     record = load(file)
     record["seats"][2] = {"name": "Bia", "bot": None}
@@ -524,7 +539,7 @@ def test_play_without_resume_autosaves_into_the_data_directory(
     monkeypatch.setattr(red7.cli.play, "interactive", lambda: True)
     monkeypatch.setattr(PlayApp, "run", lambda self, *a, **k: opened.append(self))
     assert run_main(["play", "--seed", "4"], capsys)[0] == 0
-    autosave = opened[0].session.autosave
+    autosave = opened[0].saver.autosave
     assert autosave is not None and autosave.parent == data_home and autosave.name.endswith("-4.json")
     assert opened[0].confirm
 
@@ -543,8 +558,9 @@ def test_the_settings_of_a_game_in_progress_are_saved_and_resumed(tmp_path: Path
     table = Table(seats(None, "easy"), seed=3)
     app = PlayApp(lambda: table, bot_delay=0, hint="easy", confirm=False, autosaves=tmp_path)
     assert app.table.settings == {"lang": "en", "confirm": False}
-    play(app.session, random.Random(3), lambda s: s.table.committed > 0)
+    play(app.session, random.Random(3), lambda s: s.table.committed > 0, app.saver)
     app.session.next()  # the autosave is written when the flow goes on
+    app.saver.keep(app.session)
     (path,) = tmp_path.glob("*.json")
     assert load(path)["settings"] == {"lang": "en", "confirm": False}
     assert Table.resume(load(path)).settings == {"lang": "en", "confirm": False}

@@ -232,7 +232,7 @@ def test_a_session_reviews_only_a_finished_game() -> None:
 
     seed = next(s for s in range(50) if Game(players=2, seed=s).current_player == 0)  # the person begins
     table = Table([Seat(), Seat("", make_bot("easy"), "easy")], Config(2), seed=seed)
-    session = Session(table, None, None, None, False)
+    session = Session(table)
     with pytest.raises(GameError, match="the game is not over"):
         session.review()
     table.decide("concede")

@@ -19,6 +19,7 @@ from red7.core.actions import ActionError, Kind
 from red7.core.model import Config, IllegalActionError, RefusalCode
 from red7.core.record import replay
 from red7.play.records import load
+from red7.play.saving import Saver
 from red7.play.session import Session
 from red7.play.table import Seat, Table
 from red7.ui.i18n import _, set_language
@@ -26,9 +27,9 @@ from red7.ui.text_game import CLEAR, play_text, read_decision
 from red7.ui.words import ACTION_TEXT, DECISION_TEXT, card_label, decision_text, move_log, refusal_text
 
 
-def run_text(session: Session, answers: str) -> str:
+def run_text(session: Session, answers: str, saver: Saver | None = None) -> str:
     out = io.StringIO()
-    assert play_text(session, io.StringIO(answers), out) == 0
+    assert play_text(session, io.StringIO(answers), out, saver=saver) == 0
     return out.getvalue()
 
 
@@ -48,7 +49,7 @@ def test_a_whole_game_on_the_session(lang: str, words: tuple[str, ...], tmp_path
     the log shows the bot's moves, the end names the winner and where the record is."""
     set_language(lang)
     table = bot_table(7)
-    out = run_text(Session(table, save_to=tmp_path / "g.json"), "1\n" * 500)
+    out = run_text(Session(table), "1\n" * 500, Saver(save_to=tmp_path / "g.json"))
     for word in words:
         assert word in out, (word, out[-1500:])
     assert out.startswith("Red7 — You, Bot 2. Seed 7." if lang == "en" else "Red7 — Você, Bot 2. Semente 7.")
@@ -57,7 +58,7 @@ def test_a_whole_game_on_the_session(lang: str, words: tuple[str, ...], tmp_path
 
 def test_each_round_end_is_announced_once(tmp_path: Path) -> None:
     table = bot_table(4, Config(3, advanced=True), bots=2)
-    out = run_text(Session(table, save_to=tmp_path / "g.json"), "1\n" * 5000)
+    out = run_text(Session(table), "1\n" * 5000, Saver(save_to=tmp_path / "g.json"))
     rounds = table.game.round_results
     assert out.count("Round winner: ") == len(rounds) - 1 > 0  # the last one is the game's end
     assert "Scores (target 35): " in out.split("Round winner: ")[-1]
@@ -450,8 +451,8 @@ def test_quitting_the_text_game_says_it_is_saved_and_how_to_resume(lang: str, re
     set_language(lang)
     unfinished = tmp_path / "unfinished"
     table = bot_table(5)
-    session = Session(table, autosave=unfinished / table.record_name())
-    out = run_text(session, "1\nend\n1\nend\nquit\n")
+    session = Session(table)
+    out = run_text(session, "1\nend\n1\nend\nquit\n", Saver(autosave=unfinished / table.record_name()))
     assert resume in out, out[-1500:]
     (saved,) = unfinished.glob("*.json")
     assert str(saved) in out
@@ -494,7 +495,7 @@ def test_a_resumed_hotseat_text_game_recaps_since_each_persons_last_turn(tmp_pat
     person's last turn (it once told nothing), as a spectator sees it."""
     table = Table([Seat("Ana"), Seat("Bia"), Seat("", make_bot("easy"), "easy")], seed=3)
     path = tmp_path / "unfinished" / "game.json"
-    run_text(Session(table, autosave=path), "1\n" * 12 + "quit\n")
+    run_text(Session(table), "1\n" * 12 + "quit\n", Saver(autosave=path))
     resumed = Table.resume(load(path))
     seat = resumed.current
     assert seat is not None and seat in resumed.turns_seen()

@@ -32,13 +32,13 @@ def test_a_person_away_on_their_turn_is_replaced_by_a_bot_and_takes_the_seat_bac
             wait(lambda: live.table.current == 0, spectator)
             before = live.table.game.decisions
             # nobody answers for her: after the patience, a substitute bot plays her turns
-            wait(lambda: live.table.game.decisions > before and live.seats[0].substitute is not None, spectator)
+            wait(lambda: live.table.game.decisions > before and live.substitute(0) is not None, spectator)
             assert spectator.last is not None and spectator.last["seats"][0]["away"]
-            assert live.seats[0].substitute == "medium"
+            assert live.substitute(0) == "medium"
             # Ana comes back: the seat is hers again, the substitute stops, she is asked
             with Conn(client, table_id, token, seat=0) as ana:
                 frame = ana.until(lambda f: f["type"] == "table" and not f["seats"][0]["away"])
-                assert live.seats[0].substitute is None and frame["seats"][0]["online"]
+                assert live.substitute(0) is None and frame["seats"][0]["online"]
                 if not (my_turn(frame) or frame["game"]["over"]):  # the bot's turn: hers comes next
                     frame = ana.until(lambda f: my_turn(f) or bool(f["game"]["over"]), timeout=60.0)
                 if my_turn(frame):

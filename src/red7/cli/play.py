@@ -321,16 +321,18 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     notice = fallback_notice()  # any level may play: the hint, the bots of "play again"
     if args.text or not interactive():
+        from ..play.saving import Saver
         from ..play.session import Session
         from ..ui.text_game import play_text
 
         if resume is None:  # kept in the autosave directory until it ends, as the terminal game does
             table = new_table(args.seed)
-            session = Session(table, records_dir(), save_to, autosaves / table.record_name())
+            session, saver = Session(table), Saver(records_dir(), save_to, autosaves / table.record_name())
         else:  # a game resumed from its autosave goes on being saved there, and the file goes at the end
             table, path = resume
-            session = Session(table, records_dir(), save_to, path if path.parent == autosaves else None, resumed=True)
-        return play_text(session, sys.stdin, sys.stdout, notice, args.hint)
+            session = Session(table, resumed=True)
+            saver = Saver(records_dir(), save_to, path if path.parent == autosaves else None)
+        return play_text(session, sys.stdin, sys.stdout, notice, args.hint, saver)
     from ..ui.tui.app import PlayApp
 
     seeds = iter([args.seed] if args.seed is not None else [])

@@ -1,22 +1,31 @@
-"""A session: the flow of one game at a table, the same for every interface.
+"""A session: the flow of the games at one table, the same for every front end.
 
-Every front end (the terminal game, the text game, later the web) repeats the same
-loop: ask :meth:`Session.next` what happens now, and handle it:
+:class:`Session` is a pure state machine (no I/O, no threads, no clock): the terminal
+game, the text game and the web server all drive it. A front end repeats one loop:
+ask :meth:`Session.next` what happens now, and handle it:
 
 * :class:`PersonTurn`: a person decides (:meth:`Session.decide`, and take-backs);
-* :class:`BotTurn`: a bot decides from its own observation (``turn.choose()``, in a
-  worker thread if the interface likes), then :meth:`Session.apply_bot` takes the
-  answer; the session itself never starts a thread;
+* :class:`BotTurn`: a bot (or a substitute playing for an away person) decides from
+  its own observation (``turn.choose()``, in a worker thread or process if the front
+  end likes), then :meth:`Session.apply_bot` takes the answer (a late one, for a
+  position the table moved on from, is ignored);
 * :class:`RoundEnd`: a round of the match ended (from its
   :class:`~red7.core.events.RoundOver` event); returned once;
-* :class:`GameEnd`: the game is over; the record was saved (once) where the session
-  was told to save it.
+* :class:`GameEnd`: the game is over; every later call returns the same one.
 
-A session told where to ``autosave`` keeps the game in progress there: after every
-decision that can no longer be taken back (each turn's end, a card drawn, every bot
-decision) the record of the game so far, with its seats, replaces the file, and the
-file goes when the game ends. :meth:`Table.resume` makes a table of such a record
-again, and a session over it (``resumed=True``) reports only what happens next.
+Time comes in as inputs: the front end's clock decides that a person has been away too
+long (:meth:`Session.away`) or is back (:meth:`Session.back`). Inputs made against a
+sequence number (:meth:`Session.seq_for`) are checked, a refused one raising
+:class:`Refused` with its :class:`Stop`; an illegal decision raises the engine's
+:class:`~red7.core.model.IllegalActionError`.
+
+What a front end must persist is reported, never written (:meth:`Session.to_save`):
+:class:`Progress` after every decision that can no longer be taken back (each turn's
+end, a card drawn, every bot decision), :class:`Finished` once at the game's end.
+:mod:`red7.play.saving` turns these into the local games' files (the game in progress,
+the record); the web server writes its database. :meth:`Table.resume` makes a table
+of a saved game again, and a session over it (``resumed=True``) reports only what
+happens next.
 
 A hint is a bot's whole turn in the person's place (:meth:`Session.hint`, a
 :class:`Plan`): the bot chooses from the person's own observation, step by step, on a
@@ -29,18 +38,18 @@ seat may see it (:meth:`Session.log`, R9). It imports no user interface: the wor
 the screens and the threads belong to the front ends.
 
 Everything that changes the game goes through the session (:meth:`decide`,
-:meth:`take_back`, :meth:`apply_bot`), so it always knows which events it has
-reported; the table (:attr:`Session.table`) may be read freely.
+:meth:`take_back`, :meth:`apply_bot`, :meth:`away`, :meth:`start`...), so it always
+knows which events it has reported; the table (:attr:`Session.table`) may be read freely.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
-from enum import Enum
-from pathlib import Path
+from dataclasses import dataclass, replace
+from enum import Enum, StrEnum
 
+from ..bots import make_bot
 from ..bots.base import Appraisal, Appraiser, Bot
 from ..core.actions import Action, Kind
 from ..core.cards import CardSet
@@ -58,26 +67,32 @@ from ..core.events import (
     draws_unknown,
 )
 from ..core.game import Game
-from ..core.model import GameError
+from ..core.model import Config, GameError
 from ..core.record import SeatRecord
-from ..core.seeds import derive_seed
+from ..core.seeds import DEAL, derive_seed
 from ..core.standing import Standing, standing_of
 from ..solver.marks import Mark, review
 from .judge import judge
-from .table import BotTurn, Table, ends_turn_of
+from .table import BotTurn, Seat, Table, ends_turn_of
 
 __all__ = [
     "BotTurn",
+    "Finished",
     "GameEnd",
     "Moment",
     "PersonTurn",
     "Plan",
     "PlanEnd",
+    "Progress",
+    "Refused",
+    "Role",
     "RoundEnd",
     "SeatCards",
     "SeatKind",
     "SeatName",
     "Session",
+    "Stop",
+    "ToSave",
     "TurnHint",
     "cards_at_round_end",
     "seat_names",
@@ -133,15 +148,6 @@ class GameEnd:
 
     over: GameOver
     last_round: RoundOver
-    record: Path | None = None
-    """Where the record was saved, or was to be saved (None: the session saves nowhere)."""
-    save_error: OSError | None = None
-    """Why writing the record failed (None: it did not fail)."""
-
-    @property
-    def saved(self) -> Path | None:
-        """Where the record was saved; None if it was not."""
-        return self.record if self.save_error is None else None
 
 
 Moment = PersonTurn | BotTurn | RoundEnd | GameEnd
@@ -300,49 +306,203 @@ class TurnHint:
         raise GameError(f"the hint's bot did not end the turn in {self.MOST} decisions")
 
 
+class Role(Enum):
+    """Who answers for a seat now (:meth:`Session.role`)."""
+
+    PERSON = "person"
+    BOT = "bot"
+    SUBSTITUTE = "substitute"
+    """A bot playing for the person of the seat while they are away; its decisions are
+    the person's seat's (taken as :meth:`Table.decide` takes a person's)."""
+
+
+class Stop(StrEnum):
+    """Why the session refuses an input (:class:`Refused`); the front end words it."""
+
+    NO_GAME = "no-game"
+    """No game is being played (none started, or it is over)."""
+    NOT_YOUR_TURN = "not-your-turn"
+    STALE = "stale"
+    """The input was made against a sequence number the table has moved on from."""
+    NOT_OVER = "not-over"
+    """A rematch asked while the game is still played."""
+
+
+class Refused(GameError):
+    """An input the session does not take, and why (``stop``); nothing changed. An
+    illegal decision raises the engine's :class:`~red7.core.model.IllegalActionError`
+    (with its :class:`~red7.core.model.Refusal`) instead."""
+
+    def __init__(self, stop: Stop) -> None:
+        super().__init__(stop.value)
+        self.stop = stop
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The decisions that can no longer be taken back changed (now ``committed`` of
+    them): a front end that keeps the game in progress saves it again."""
+
+    committed: int
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The game ended (reported once): a front end saves its record now."""
+
+    end: GameEnd
+
+
+ToSave = Progress | Finished
+"""What :meth:`Session.to_save` reports."""
+
+
 class Session:
-    """The flow of one game at ``table``.
+    """The flow of the games at one table: a state machine with no I/O, no thread and
+    no clock (:mod:`red7.play.session` is its module; :mod:`red7.play.saving` keeps a
+    local game's files from what it reports).
 
-    The record is saved when the game ends: to ``save_to`` if given, else into the
-    directory ``records`` under :meth:`Table.record_name` (the command line passes
-    :func:`~red7.play.records.records_dir`), else nowhere.
+    It holds the :class:`Table` of the game (None before a first :meth:`start`) and
+    the seats' roles (:meth:`role`: a person, a bot, a substitute for an away person),
+    says what is awaited now (:meth:`next`, :meth:`awaited`), and takes the inputs
+    that change the table: a person's decision (:meth:`decide`) and take-back
+    (:meth:`take_back`), a bot's answer (:meth:`apply_bot`), a person away or back
+    (:meth:`away`, :meth:`back`: the front end's clock decides when), a new game
+    (:meth:`start`, :meth:`rematch`: the seed comes in) and another copy's game
+    (:meth:`catch_up`). Inputs that carry the ``seat`` and the sequence number
+    (:meth:`seq_for`) they were made against are checked: a refused one raises
+    :class:`Refused` and changes nothing; a bot's late answer is ignored (None).
 
-    With ``autosave`` the game in progress is kept in that file (see the module
-    docstring; a failed write is kept in :attr:`autosave_error` and tried again at the
-    next decision, and the game goes on). ``resumed``: the table's game was played
-    before (:meth:`Table.resume`); what happened then is not reported again.
+    ``resumed``: the table's game was played before (:meth:`Table.resume`); what
+    happened then is not reported again. Nobody is away and nothing was taken back at
+    first (a stored table's say so: :meth:`load_seats`).
     """
 
-    def __init__(
-        self,
-        table: Table,
-        records: Path | None = None,
-        save_to: Path | None = None,
-        autosave: Path | None = None,
-        resumed: bool = False,
-    ) -> None:
-        self.table = table
-        self.records, self.save_to, self.autosave = records, save_to, autosave
-        self.autosave_error: OSError | None = None
-        self._autosaved = 0  # how many decisions the autosave file holds
+    def __init__(self, table: Table | None = None, resumed: bool = False) -> None:
+        self._table = table
+        players = 0 if table is None else len(table.seats)
+        self._substitutes: list[str | None] = [None] * players
+        self._undone: list[int] = [0] * players
+        self.games = 0 if table is None else 1
+        """How many games this session has started (a rematch is the next one)."""
+        self._begin(resumed)
+
+    def _begin(self, resumed: bool) -> None:
+        """Start reporting the table's game: from its first event, or (``resumed``) from now."""
+        table = self._table
         # events before this number were looked at by next()
-        self._reported = table.event_count if resumed else 0
-        past = [e for e in table.events_for(None, 0) if isinstance(e, RoundOver)] if resumed else []
+        self._reported = table.event_count if resumed and table is not None else 0
+        past = [e for e in table.events_for(None, 0) if isinstance(e, RoundOver)] if resumed and table else []
         self._last_round: RoundOver | None = past[-1] if past else None
         self._end: GameEnd | None = None
+        self._end_told = False  # Finished reported by to_save()
+        self._kept = 0  # the committed decisions last reported by to_save()
 
-    # --- names ------------------------------------------------------------------------
+    # --- the table and its seats --------------------------------------------------------
+
+    @property
+    def table(self) -> Table:
+        """The table of the game (raises :class:`Refused` ``no-game`` before any)."""
+        if self._table is None:
+            raise Refused(Stop.NO_GAME)
+        return self._table
+
+    @property
+    def started(self) -> bool:
+        """Whether a game was started (it may be over)."""
+        return self._table is not None
+
+    @property
+    def playing(self) -> bool:
+        """Whether a game is being played (started, not over)."""
+        return self._table is not None and not self._table.is_over
 
     def names(self) -> list[SeatName]:
         """Each seat's name as data (see :func:`seat_names`)."""
         return seat_names(self.table.seat_records())
 
+    def role(self, seat: int) -> Role:
+        """Who answers for ``seat`` now."""
+        if not self.table.seats[seat].is_person:
+            return Role.BOT
+        return Role.PERSON if self._substitutes[seat] is None else Role.SUBSTITUTE
+
+    def substitute(self, seat: int) -> str | None:
+        """The spec of the bot playing for the away person of ``seat`` (None: none)."""
+        return self._substitutes[seat] if self._substitutes else None
+
+    def undone(self, seat: int) -> int:
+        """How many staged decisions ``seat`` took back at this table, in all."""
+        return self._undone[seat] if self._undone else 0
+
+    def load_seats(self, substitutes: Sequence[str | None], undone: Sequence[int]) -> None:
+        """Take what a stored copy of the table says of the seats' substitutes and
+        take-backs (another process may have changed them)."""
+        self._substitutes, self._undone = list(substitutes), list(undone)
+
+    # --- sequence numbers ---------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """How many decisions the game has had, the mover's staged ones included (what a
+        bot's answer is checked against: a bot stages nothing)."""
+        return 0 if self._table is None else self._table.game.decisions
+
+    @property
+    def staging(self) -> int | None:
+        """The seat whose turn is staged now (decisions it may still take back), if any."""
+        table = self._table
+        return table.current if table is not None and table.staged else None
+
+    def seq_for(self, seat: int | None) -> int:
+        """The sequence number ``seat`` (None: a spectator) sees the table at, which its
+        next decision or take-back must carry to be accepted.
+
+        For the mover: :attr:`seq` plus twice the decisions it ever took back
+        (:meth:`undone`). A take-back of ``n`` decisions then moves the number on by
+        ``n`` rather than back: every input made before it (the ``n`` decisions' and
+        the take-back's own) carries a smaller number and is refused as stale if it
+        comes again. For every other seat and a spectator: the final decisions only (a
+        staged turn is its mover's alone until it is committed, R9, and so is the count
+        of what a person took back)."""
+        table = self._table
+        if table is None:
+            return 0
+        if seat is not None and seat == table.current:
+            return self.seq + 2 * self._undone[seat]
+        return table.committed
+
     # --- the flow -----------------------------------------------------------------------
+
+    def mover(self) -> tuple[int, Role] | None:
+        """The seat whose decision is awaited now and who answers for it (None: no game
+        is played); cheaper than :meth:`awaited`, which builds a bot's observation."""
+        table = self._table
+        if table is None or table.is_over or table.current is None:
+            return None
+        return table.current, self.role(table.current)
+
+    def awaited(self) -> PersonTurn | BotTurn | None:
+        """Whose decision is awaited now, without reporting anything: the person's, or
+        what the bot (or substitute) decides from; None when no game is played."""
+        table = self._table
+        if table is None or table.is_over or table.current is None:
+            return None
+        seat = table.current
+        role = self.role(seat)
+        if role is Role.PERSON:
+            return PersonTurn(seat)
+        if role is Role.BOT:
+            return replace(table.bot_turn(), game=self.games)
+        spec = self._substitutes[seat]
+        assert spec is not None
+        rng = random.Random(derive_seed(table.seed, "substitute", self.seq))
+        return BotTurn(seat, make_bot(spec), table.observe(seat), table.options(), rng, spec, self.seq, self.games)
 
     def next(self) -> Moment:
         """What happens now. Each round's end is reported once, before the next round's
         first turn; once the game is over, every call returns the same :class:`GameEnd`
-        (the record is saved the first time)."""
+        (:meth:`to_save` reports it once)."""
         if self._end is not None:
             return self._end
         table = self.table
@@ -354,75 +514,156 @@ class Session:
                     return RoundEnd(event, table.observe(None).scores)
             elif isinstance(event, GameOver):
                 assert self._last_round is not None, "every game ends with a round"
-                self._end = self._finish(event, self._last_round)
+                self._end = GameEnd(event, self._last_round)
                 return self._end
-        seat = table.current
-        if seat is None:
+        awaited = self.awaited()
+        if awaited is None:
             raise GameError("nobody decides now, and the game is not over")
-        self._keep()
-        return PersonTurn(seat) if table.seats[seat].is_person else table.bot_turn()
+        return awaited
 
-    def _keep(self) -> None:
-        """Autosave the decisions that can no longer be taken back, if they changed."""
-        committed = self.table.committed
-        if self.autosave is None or committed == self._autosaved:
-            return
-        try:
-            self.table.save_committed(self.autosave)
-        except OSError as err:
-            self.autosave_error = err
-        else:
-            self.autosave_error, self._autosaved = None, committed
+    def to_save(self) -> list[ToSave]:
+        """What a front end must persist since it last asked: :class:`Progress` when the
+        decisions that can no longer be taken back changed (never once the game is over),
+        :class:`Finished` once, after :meth:`next` reported the game's end."""
+        table = self._table
+        if table is None:
+            return []
+        if self._end is not None:
+            if self._end_told:
+                return []
+            self._end_told = True
+            return [Finished(self._end)]
+        if table.is_over or table.committed == self._kept:
+            return []
+        self._kept = table.committed
+        return [Progress(self._kept)]
 
-    @property
-    def autosaved(self) -> Path | None:
-        """The file that holds the game in progress as of its last decision that cannot
-        be taken back; None when there is none (no autosave, nothing decided yet, the
-        last write failed, or the game is over)."""
-        if self.autosave is None or self._end is not None or self.autosave_error is not None or not self._autosaved:
-            return None
-        return self.autosave
+    # --- inputs -------------------------------------------------------------------------
 
-    def _finish(self, over: GameOver, last_round: RoundOver) -> GameEnd:
-        if self.autosave is not None:  # the game is over: nothing is left to resume
-            try:
-                self.autosave.unlink(missing_ok=True)
-            except OSError:
-                pass  # a file that cannot be removed is left; resuming it says the game is over
-        path = self.record_path()
-        if path is None:
-            return GameEnd(over, last_round)
-        try:
-            return GameEnd(over, last_round, self.table.save(path))
-        except OSError as err:
-            return GameEnd(over, last_round, path, err)
+    def check(self, seat: int | None, seq: object) -> Table:
+        """The table, if ``seat`` may decide now against ``seq``; else :class:`Refused`
+        (no game, stale, not your turn, in that order). A ``seq`` that is not an int is
+        stale. Both None: whoever moves, unchecked (a local front end's own person)."""
+        table = self._table
+        if table is None or table.is_over or table.current is None:
+            raise Refused(Stop.NO_GAME)
+        checked = seat is not None or seq is not None
+        if checked and (not isinstance(seq, int) or isinstance(seq, bool) or seq != self.seq_for(seat)):
+            raise Refused(Stop.STALE)
+        if seat is not None and table.current != seat:
+            raise Refused(Stop.NOT_YOUR_TURN)
+        if not table.seats[table.current].is_person:
+            raise Refused(Stop.NOT_YOUR_TURN)
+        return table
 
-    def record_path(self) -> Path | None:
-        """Where the record will be saved at the end (None: nowhere)."""
-        if self.save_to is not None:
-            return self.save_to
-        if self.records is not None:
-            return self.records / self.table.record_name()
-        return None
+    def decide(self, action: Action | str | int, seat: int | None = None, seq: object = None) -> list[Event]:
+        """A person's decision (see :meth:`Table.decide`); returns its events. With
+        ``seat`` and ``seq`` it is checked as made by that seat against that sequence
+        number (:class:`Refused`: no game, stale, not your turn). A person who decides
+        in their seat while a substitute plays for them is back: the substitute stops.
+        An illegal decision raises IllegalActionError and changes nothing."""
+        table = self.check(seat, seq)
+        mover = table.current
+        assert mover is not None
+        events = table.decide(action)
+        if seat is not None:
+            self._substitutes[mover] = None  # back in time: the person plays on
+        return events
 
-    # --- changing the game ------------------------------------------------------------
-
-    def decide(self, action: Action | str | int) -> list[Event]:
-        """A person's decision (see :meth:`Table.decide`); returns its events."""
-        return self.table.decide(action)
-
-    def take_back(self) -> bool:
-        """Take the person's staged decisions back (see :meth:`Table.take_back`)."""
-        if not self.table.take_back():
+    def take_back(self, seat: int | None = None, seq: object = None) -> bool:
+        """Take the person's staged decisions back (see :meth:`Table.take_back`), counted
+        in the mover's :meth:`undone`; False if nothing was staged. ``seat`` and ``seq``
+        are checked as by :meth:`decide`; a person who asks in their seat while a
+        substitute plays for them is back, even with nothing to take back."""
+        if seat is None and seq is None and not self.playing:
             return False
+        table = self.check(seat, seq)
+        mover, count = table.current, len(table.staged)
+        assert mover is not None
+        if seat is not None:
+            self._substitutes[mover] = None  # the person acts in their seat: back
+        if not table.take_back():
+            return False
+        self._undone[mover] += count
         # The events of the staged decisions are gone; none of them ended a round (a
         # round's end ends the turn, which cannot be taken back).
-        self._reported = min(self._reported, self.table.event_count)
+        self._reported = min(self._reported, table.event_count)
         return True
 
-    def apply_bot(self, action: Action | str | int) -> list[Event]:
-        """The answer of the bot to move (from :class:`BotTurn`); returns its events."""
-        return self.table.apply_bot(action)
+    def apply_bot(self, action: Action | str | int, asked: BotTurn | None = None) -> list[Event] | None:
+        """The answer of the bot (or substitute) to move; returns its events. With the
+        :class:`BotTurn` it answers (``asked``), a late answer, for a position the table
+        has moved on from (another decision, a new game, the person back from being
+        away), is ignored: None, and nothing changes."""
+        table = self.table
+        seat = table.current
+        if asked is not None:
+            moved_on = asked.game != self.games or asked.seq != self.seq or asked.seat != seat
+            if moved_on or table.is_over or seat is None or self.role(seat) is Role.PERSON:
+                return None
+        if seat is not None and self.role(seat) is Role.SUBSTITUTE:
+            return table.decide(action)  # a substitute's decisions are the person's seat's
+        return table.apply_bot(action)
+
+    def away(self, seat: int, spec: str) -> bool:
+        """The person of ``seat`` has been away too long (the front end's clock says
+        so): the bot ``spec`` plays for them from now on, and their staged turn, if any,
+        is taken back (they did not commit it). False: nothing changed (not a person's
+        seat, or a substitute plays there already)."""
+        table = self.table
+        if not table.seats[seat].is_person or self._substitutes[seat] is not None:
+            return False
+        self._substitutes[seat] = spec
+        if table.current == seat and table.staged:
+            count = len(table.staged)
+            table.take_back()
+            self._undone[seat] += count
+            self._reported = min(self._reported, table.event_count)
+        return True
+
+    def back(self, seat: int) -> bool:
+        """The person of ``seat`` is back: the substitute stops (False: none played)."""
+        if self.substitute(seat) is None:
+            return False
+        self._substitutes[seat] = None
+        return True
+
+    def start(self, seats: Sequence[Seat], config: Config | None, seed: int, deal: str = DEAL) -> Table:
+        """A new game for ``seats`` under ``config``, dealt from ``seed`` (by the
+        generator ``deal``); returns its table. Who is away stays away, and the
+        take-backs stay counted (they are the table's: :meth:`seq_for` never repeats a
+        number an earlier game's input carried at the same point)."""
+        table = Table(seats, config, seed, deal)
+        if len(self._substitutes) != len(table.seats):  # the first game, or other seats
+            self._substitutes, self._undone = [None] * len(table.seats), [0] * len(table.seats)
+        self._table = table
+        self.games += 1
+        self._begin(False)
+        return table
+
+    def rematch(self, seed: int) -> Table:
+        """A new game for the same seats (each bot made again from its spec), once the
+        game is over (:class:`Refused` ``not-over`` before); returns its table."""
+        table = self.table
+        if not table.is_over:
+            raise Refused(Stop.NOT_OVER)
+        seats = [Seat.of(record) for record in table.seat_records()]
+        return self.start(seats, table.config, seed)
+
+    def catch_up(self, decisions: Sequence[Action | str], committed: int) -> None:
+        """Bring the game to the ``decisions`` another copy of this table made (the
+        first ``committed`` final; see :meth:`Table.catch_up`). What they did is
+        counted as reported: another copy reported it."""
+        table = self.table
+        table.catch_up(decisions, committed)
+        self._reported = table.event_count
+        if table.is_over:
+            over = [e for e in table.events_for(None, 0) if isinstance(e, (RoundOver, GameOver))]
+            rounds = [e for e in over if isinstance(e, RoundOver)]
+            ends = [e for e in over if isinstance(e, GameOver)]
+            if ends and rounds:
+                self._end = GameEnd(ends[-1], rounds[-1])
+                self._end_told = True
 
     # --- what a seat may see --------------------------------------------------------------
 

@@ -91,6 +91,14 @@ class BotTurn:
     observation: Observation
     options: list[Option]
     rng: random.Random
+    spec: str | None = None
+    """The bot's spec (what a front end that makes its bots elsewhere makes it from)."""
+    seq: int = 0
+    """The game's number of decisions when it was asked."""
+    game: int = 0
+    """Which game of its session it was asked in (:attr:`~red7.play.session.Session.games`).
+    With :attr:`seq`, what :meth:`~red7.play.session.Session.apply_bot` knows a late
+    answer by."""
 
     def choose(self) -> Action:
         """The bot's decision (in the calling thread)."""
@@ -316,7 +324,9 @@ class Table:
         bot = self.seats[seat].bot if seat is not None else None
         if seat is None or bot is None:
             raise GameError("it is not a bot's turn")
-        return BotTurn(seat, bot, self.observe(seat), self.options(), self._rngs[seat])
+        return BotTurn(
+            seat, bot, self.observe(seat), self.options(), self._rngs[seat], self.seats[seat].spec, self._game.decisions
+        )
 
     def apply_bot(self, action: Action | str | int) -> list[Event]:
         """Apply the bot's answer (checked) and return its events."""

@@ -2,7 +2,8 @@
 
 It drives a :class:`~red7.play.session.Session` as the screen game does: people answer
 on standard input, by number or by notation; bots choose from their own observation;
-the session reports round ends, the game's end and the saved record. The words are
+the session reports round ends and the game's end, and what to persist, which a
+:class:`~red7.play.saving.Saver` writes (the game in progress, the record). The words are
 :mod:`red7.ui.words`, shared with the screen game; nothing here imports Textual.
 
 Everything is shown in the language in use, cards included (``Vm7`` in Portuguese,
@@ -37,6 +38,7 @@ from ..core.cards import COLOUR_LETTERS, COLOURS, Card
 from ..core.events import Event, GameOver
 from ..core.model import IllegalActionError, Option, Step
 from ..core.standing import standing_of
+from ..play.saving import Saved, Saver
 from ..play.session import GameEnd, PersonTurn, RoundEnd, Session
 from ..play.table import Table, ends_turn_of
 from .i18n import N_, _, language, ngettext
@@ -195,8 +197,17 @@ def _card_names(card: Card) -> tuple[str, str]:
     return card_label(card).lower(), str(card).lower()
 
 
-def play_text(session: Session, stdin: TextIO, out: TextIO, notice: str | None = None, hint: str = "hard") -> int:
+def play_text(
+    session: Session,
+    stdin: TextIO,
+    out: TextIO,
+    notice: str | None = None,
+    hint: str = "hard",
+    saver: Saver | None = None,
+) -> int:
     """Play the session's game until it ends or input ends; returns the exit code.
+    ``saver`` writes what the session reports to persist (the game in progress, the
+    record at the end; default: nothing is written).
 
     Every person at the table answers on ``stdin``. With one person, before each
     question the move log since the last one is printed as that person may see it (R9).
@@ -210,21 +221,22 @@ def play_text(session: Session, stdin: TextIO, out: TextIO, notice: str | None =
     :data:`INTERRUPTED`, no traceback) is told, in the game's language, whether the game
     so far is saved and how to resume it (:func:`~red7.ui.words.saved_so_far`).
     """
+    saver = saver or Saver()
     try:
-        return _play(session, stdin, out, notice, hint)
+        return _play(session, saver, stdin, out, notice, hint)
     except KeyboardInterrupt:
         print("\n" + _("Interrupted: game abandoned."), file=out)
-        _say_saved(session, out)
+        _say_saved(session, saver, out)
         return INTERRUPTED
 
 
-def _say_saved(session: Session, out: TextIO) -> None:
+def _say_saved(session: Session, saver: Saver, out: TextIO) -> None:
     """Whether the unfinished game is saved, and how to resume it (nothing once it is over)."""
     if not session.table.is_over:
-        say(saved_so_far(session, bool(session.table.staged)), out)
+        say(saved_so_far(saver, bool(session.table.staged)), out)
 
 
-def _play(session: Session, stdin: TextIO, out: TextIO, notice: str | None, hint: str) -> int:
+def _play(session: Session, saver: Saver, stdin: TextIO, out: TextIO, notice: str | None, hint: str) -> int:
     """:func:`play_text` but for Ctrl+C."""
     table = session.table
     names = [seat_name(name) for name in session.names()]
@@ -274,6 +286,7 @@ def _play(session: Session, stdin: TextIO, out: TextIO, notice: str | None, hint
 
     while True:
         moment = session.next()
+        saver.keep(session)
         if isinstance(moment, GameEnd):
             if hotseat:
                 clear()
@@ -281,7 +294,7 @@ def _play(session: Session, stdin: TextIO, out: TextIO, notice: str | None, hint
                     say(line, out)
             else:
                 print_log(people[0] if people else None)
-            return _game_over(moment, session, names, out)
+            return _game_over(moment, saver.finished, session, names, out)
         if isinstance(moment, RoundEnd):
             if hotseat:  # for everyone to read, with no hand in sight: the last moves, the outcome
                 clear()
@@ -297,13 +310,13 @@ def _play(session: Session, stdin: TextIO, out: TextIO, notice: str | None, hint
             if hotseat and shown != seat:
                 clear()
                 if not _pass(seat, names, news(seen.get(seat, began)), seat in seen, stdin, out):
-                    _say_saved(session, out)
+                    _say_saved(session, saver, out)
                     return 0
                 shown, hand_on_screen, logged = seat, True, table.event_count
             print_log(seat if hotseat else people[0])
             events = _ask(session, seat, names, stdin, out, hint, named=hotseat)
             if events is None:
-                _say_saved(session, out)
+                _say_saved(session, saver, out)
                 return 0
             logged = min(logged, table.event_count)  # a turn taken back: its events are gone
             if hotseat and ends_turn_of(seat, events):
@@ -415,14 +428,14 @@ def _command(word: str, session: Session, names: Sequence[str], hint: str, out: 
     return True
 
 
-def _game_over(end: GameEnd, session: Session, names: Sequence[str], out: TextIO) -> int:
+def _game_over(end: GameEnd, saved: Saved | None, session: Session, names: Sequence[str], out: TextIO) -> int:
     say(winners_line(end.over.winners, names, session.table.config.advanced), out)
     target = session.table.config.target
     if target is not None:
         say(scores_line(end.over.scores, target, names), out)
-    if end.saved is not None:
-        say(_("Record saved to {path} (red7 replay {path}).").format(path=end.saved), out)
-    elif end.save_error is not None:
-        error = end.save_error.strerror
-        say(_("Could not save the record to {path}: {error}").format(path=end.record, error=error), out)
+    if saved is not None and saved.saved is not None:
+        say(_("Record saved to {path} (red7 replay {path}).").format(path=saved.saved), out)
+    elif saved is not None and saved.error is not None:
+        error = saved.error.strerror
+        say(_("Could not save the record to {path}: {error}").format(path=saved.record, error=error), out)
     return 0

@@ -33,7 +33,8 @@ from ..core.events import (
 from ..core.model import Config, Option, Refusal, RoundResult, Step
 from ..core.standing import Standing
 from ..play.records import last_unfinished
-from ..play.session import Plan, PlanEnd, SeatKind, SeatName, Session
+from ..play.saving import Saver
+from ..play.session import Plan, PlanEnd, SeatKind, SeatName
 from ..solver.marks import Estimate, Mark
 from .i18n import LANGUAGES, N_, _, language, ngettext, translations
 
@@ -696,17 +697,17 @@ def plan_text(plan: Plan, level: str, names: Sequence[str], match: bool = False)
     return f"{text} {reason}" if reason else text
 
 
-def saved_so_far(session: Session, staged: bool) -> str:
+def saved_so_far(saver: Saver, staged: bool) -> str:
     """What quitting now costs, for the game's person: nothing, the game is saved (and
     how to take it up again: ``red7 play --resume``, with the file when it is not the
     last one saved; ``staged``: they have decisions this turn that may still be taken
     back, which the save does not keep); or the game is lost (nothing saved yet, no
     autosave, or saving failed)."""
-    if session.autosave_error is not None:
+    if saver.autosave_error is not None:
         return _("The game could not be saved ({error}): if you quit, it is lost.").format(
-            error=session.autosave_error.strerror or session.autosave_error
+            error=saver.autosave_error.strerror or saver.autosave_error
         )
-    path = session.autosaved
+    path = saver.autosaved
     if path is None:
         return _("The game in progress will not be saved.")
     command = "red7 play --resume" if last_unfinished(path.parent) == path else f"red7 play --resume {path}"

@@ -1,6 +1,9 @@
-"""A table as the web server holds it in memory: its seats and the table of its game.
+"""A table as the web server holds it in memory: its seats and the session of its games.
 
-The data only; :mod:`red7.web.service` changes it, :mod:`red7.web.views` shows it.
+The data only; :mod:`red7.web.service` changes it, :mod:`red7.web.views` shows it. The
+flow of the game (whose decision is awaited, the staged turn and its sequence numbers,
+take-backs, substitutes, new games) is the :class:`~red7.play.session.Session`'s: this
+module keeps what only a server has (tokens, connections, the stored version).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from ..core.game import Game
 from ..core.model import Config
-from ..play.session import SeatKind, SeatName
+from ..play.session import SeatKind, SeatName, Session
 from ..play.table import Seat, Table
 from ..ui.words import seat_name
 from .store import StoredGame, StoredSeat, StoredTable, token_hash
@@ -26,17 +29,12 @@ class SeatState:
     token_hash: str | None = None
     """The SHA-256 of the person's seat token (None: no person sits here)."""
     bot: str | None = None
-    substitute: str | None = None
-    """The bot playing for the person while they are away."""
     here: int = 0
     """How many connections of this seat's person this process has open."""
     elsewhere: int = 0
     """How many other server processes have (as they last told)."""
     left: float | None = None
     """When (``time.monotonic``) the person's last connection closed; None while online."""
-    undone: int = 0
-    """How many of the person's staged decisions were taken back at this table, in all
-    (:meth:`LiveTable.seq_for` counts them)."""
 
     @property
     def online(self) -> int:
@@ -47,19 +45,21 @@ class SeatState:
     def taken(self) -> bool:
         return self.bot is not None or self.token_hash is not None
 
-    def stored(self) -> StoredSeat:
-        return StoredSeat(self.name, self.token_hash, self.bot, self.substitute, self.undone)
+    def stored(self, substitute: str | None, undone: int) -> StoredSeat:
+        """The seat as the database keeps it, with what the session says of its
+        substitute and take-backs."""
+        return StoredSeat(self.name, self.token_hash, self.bot, substitute, undone)
 
     def load(self, stored: StoredSeat) -> None:
-        """Take what the database holds of the seat (who sits there); who is connected stays."""
-        self.name, self.token_hash = stored.name, stored.token_hash
-        self.bot, self.substitute, self.undone = stored.bot, stored.substitute, stored.undone
+        """Take what the database holds of who sits in the seat; who is connected stays
+        (its substitute and take-backs are the session's: :meth:`Session.load_seats`)."""
+        self.name, self.token_hash, self.bot = stored.name, stored.token_hash, stored.bot
 
 
 @dataclass
 class LiveTable:
-    """A table in memory: its seats, and the table (:class:`~red7.play.table.Table`) of
-    its current game once started."""
+    """A table in memory: its seats, and the :class:`~red7.play.session.Session` of its
+    games (the :class:`~red7.play.table.Table` of the current one once started)."""
 
     id: str
     lang: str
@@ -68,7 +68,7 @@ class LiveTable:
     status: str = "open"
     game_number: int = 0
     game_id: int | None = None
-    table: Table | None = None
+    session: Session = field(default_factory=Session)
     saved: StoredTable | None = field(default=None, repr=False)
     """The table as the database holds it, at the version this copy was made from."""
     touched: float = 0.0
@@ -76,6 +76,15 @@ class LiveTable:
     bot_task: asyncio.Task[None] | None = field(default=None, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     """Held while a change of the table is made and written (one at a time)."""
+
+    @property
+    def table(self) -> Table | None:
+        """The table of the current game (None before the first)."""
+        return self.session.table if self.session.started else None
+
+    def substitute(self, seat: int) -> str | None:
+        """The bot playing for the person of ``seat`` while they are away (None: none)."""
+        return self.session.substitute(seat)
 
     @property
     def version(self) -> int:
@@ -108,52 +117,25 @@ class LiveTable:
             self.config.actions,
             self.lang,
             self.status,
-            tuple(seat.stored() for seat in self.seats),
+            tuple(seat.stored(self.session.substitute(s), self.session.undone(s)) for s, seat in enumerate(self.seats)),
             game,
             self.version,
         )
 
     @property
     def seq(self) -> int:
-        """How many decisions the game has had, the mover's staged ones included (what a
-        bot's answer is checked against: a bot stages nothing)."""
-        return 0 if self.table is None else self.table.game.decisions
+        """How many decisions the game has had (:attr:`Session.seq`)."""
+        return self.session.seq
 
     @property
     def staging(self) -> int | None:
-        """The seat whose turn is staged now (decisions it may still take back), if any."""
-        table = self.table
-        return table.current if table is not None and table.staged else None
+        """The seat whose turn is staged now, if any (:attr:`Session.staging`)."""
+        return self.session.staging
 
     def seq_for(self, seat: int | None) -> int:
         """The sequence number ``seat``'s frames carry (None: a spectator's), which its
-        next decision or take-back must carry to be accepted.
-
-        For the mover: :attr:`seq` plus twice the decisions it ever took back
-        (:attr:`SeatState.undone`). A take-back of ``n`` decisions then moves the number
-        on by ``n`` rather than back: every message sent before it (the ``n`` decisions'
-        and the take-back's own) carries a smaller number and is refused as stale if it
-        comes again. For every other seat and a spectator: the final decisions only (a
-        staged turn is its mover's alone until it is committed, and so is the count of
-        what a person took back)."""
-        table = self.table
-        if table is None:
-            return 0
-        if seat is not None and seat == table.current:
-            return self.seq + 2 * self.seats[seat].undone
-        return table.committed
-
-    def take_back(self) -> bool:
-        """Take back the staged turn (False: nothing is staged), its decisions counted
-        in its mover's :attr:`SeatState.undone`."""
-        table = self.table
-        if table is None or table.current is None or not table.staged:
-            return False
-        seat, count = table.current, len(table.staged)
-        if not table.take_back():
-            return False
-        self.seats[seat].undone += count
-        return True
+        next decision or take-back must carry to be accepted (:meth:`Session.seq_for`)."""
+        return self.session.seq_for(seat)
 
     def names(self) -> list[str]:
         """Each seat's name in the language in use ("Ana", "Bot 3", "Player 2")."""
@@ -185,11 +167,11 @@ class LiveTable:
         replayed = Game(config=game.config, seed=game.seed, deal=game.deal)
         seats = [Seat(s.name, None, s.bot) for s in self.seats]
         # a step's seq is its number of decisions: nothing is staged, nothing was taken back
-        states = [replace(s, undone=0) for s in self.seats]
+        states = [replace(s) for s in self.seats]
         for i in range(len(history) + 1):
             if i:
                 replayed.apply(history[i - 1])
-            step = replace(self, seats=states, table=Table.around(replayed.clone(), seats), bot_task=None)
+            step = replace(self, seats=states, session=Session(Table.around(replayed.clone(), seats)), bot_task=None)
             yield step
 
     def _committed(self) -> int:

@@ -1,8 +1,13 @@
 """The tables a web server is running: seats, games, decisions, bots and who is connected.
 
-:class:`Tables` is the server's whole game logic, independent of HTTP: the FastAPI app
+:class:`Tables` is the server's side of the game, independent of HTTP: the FastAPI app
 (:mod:`red7.web.server`) turns requests and WebSocket messages into its calls, and its
-answers into frames (:mod:`red7.web.views`). Everything here runs on the server's event
+answers into frames (:mod:`red7.web.views`). The flow of each table's games (whose
+decision is awaited, sequence numbers, take-backs, substitutes, new games, late bot
+answers) is its :class:`~red7.play.session.Session`'s, the state machine the terminal
+and text games drive too; :class:`Tables` keeps what belongs to a server: connections
+and who is present, the database and its versions, the bus, the bot pool and the clocks
+(the patience, the takeover, the bots' delay). Everything here runs on the server's event
 loop, one call at a time, so a table changes only between two awaits; bots think in a
 process pool (or threads) and hand their answer back to the loop.
 
@@ -50,6 +55,8 @@ from ..core.model import Config, GameError, IllegalActionError, Option
 from ..core.observation import Observation
 from ..core.record import SeatRecord, to_record
 from ..core.seeds import derive_seed, fresh_seed
+from ..play.session import BotTurn, Role, Session, Stop
+from ..play.session import Refused as SessionRefused
 from ..play.table import Seat, Table
 from ..ui.i18n import _, parse_language, using
 from ..ui.words import NAME_LENGTH, RESERVED_NAME, name_key, refusal_text
@@ -250,14 +257,18 @@ class Tables:
             seat.load(stored_seat)
         live.status = stored.status
         game = stored.game
+        session = live.session
         if game is None:
-            live.table, live.game_id, live.game_number = None, None, 0
+            if session.started:
+                live.session = session = Session()
+            live.game_id, live.game_number = None, 0
         else:
             if live.table is None or live.game_id != game.id:
                 config = Config.from_mapping(game.config)
-                live.table = Table(self._table_seats(live), config, game.seed, game.deal)
+                session.start(self._table_seats(live), config, game.seed, game.deal)
                 live.game_id, live.game_number = game.id, game.number
-            live.table.catch_up([action for _seat, action in game.decisions], game.committed)
+            session.catch_up([action for _seat, action in game.decisions], game.committed)
+        session.load_seats([seat.substitute for seat in stored.seats], [seat.undone for seat in stored.seats])
         live.saved, live.touched = stored, time.monotonic()
 
     async def start_background(self) -> None:
@@ -422,15 +433,18 @@ class Tables:
         """Play again (after a game is over): a new deal for the same seats."""
         live = self.get(table_id)
         async with self._changing(live, reread=True):
-            if live.table is None or not live.table.is_over:
+            if not live.session.started or live.session.playing:
                 raise Refused("not-over", _("The game is not over yet."), 409)
-            await self._new_game(live)
+            await self._new_game(live, rematch=True)
 
-    async def _new_game(self, live: LiveTable) -> None:
+    async def _new_game(self, live: LiveTable, rematch: bool = False) -> None:
         seed = self.seeds()
+        if rematch:
+            live.session.rematch(seed)
+        else:
+            live.session.start(self._table_seats(live), live.config, seed)
         live.game_number += 1
         live.game_id = None  # a new game: the database numbers it
-        live.table = Table(self._table_seats(live), live.config, seed)
         live.status = "playing"
         for seat in live.seats:  # a person who is not connected when the game starts is away from now on
             if seat.bot is None and not seat.online and seat.left is None:
@@ -443,34 +457,41 @@ class Tables:
 
     # --- playing --------------------------------------------------------------------
 
-    async def _turn_of(self, live: LiveTable, seat: int, seq: int) -> Table:
-        """The table if ``seat`` may decide now against sequence number ``seq`` (a
-        decision made against a change this process has not read yet is checked
-        against it, not refused as stale)."""
+    async def _turn_of(self, live: LiveTable, seat: int, seq: int) -> None:
+        """Refuse, in words, unless ``seat`` may decide now against sequence number ``seq``
+        (:meth:`Session.check`; a decision made against a change this process has not
+        read yet is checked against it, not refused as stale)."""
         if self.bus.shared and seq != live.seq_for(seat):
             await self._reread(live)
-        table = live.table
-        if table is None or live.status != "playing" or table.is_over:
+        if live.status != "playing":
             raise Refused("no-game", _("No game is being played at this table."), 409)
-        if seq != live.seq_for(seat):
-            raise Refused("stale", _("The table changed before your decision arrived: look again and decide."), 409)
-        if table.current != seat:
-            raise Refused("not-your-turn", _("It is not your turn."), 409)
-        if live.seats[seat].substitute is not None:
-            live.seats[seat].substitute = None  # back in time: the person plays on
-        return table
+        try:
+            live.session.check(seat, seq)
+        except SessionRefused as refused:
+            raise self._refused(refused) from None
+
+    @staticmethod
+    def _refused(refused: SessionRefused) -> Refused:
+        """The words of the session's refusal, in the table's language."""
+        if refused.stop is Stop.STALE:
+            return Refused("stale", _("The table changed before your decision arrived: look again and decide."), 409)
+        if refused.stop is Stop.NOT_YOUR_TURN:
+            return Refused("not-your-turn", _("It is not your turn."), 409)
+        if refused.stop is Stop.NOT_OVER:
+            return Refused("not-over", _("The game is not over yet."), 409)
+        return Refused("no-game", _("No game is being played at this table."), 409)
 
     async def decide(self, table_id: str, seat: int, seq: int, action: str) -> None:
         """The person in ``seat`` makes ``action`` (notation) against ``seq``."""
         live = self.get(table_id)
         async with self._changing(live):
-            table = await self._turn_of(live, seat, seq)
+            await self._turn_of(live, seat, seq)
             try:
                 parsed = Action.parse(action)
             except ActionError:
                 raise Refused("bad-decision", _("A decision is written in the notation, e.g. 'play R7'.")) from None
             try:
-                table.decide(parsed)
+                live.session.decide(parsed, seat, seq)  # the person decides: back, if a substitute played
             except IllegalActionError as err:
                 raise Refused(err.refusal.code.value, refusal_text(err.refusal)) from None
             await self._changed(live)
@@ -480,7 +501,10 @@ class Tables:
         live = self.get(table_id)
         async with self._changing(live):
             await self._turn_of(live, seat, seq)
-            if not live.take_back():
+            away = live.substitute(seat) is not None
+            if not live.session.take_back(seat, seq):  # (the person acts: back, if a substitute played)
+                if away:
+                    await self._changed(live)
                 raise Refused("nothing-staged", _("There is nothing to take back."), 409)
             await self._changed(live)
 
@@ -494,10 +518,10 @@ class Tables:
             seat = live.seats[client.seat]
             seat.here += 1
             self._tell_presence(live, client.seat)
-            if seat.substitute is not None:
+            if live.substitute(client.seat) is not None:
                 with contextlib.suppress(Refused):
                     async with self._changing(live):
-                        seat.substitute = None  # back: the person takes the seat again
+                        live.session.back(client.seat)  # back: the person takes the seat again
                         await self._changed(live)
                         return
         await self._publish(live)
@@ -651,21 +675,24 @@ class Tables:
             await self.refresh(table_id)  # expired by another process (its message lost)
 
     async def _watch_table(self, live: LiveTable, now: float) -> None:
-        table = live.table
-        if table is None or table.is_over or table.current is None:
+        """The clocks of a table being played: a person away on their turn longer than
+        the patience is away to the session (a substitute plays for them); a bot's turn
+        waiting longer than :data:`TAKEOVER` is asked here."""
+        mover = live.session.mover()
+        if mover is None:
             return
-        seat = live.seats[table.current]
+        number, role = mover
+        seat = live.seats[number]
         if live.lock.locked():
             return  # being changed: look again in a second
-        if seat.bot is None and seat.substitute is None and seat.left is not None and self.bus.ready:
+        if role is Role.PERSON and seat.left is not None and self.bus.ready:
             # (with the bus down, who is connected to the other processes is not known)
             if now - seat.left >= self.patience:
                 with contextlib.suppress(Refused):
                     async with self._changing(live):
-                        seat.substitute = SUBSTITUTE
-                        live.take_back()
-                        await self._changed(live)
-        elif self.bus.shared and (seat.bot or seat.substitute) and now - live.touched > TAKEOVER:
+                        if live.session.away(number, SUBSTITUTE):  # (its staged turn taken back)
+                            await self._changed(live)
+        elif self.bus.shared and role is not Role.PERSON and now - live.touched > TAKEOVER:
             if live.bot_task is None or live.bot_task.done():
                 log.info("table %s: its bot's turn waited %.0f s; asked here", live.id, now - live.touched)
                 live.touched = now
@@ -726,41 +753,34 @@ class Tables:
         live.game_id = None if written.game is None else written.game.id
 
     def _next_bot(self, live: LiveTable) -> None:
-        """Ask the bot to move, if a bot (or a substitute) is to move and none is asked yet."""
-        table = live.table
-        if table is None or table.is_over or table.current is None:
+        """Ask the bot to move (or the substitute of an away person), if one is and none
+        is asked yet."""
+        mover = live.session.mover()
+        if mover is None or mover[1] is Role.PERSON or (live.bot_task is not None and not live.bot_task.done()):
             return
-        seat = live.seats[table.current]
-        spec = seat.bot or seat.substitute
-        if spec is None or (live.bot_task is not None and not live.bot_task.done()):
-            return
-        live.bot_task = asyncio.create_task(self._bot_moves(live, table.current, spec, live.seq))
+        turn = live.session.awaited()
+        assert isinstance(turn, BotTurn)
+        live.bot_task = asyncio.create_task(self._bot_moves(live, turn))
 
-    async def _bot_moves(self, live: LiveTable, seat: int, spec: str, seq: int) -> None:
-        table = live.table
-        assert table is not None
-        observation, options = table.observe(seat), table.options()
-        seed = derive_seed(table.seed, "web-bot", seq)
+    async def _bot_moves(self, live: LiveTable, turn: BotTurn) -> None:
+        """Work out ``turn``'s answer in the pool and hand it to the session, which
+        ignores it if the table moved on meanwhile (a person came back, a new game,
+        another process's decision)."""
+        spec = turn.spec
+        assert spec is not None and live.table is not None
+        seed = derive_seed(live.table.seed, "web-bot", turn.seq)
         started = time.perf_counter()
         loop = asyncio.get_running_loop()
         try:
-            action = await loop.run_in_executor(self.pool, choose_in_worker, spec, observation, options, seed)
+            action = await loop.run_in_executor(self.pool, choose_in_worker, spec, turn.observation, turn.options, seed)
         except (BotSpecError, GameError):
             log.exception("bot %s failed at table %s", spec, live.id)
             return
         await asyncio.sleep(max(0.0, self.bot_delay - (time.perf_counter() - started)))
         async with self._changing(live):
             live.bot_task = None
-            current = live.seats[seat]
-            if live.table is not table or live.seq != seq or table.current != seat:
-                return  # the game moved on meanwhile (a person came back, a new game, another process)
-            if current.bot is not None:
-                table.apply_bot(action)
-            elif current.substitute is not None:
-                table.decide(action)
-            else:
-                self._next_bot(live)
-                return
+            if live.session.apply_bot(action, turn) is None:
+                return  # late: the game moved on meanwhile
             try:
                 await self._changed(live)
             except Refused:
@@ -782,7 +802,9 @@ class Tables:
         game = replayed(stored)
         seats = [Seat(s.name, None, s.bot) for s in live.seats]
         status = "over" if stored.result is not None else "playing"
-        return replace(live, table=Table.around(game, seats), game_number=number, status=status, bot_task=None)
+        return replace(
+            live, session=Session(Table.around(game, seats)), game_number=number, status=status, bot_task=None
+        )
 
     def record(self, table_id: str, number: int) -> dict[str, Any]:
         """The record of game ``number`` at the table, in the engine's format (what

@@ -237,7 +237,7 @@ def shared_view(live: LiveTable, viewer: int | None = None) -> Shared:
                 "person": seat_info.bot is None,
                 "taken": seat_info.taken,
                 "online": seat_info.online > 0,
-                "away": seat_info.substitute is not None,
+                "away": live.substitute(s) is not None,
             }
             for s, seat_info in enumerate(live.seats)
         ]
@@ -343,7 +343,7 @@ def seat_game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> d
     table = live.table
     assert table is not None
     events = table.events_for(seat)
-    mine = seat is not None and table.current == seat and live.seats[seat].substitute is None
+    mine = seat is not None and table.current == seat and live.substitute(seat) is None
     game: dict[str, Any] = {
         "hand": None,
         "drawn": [],
@@ -373,7 +373,7 @@ def waiting_text(live: LiveTable, names: Sequence[str]) -> str:
     if table.is_over or table.current is None:
         return ""
     current = table.current
-    if live.seats[current].bot is not None or live.seats[current].substitute is not None:
+    if live.seats[current].bot is not None or live.substitute(current) is not None:
         return _("{name} is thinking…").format(name=names[current])
     return _("Waiting for {name}…").format(name=names[current])
 

@@ -33,6 +33,7 @@ from ...core.cards import Card
 from ...core.events import Event, RoundOver
 from ...core.model import STEP_KINDS, Option, Step
 from ...core.standing import standing_of
+from ...play.saving import Saved, Saver
 from ...play.session import BotTurn, GameEnd, PersonTurn, Plan, RoundEnd, Session, cards_at_round_end
 from ...play.table import Table, ends_turn_of
 from ...solver.marks import Mark
@@ -225,9 +226,10 @@ class PassWithNews(Pass):
 
 class PlayApp(BoardApp):
     """A game of Red7 at one screen. ``new_table`` deals the next game for "play again";
-    each game is a :class:`Session` that saves its record into ``records`` (or to
-    ``save_to``) when it ends, and with ``autosaves`` (a directory) keeps the game in
-    progress in a file of its own there until it ends (see :mod:`red7.play.records`).
+    each game is a :class:`Session` whose :class:`~red7.play.saving.Saver` saves its
+    record into ``records`` (or to ``save_to``) when it ends, and with ``autosaves`` (a
+    directory) keeps the game in progress in a file of its own there until it ends (see
+    :mod:`red7.play.records`).
     ``resume`` is a table to play on first (:meth:`Table.resume`), read from the file
     ``resumed_from``: when that file is in ``autosaves`` the game goes on being saved
     there. ``confirm``: the last decision of a turn asks for confirmation (``f``
@@ -301,7 +303,8 @@ class PlayApp(BoardApp):
     def _start(self, table: Table, autosave: Path | None = None, resumed: bool = False) -> None:
         if autosave is None and self.autosaves is not None:
             autosave = self.autosaves / table.record_name()
-        self.session = Session(table, self.records, self.save_to, autosave, resumed)
+        self.session = Session(table, resumed)
+        self.saver = Saver(self.records, self.save_to, autosave)  # the files of what the session reports
         table.settings.update(lang=language(), confirm=self.confirm)  # what a resumed game takes up
         self.saved: Path | None = None
         self._name_seats()
@@ -479,8 +482,9 @@ class PlayApp(BoardApp):
         if self.waiting or self.thinking or self.closing:
             return
         moment = self.session.next()
+        self.saver.keep(self.session)
         if isinstance(moment, GameEnd):
-            self._game_over(moment)
+            self._game_over(moment, self.saver.finished)
             self.refresh_view()  # the final move in the log; no prompt or button behind the dialog
         elif isinstance(moment, RoundEnd):
             summary = round_summary(moment.over, moment.scores, self.table.config.target, self.names)
@@ -571,7 +575,7 @@ class PlayApp(BoardApp):
             started = time.perf_counter()
             action = turn.choose()
             time.sleep(max(0.0, self.bot_delay - (time.perf_counter() - started)))
-            self._from_thread(self._bot_chose, action, generation)
+            self._from_thread(self._bot_chose, turn, action, generation)
 
         self.run_worker(work, thread=True, group="bots", exit_on_error=True)
 
@@ -582,21 +586,25 @@ class PlayApp(BoardApp):
         except RuntimeError:
             pass
 
-    def _bot_chose(self, action: Action, generation: int) -> None:
+    def _bot_chose(self, turn: BotTurn, action: Action, generation: int) -> None:
         if generation != self.generation or self.closing:
             return
         self.thinking = False
-        self.last_move = self.session.apply_bot(action)
+        events = self.session.apply_bot(action, turn)
+        if events is None:  # late: the table moved on while the bot thought (nothing does, today)
+            self.advance()
+            return
+        self.last_move = events
         if self.status_waits:  # "Please wait: <this bot> is thinking." is over
             self.status, self.status_waits = "", False
         self.refresh_view()  # the move shows at once, also behind a dialog or before a round's end
         self.advance()
 
-    def _game_over(self, end: GameEnd) -> None:
-        self.saved = end.saved
-        if end.save_error is not None:
+    def _game_over(self, end: GameEnd, saved: Saved | None) -> None:
+        self.saved = saved.saved if saved is not None else None
+        if saved is not None and saved.error is not None:
             self.status = _("Could not save the record to {path}: {error}").format(
-                path=end.record, error=end.save_error.strerror
+                path=saved.record, error=saved.error.strerror
             )
         if self.table.config.advanced:  # a match: every round, and how the last one ended
             summary = match_summary(self.session.log(self.viewer), end.over.scores, self.names)
@@ -608,8 +616,8 @@ class PlayApp(BoardApp):
             "",
             self._final_move(end.last_round) + summary,
         ]
-        if end.saved is not None:
-            lines += ["", _("Record saved to {path} (red7 replay {path}).").format(path=end.saved)]
+        if self.saved is not None:
+            lines += ["", _("Record saved to {path} (red7 replay {path}).").format(path=self.saved)]
         answers = [("enter", "again", _("Play again")), ("r", "review", _("Review")), ("q", "quit", _("Quit"))]
         self._ask(Summary(_("Game over"), "\n".join(lines), answers, "quit", id="game-over"), self._after_game)
 
@@ -985,7 +993,7 @@ class PlayApp(BoardApp):
 
     def _saved_so_far(self) -> str:
         """What quitting now costs (:func:`~red7.ui.words.saved_so_far`)."""
-        return saved_so_far(self.session, bool(self.table.staged) and self.table.current == self.viewer)
+        return saved_so_far(self.saver, bool(self.table.staged) and self.table.current == self.viewer)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         name = (event.button.id or "").removeprefix("b-")

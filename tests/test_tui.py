@@ -92,6 +92,27 @@ def test_a_two_player_game_against_a_bot_played_by_keys(tmp_path: Path) -> None:
     assert len(seen) > 3
 
 
+def test_the_basic_games_end_shows_every_final_palette() -> None:
+    """Issue 34: the end of a basic game lists every palette as the game ended, the
+    winner's included, as the end of a match does (it showed none)."""
+    app = new_app(seed=5, bots=("easy", "easy"))
+
+    async def script(pilot: Any) -> None:
+        await play_until(pilot, lambda a: isinstance(a.screen, Choice) and a.screen.id == "game-over", seed=3)
+        dialog = texts(app, app.screen)
+        assert "Final palettes:\n" in dialog, dialog
+        lines = dialog.split("Final palettes:\n")[1].split("\n")[:3]
+        palettes = dict(line.strip().split(": ", 1) for line in lines)
+        ended = cards_at_round_end(app.table.game.events, 3)
+        assert palettes == {name: str(seat.palette) for name, seat in zip(app.names, ended, strict=True)}
+        result = app.table.game.result
+        assert result is not None
+        winner = result.winners[0]
+        assert palettes[app.names[winner]] == " ".join(app.table.game.palette(winner)) != "—"
+
+    run(app, script)
+
+
 def test_an_advanced_round_ends_with_the_scoring_cards_and_scores() -> None:
     app = new_app(seed=5, advanced=True)
 

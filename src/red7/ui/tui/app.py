@@ -600,8 +600,10 @@ class PlayApp(BoardApp):
             )
         if self.table.config.advanced:  # a match: every round, and how the last one ended
             summary = match_summary(self.session.log(self.viewer), end.over.scores, self.names)
-        else:
+        else:  # the one round: how it was won, and every palette as it ended, the winner's included
             summary = round_summary(end.last_round, end.over.scores, self.table.config.target, self.names)
+            palettes = palette_lines(self.session.log(self.viewer), self.names)
+            summary += "\n\n" + _("Final palettes:") + "\n" + "\n".join(palettes)
         # the outcome first: a match's story may be longer than the dialog's room
         lines = [
             winners_line(end.over.winners, self.names, self.table.config.advanced),

@@ -1189,6 +1189,46 @@ def test_the_move_that_ends_a_round_shows_in_the_log_and_the_dialog() -> None:
     run(app, script)
 
 
+@pytest.mark.parametrize("advanced", [True, False])
+def test_a_position_set_up_mid_round_ends_with_its_palettes(advanced: bool) -> None:
+    """Issue 34: a game set up card by card (Game.from_position, no deal in its log) ends
+    its first round with the palettes it had, not with only the cards played since (the
+    dialog showed "—" for each): the round's dialog in a match, the game's end and the
+    board behind it in the basic game."""
+    game = Game.from_position(
+        [["G1", "B2"], ["Y3", "R6"]], [["O6", "R2"], ["Y5"]], current=1, advanced=advanced, seed=2
+    )
+    app = PlayApp(
+        lambda: Table.around(game, [Seat("Ana"), Seat("Bia", Scripted("concede", then=make_bot("easy")), "random")]),
+        bot_delay=0,
+        hint="easy",
+    )
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        assert isinstance(app.screen, Choice) and app.screen.id == ("round-over" if advanced else "game-over")
+        dialog = texts(app, app.screen)
+        assert "Final palettes:\n   Ana: O6 R2\n   Bia: Y5" in dialog, dialog
+        if not advanced:
+            seats = board(app, "seats")
+            assert {"O6", "R2", "Y5"} <= set(seats.split()), seats
+
+    run(app, script)
+
+
+def test_cards_at_round_end_start_from_a_positions_palettes() -> None:
+    """The palettes a position set up card by card begins with are the game's opening:
+    the cards played from there add to them."""
+    game = Game.from_position([["G1", "B2"], ["Y3", "R6"]], [["O6"], ["Y5"]], current=0)
+    assert game.opening is not None and Game(2, seed=1).opening is None
+    game.apply("play B2")
+    game.apply("end")
+    game.apply("concede")
+    assert game.is_over
+    ended = cards_at_round_end(game.events_for(0), 2, game.clone().opening)
+    assert [str(seat.palette) for seat in ended] == ["O6 B2", "Y5"] and ended[1].out
+
+
 def test_an_elimination_with_an_empty_hand_shows_in_the_game_over_dialog_R4_1() -> None:
     """Ana ends her turn winning; Bia, with no card left, is out at the start of hers
     (R4.1) and the game is over: the dialog says what happened."""

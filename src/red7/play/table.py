@@ -200,6 +200,12 @@ class Table:
         those of a staged turn for its mover only."""
         return self._seen_by(seat).events_for(seat, start)
 
+    @property
+    def opening(self) -> tuple[int, ...] | None:
+        """The palettes the game's event log begins with when no deal begins it (a
+        position set up card by card), public: :attr:`~red7.core.game.Game.opening`."""
+        return self.game.opening
+
     def _seen_by(self, seat: int | None) -> Game:
         """The game as ``seat`` knows it: without the staged decisions of a turn that is
         not its own (they are the mover's until the turn is committed)."""

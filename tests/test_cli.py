@@ -728,6 +728,28 @@ def test_every_commands_errors_follow_the_locale(
     assert says in err
 
 
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("RED7_PORT", "abc", "RED7_PORT='abc' não é válido: dê um número inteiro"),
+        ("RED7_AWAY", "soon", "RED7_AWAY='soon' não é válido: dê um número"),
+        ("RED7_ACCESS_LOG", "maybe", "RED7_ACCESS_LOG='maybe' não é válido: dê 1 ou 0 (yes ou no, true ou false"),
+    ],
+)
+def test_a_bad_environment_variable_of_serve_is_said_in_the_locales_language(
+    variable: str, value: str, says: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The variables that set red7 serve's options: a bad value says what to give (it
+    said "(_switch expected)"), in the locale's language."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")
+    monkeypatch.setenv(variable, value)
+    code, out, err = run_main(["serve"], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"red7: erro: {says}") and err.count("\n") == 1, err
+
+
 def test_a_bot_spec_error_is_english_outside_the_cli() -> None:
     """The sentence a bot spec error carries is English (str(err)), its template and
     fields there for any interface to say it in its language."""

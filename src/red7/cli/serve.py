@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ..ui.i18n import _
+from ..ui.i18n import N_, _
 from ..web.limits import Limits
 from .common import Commands, UsageError, say_fallback
 
@@ -23,15 +23,17 @@ T = TypeVar("T")
 
 
 def _env(name: str, default: T, kind: Callable[[str], T]) -> T:
-    """The value of ``RED7_<NAME>`` as ``kind`` (``default`` when unset)."""
+    """The value of ``RED7_<NAME>`` as ``kind`` (``default`` when unset); a value that is
+    not one is a UsageError saying what is expected."""
     raw = os.environ.get(f"RED7_{name}")
     if raw is None or raw == "":
         return default
     try:
         return kind(raw)
     except ValueError:
+        expected = _(EXPECTED[kind])  # str never fails: every other kind is there
         raise UsageError(
-            _("RED7_{name}={value!r} is not valid ({kind} expected)").format(name=name, value=raw, kind=kind.__name__)
+            _("RED7_{name}={value!r} is not valid: give {expected}").format(name=name, value=raw, expected=expected)
         ) from None
 
 
@@ -41,6 +43,14 @@ def _switch(text: str) -> bool:
     if text.strip().lower() not in answer:
         raise ValueError(text)
     return answer[text.strip().lower()]
+
+
+EXPECTED: dict[Callable[[str], Any], str] = {
+    int: N_("a whole number"),
+    float: N_("a number"),
+    _switch: N_("1 or 0 (yes or no, true or false, on or off)"),
+}
+"""What an environment variable of each kind must hold, for its error."""
 
 
 def _database_option(p: argparse.ArgumentParser) -> None:

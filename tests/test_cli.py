@@ -654,6 +654,9 @@ def test_command_line_errors_and_help_follow_the_locale(
         (["tournament"], "jogos por mesa, arredondados para baixo"),
         (["analyse"], "o bot que estima (padrão: expert)"),
         (["replay"], "com --check, mostrar cada decisão"),
+        (["stats"], "Com um bot, ele ocupa todos os lugares"),  # the commands' descriptions too
+        (["tournament"], "Os resultados dependem só de --seed."),
+        (["analyse"], "cada decisão é avaliada exatamente"),
     ],
 )
 def test_every_commands_help_follows_the_locale(

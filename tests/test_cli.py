@@ -776,3 +776,24 @@ def test_a_localized_error_through_the_console_script(tmp_path: Path) -> None:
     )  # fmt: skip
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith("red7: erro: não é possível usar o banco de dados: ")
+
+
+def test_a_bad_record_is_explained_in_the_locales_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: why a record cannot be replayed, analysed or resumed is said in the
+    locale's language, the record's own fault included (it was English in pt-BR)."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")
+    other = write_record(tmp_path / "other.json", {"format": "other"})
+    code, out, err = run_main(["replay", "--check", str(other)], capsys)
+    assert code == 2 and out == ""
+    because = "não é um registro do red7 (formato 'other')"
+    assert err == f"red7: erro: {other} não é um registro do Red7 que possa ser reproduzido ({because})\n"
+    finished = write_record(tmp_path / "finished.json", to_record(finished_game()))
+    code, out, err = run_main(["play", "--text", "--resume", str(finished)], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"red7: erro: --resume: {finished} ") and "o jogo terminou: ele pode ser reproduzido" in err
+    code, out, err = run_main(["analyse", "--exact", str(tmp_path / "none.json")], capsys)
+    assert code == 2 and "não é possível ler o registro" in err, err

@@ -77,7 +77,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         game = initial(record)
     except (RecordError, ValueError) as err:
         raise UsageError(
-            _("{file} is not a Red7 record that can be analysed ({reason})").format(file=args.file, reason=err)
+            _("{file} is not a Red7 record that can be analysed ({reason})").format(
+                file=args.file, reason=error_text(err)
+            )
         ) from None
     players = game.config.players
     if args.seat and max(args.seat) > players:
@@ -118,7 +120,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         )
     except ValueError as err:
         raise UsageError(
-            _("{file} is not a Red7 record that can be analysed ({reason})").format(file=args.file, reason=err)
+            _("{file} is not a Red7 record that can be analysed ({reason})").format(
+                file=args.file, reason=error_text(err)
+            )
         ) from None
     if sys.stderr.isatty():
         print("\r\033[K", end="", file=sys.stderr)

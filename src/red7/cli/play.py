@@ -102,7 +102,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
             games = positions(record)
         except RecordError as err:
             raise UsageError(
-                _("{file} is not a Red7 record that can be replayed ({reason})").format(file=args.file, reason=err)
+                _("{file} is not a Red7 record that can be replayed ({reason})").format(
+                    file=args.file, reason=error_text(err)
+                )
             ) from None
         ReplayApp(games, Path(args.file).name, seats_of(record)).run()
         return 0
@@ -114,7 +116,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         game = replay(load(args.file), show if args.show else None)
     except RecordError as err:
         raise UsageError(
-            _("{file} is not a Red7 record that can be replayed ({reason})").format(file=args.file, reason=err)
+            _("{file} is not a Red7 record that can be replayed ({reason})").format(
+                file=args.file, reason=error_text(err)
+            )
         ) from None
     if game.result is None:
         print(f"record replays correctly: {game.decisions} decisions, game not finished")
@@ -284,7 +288,9 @@ def resumed_table(args: argparse.Namespace) -> tuple[Table, Path]:
     try:
         return Table.resume(load(path)), path
     except RecordError as err:
-        raise UsageError(_("--resume: {path} cannot be resumed ({reason})").format(path=path, reason=err)) from None
+        raise UsageError(
+            _("--resume: {path} cannot be resumed ({reason})").format(path=path, reason=error_text(err))
+        ) from None
 
 
 def same_seats(table: Table) -> Callable[[int | None], Table]:

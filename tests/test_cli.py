@@ -798,3 +798,6 @@ def test_a_bad_record_is_explained_in_the_locales_language(
     assert err.startswith(f"red7: erro: --resume: {finished} ") and "o jogo terminou: ele pode ser reproduzido" in err
     code, out, err = run_main(["analyse", "--exact", str(tmp_path / "none.json")], capsys)
     assert code == 2 and "não é possível ler o registro" in err, err
+    code, out, err = run_main(["replay", "--check", str(_bad_records(tmp_path)["illegal"])], capsys)
+    said = "(a decisão 1 ('end') não é permitida: uma decisão 'end' não cabe na etapa 'start' do turno (R4.2))\n"
+    assert code == 2 and err.endswith(said), err

@@ -296,9 +296,17 @@ class Refusal:
     def format(self, template: str, **fields: str) -> str:
         """``template`` (this refusal's sentence, possibly translated) with its fields;
         ``fields`` override them (an interface names the step in its own language)."""
+        return template.format(**{**self._fields(), **fields})
+
+    def _fields(self) -> dict[str, str]:
         card = NAME_OF[self.card] if self.card is not None else ""
-        values = {"card": card, "kind": self.action.kind.value, "step": self.step.label, **fields}
-        return template.format(**values)
+        return {"card": card, "kind": self.action.kind.value, "step": self.step.label}
+
+    def explained(self) -> Explained:
+        """The refusal's sentence (without its rule) as an :class:`Explained`, for an
+        error that quotes it and is said in an interface's language (the card in the
+        notation, the step by its English label)."""
+        return Explained(self.template, **self._fields())
 
     @property
     def message(self) -> str:

@@ -239,7 +239,11 @@ def steps(record: dict[str, Any]) -> Iterator[tuple[int, Action, Game]]:
             raise RecordError(N_("decision {number}: {reason}"), number=number, reason=err) from None
         except IllegalActionError as err:
             raise RecordError(
-                N_("decision {number} ({text!r}) is illegal: {reason}"), number=number, text=text, reason=err.reason
+                N_("decision {number} ({text!r}) is illegal: {reason} ({rule})"),
+                number=number,
+                text=text,
+                reason=err.refusal.explained(),
+                rule=err.refusal.rule,
             ) from None
         yield number, action, game
 

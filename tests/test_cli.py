@@ -754,6 +754,19 @@ def test_a_bad_environment_variable_of_serve_is_said_in_the_locales_language(
     assert err.startswith(f"red7: erro: {says}") and err.count("\n") == 1, err
 
 
+def test_the_database_urls_the_store_reads_pass_the_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check of --database-url before anything starts reads a URL as the store does:
+    postgres:// is PostgreSQL, although SQLAlchemy has no dialect of that name (here no
+    server answers: the error is the connection's, not the URL's)."""
+    monkeypatch.delenv("RED7_DATABASE_URL", raising=False)
+    code, out, err = run_main(["db", "current", "--database-url", f"sqlite:///{tmp_path / 'r.db'}"], capsys)
+    assert code == 0 and out == "red7: the database is at migration none (empty)\n", err
+    code, out, err = run_main(["db", "current", "--database-url", "postgres://nobody@127.0.0.1:1/none"], capsys)
+    assert code == 2 and err.startswith("red7: error: cannot use the database: ") and "plugin" not in err, err
+
+
 def test_a_bot_spec_error_is_english_outside_the_cli() -> None:
     """The sentence a bot spec error carries is English (str(err)), its template and
     fields there for any interface to say it in its language."""

@@ -307,8 +307,10 @@ def _check_drivers(database_url: str | None, redis_url: str | None) -> None:
         from sqlalchemy.engine import make_url
         from sqlalchemy.exc import SQLAlchemyError
 
-        try:
-            make_url(database_url).get_dialect()
+        from ..web.store import driver_url
+
+        try:  # as the store reads it: postgres:// and postgresql:// are psycopg's
+            make_url(driver_url(database_url)).get_dialect()
         except SQLAlchemyError as err:
             reason = str(err).splitlines()[0]
             raise UsageError(_("cannot use the database: {reason}").format(reason=reason)) from None

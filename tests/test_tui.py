@@ -594,7 +594,7 @@ def test_a_corrupt_record_is_refused_in_the_chosen_language(
         monkeypatch.setattr(red7.cli.play, "interactive", lambda interactive=interactive: interactive)
         code, out, err = run_main(["replay", "--lang", "pt-BR", str(path)], capsys)
         assert code == 2 and out == ""
-        assert err.startswith(f"red7: erro: {path} não é um registro do Red7 que possa ser reproduzido (decision 3")
+        assert err.startswith(f"red7: erro: {path} não é um registro do Red7 que possa ser reproduzido (decisão 3: ")
         assert err.count("\n") == 1 and "Traceback" not in err
 
 

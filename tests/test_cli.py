@@ -650,10 +650,14 @@ def test_command_line_errors_and_help_follow_the_locale(
     ("command", "says"),
     [
         ([], "O jogo de cartas Red7."),
+        ([], "mostra a versão do programa e sai"),  # argparse's own help of --version
         (["serve"], "a porta (padrão 8000)"),
         (["tournament"], "jogos por mesa, arredondados para baixo"),
         (["analyse"], "o bot que estima (padrão: expert)"),
         (["replay"], "com --check, mostrar cada decisão"),
+        (["stats"], "Com um bot, ele ocupa todos os lugares"),  # the commands' descriptions too
+        (["tournament"], "Os resultados dependem só de --seed."),
+        (["analyse"], "cada decisão é avaliada exatamente"),
     ],
 )
 def test_every_commands_help_follows_the_locale(
@@ -665,3 +669,148 @@ def test_every_commands_help_follows_the_locale(
     monkeypatch.setenv("LANG", "pt_BR.UTF-8")
     code, out, _ = run_main([*command, "--help"], capsys)
     assert code == 0 and out.startswith("uso: red7") and says in " ".join(out.split())
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["tournament", "--bots", "wizard"], "--bots: bot desconhecido 'wizard': escolha um de easy, medium, hard"),
+        (["tournament", "--bots", "easy", "--players", "3"], "1 bot(s) não preenchem uma mesa de 3 jogadores"),
+        (["tournament", "--bots", "easy,hard", "--games", "1"], "--games 1 é menos que os 2 rodízios de lugares"),
+        (["stats", "--bots", "easy,easy,easy"], "--bots: dê um bot (ele ocupa todos os lugares) ou 2 bots"),
+        (["stats", "--bots", "easy,,hard"], "--bots: uma especificação de bot vazia (duas vírgulas seguidas?)"),
+        (["sim", "--games", "0"], "argumento --games: '0' não é um inteiro positivo"),
+        (["sim", "--seed", "x"], "argumento --seed: 'x' não é uma semente inteira"),
+        (["sim", "--engine", "fast"], "argumento --engine: 'fast' não existe mais"),
+        (["sim", "--seed", "-5", "--engine", "native"], "o motor compilado aceita sementes de 0 a 2**64 - 1"),
+        (["bench", "--seconds", "0"], "--seconds precisa ser um número de segundos entre 0 e 3600, não 0.0"),
+        (["bench", "--bot", "greedy:worlds=2.5"], "--bot: a opção worlds=2.5 precisa ser um número inteiro de mundos"),
+        (["bench", "--bot", "pimc:model=2"], "--bot: a opção model=2 precisa ser 0 ou 1"),
+        (["bench", "--bot", "ismcts:steps"], "--bot: opção inválida 'steps' em 'ismcts:steps': escreva chave=valor"),
+        (["analyse", "x.json", "--budget=-1"], "argumento --budget: -1 não é um número de segundos (0 ou mais)"),
+        (["serve", "--port", "0"], "--port precisa estar entre 1 e 65535, não 0"),
+        (["serve", "--host", "nowhere"], "--host precisa ser um endereço IP (ou localhost), não 'nowhere'"),
+        (["serve", "--log-format", "xml"], "argumento --log-format: escolha inválida: 'xml'"),
+        (["serve", "--database-url", "nonsense://x"], "não é possível usar o banco de dados: "),
+        (["db", "upgrade", "--database-url", "nonsense://x"], "não é possível usar o banco de dados: "),
+        (["play", "--players", "5"], "argumento --players: Red7 é jogado por 2 a 4 jogadores, não 5"),
+        (["play", "--hint", "hard:x=1"], "--hint: o nível 'hard' não aceita opções; use um nome de bot como"),
+        (["play", "--bots", "wizard"], "--bots: bot desconhecido 'wizard'"),
+        (
+            ["play", "--bots", "easy,hard", "--players", "4"],
+            "--bots: 2 bots para 4 jogadores, isto é, 1 pessoa (você) e 3 lugares de bot; dê 1 bot para todos eles "
+            "ou 3, um por lugar, ou acrescente --hotseat para que os 2 lugares sem bot sejam pessoas",
+        ),
+        (
+            ["play", "--bots", "easy,hard", "--players", "2"],
+            "--bots: 2 bots para 2 jogadores, isto é, 1 pessoa (você) e 1 lugar de bot; dê 1 bot, ou use --players 3",
+        ),
+        (
+            ["play", "--hotseat", "--bots", "easy,medium,hard,expert"],
+            "--bots: 4 bots e pelo menos 1 pessoa fazem 5 jogadores, mas Red7 é jogado por 2 a 4; dê no máximo 3 bots",
+        ),
+        (
+            ["play", "--hotseat", "--players", "2", "--bots", "easy,easy"],
+            "--bots: 2 bots numa mesa de 2 jogadores não deixam lugar para uma pessoa (com --hotseat os lugares sem "
+            "bot são pessoas, pelo menos 1); dê no máximo 1 bot, ou use --players 3",
+        ),
+        (["play", "--lang", "fr"], "o idioma 'fr' não está disponível; escolha um de: en, pt-BR"),
+    ],
+)
+def test_every_commands_errors_follow_the_locale(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: the errors of every command, the bots' and schedules' sentences within
+    them included, are said in the locale's language: one line, exit code 2."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")
+    monkeypatch.delenv("RED7_DATABASE_URL", raising=False)
+    code, out, err = run_main(argv, capsys)
+    assert code == 2 and out == "", err
+    assert err.startswith("red7: erro: ") and len(err.strip().splitlines()) == 1, err
+    assert says in err
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("RED7_PORT", "abc", "RED7_PORT='abc' não é válido: dê um número inteiro"),
+        ("RED7_AWAY", "soon", "RED7_AWAY='soon' não é válido: dê um número"),
+        ("RED7_ACCESS_LOG", "maybe", "RED7_ACCESS_LOG='maybe' não é válido: dê 1 ou 0 (yes ou no, true ou false"),
+    ],
+)
+def test_a_bad_environment_variable_of_serve_is_said_in_the_locales_language(
+    variable: str, value: str, says: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The variables that set red7 serve's options: a bad value says what to give (it
+    said "(_switch expected)"), in the locale's language."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")
+    monkeypatch.setenv(variable, value)
+    code, out, err = run_main(["serve"], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"red7: erro: {says}") and err.count("\n") == 1, err
+
+
+def test_the_database_urls_the_store_reads_pass_the_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check of --database-url before anything starts reads a URL as the store does:
+    postgres:// is PostgreSQL, although SQLAlchemy has no dialect of that name (here no
+    server answers: the error is the connection's, not the URL's)."""
+    monkeypatch.delenv("RED7_DATABASE_URL", raising=False)
+    code, out, err = run_main(["db", "current", "--database-url", f"sqlite:///{tmp_path / 'r.db'}"], capsys)
+    assert code == 0 and out == "red7: the database is at migration none (empty)\n", err
+    code, out, err = run_main(["db", "current", "--database-url", "postgres://nobody@127.0.0.1:1/none"], capsys)
+    assert code == 2 and err.startswith("red7: error: cannot use the database: ") and "plugin" not in err, err
+
+
+def test_a_bot_spec_error_is_english_outside_the_cli() -> None:
+    """The sentence a bot spec error carries is English (str(err)), its template and
+    fields there for any interface to say it in its language."""
+    from red7.bots import BotSpecError
+    from red7.ui.i18n import error_text, using
+
+    with pytest.raises(BotSpecError) as caught:
+        make_bot("greedy:worlds=2.5")
+    assert str(caught.value) == "option worlds=2.5 must be a whole number of worlds, from 1 to 64"
+    with using("pt-BR"):
+        assert error_text(caught.value) == "a opção worlds=2.5 precisa ser um número inteiro de mundos, de 1 a 64"
+    assert error_text(ValueError("plain")) == "plain"
+
+
+def test_a_localized_error_through_the_console_script(tmp_path: Path) -> None:
+    """What a person sees: the pt-BR sentence, no traceback, exit code 2."""
+    env_lang = {"LANG": "pt_BR.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""}
+    proc = subprocess.run(
+        [str(RED7), "db", "current", "--database-url", "nonsense://x"],
+        capture_output=True, text=True, timeout=60, env={**os.environ, **env_lang}, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("red7: erro: não é possível usar o banco de dados: ")
+
+
+def test_a_bad_record_is_explained_in_the_locales_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: why a record cannot be replayed, analysed or resumed is said in the
+    locale's language, the record's own fault included (it was English in pt-BR)."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")
+    other = write_record(tmp_path / "other.json", {"format": "other"})
+    code, out, err = run_main(["replay", "--check", str(other)], capsys)
+    assert code == 2 and out == ""
+    because = "não é um registro do red7 (formato 'other')"
+    assert err == f"red7: erro: {other} não é um registro do Red7 que possa ser reproduzido ({because})\n"
+    finished = write_record(tmp_path / "finished.json", to_record(finished_game()))
+    code, out, err = run_main(["play", "--text", "--resume", str(finished)], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"red7: erro: --resume: {finished} ") and "o jogo terminou: ele pode ser reproduzido" in err
+    code, out, err = run_main(["analyse", "--exact", str(tmp_path / "none.json")], capsys)
+    assert code == 2 and "não é possível ler o registro" in err, err
+    code, out, err = run_main(["replay", "--check", str(_bad_records(tmp_path)["illegal"])], capsys)
+    said = "(a decisão 1 ('end') não é permitida: uma decisão 'end' não cabe na etapa 'start' do turno (R4.2))\n"
+    assert code == 2 and err.endswith(said), err

@@ -194,7 +194,9 @@ def test_decisions_and_cards_in_the_language_in_use_with_the_notation_to_type(
         (
             "en",
             [
-                "'foo' is not a decision: type a number from 1 to 4, or a decision's notation ('play R7', 'canvas B3',",
+                "'foo' is not a decision: type a number from 1 to 4, a decision as the options say it ('play R7', "
+                "'put B3 on the canvas', 'end the turn'...), or its notation, in brackets ('play R7', 'canvas B3', "
+                "'end'...).",
                 "'play X9' names no card: the notation writes a card with its colour's English initial and its "
                 "number, e.g. 'play R7' (R Red, O Orange, Y Yellow, G Green, B Blue, I Indigo, V Violet).",
             ],
@@ -202,18 +204,21 @@ def test_decisions_and_cards_in_the_language_in_use_with_the_notation_to_type(
         (
             "pt-BR",
             [
-                "'foo' não é uma decisão: digite um número de 1 a 4 ou a notação de uma decisão, que aparece entre "
-                "colchetes (a notação do jogo, em inglês: ",
-                "'play X9' não indica uma carta: a notação do jogo escreve uma carta com a inicial da cor em inglês "
-                "e o número, por exemplo 'play R7' (R Vermelho, O Laranja, Y Amarelo, G Verde, B Azul, I Anil, "
-                "V Violeta).",
+                "'foo' não é uma decisão: digite um número de 1 a 4, uma decisão como as opções a dizem ('jogar "
+                "Vm7', 'descartar Az3 na Tela', 'encerrar o turno'...) ou a notação dela, entre colchetes (a notação "
+                "do jogo, em inglês: 'play R7', 'canvas B3', 'end'...).",
+                "'play X9' não indica uma carta: escreva a carta como as opções a mostram, por exemplo 'jogar Vm7', "
+                "ou como a notação do jogo, com a inicial da cor em inglês e o número, por exemplo 'play R7' "
+                "(R Vermelho, O Laranja, Y Amarelo, G Verde, B Azul, I Anil, V Violeta).",
             ],
         ),
     ],
 )
 def test_text_that_is_no_decision_is_explained_in_the_language_in_use(lang: str, says: list[str]) -> None:
     """An unreadable answer, or a card the notation does not know, says what to type in the
-    language in use, and that the notation is English; not the engine's English error."""
+    language in use: the decisions as the options say them there (in Portuguese 'jogar
+    Vm7', issue 34: only the English notation was shown) and the notation, which is
+    English; not the engine's English error."""
     set_language(lang)
     table = Table.around(four_options(), [Seat(), Seat("", make_bot("easy"), "easy")])
     before = table.game.fingerprint()
@@ -222,6 +227,15 @@ def test_text_that_is_no_decision_is_explained_in_the_language_in_use(lang: str,
         assert f"  {text}" in out, (text, out)
     assert "bad decision" not in out and "unknown card" not in out
     assert table.game.fingerprint() == before
+
+
+def test_a_card_the_portuguese_words_do_not_name_is_explained() -> None:
+    """'jogar X9', the Portuguese words with a card no language writes, is told how cards
+    are written (as shown, and in the notation), not that it is no decision."""
+    set_language("pt-BR")
+    table = Table.around(four_options(), [Seat(), Seat("", make_bot("easy"), "easy")])
+    out = run_text(Session(table), "jogar X9\nsair\n")
+    assert "  'jogar X9' não indica uma carta: escreva a carta como as opções a mostram, por exemplo 'jogar Vm7'" in out
 
 
 @pytest.mark.parametrize(

@@ -92,6 +92,27 @@ def test_a_two_player_game_against_a_bot_played_by_keys(tmp_path: Path) -> None:
     assert len(seen) > 3
 
 
+def test_the_basic_games_end_shows_every_final_palette() -> None:
+    """Issue 34: the end of a basic game lists every palette as the game ended, the
+    winner's included, as the end of a match does (it showed none)."""
+    app = new_app(seed=5, bots=("easy", "easy"))
+
+    async def script(pilot: Any) -> None:
+        await play_until(pilot, lambda a: isinstance(a.screen, Choice) and a.screen.id == "game-over", seed=3)
+        dialog = texts(app, app.screen)
+        assert "Final palettes:\n" in dialog, dialog
+        lines = dialog.split("Final palettes:\n")[1].split("\n")[:3]
+        palettes = dict(line.strip().split(": ", 1) for line in lines)
+        ended = cards_at_round_end(app.table.game.events, 3)
+        assert palettes == {name: str(seat.palette) for name, seat in zip(app.names, ended, strict=True)}
+        result = app.table.game.result
+        assert result is not None
+        winner = result.winners[0]
+        assert palettes[app.names[winner]] == " ".join(app.table.game.palette(winner)) != "—"
+
+    run(app, script)
+
+
 def test_an_advanced_round_ends_with_the_scoring_cards_and_scores() -> None:
     app = new_app(seed=5, advanced=True)
 
@@ -573,7 +594,7 @@ def test_a_corrupt_record_is_refused_in_the_chosen_language(
         monkeypatch.setattr(red7.cli.play, "interactive", lambda interactive=interactive: interactive)
         code, out, err = run_main(["replay", "--lang", "pt-BR", str(path)], capsys)
         assert code == 2 and out == ""
-        assert err.startswith(f"red7: erro: {path} não é um registro do Red7 que possa ser reproduzido (decision 3")
+        assert err.startswith(f"red7: erro: {path} não é um registro do Red7 que possa ser reproduzido (decisão 3: ")
         assert err.count("\n") == 1 and "Traceback" not in err
 
 
@@ -1166,6 +1187,46 @@ def test_the_move_that_ends_a_round_shows_in_the_log_and_the_dialog() -> None:
         assert app.table.current == 0 and board(app, "prompt").startswith("Your turn")
 
     run(app, script)
+
+
+@pytest.mark.parametrize("advanced", [True, False])
+def test_a_position_set_up_mid_round_ends_with_its_palettes(advanced: bool) -> None:
+    """Issue 34: a game set up card by card (Game.from_position, no deal in its log) ends
+    its first round with the palettes it had, not with only the cards played since (the
+    dialog showed "—" for each): the round's dialog in a match, the game's end and the
+    board behind it in the basic game."""
+    game = Game.from_position(
+        [["G1", "B2"], ["Y3", "R6"]], [["O6", "R2"], ["Y5"]], current=1, advanced=advanced, seed=2
+    )
+    app = PlayApp(
+        lambda: Table.around(game, [Seat("Ana"), Seat("Bia", Scripted("concede", then=make_bot("easy")), "random")]),
+        bot_delay=0,
+        hint="easy",
+    )
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        assert isinstance(app.screen, Choice) and app.screen.id == ("round-over" if advanced else "game-over")
+        dialog = texts(app, app.screen)
+        assert "Final palettes:\n   Ana: O6 R2\n   Bia: Y5" in dialog, dialog
+        if not advanced:
+            seats = board(app, "seats")
+            assert {"O6", "R2", "Y5"} <= set(seats.split()), seats
+
+    run(app, script)
+
+
+def test_cards_at_round_end_start_from_a_positions_palettes() -> None:
+    """The palettes a position set up card by card begins with are the game's opening:
+    the cards played from there add to them."""
+    game = Game.from_position([["G1", "B2"], ["Y3", "R6"]], [["O6"], ["Y5"]], current=0)
+    assert game.opening is not None and Game(2, seed=1).opening is None
+    game.apply("play B2")
+    game.apply("end")
+    game.apply("concede")
+    assert game.is_over
+    ended = cards_at_round_end(game.events_for(0), 2, game.clone().opening)
+    assert [str(seat.palette) for seat in ended] == ["O6 B2", "Y5"] and ended[1].out
 
 
 def test_an_elimination_with_an_empty_hand_shows_in_the_game_over_dialog_R4_1() -> None:

@@ -18,13 +18,14 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ..core.model import N_, Explained
 from .runner import GameRecord, GameTask, chunked, play_chunk
 
 INSTALL_HINT = "pip install 'red7[ray]'"
 
 
-class RayUnavailable(RuntimeError):
-    """Ray is not installed."""
+class RayUnavailable(Explained, RuntimeError):
+    """Ray is not installed (its sentence a template the interfaces translate)."""
 
 
 def require_ray() -> None:
@@ -32,7 +33,7 @@ def require_ray() -> None:
     try:
         import ray  # noqa: F401
     except ImportError:
-        raise RayUnavailable(f"the Ray backend needs Ray: {INSTALL_HINT}") from None
+        raise RayUnavailable(N_("the Ray backend needs Ray: {install}"), install=INSTALL_HINT) from None
 
 
 def run_ray(tasks: Sequence[GameTask], jobs: int, address: str | None = None) -> Iterator[list[GameRecord]]:

@@ -27,13 +27,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..bots import BotSpecError, make_bot
-from ..core.model import Config
+from ..core.model import N_, Config, Explained
 from ..core.seeds import derive_seed
 from .runner import GameTask, MeasureFactory
 
 
-class ScheduleError(ValueError):
-    """Games that cannot be scheduled (too few entrants, too few games...)."""
+class ScheduleError(Explained, ValueError):
+    """Games that cannot be scheduled (too few entrants, too few games...); its sentence
+    a template the interfaces translate (:class:`~red7.core.model.Explained`)."""
 
 
 @dataclass(frozen=True)
@@ -65,12 +66,12 @@ def split_specs(text: str) -> list[str]:
 def make_entrants(specs: Sequence[str]) -> list[Entrant]:
     """Check every spec (by building its bot) and label repeats; raises BotSpecError."""
     if not specs:
-        raise BotSpecError("no bots given")
+        raise BotSpecError(N_("no bots given"))
     entrants: list[Entrant] = []
     seen: Counter[str] = Counter()
     for spec in specs:
         if not spec.strip():
-            raise BotSpecError("an empty bot spec (two commas in a row?)")
+            raise BotSpecError(N_("an empty bot spec (two commas in a row?)"))
         name = make_bot(spec).name
         seen[name] += 1
         label = name if seen[name] == 1 else f"{name}#{seen[name]}"
@@ -132,15 +133,24 @@ def schedule(
     players = config.players
     if len(entrants) < players:
         raise ScheduleError(
-            f"{len(entrants)} bot(s) cannot fill a table of {players} players: give at least {players} bots "
-            "(the same bot may be given more than once)"
+            N_(
+                "{bots} bot(s) cannot fill a table of {players} players: give at least {players} bots "
+                "(the same bot may be given more than once)"
+            ),
+            bots=len(entrants),
+            players=players,
         )
     tables = [tuple(entrants)] if len(entrants) == players else list(itertools.combinations(entrants, players))
     rotations = players
     if games < rotations:
         raise ScheduleError(
-            f"--games {games} is fewer than the {rotations} seat rotations of a {players}-player table: "
-            f"every deal is played once per rotation, so give --games {rotations} or more"
+            N_(
+                "--games {games} is fewer than the {rotations} seat rotations of a {players}-player table: "
+                "every deal is played once per rotation, so give --games {rotations} or more"
+            ),
+            games=games,
+            rotations=rotations,
+            players=players,
         )
     plan = Schedule(
         entrants=list(entrants),

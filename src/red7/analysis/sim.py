@@ -28,7 +28,7 @@ from typing import Any
 from .. import native
 from ..bots.random_bot import random_decision
 from ..core.game import Game
-from ..core.model import Config
+from ..core.model import N_, Config, Explained
 from ..core.stream import Stream, split
 
 __all__ = ["ENGINES", "players_rng", "play_random_game", "simulate"]
@@ -58,6 +58,11 @@ def _compiled_seeds(seed: int, games: int) -> bool:
     return 0 <= seed and seed + games < _SEEDS_BELOW
 
 
+class SimulationError(Explained, ValueError):
+    """Games :func:`simulate` cannot play (a bad count, engine or seed); its sentence a
+    template the interfaces translate (:class:`~red7.core.model.Explained`)."""
+
+
 def simulate(games: int, config: Config | None = None, seed: int = 0, engine: str = "auto") -> dict[str, Any]:
     """Play ``games`` random games with seeds ``seed, seed+1, ...`` and summarize them
     (``config``: the basic 2-player game by default; ``engine``: one of :data:`ENGINES`).
@@ -68,16 +73,24 @@ def simulate(games: int, config: Config | None = None, seed: int = 0, engine: st
     engine played (``python`` or ``native``).
     """
     if not isinstance(games, int) or games < 1:
-        raise ValueError(f"the number of games must be a positive integer, not {games!r}")
+        raise SimulationError(N_("the number of games must be a positive integer, not {games!r}"), games=games)
     if engine == "fast":
-        raise ValueError(
-            "engine 'fast' is gone: every engine now deals and plays from the same fast generator, "
-            "and the default engine is as fast (use auto, python or native)"
+        raise SimulationError(
+            N_(
+                "engine 'fast' is gone: every engine now deals and plays from the same fast generator, "
+                "and the default engine is as fast (use auto, python or native)"
+            )
         )
     if engine not in ENGINES:
-        raise ValueError(f"engine {engine!r} is not one of {', '.join(ENGINES)}")
+        raise SimulationError(
+            N_("engine {engine!r} is not one of {engines}"), engine=engine, engines=", ".join(ENGINES)
+        )
     if engine == "native" and native.core is None:
-        raise ValueError(f"engine {engine!r} needs the compiled engine, which is not in use: {native.why_not}")
+        raise SimulationError(
+            N_("engine {engine!r} needs the compiled engine, which is not in use: {why}"),
+            engine=engine,
+            why=native.why_not,
+        )
     config = config or Config()
     if engine == "auto":
         engine = "native" if native.core is not None and _compiled_seeds(seed, games) else "python"
@@ -95,7 +108,11 @@ def simulate(games: int, config: Config | None = None, seed: int = 0, engine: st
             rounds += game.round
     else:
         if not _compiled_seeds(seed, games):
-            raise ValueError(f"the compiled engine takes seeds from 0 to 2**64 - 1, not {seed}..{seed + games - 1}")
+            raise SimulationError(
+                N_("the compiled engine takes seeds from 0 to 2**64 - 1, not {first}..{last}"),
+                first=seed,
+                last=seed + games - 1,
+            )
         assert native.core is not None
         cfg = (config.players, config.advanced, config.actions)
         wins, decisions, turns, rounds = native.core.random_games(*cfg, seed, games)

@@ -34,7 +34,7 @@ from ..bots.random_bot import RandomBot
 from ..core.cards import COLOURS, VALUE_OF
 from ..core.events import CardPlayed, RoundDealt, RoundOver
 from ..core.game import Game
-from ..core.model import Config, Step
+from ..core.model import N_, Config, Step
 from ..core.seeds import deal_key
 from ..play.match import bot_seed
 from .measures import histogram_summary, spread, win_rate
@@ -97,8 +97,9 @@ def plan(entrants: Sequence[Entrant], *, config: Config, games: int, seed: int) 
         return schedule(entrants, config=config, games=games, seed=seed, measure=DesignFigures)
     if len(entrants) != 1:
         raise ScheduleError(
-            f"--bots: give one bot (it takes every seat) or {config.players} bots (one per seat, rotated), "
-            f"not {len(entrants)}"
+            N_("--bots: give one bot (it takes every seat) or {players} bots (one per seat, rotated), not {bots}"),
+            players=config.players,
+            bots=len(entrants),
         )
     return one_bot_schedule(entrants[0], config=config, games=games, seed=seed, measure=DesignFigures)
 

@@ -15,13 +15,15 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..core.actions import Action
+from ..core.model import Explained
 from ..core.model import Option as Option  # the engine owns it; bots take it from here too
 from ..core.model import safe_or_concede as safe_or_concede
 from ..core.observation import Observation
 
 
-class BotSpecError(ValueError):
-    """A bot spec that names no bot or carries a bad option."""
+class BotSpecError(Explained, ValueError):
+    """A bot spec that names no bot or carries a bad option (its sentence a template the
+    interfaces translate: :class:`~red7.core.model.Explained`)."""
 
 
 class Bot(ABC):

@@ -20,6 +20,7 @@ from ..core import compiled
 from ..core.actions import Action
 from ..core.events import draws_unknown
 from ..core.game import Game
+from ..core.model import N_
 from ..core.observation import Observation
 from ..core.rules import cached_keys, compute_key
 from ..core.worlds import WorldSampler
@@ -155,9 +156,13 @@ class GreedyBot(Bot):
         if isinstance(worlds, float) and worlds == int(worlds):
             worlds = int(worlds)
         if not isinstance(worlds, int) or isinstance(worlds, bool) or not 1 <= worlds <= MOST_WORLDS:
-            raise BotSpecError(f"option worlds={worlds!r} must be a whole number of worlds, from 1 to {MOST_WORLDS}")
+            raise BotSpecError(
+                N_("option worlds={worlds!r} must be a whole number of worlds, from 1 to {most}"),
+                worlds=worlds,
+                most=MOST_WORLDS,
+            )
         if reference not in (0, 1):
-            raise BotSpecError(f"option reference={reference!r} must be 0 or 1")
+            raise BotSpecError(N_("option {key}={value!r} must be 0 or 1"), key="reference", value=reference)
         self.worlds = worlds
         self.compiled = compiled.available() and not reference
 

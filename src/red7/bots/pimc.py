@@ -38,6 +38,7 @@ from typing import Any, Final
 from .. import native
 from ..core import compiled
 from ..core.game import Game
+from ..core.model import N_
 from ..core.observation import Observation
 from ..core.worlds import WorldSampler
 from ..solver import solvable, solve
@@ -59,7 +60,9 @@ def _whole(name: str, value: int | float, low: int) -> int:
     if isinstance(value, float) and value == int(value):
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise BotSpecError(f"option {name}={value!r} must be a whole number, at least {low}")
+        raise BotSpecError(
+            N_("option {key}={value!r} must be a whole number, at least {low}"), key=name, value=value, low=low
+        )
     return value
 
 
@@ -89,7 +92,7 @@ class PIMCBot(Appraiser):
         self.search = ISMCTSBot(steps=_whole("steps", steps, 1))
         self.tiebreak = GreedyBot()
         if model not in (0, 1):
-            raise BotSpecError(f"option model={model!r} must be 0 or 1")
+            raise BotSpecError(N_("option {key}={value!r} must be 0 or 1"), key="model", value=model)
         self.model = bool(model)
         self.tries = _whole("tries", tries, 1)
         self.last_solved = False

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Final
 
 from .. import native
+from ..core.model import N_
 from .base import Bot, BotSpecError
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
@@ -76,11 +77,15 @@ def register_bot(name: str, factory: BotFactory) -> None:
     :class:`BotSpecError`, and nothing is registered.
     """
     if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise BotSpecError(f"bot name {name!r} must be lower-case letters, digits, '-' or '_', starting with a letter")
+        raise BotSpecError(
+            N_("bot name {name!r} must be lower-case letters, digits, '-' or '_', starting with a letter"), name=name
+        )
     if name in LEVELS or name in _BOTS:
-        raise BotSpecError(f"the bot name {name!r} is taken: {', '.join(bot_names())}")
+        raise BotSpecError(N_("the bot name {name!r} is taken: {names}"), name=name, names=", ".join(bot_names()))
     if not callable(factory):
-        raise BotSpecError(f"bot {name!r} needs a factory that makes bots, not {factory!r}")
+        raise BotSpecError(
+            N_("bot {name!r} needs a factory that makes bots, not {factory!r}"), name=name, factory=factory
+        )
     _BOTS[name] = factory
 
 
@@ -103,13 +108,17 @@ def make_bot(spec: str) -> Bot:
     expanded = LEVELS.get(name)
     if expanded is not None:
         if rest:
-            raise BotSpecError(f"level {name!r} takes no options; use a bot name such as 'ismcts:{rest}'")
+            raise BotSpecError(
+                N_("level {name!r} takes no options; use a bot name such as 'ismcts:{options}'"),
+                name=name,
+                options=rest,
+            )
         level_bot = make_bot(expanded)
         level_bot.name = name
         return level_bot
     factory = _BOTS.get(name)
     if factory is None:
-        raise BotSpecError(f"unknown bot {spec!r}: choose one of {', '.join(bot_names())}")
+        raise BotSpecError(N_("unknown bot {spec!r}: choose one of {names}"), spec=spec, names=", ".join(bot_names()))
     options = _options(spec, rest)
     _check_options(name, factory, options)
     try:
@@ -117,7 +126,7 @@ def make_bot(spec: str) -> Bot:
     except BotSpecError:
         raise
     except (TypeError, ValueError) as err:  # the bot refusing its options in its own words
-        raise BotSpecError(f"bad bot spec {spec!r}: {err}") from None
+        raise BotSpecError(N_("bad bot spec {spec!r}: {reason}"), spec=spec, reason=err) from None
     bot.name = text
     return bot
 
@@ -128,7 +137,7 @@ def _options(spec: str, text: str) -> dict[str, int | float]:
     for part in filter(None, text.split(",")):
         key, eq, value = part.partition("=")
         if not eq:
-            raise BotSpecError(f"bad option {part!r} in {spec!r}: write key=value")
+            raise BotSpecError(N_("bad option {option!r} in {spec!r}: write key=value"), option=part, spec=spec)
         options[key.strip()] = _number(key.strip(), value.strip())
     return options
 
@@ -141,9 +150,9 @@ def _number(key: str, text: str) -> int | float:
         try:
             value = float(text)
         except ValueError:
-            raise BotSpecError(f"option {key}={text!r} is not a number") from None
+            raise BotSpecError(N_("option {key}={value!r} is not a number"), key=key, value=text) from None
     if not value > 0 or value == float("inf"):  # "not > 0" also refuses nan
-        raise BotSpecError(f"option {key}={text} must be a positive number")
+        raise BotSpecError(N_("option {key}={value} must be a positive number"), key=key, value=text)
     return value
 
 
@@ -156,7 +165,14 @@ def _check_options(name: str, factory: BotFactory, options: dict[str, int | floa
     try:
         signature.bind(**options)
     except TypeError:
-        raise BotSpecError(f"bot {name!r} does not take options {sorted(options)}: {_usage(factory)}".strip()) from None
+        usage = _usage(factory)
+        template = N_("bot {name!r} does not take options {options}: {usage}") if usage else None
+        raise BotSpecError(
+            template or N_("bot {name!r} does not take options {options}"),
+            name=name,
+            options=sorted(options),
+            usage=usage,
+        ) from None
 
 
 def _usage(factory: BotFactory) -> str:

@@ -33,7 +33,10 @@ def build_parser() -> argparse.ArgumentParser:
     from ..ui.i18n import _
 
     parser = Parser(prog="red7", description=_("The card game Red7."))
-    parser.add_argument("--version", action="version", version=f"red7 {__version__}")
+    # argparse's own help of --version is not looked up in the catalogs (Python 3.11): given here
+    parser.add_argument(
+        "--version", action="version", version=f"red7 {__version__}", help=_("show program's version number and exit")
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     play.add_commands(sub)
     analyse.add_commands(sub)

@@ -10,7 +10,7 @@ from typing import Final
 
 from ..core.record import RecordError, initial, seats_of
 from ..play.records import load
-from ..ui.i18n import _
+from ..ui.i18n import _, error_text
 from .common import Commands, UsageError, language, positive, say_fallback
 
 DEFAULT_BUDGET: Final = 60.0
@@ -26,9 +26,9 @@ def seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number of seconds").format(text=text)) from None
     if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds (0 or more)")
+        raise argparse.ArgumentTypeError(_("{text} is not a number of seconds (0 or more)").format(text=text))
     return value
 
 
@@ -36,10 +36,12 @@ def add_commands(sub: Commands) -> None:
     p = sub.add_parser(
         "analyse",
         help=_("mark every decision of a game record: won rounds thrown away (exact), costly decisions (estimated)"),
-        description="Where two players are left and no card remains to be drawn (the whole 2-player basic "
-        "game), each decision is valued exactly: was the round won for its player before it, and after it? "
-        "Elsewhere the judge (a search bot, from the player's own view) estimates the player's chance to win "
-        "after the decision made and after its own choice; a decision 10 points of chance below it is costly.",
+        description=_(
+            "Where two players are left and no card remains to be drawn (the whole 2-player basic "
+            "game), each decision is valued exactly: was the round won for its player before it, and after it? "
+            "Elsewhere the judge (a search bot, from the player's own view) estimates the player's chance to win "
+            "after the decision made and after its own choice; a decision 10 points of chance below it is costly."
+        ),
     )
     p.add_argument("file", help=_("a record written by 'red7 play' or red7.core.record.save"))
     p.add_argument("--all", action="store_true", help=_("list every decision marked, not only the mistakes"))
@@ -75,7 +77,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         game = initial(record)
     except (RecordError, ValueError) as err:
         raise UsageError(
-            _("{file} is not a Red7 record that can be analysed ({reason})").format(file=args.file, reason=err)
+            _("{file} is not a Red7 record that can be analysed ({reason})").format(
+                file=args.file, reason=error_text(err)
+            )
         ) from None
     players = game.config.players
     if args.seat and max(args.seat) > players:
@@ -85,7 +89,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         try:
             bot = make_bot(args.judge)
         except BotSpecError as err:
-            raise UsageError(str(err)) from None
+            raise UsageError(_("--judge: {problem}").format(problem=error_text(err))) from None
         say_fallback([args.judge], args.lang)
         if not isinstance(bot, Appraiser):
             raise UsageError(
@@ -116,7 +120,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         )
     except ValueError as err:
         raise UsageError(
-            _("{file} is not a Red7 record that can be analysed ({reason})").format(file=args.file, reason=err)
+            _("{file} is not a Red7 record that can be analysed ({reason})").format(
+                file=args.file, reason=error_text(err)
+            )
         ) from None
     if sys.stderr.isatty():
         print("\r\033[K", end="", file=sys.stderr)

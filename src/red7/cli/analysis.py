@@ -17,7 +17,7 @@ from ..analysis.measures import percentile
 from ..analysis.sim import ENGINES, simulate
 from ..core.model import Config
 from ..core.seeds import fresh_seed
-from ..ui.i18n import _
+from ..ui.i18n import _, error_text
 from .common import Commands, UsageError, game_options, positive, run_options, say_fallback
 
 if TYPE_CHECKING:  # the tournament and stats modules are imported by their commands only
@@ -55,8 +55,10 @@ def add_commands(sub: Commands) -> None:
     p = sub.add_parser(
         "tournament",
         help=_("play bots against each other: win rates, ratings, plots"),
-        description="Every combination of --players entrants forms a table (one table when there are just "
-        "enough); each deal is replayed once per seat rotation. Results depend only on --seed.",
+        description=_(
+            "Every combination of --players entrants forms a table (one table when there are just "
+            "enough); each deal is replayed once per seat rotation. Results depend only on --seed."
+        ),
     )
     p.add_argument(
         "--bots",
@@ -85,7 +87,7 @@ def add_commands(sub: Commands) -> None:
     p = sub.add_parser(
         "stats",
         help=_("game-design statistics over bot games: seats, length, branching, rules, actions"),
-        description="With one bot it takes every seat; with one bot per seat, seats rotate over each deal.",
+        description=_("With one bot it takes every seat; with one bot per seat, seats rotate over each deal."),
     )
     p.add_argument("--games", type=positive, default=1000, help=_("games to play (default 1000)"))
     p.add_argument("--bots", default="random", metavar="SPEC,...", help=_("one bot, or one per seat (default random)"))
@@ -98,8 +100,10 @@ def _engine(text: str) -> str:
     """An ``--engine`` choice, with a word for the one that is gone."""
     if text == "fast":
         raise argparse.ArgumentTypeError(
-            "'fast' is gone: every engine now deals and plays from the same fast generator, and the default "
-            "(auto) is as fast"
+            _(
+                "'fast' is gone: every engine now deals and plays from the same fast generator, and the default "
+                "(auto) is as fast"
+            )
         )
     return text
 
@@ -117,7 +121,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     try:
         summary = simulate(args.games, _config_of(args), _seed_of(args), args.engine)
     except ValueError as err:
-        raise UsageError(str(err)) from None
+        raise UsageError(error_text(err)) from None
     if args.json:
         print(json.dumps(summary))
     else:
@@ -145,7 +149,7 @@ def cmd_bench_bot(args: argparse.Namespace) -> int:
         bot = make_bot(args.bot)
         others = [make_bot("medium") for _ in range(args.players - 1)]
     except BotSpecError as err:
-        raise UsageError(f"--bot: {err}") from None
+        raise UsageError(_("--bot: {problem}").format(problem=error_text(err))) from None
     say_fallback([args.bot])
     config = _config_of(args)
     seed = args.seed if args.seed is not None else BENCH_SEED
@@ -203,7 +207,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.bot:
         return cmd_bench_bot(args)
     if not 0 < args.seconds < 3600:
-        raise UsageError(f"--seconds must be a number of seconds between 0 and 3600, not {args.seconds}")
+        raise UsageError(
+            _("--seconds must be a number of seconds between 0 and 3600, not {seconds}").format(seconds=args.seconds)
+        )
     engines = ["python", "native"] if native.available() else ["python"]
     report = []
     for name, config in BENCH_CONFIGS:
@@ -249,7 +255,7 @@ def _entrants(text: str) -> list[Entrant]:
     try:
         return make_entrants(split_specs(text))
     except BotSpecError as err:
-        raise UsageError(f"--bots: {err}") from None
+        raise UsageError(_("--bots: {problem}").format(problem=error_text(err))) from None
 
 
 @contextmanager
@@ -263,7 +269,7 @@ def _staged_out(out: str | None) -> Iterator[StagedOutput | None]:
     try:
         staged = StagedOutput(out)
     except OutputError as err:
-        raise UsageError(f"--out: {err}") from None
+        raise UsageError(_("--out: {problem}").format(problem=err)) from None
     with staged:
         yield staged
 
@@ -290,7 +296,7 @@ def _plots_note() -> str | None:
     try:
         require_matplotlib()
     except PlotsUnavailable as err:
-        return f"no plots: {err}; the results are written without them"
+        return _("no plots: {reason}; the results are written without them").format(reason=err)
     return None
 
 
@@ -300,7 +306,11 @@ def _commit(out: StagedOutput, write: Callable[[], None]) -> list[Path]:
         write()
         return out.commit()
     except OSError as err:
-        raise UsageError(f"--out: could not write the results to {out.target}: {err.strerror or err}") from None
+        raise UsageError(
+            _("--out: could not write the results to {path}: {reason}").format(
+                path=out.target, reason=err.strerror or err
+            )
+        ) from None
 
 
 def _backend(args: argparse.Namespace) -> Backend:
@@ -314,7 +324,7 @@ def _backend(args: argparse.Namespace) -> Backend:
     try:
         require_ray()
     except RayUnavailable as err:
-        raise UsageError(str(err)) from None
+        raise UsageError(error_text(err)) from None
     return functools.partial(run_ray, address=args.ray_address)
 
 
@@ -336,7 +346,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     try:
         plan = schedule(entrants, config=_config_of(args), games=args.games, seed=_seed_of(args))
     except ScheduleError as err:
-        raise UsageError(str(err)) from None
+        raise UsageError(error_text(err)) from None
     say_fallback(e.spec for e in entrants)
     backend = _backend(args)
     console = make_console()
@@ -358,7 +368,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                     tournament_plots(summary, out.staging)
 
             written = _commit(out, write)
-            console.print(f"Wrote {', '.join(p.name for p in written)} to {out.target}", highlight=False)
+            console.print(
+                _("Wrote {files} to {path}").format(files=", ".join(p.name for p in written), path=out.target),
+                highlight=False,
+            )
             if note is not None:
                 console.print(note, highlight=False, markup=False)
     return 0
@@ -376,15 +389,16 @@ def cmd_stats(args: argparse.Namespace) -> int:
     try:
         plan = stats_plan(entrants, config=config, games=args.games, seed=seed)
     except ScheduleError as err:
-        raise UsageError(str(err)) from None
+        raise UsageError(error_text(err)) from None
     say_fallback(e.spec for e in entrants)
     console = make_console(stderr=args.json)
     with _staged_out(args.out) as out:
         console.print(stats_header(plan), highlight=False)
         if plan.rounded:
             console.print(
-                f"note: --games {args.games} is not a multiple of the {plan.rotations} seat rotations; "
-                f"playing {len(plan.tasks)} games",
+                _(
+                    "note: --games {games} is not a multiple of the {rotations} seat rotations; playing {played} games"
+                ).format(games=args.games, rotations=plan.rotations, played=len(plan.tasks)),
                 highlight=False,
             )
         results = play_compiled(plan, config) or _play(plan, args.jobs)
@@ -406,7 +420,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
                     stats_plots(summary, out.staging)
 
             written = _commit(out, write)
-            console.print(f"Wrote {', '.join(p.name for p in written)} to {out.target}", highlight=False)
+            console.print(
+                _("Wrote {files} to {path}").format(files=", ".join(p.name for p in written), path=out.target),
+                highlight=False,
+            )
             if note is not None:
                 console.print(note, highlight=False, markup=False)
     return 0

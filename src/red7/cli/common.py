@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Final, NoReturn, TypeAlias
 
 from ..core.model import Config, GameError
-from ..ui.i18n import N_, _
+from ..ui.i18n import N_, _, error_text
 
 
 class UsageError(Exception):
@@ -73,20 +73,22 @@ def players(text: str) -> int:
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of players (2, 3 or 4)") from None
+        raise argparse.ArgumentTypeError(
+            _("{text!r} is not a number of players (2, 3 or 4)").format(text=text)
+        ) from None
     try:
         return Config(n).players
     except GameError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
+        raise argparse.ArgumentTypeError(error_text(err)) from None
 
 
 def positive(text: str) -> int:
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer") from None
+        raise argparse.ArgumentTypeError(_("{text!r} is not a positive integer").format(text=text)) from None
     if n < 1:
-        raise argparse.ArgumentTypeError(f"{n} is not a positive integer")
+        raise argparse.ArgumentTypeError(_("{text!r} is not a positive integer").format(text=text))
     return n
 
 
@@ -94,16 +96,20 @@ def seed(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer seed") from None
+        raise argparse.ArgumentTypeError(_("{text!r} is not an integer seed").format(text=text)) from None
 
 
 def language(text: str) -> str:
-    from ..ui.i18n import LanguageError, parse_language
+    from ..ui.i18n import LANGUAGES, LanguageError, parse_language
 
     try:
         return parse_language(text)
-    except LanguageError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
+    except LanguageError:
+        raise argparse.ArgumentTypeError(
+            _("language {text!r} is not available; choose one of: {languages}").format(
+                text=text, languages=", ".join(LANGUAGES)
+            )
+        ) from None
 
 
 def game_options(p: argparse.ArgumentParser, players_default: int | None = 2) -> None:

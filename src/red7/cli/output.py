@@ -14,9 +14,11 @@ import tempfile
 from pathlib import Path
 from types import TracebackType
 
+from ..ui.i18n import N_, _
+
 
 class OutputError(Exception):
-    """The output directory cannot be written."""
+    """The output directory cannot be written (said in the language in use)."""
 
 
 class StagedOutput:
@@ -38,18 +40,20 @@ class StagedOutput:
         self.committed = False
 
     def _fail(self, what: Path, err: OSError | str) -> OutputError:
-        reason = err if isinstance(err, str) else (err.strerror or str(err))
-        return OutputError(f"cannot write to {self.target}: {what} {reason}".rstrip())
+        """``err``: the sentence of what is wrong with ``what`` (``{path}`` in it), or the
+        system's error (its text is the system's, in English)."""
+        reason = _(err).format(path=what) if isinstance(err, str) else f"{what}: {err.strerror or err}"
+        return OutputError(_("cannot write to {target}: {reason}").format(target=self.target, reason=reason))
 
     def _prepare(self) -> Path:
         target = self.target
         if target.exists() and not target.is_dir():
-            raise self._fail(target, "exists and is not a directory")
+            raise self._fail(target, N_("{path} exists and is not a directory"))
         existing = target.parent
         while not existing.exists():
             existing = existing.parent
         if not existing.is_dir():
-            raise self._fail(existing, "is a file, not a directory")
+            raise self._fail(existing, N_("{path} is a file, not a directory"))
         missing = []
         p = target.parent
         while p != existing:

@@ -13,7 +13,7 @@ from ..core.model import MAX_PLAYERS, Config
 from ..core.record import RecordError, replay, result_in_words, seats_of
 from ..play.records import last_unfinished, load, records_dir, unfinished_dir, unsaveable
 from ..play.table import Seat, Table
-from ..ui.i18n import _
+from ..ui.i18n import _, error_text, ngettext
 from .common import Parser, UsageError, game_options, interactive, language
 
 
@@ -102,7 +102,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
             games = positions(record)
         except RecordError as err:
             raise UsageError(
-                _("{file} is not a Red7 record that can be replayed ({reason})").format(file=args.file, reason=err)
+                _("{file} is not a Red7 record that can be replayed ({reason})").format(
+                    file=args.file, reason=error_text(err)
+                )
             ) from None
         ReplayApp(games, Path(args.file).name, seats_of(record)).run()
         return 0
@@ -114,7 +116,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         game = replay(load(args.file), show if args.show else None)
     except RecordError as err:
         raise UsageError(
-            _("{file} is not a Red7 record that can be replayed ({reason})").format(file=args.file, reason=err)
+            _("{file} is not a Red7 record that can be replayed ({reason})").format(
+                file=args.file, reason=error_text(err)
+            )
         ) from None
     if game.result is None:
         print(f"record replays correctly: {game.decisions} decisions, game not finished")
@@ -126,9 +130,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # --- play ------------------------------------------------------------------------------
 
 
-def _count(n: int, word: str) -> str:
-    """``n`` and ``word``, plural when n is not 1 (``1 bot``, ``3 bots``)."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def _bots(n: int) -> str:
+    """``1 bot``, ``3 bots``, in the language in use."""
+    return ngettext("{n} bot", "{n} bots", n).format(n=n)
 
 
 def seat_plan(specs: list[str] | None, players: int | None, hotseat: bool) -> tuple[int, list[str]]:
@@ -139,39 +143,55 @@ def seat_plan(specs: list[str] | None, players: int | None, hotseat: bool) -> tu
     one person and the bots fill the other seats: one spec serves every bot seat, or
     there is one per bot seat (none: ``medium`` for all). With ``hotseat`` every spec is
     one bot and the seats without a bot are people, at least one. A request that breaks
-    these rules or the 2 to 4 players of R2.1 raises a one-line UsageError saying how many
-    seats, people and bots it would make and what would work.
+    these rules or the 2 to 4 players of R2.1 raises a one-line UsageError, in the
+    language in use, saying how many seats, people and bots it would make and what
+    would work.
     """
     most = MAX_PLAYERS
     given = len(specs or [])
-    person = "at least 1 person" if hotseat else "you"
     if players is None and given + 1 > most:
+        too_many = _(
+            "--bots: {bots} and {person} make {players} players, but Red7 is played by 2 to {most}; "
+            "give at most {fewer}"
+        )
         raise UsageError(
-            f"--bots: {_count(given, 'bot')} and {person} make {given + 1} players, but Red7 is played by 2 to "
-            f"{most}; give at most {_count(most - 1, 'bot')}"
+            too_many.format(
+                bots=_bots(given),
+                person=_("at least 1 person") if hotseat else _("you"),
+                players=given + 1,
+                most=most,
+                fewer=_bots(most - 1),
+            )
         )
     seats = players or max(2, given + 1)
     # Bots that outnumber the bot seats fit a larger table, when Red7 allows one.
-    more = [f"use --players {given + 1}"] if given >= seats - 1 and given + 1 <= most else []
+    more = [_("use --players {players}").format(players=given + 1)] if given >= seats - 1 and given + 1 <= most else []
     if hotseat:
         if given < seats:
             return seats - given, list(specs or [])
-        fixes = [f"give at most {_count(seats - 1, 'bot')}", *more]
+        fixes = [_("give at most {bots}").format(bots=_bots(seats - 1)), *more]
         raise UsageError(
-            f"--bots: {_count(given, 'bot')} at a table of {seats} players leave no seat for a person (with "
-            f"--hotseat the seats without a bot are people, at least 1); {', or '.join(fixes)}"
+            _(
+                "--bots: {bots} at a table of {players} players leave no seat for a person (with --hotseat the "
+                "seats without a bot are people, at least 1); {fixes}"
+            ).format(bots=_bots(given), players=seats, fixes=_(", or ").join(fixes))
         )
     bot_seats = seats - 1
     if specs is None:
         return 1, ["medium"] * bot_seats
     if given in (1, bot_seats):
         return 1, specs * bot_seats if given == 1 else list(specs)
-    fixes = ["give 1 bot" if bot_seats == 1 else f"give 1 bot for all of them or {bot_seats}, one per seat", *more]
+    one_each = _("give 1 bot for all of them or {seats}, one per seat").format(seats=bot_seats)
+    fixes = [_("give 1 bot") if bot_seats == 1 else one_each, *more]
     if given < bot_seats:
-        fixes.append(f"add --hotseat so that the {_count(seats - given, 'seat')} without a bot are people")
+        # seats - given is 2 or more here: given < bot_seats
+        fixes.append(_("add --hotseat so that the {seats} seats without a bot are people").format(seats=seats - given))
     raise UsageError(
-        f"--bots: {_count(given, 'bot')} for {seats} players, that is 1 person (you) and "
-        f"{_count(bot_seats, 'bot seat')}; {', or '.join(fixes)}"
+        ngettext(
+            "--bots: {bots} for {players} players, that is 1 person (you) and {seats} bot seat; {fixes}",
+            "--bots: {bots} for {players} players, that is 1 person (you) and {seats} bot seats; {fixes}",
+            bot_seats,
+        ).format(bots=_bots(given), players=seats, seats=bot_seats, fixes=_(", or ").join(fixes))
     )
 
 
@@ -195,7 +215,7 @@ def table_maker(args: argparse.Namespace) -> Callable[[int | None], Table]:
         for spec in set(specs):
             make_bot(spec)
     except BotSpecError as err:
-        raise UsageError(f"--bots: {err}") from None
+        raise UsageError(_("--bots: {problem}").format(problem=error_text(err))) from None
 
     config = Config(people + len(specs), args.advanced, args.actions)
 
@@ -268,7 +288,9 @@ def resumed_table(args: argparse.Namespace) -> tuple[Table, Path]:
     try:
         return Table.resume(load(path)), path
     except RecordError as err:
-        raise UsageError(_("--resume: {path} cannot be resumed ({reason})").format(path=path, reason=err)) from None
+        raise UsageError(
+            _("--resume: {path} cannot be resumed ({reason})").format(path=path, reason=error_text(err))
+        ) from None
 
 
 def same_seats(table: Table) -> Callable[[int | None], Table]:
@@ -316,7 +338,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:  # in every mode: the text game's hint command asks the same bot
         make_bot(args.hint)
     except BotSpecError as err:
-        raise UsageError(f"--hint: {err}") from None
+        raise UsageError(_("--hint: {problem}").format(problem=error_text(err))) from None
     from ..ui.fallback import fallback_notice
 
     notice = fallback_notice()  # any level may play: the hint, the bots of "play again"

@@ -32,7 +32,9 @@ def require_matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise PlotsUnavailable(f"plots need matplotlib: {INSTALL_HINT}") from None
+        from ..ui.i18n import _
+
+        raise PlotsUnavailable(_("plots need matplotlib: {install}").format(install=INSTALL_HINT)) from None
 
 
 def _figure(width: float = 8, height: float = 4.5) -> Any:

@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ..ui.i18n import _
+from ..ui.i18n import N_, _
 from ..web.limits import Limits
 from .common import Commands, UsageError, say_fallback
 
@@ -23,14 +23,18 @@ T = TypeVar("T")
 
 
 def _env(name: str, default: T, kind: Callable[[str], T]) -> T:
-    """The value of ``RED7_<NAME>`` as ``kind`` (``default`` when unset)."""
+    """The value of ``RED7_<NAME>`` as ``kind`` (``default`` when unset); a value that is
+    not one is a UsageError saying what is expected."""
     raw = os.environ.get(f"RED7_{name}")
     if raw is None or raw == "":
         return default
     try:
         return kind(raw)
     except ValueError:
-        raise UsageError(f"RED7_{name}={raw!r} is not valid ({kind.__name__} expected)") from None
+        expected = _(EXPECTED[kind])  # str never fails: every other kind is there
+        raise UsageError(
+            _("RED7_{name}={value!r} is not valid: give {expected}").format(name=name, value=raw, expected=expected)
+        ) from None
 
 
 def _switch(text: str) -> bool:
@@ -39,6 +43,14 @@ def _switch(text: str) -> bool:
     if text.strip().lower() not in answer:
         raise ValueError(text)
     return answer[text.strip().lower()]
+
+
+EXPECTED: dict[Callable[[str], Any], str] = {
+    int: N_("a whole number"),
+    float: N_("a number"),
+    _switch: N_("1 or 0 (yes or no, true or false, on or off)"),
+}
+"""What an environment variable of each kind must hold, for its error."""
 
 
 def _database_option(p: argparse.ArgumentParser) -> None:
@@ -206,39 +218,51 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from ..web.protocol import MAX_FRAME
         from ..web.server import Settings, create_app, tune_gc
     except ImportError as err:
-        raise UsageError(f"red7 serve needs the web extra: pip install 'red7[web]' ({err.name} is missing)") from None
+        raise UsageError(
+            _("red7 serve needs the web extra: pip install 'red7[web]' ({module} is missing)").format(module=err.name)
+        ) from None
     o = _settings(args)
     if not 0 < o["port"] < 65536:
-        raise UsageError(f"--port must be between 1 and 65535, not {o['port']}")
+        raise UsageError(_("--port must be between 1 and 65535, not {port}").format(port=o["port"]))
     if not 0 <= o["workers"] <= 64:
-        raise UsageError(f"--workers must be between 0 and 64, not {o['workers']}")
+        raise UsageError(_("--workers must be between 0 and 64, not {workers}").format(workers=o["workers"]))
     if not 0 <= o["bot_delay"] <= 10:
-        raise UsageError(f"--bot-delay must be between 0 and 10 seconds, not {o['bot_delay']}")
+        raise UsageError(_("--bot-delay must be between 0 and 10 seconds, not {delay}").format(delay=o["bot_delay"]))
     if not o["away"] > 0:
-        raise UsageError(f"--away must be a positive number of seconds, not {o['away']}")
+        raise UsageError(_("--away must be a positive number of seconds, not {away}").format(away=o["away"]))
     if o["log_format"] not in ("text", "json"):
-        raise UsageError(f"--log-format must be text or json, not {o['log_format']!r}")
+        raise UsageError(_("--log-format must be text or json, not {format!r}").format(format=o["log_format"]))
     try:
         ipaddress.ip_address(o["host"])
     except ValueError:
         if o["host"] != "localhost":
-            raise UsageError(f"--host must be an IP address (or localhost), not {o['host']!r}") from None
+            raise UsageError(
+                _("--host must be an IP address (or localhost), not {host!r}").format(host=o["host"])
+            ) from None
     try:
         limits = Limits(o["tables_per_hour"], o["table_burst"], o["open_tables"], o["sockets"], o["expire_open"])
     except ValueError as err:
         raise UsageError(str(err)) from None
     for origin in o["origins"]:
         if parse_origin(origin) is None:
-            raise UsageError(f"--allow-origin must be an origin such as https://red7.example.org, not {origin!r}")
+            raise UsageError(
+                _("--allow-origin must be an origin such as https://red7.example.org, not {origin!r}").format(
+                    origin=origin
+                )
+            )
     for host in o["hosts"]:
         if host != "*" and split_host(host.removeprefix("*.")) is None:
-            raise UsageError(f"--allowed-host must be a host name such as red7.example.org, not {host!r}")
+            raise UsageError(
+                _("--allowed-host must be a host name such as red7.example.org, not {host!r}").format(host=host)
+            )
     for proxy in o["proxies"]:
         try:
             if proxy != "*":
                 ipaddress.ip_network(proxy, strict=False)
         except ValueError:
-            raise UsageError(f"--trusted-proxy must be an IP address or network, not {proxy!r}") from None
+            raise UsageError(
+                _("--trusted-proxy must be an IP address or network, not {proxy!r}").format(proxy=proxy)
+            ) from None
     _check_drivers(o["database_url"], o["redis_url"])
     settings = Settings(
         o["database_url"],
@@ -251,7 +275,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         listening=o["host"],
         limits=limits,
     )
-    print(f"red7: the web game is at http://{o['host']}:{o['port']}/ (Ctrl+C stops it)", flush=True)
+    address = f"http://{o['host']}:{o['port']}/"
+    print(_("red7: the web game is at {address} (Ctrl+C stops it)").format(address=address), flush=True)
     say_fallback()  # the server's bots, at every level a table may choose
     app = create_app(settings)
     tune_gc()
@@ -276,19 +301,31 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _check_drivers(database_url: str | None, redis_url: str | None) -> None:
-    """A one-line error, before anything starts, when PostgreSQL or Redis is asked for
-    and its driver is missing."""
+    """A one-line error, before anything starts, when the database URL names no database
+    SQLAlchemy knows (or is no URL), or PostgreSQL or Redis is asked for and its driver
+    is missing."""
+    if database_url:
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from ..web.store import driver_url
+
+        try:  # as the store reads it: postgres:// and postgresql:// are psycopg's
+            make_url(driver_url(database_url)).get_dialect()
+        except SQLAlchemyError as err:
+            reason = str(err).splitlines()[0]
+            raise UsageError(_("cannot use the database: {reason}").format(reason=reason)) from None
     if database_url and database_url.startswith(("postgresql", "postgres:")):
         try:
             import psycopg  # noqa: F401
             import psycopg_pool  # noqa: F401
         except ImportError:
-            raise UsageError("a PostgreSQL database needs psycopg: pip install 'red7[cluster]'") from None
+            raise UsageError(_("a PostgreSQL database needs psycopg: pip install 'red7[cluster]'")) from None
     if redis_url:
         try:
             import redis  # noqa: F401
         except ImportError:
-            raise UsageError("--redis-url needs the redis package: pip install 'red7[cluster]'") from None
+            raise UsageError(_("--redis-url needs the redis package: pip install 'red7[cluster]'")) from None
 
 
 def cmd_db(args: argparse.Namespace) -> int:
@@ -297,21 +334,38 @@ def cmd_db(args: argparse.Namespace) -> int:
 
         from ..web.store import Store
     except ImportError as err:
-        raise UsageError(f"red7 db needs the web extra: pip install 'red7[web]' ({err.name} is missing)") from None
+        raise UsageError(
+            _("red7 db needs the web extra: pip install 'red7[web]' ({module} is missing)").format(module=err.name)
+        ) from None
     url = args.database_url or _env("DATABASE_URL", None, str)
     _check_drivers(url, None)
-    store = Store(url)
+    try:  # a URL SQLAlchemy cannot use (no such dialect, bad syntax) fails here, in one line too
+        store = Store(url)
+    except SQLAlchemyError as err:
+        raise UsageError(_("cannot use the database: {reason}").format(reason=str(err).splitlines()[0])) from None
     try:
         before = store.revision()
         if args.db_command == "upgrade":
             store.upgrade()
             after = store.revision()
-            said = "already at" if before == after else f"upgraded from {before or 'an empty database'} to"
-            print(f"red7: the database is {said} migration {after}")
+            if before == after:
+                print(_("red7: the database is already at migration {after}").format(after=after))
+            elif before:
+                print(
+                    _("red7: the database is upgraded from {before} to migration {after}").format(
+                        before=before, after=after
+                    )
+                )
+            else:
+                print(
+                    _("red7: the database is upgraded from an empty database to migration {after}").format(after=after)
+                )
+        elif before:
+            print(_("red7: the database is at migration {before}").format(before=before))
         else:
-            print(f"red7: the database is at migration {before or 'none (empty)'}")
+            print(_("red7: the database is at migration none (empty)"))
     except SQLAlchemyError as err:
-        raise UsageError(f"cannot use the database: {str(err).splitlines()[0]}") from None
+        raise UsageError(_("cannot use the database: {reason}").format(reason=str(err).splitlines()[0])) from None
     finally:
         store.close()
     return 0

@@ -120,7 +120,8 @@ class Game:
 
     # The event log is ``_past + _events``: ``_past`` is frozen and shared with clones
     # (so a copy costs nothing for the log), ``_events`` is what this game logged since.
-    __slots__ = ("_s", "_solver", "_events", "_past")
+    # ``_opening``: the palettes the log begins with, when no deal begins it (see opening).
+    __slots__ = ("_s", "_solver", "_events", "_past", "_opening")
 
     def __init__(
         self,
@@ -149,17 +150,20 @@ class Game:
         self._solver: TurnSolver | None = None
         self._events: list[Event] = []
         self._past: tuple[Event, ...] = ()
+        self._opening: tuple[int, ...] | None = None
         self._deal(FULL_DECK)
 
     @classmethod
-    def _of(cls, state: State, past: tuple[Event, ...] = ()) -> Game:
-        """A game around ``state`` whose event log begins with ``past`` (the core's own
-        constructors: clone, worlds, positions)."""
+    def _of(cls, state: State, past: tuple[Event, ...] = (), opening: tuple[int, ...] | None = None) -> Game:
+        """A game around ``state`` whose event log begins with ``past``, from the
+        palettes ``opening`` when no deal begins it (the core's own constructors: clone,
+        worlds, positions)."""
         game = cls.__new__(cls)
         game._s = state
         game._solver = None
         game._events = []
         game._past = past
+        game._opening = opening
         return game
 
     # --- construction of arbitrary positions ---------------------------------------
@@ -257,7 +261,7 @@ class Game:
             round_results=(),
             result=None,
         )
-        game = cls._of(state)
+        game = cls._of(state, opening=tuple(palette_masks))
         for seat in out:
             game._eliminate(seat)
         game._begin_turn(current)
@@ -368,6 +372,15 @@ class Game:
         return names_of(self._s.palettes[seat])
 
     @property
+    def opening(self) -> tuple[int, ...] | None:
+        """The palettes (card masks, public) the event log begins with, when no deal
+        begins it: a position given card by card (:meth:`from_position`) has no events
+        of how its palettes were made, so whoever works palettes out from the events
+        (:func:`red7.play.session.cards_at_round_end`) starts from these. None for a
+        dealt game, whose log begins with its first deal."""
+        return self._opening
+
+    @property
     def round_log(self) -> RoundLog:
         """The round's public log beyond its decisions (R9): where it began, its palettes
         then, who drew when (the card when everyone saw it)."""
@@ -409,7 +422,7 @@ class Game:
         if self._events:  # freeze this game's log: the copy shares it from now on
             self._past += tuple(self._events)
             self._events = []
-        game = Game._of(self._s.copy(), self._past)
+        game = Game._of(self._s.copy(), self._past, self._opening)
         game._solver = self._solver  # immutable: it describes the same decision point
         return game
 

@@ -83,7 +83,20 @@ STEP_KINDS: Final[Mapping[Step, frozenset[Kind]]] = {
 """The kinds of decision each step accepts (concede at every player's step, R4.2)."""
 
 
-class GameError(ValueError):
+class Explained(Exception):
+    """An error an interface can say in its own language: ``template`` is its English
+    sentence, marked for the catalogs with :func:`N_`, and ``fields`` fill its
+    ``{name}`` places; ``str(err)`` is the English sentence. The interfaces translate
+    the template and fill it (:func:`red7.ui.i18n.error_text`). Raised with a finished
+    sentence and no fields, the sentence is the template as it is (no translation)."""
+
+    def __init__(self, template: str, **fields: object) -> None:
+        super().__init__(template.format(**fields) if fields else template)
+        self.template = template
+        self.fields = fields
+
+
+class GameError(Explained, ValueError):
     """A configuration, position or request that Red7 does not allow."""
 
 
@@ -98,10 +111,17 @@ class Config:
     def __post_init__(self) -> None:
         players = self.players
         if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise GameError(f"Red7 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
+            raise GameError(
+                N_("Red7 is played by {low} to {high} players, not {players!r}"),
+                low=MIN_PLAYERS,
+                high=MAX_PLAYERS,
+                players=players,
+            )
         for name in ("advanced", "actions"):
             if not isinstance(getattr(self, name), bool):
-                raise GameError(f"option {name!r} must be true or false, not {getattr(self, name)!r}")
+                raise GameError(
+                    N_("option {name!r} must be true or false, not {value!r}"), name=name, value=getattr(self, name)
+                )
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> Config:
@@ -109,7 +129,10 @@ class Config:
         framework parameters); any other key is an error naming it."""
         unknown = set(data) - {"players", "advanced", "actions"}
         if unknown:
-            raise GameError(f"unknown option {', '.join(sorted(map(str, unknown)))}: use players, advanced, actions")
+            raise GameError(
+                N_("unknown option {options}: use players, advanced, actions"),
+                options=", ".join(sorted(map(str, unknown))),
+            )
         return cls(**data)
 
     @property
@@ -273,9 +296,17 @@ class Refusal:
     def format(self, template: str, **fields: str) -> str:
         """``template`` (this refusal's sentence, possibly translated) with its fields;
         ``fields`` override them (an interface names the step in its own language)."""
+        return template.format(**{**self._fields(), **fields})
+
+    def _fields(self) -> dict[str, str]:
         card = NAME_OF[self.card] if self.card is not None else ""
-        values = {"card": card, "kind": self.action.kind.value, "step": self.step.label, **fields}
-        return template.format(**values)
+        return {"card": card, "kind": self.action.kind.value, "step": self.step.label}
+
+    def explained(self) -> Explained:
+        """The refusal's sentence (without its rule) as an :class:`Explained`, for an
+        error that quotes it and is said in an interface's language (the card in the
+        notation, the step by its English label)."""
+        return Explained(self.template, **self._fields())
 
     @property
     def message(self) -> str:

@@ -35,7 +35,7 @@ from typing import Any
 
 from .actions import Action, ActionError
 from .game import Game
-from .model import Config, GameError, IllegalActionError
+from .model import N_, Config, Explained, GameError, IllegalActionError
 from .seeds import DEALS, LEGACY_DEAL
 
 FORMAT = "red7-record"
@@ -45,8 +45,9 @@ VERSIONS = (1, 2)
 """Version 1 records name no generator: theirs is :data:`~red7.core.seeds.LEGACY_DEAL`."""
 
 
-class RecordError(ValueError):
-    """A record that cannot be read or does not replay."""
+class RecordError(Explained, ValueError):
+    """A record that cannot be read or does not replay (its sentence a template the
+    interfaces translate: :class:`~red7.core.model.Explained`)."""
 
 
 @dataclass(frozen=True)
@@ -96,15 +97,22 @@ def seats_of(record: dict[str, Any]) -> list[SeatRecord] | None:
     seats, config = record["seats"], record.get("config")
     players = config.get("players") if isinstance(config, dict) else None
     if not isinstance(seats, list) or (isinstance(players, int) and len(seats) != players):
-        per = f"one seat per player ({players})" if isinstance(players, int) else "one seat per player"
-        raise RecordError(f"record 'seats' must list {per}, not {json.dumps(seats)}")
+        if isinstance(players, int):
+            raise RecordError(
+                N_("record 'seats' must list one seat per player ({players}), not {seats}"),
+                players=players,
+                seats=json.dumps(seats),
+            )
+        raise RecordError(N_("record 'seats' must list one seat per player, not {seats}"), seats=json.dumps(seats))
     found = []
     for number, seat in enumerate(seats, 1):
         name = seat.get("name", "") if isinstance(seat, dict) else None
         bot = seat.get("bot") if isinstance(seat, dict) else None
         if not isinstance(name, str) or not (bot is None or (isinstance(bot, str) and bot)):
             raise RecordError(
-                f'record seat {number} must be {{"name": text, "bot": a bot spec or null}}, not {json.dumps(seat)}'
+                N_('record seat {number} must be {{"name": text, "bot": a bot spec or null}}, not {seat}'),
+                number=number,
+                seat=json.dumps(seat),
             )
         found.append(SeatRecord(name, bot))
     return found
@@ -119,10 +127,14 @@ def parse(text: str, where: str = "record") -> dict[str, Any]:
         # Some of json's messages end with "at" ("Unterminated string starting at"): say it once.
         what = err.msg.removesuffix(" at")
         raise RecordError(
-            f"{where} is not valid JSON (truncated?): {what} at line {err.lineno}, column {err.colno}"
+            N_("{where} is not valid JSON (truncated?): {what} at line {line}, column {column}"),
+            where=where,
+            what=what,
+            line=err.lineno,
+            column=err.colno,
         ) from None
     if not isinstance(data, dict):
-        raise RecordError(f"{where} must hold a JSON object, not {type(data).__name__}")
+        raise RecordError(N_("{where} must hold a JSON object, not {kind}"), where=where, kind=type(data).__name__)
     return data
 
 
@@ -155,27 +167,31 @@ def dumps(game: Game, seats: Sequence[SeatRecord] | None = None, settings: Mappi
 
 def _game_of(record: dict[str, Any]) -> tuple[Game, list[str]]:
     if record.get("format", FORMAT) != FORMAT:
-        raise RecordError(f"not a red7 record (format {record.get('format')!r})")
+        raise RecordError(N_("not a red7 record (format {format!r})"), format=record.get("format"))
     version = _version(record)
     if version not in VERSIONS or isinstance(version, bool):
-        raise RecordError(f"record version {version!r} is not supported (this reads versions 1 and {VERSION})")
+        raise RecordError(
+            N_("record version {version!r} is not supported (this reads versions 1 and {latest})"),
+            version=version,
+            latest=VERSION,
+        )
     for field in ("config", "seed", "decisions"):
         if field not in record:
-            raise RecordError(f"record has no {field!r} field")
+            raise RecordError(N_("record has no {field!r} field"), field=field)
     cfg = record["config"]
     if not isinstance(cfg, dict):
-        raise RecordError("record 'config' must be an object with players, advanced and actions")
+        raise RecordError(N_("record 'config' must be an object with players, advanced and actions"))
     decisions = record["decisions"]
     if not isinstance(decisions, list) or not all(isinstance(d, str) for d in decisions):
-        raise RecordError("record 'decisions' must be a list of decision strings such as 'play R7'")
+        raise RecordError(N_("record 'decisions' must be a list of decision strings such as 'play R7'"))
     seed = record["seed"]
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RecordError(f"record 'seed' must be an integer, not {seed!r}")
+        raise RecordError(N_("record 'seed' must be an integer, not {seed!r}"), seed=seed)
     deal = deal_of(record)
     try:
         game = Game(config=Config.from_mapping(cfg), seed=seed, deal=deal)
     except (GameError, TypeError) as err:
-        raise RecordError(f"record config is invalid: {err}") from None
+        raise RecordError(N_("record config is invalid: {reason}"), reason=err) from None
     seats_of(record)  # a malformed seats field is refused, although the replay does not need it
     return game, decisions
 
@@ -192,11 +208,15 @@ def deal_of(record: dict[str, Any]) -> str:
     version 2 record without a known generator."""
     if _version(record) == 1:
         if "deal" in record:
-            raise RecordError("a version 1 record names no generator (deal): it was dealt by mt19937")
+            raise RecordError(N_("a version 1 record names no generator (deal): it was dealt by mt19937"))
         return LEGACY_DEAL
     deal = record.get("deal")
     if deal not in DEALS:
-        raise RecordError(f"record 'deal' must name the generator that dealt it ({', '.join(DEALS)}), not {deal!r}")
+        raise RecordError(
+            N_("record 'deal' must name the generator that dealt it ({deals}), not {deal!r}"),
+            deals=", ".join(DEALS),
+            deal=deal,
+        )
     return str(deal)
 
 
@@ -211,14 +231,20 @@ def steps(record: dict[str, Any]) -> Iterator[tuple[int, Action, Game]]:
     game, decisions = _game_of(record)
     for number, text in enumerate(decisions, 1):
         if game.is_over:
-            raise RecordError(f"decision {number} ({text!r}) comes after the game ended")
+            raise RecordError(N_("decision {number} ({text!r}) comes after the game ended"), number=number, text=text)
         try:
             action = Action.parse(text)
             game.apply(action)
         except ActionError as err:
-            raise RecordError(f"decision {number}: {err}") from None
+            raise RecordError(N_("decision {number}: {reason}"), number=number, reason=err) from None
         except IllegalActionError as err:
-            raise RecordError(f"decision {number} ({text!r}) is illegal: {err.reason}") from None
+            raise RecordError(
+                N_("decision {number} ({text!r}) is illegal: {reason} ({rule})"),
+                number=number,
+                text=text,
+                reason=err.refusal.explained(),
+                rule=err.refusal.rule,
+            ) from None
         yield number, action, game
 
 
@@ -240,14 +266,22 @@ def replay(record: dict[str, Any], on_step: Callable[[int, Action, Game], None] 
     actual = game.result.as_dict() if game.result else None
     if expected is None and actual is not None:
         raise RecordError(
-            f"the record claims no result, as for an unfinished game, but its {count} decisions finish the game: "
-            f"{result_in_words(actual)}"
+            N_(
+                "the record claims no result, as for an unfinished game, but its {count} decisions finish the game: "
+                "{result}"
+            ),
+            count=count,
+            result=result_in_words(actual),
         )
     if expected is not None and actual is None:
-        raise RecordError(f"the record claims a result but its {count} decisions do not finish the game")
+        raise RecordError(
+            N_("the record claims a result but its {count} decisions do not finish the game"), count=count
+        )
     if actual != expected:
         said, found = result_in_words(expected), result_in_words(actual)
         if said == found:  # equal in words, not in the record (an extra field...): show both as they are
             said, found = json.dumps(expected), json.dumps(actual)
-        raise RecordError(f"the recorded result ({said}) differs from the replayed one ({found})")
+        raise RecordError(
+            N_("the recorded result ({said}) differs from the replayed one ({found})"), said=said, found=found
+        )
     return game

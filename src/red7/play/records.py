@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.game import Game
+from ..core.model import N_
 from ..core.record import RecordError, SeatRecord, dumps, parse
 
 
@@ -108,5 +109,5 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise RecordError(f"cannot read record {str(path)!r}: {err}") from None
+        raise RecordError(N_("cannot read record {path!r}: {reason}"), path=str(path), reason=err) from None
     return parse(text, f"record {str(path)!r}")

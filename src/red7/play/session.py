@@ -181,13 +181,18 @@ class SeatCards:
     they were then (R6.1: they left the round face down)."""
 
 
-def cards_at_round_end(events: Sequence[Event], players: int) -> list[SeatCards]:
+def cards_at_round_end(events: Sequence[Event], players: int, opening: Sequence[int] | None = None) -> list[SeatCards]:
     """Each seat's palette and hand at the end of the last round that ``events`` deal
     (as the round stands, if it is still played), worked out from the events alone: as
     one seat sees them (``game.events_for(seat)``, R9) they show every palette and
     that seat's hand; all of them (``game.events``) show every hand too. A seat that
-    left the round keeps the cards it left with."""
-    palettes: list[int] = [0] * players
+    left the round keeps the cards it left with.
+
+    ``opening`` is the palettes (card masks) the events begin from when no deal begins
+    them: a game's :attr:`~red7.core.game.Game.opening` (a position given card by card,
+    ``Game.from_position``, whose first round has no deal; its hands are unknown here,
+    None). Without it such a round's palettes would hold only the cards played in it."""
+    palettes: list[int] = list(opening) if opening is not None else [0] * players
     hands: list[int | None] = [None] * players
     out = [False] * players
     for event in events:

@@ -34,7 +34,7 @@ from ..bots.base import Bot
 from ..core.actions import Action, to_action
 from ..core.events import Event, PlayerEliminated, TurnEnded, draws_unknown
 from ..core.game import Game
-from ..core.model import Config, GameError, Option, Refusal
+from ..core.model import N_, Config, GameError, Option, Refusal
 from ..core.observation import Observation
 from ..core.record import RecordError, SeatRecord, replay, seats_of
 from ..core.seeds import DEAL, fresh_seed
@@ -156,15 +156,15 @@ class Table:
         game = replay(record)
         seats = seats_of(record)
         if game.is_over:
-            raise RecordError("the game is over: it can be replayed (red7 replay), not resumed")
+            raise RecordError(N_("the game is over: it can be replayed (red7 replay), not resumed"))
         if seats is None:
             raise RecordError(
-                "the record does not say who sat at the table (it is older than that): it cannot be resumed"
+                N_("the record does not say who sat at the table (it is older than that): it cannot be resumed")
             )
         try:
             table = cls.around(game, [Seat.of(seat) for seat in seats])
         except BotSpecError as err:
-            raise RecordError(f"a seat's bot cannot be made: {err}") from None
+            raise RecordError(N_("a seat's bot cannot be made: {reason}"), reason=err) from None
         settings = record.get("settings")
         table.settings = dict(settings) if isinstance(settings, dict) else {}
         return table
@@ -207,6 +207,12 @@ class Table:
         """The game's events from number ``start`` on, as ``seat`` may see them (R9);
         those of a staged turn for its mover only."""
         return self._seen_by(seat).events_for(seat, start)
+
+    @property
+    def opening(self) -> tuple[int, ...] | None:
+        """The palettes the game's event log begins with when no deal begins it (a
+        position set up card by card), public: :attr:`~red7.core.game.Game.opening`."""
+        return self.game.opening
 
     def _seen_by(self, seat: int | None) -> Game:
         """The game as ``seat`` knows it: without the staged decisions of a turn that is

@@ -123,3 +123,16 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Mark ``message`` for translation where it is defined; translate it with :func:`_` where shown."""
     return message
+
+
+def error_text(err: BaseException) -> str:
+    """``err``'s sentence in the language in use: an
+    :class:`~red7.core.model.Explained` error's template translated by the catalog and
+    filled with its fields (a field that is such an error itself said the same way);
+    any other error's own text, as it was written."""
+    from ..core.model import Explained
+
+    if not isinstance(err, Explained) or not err.fields:
+        return _(err.template) if isinstance(err, Explained) else str(err)
+    fields = {k: error_text(v) if isinstance(v, BaseException) else v for k, v in err.fields.items()}
+    return _(err.template).format(**fields)

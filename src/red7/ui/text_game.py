@@ -130,21 +130,40 @@ def option_text(option: Option) -> str:
     return text if option.safe else text + "   " + _("(you would be out)")
 
 
+EXAMPLES: Final = (Action.of(Kind.PLAY, "R7"), Action.of(Kind.CANVAS, "B3"), Action.of(Kind.END))
+"""The decisions the explanation of an answer that is not one gives as examples."""
+
+
 def not_a_decision(text: str, options: int) -> str:
     """Why ``text`` is not a decision, in the language in use: what may be typed (an
-    option's number, or the notation, which is English), and for a card that is not
-    one, how the notation writes a card (the colours' English initials, R1.3)."""
-    words = text.lower().split()
-    if words and words[0] in (Kind.PLAY, Kind.CANVAS, Kind.MOVE, Kind.TAKE):
+    option's number, a decision as the options say it in that language, e.g. 'jogar
+    Vm7', or its notation, which is English, e.g. 'play R7'), and for a card that is
+    not one, how a card is written, as shown and in the notation (the colours' English
+    initials, R1.3)."""
+    words = _normal(text).split()
+    verbs = {str(kind) for kind in (Kind.PLAY, Kind.CANVAS, Kind.MOVE, Kind.TAKE)}
+    verbs |= {decision_text(Action.of(kind, "R7")).split()[0].lower() for kind in (Kind.PLAY, Kind.CANVAS, Kind.TAKE)}
+    if words and words[0] in verbs:
         letters = ", ".join(f"{letter} {colour_name(c)}" for letter, c in zip(COLOUR_LETTERS, COLOURS, strict=True))
+        shown, notation = decision_text(EXAMPLES[0]), str(EXAMPLES[0])
+        if shown == notation:  # the language writes cards as the notation does
+            return _(
+                "'{text}' names no card: the notation writes a card with its colour's English initial and its "
+                "number, e.g. 'play R7' ({letters})."
+            ).format(text=text, letters=letters)
         return _(
-            "'{text}' names no card: the notation writes a card with its colour's English initial and its "
-            "number, e.g. 'play R7' ({letters})."
-        ).format(text=text, letters=letters)
+            "'{text}' names no card: write a card as the options show it, e.g. '{shown}', or as the notation "
+            "does, with its colour's English initial and its number, e.g. '{notation}' ({letters})."
+        ).format(text=text, shown=shown, notation=notation, letters=letters)
     return _(
-        "'{text}' is not a decision: type a number from 1 to {n}, or a decision's notation ('play R7', 'canvas B3', "
-        "'end'...)."
-    ).format(text=text, n=options)
+        "'{text}' is not a decision: type a number from 1 to {n}, a decision as the options say it ({shown}...), "
+        "or its notation, in brackets ({notations}...)."
+    ).format(
+        text=text,
+        n=options,
+        shown=", ".join(f"'{decision_text(a)}'" for a in EXAMPLES),
+        notations=", ".join(f"'{a}'" for a in EXAMPLES),
+    )
 
 
 def _normal(text: str) -> str:

@@ -114,11 +114,13 @@ def decision_of(key: ActionKey, card: Card | None) -> Action:
     return Action.of(kind, card, destination)
 
 
-def match_summary(events: Sequence[Event], scores: Sequence[int], names: Sequence[str]) -> str:
+def match_summary(
+    events: Sequence[Event], scores: Sequence[int], names: Sequence[str], opening: Sequence[int] | None = None
+) -> str:
     """An advanced match round by round, from its events as one seat sees them (round
     ends are public) and its final ``scores``: each round's winner, final rule, scoring
     cards and points, and the scores after it (R8.2); then every palette at the end of
-    the last round, as each player left it."""
+    the last round, as each player left it (``opening``: as in :func:`palette_lines`)."""
     overs = [e for e in events if isinstance(e, RoundOver)]
     # the scores after each round, counted back from the final ones (a match set up
     # mid-way, Game.from_position, has score piles from rounds it has no events of)
@@ -138,15 +140,16 @@ def match_summary(events: Sequence[Event], scores: Sequence[int], names: Sequenc
         board = ", ".join(f"{name} {score}" for name, score in zip(names, standing, strict=True))
         lines.append("   " + _("scores: {scores}").format(scores=board))
     lines += ["", _("Final palettes (round {n}):").format(n=overs[-1].round if overs else 1)]
-    return "\n".join(lines + palette_lines(events, names))
+    return "\n".join(lines + palette_lines(events, names, opening))
 
 
-def palette_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
+def palette_lines(events: Sequence[Event], names: Sequence[str], opening: Sequence[int] | None = None) -> list[str]:
     """Each player's palette as the last round ``events`` deal ended (or stands), one
-    indented line each: "   Ana: R7 B3"."""
+    indented line each: "   Ana: R7 B3". ``opening``: the palettes the events begin
+    from when no deal begins them (the table's :attr:`~red7.play.table.Table.opening`)."""
     return [
         f"   {name}: {cards_label(seat.palette) or '—'}"
-        for name, seat in zip(names, cards_at_round_end(events, len(names)), strict=True)
+        for name, seat in zip(names, cards_at_round_end(events, len(names), opening), strict=True)
     ]
 
 
@@ -424,7 +427,11 @@ class PlayApp(BoardApp):
             drawn=just_drawn(seen, self.viewer) & set(cards_shown(obs.hand or 0)),
             owner=self._owner(),
             # the game is over: every palette as the last round ended, scoring cards included
-            final=[s.palette for s in cards_at_round_end(seen, len(self.names))] if self.table.is_over else None,
+            final=(
+                [s.palette for s in cards_at_round_end(seen, len(self.names), self.table.opening)]
+                if self.table.is_over
+                else None
+            ),
         )
         self.query_one(Board).show(view)
         self._show_buttons()
@@ -493,7 +500,10 @@ class PlayApp(BoardApp):
             ended = [i for i, e in enumerate(seen) if isinstance(e, RoundOver) and e.round == moment.over.round]
             if ended:
                 summary += (
-                    "\n\n" + _("Final palettes:") + "\n" + "\n".join(palette_lines(seen[: ended[-1]], self.names))
+                    "\n\n"
+                    + _("Final palettes:")
+                    + "\n"
+                    + "\n".join(palette_lines(seen[: ended[-1]], self.names, self.table.opening))
                 )
             title = _("Round {n} is over").format(n=moment.over.round)
             self._ask(
@@ -607,9 +617,11 @@ class PlayApp(BoardApp):
                 path=saved.record, error=saved.error.strerror
             )
         if self.table.config.advanced:  # a match: every round, and how the last one ended
-            summary = match_summary(self.session.log(self.viewer), end.over.scores, self.names)
-        else:
+            summary = match_summary(self.session.log(self.viewer), end.over.scores, self.names, self.table.opening)
+        else:  # the one round: how it was won, and every palette as it ended, the winner's included
             summary = round_summary(end.last_round, end.over.scores, self.table.config.target, self.names)
+            palettes = palette_lines(self.session.log(self.viewer), self.names, self.table.opening)
+            summary += "\n\n" + _("Final palettes:") + "\n" + "\n".join(palettes)
         # the outcome first: a match's story may be longer than the dialog's room
         lines = [
             winners_line(end.over.winners, self.names, self.table.config.advanced),

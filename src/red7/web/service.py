@@ -54,10 +54,10 @@ from ..play.table import Seat, Table
 from ..ui.i18n import _, parse_language, using
 from ..ui.words import NAME_LENGTH, RESERVED_NAME, name_key, refusal_text
 from .bus import Bus
+from .frames import FrameCache
 from .live import LiveTable, SeatState
 from .metrics import Metrics
 from .store import Store, StoredTable, change_message, changed_table, new_token, replayed, token_hash
-from .views import encode, shared_view, since, table_frame
 
 log = logging.getLogger("red7.web")
 T = TypeVar("T")
@@ -109,16 +109,22 @@ class Client:
 
 class Hub:
     """Who is connected to which table, and the fan-out of a table's frames to them
-    (each client gets the frame of its own seat: :func:`~red7.web.views.table_frame`)."""
+    (each client gets the frame of its own seat: :func:`~red7.web.views.table_frame`,
+    each view made once per change: :class:`~red7.web.frames.FrameCache`)."""
 
     def __init__(self) -> None:
         self.clients: dict[str, set[Client]] = {}
+        self.frames = FrameCache()
 
     def add(self, client: Client) -> None:
         self.clients.setdefault(client.table_id, set()).add(client)
 
     def remove(self, client: Client) -> None:
-        self.clients.get(client.table_id, set()).discard(client)
+        clients = self.clients.get(client.table_id, set())
+        clients.discard(client)
+        if not clients:  # nobody here sees the table: its views are not kept
+            self.clients.pop(client.table_id, None)
+            self.frames.forget(client.table_id)
 
     def of(self, table_id: str) -> list[Client]:
         return list(self.clients.get(table_id, ()))
@@ -126,36 +132,24 @@ class Hub:
     async def publish(self, live: LiveTable) -> None:
         """Send every client of ``live`` here its frame of the table now: a connection's
         first frame whole, with the words of the page; later ones with only the new part
-        of the move log (:func:`~red7.web.views.since`). The public part is made once,
-        each seat's frame once, and each text once, whatever the number of connections
-        showing it."""
+        of the move log (:func:`~red7.web.views.since`), and none if nothing it may see
+        changed. Each view (a seat's, the spectators') is made once per change and each
+        text encoded once, whatever the number of connections showing it and of times
+        the table's clients are told."""
         clients = self.of(live.id)
         if not clients:
             return
-        shared = shared_view(live)
-        staging = live.staging  # its mover's frames show the staged turn; nobody else's do
-        mover = shared_view(live, staging) if staging is not None else shared
-        frames: dict[int | None, dict[str, Any]] = {}
-        texts: dict[tuple[int | None, int | None], str] = {}  # by seat and log_from (None: a first frame)
+        views = self.frames.views(live, {client.seat for client in clients})
         for client in clients:
-            if client.seat not in frames:
-                view = mover if client.seat == staging else shared
-                frames[client.seat] = table_frame(live, client.seat, words=False, shared=view)
-            whole = frames[client.seat]
-            if client.greeted and whole == client.shown:
+            view = views[client.seat]
+            whole = view.whole
+            if client.greeted and (whole is client.shown or whole == client.shown):
                 continue  # nothing it may see changed (another seat's staged turn, say)
-            client.shown = whole
-            if client.greeted:
-                frame = since(whole, client.log)
-                key = (client.seat, frame["game"]["log_from"] if frame["game"] else 0)
-            else:
-                frame, key = None, (client.seat, None)
-            if key not in texts:
-                view = mover if client.seat == staging else shared
-                texts[key] = encode(frame or table_frame(live, client.seat, words=True, shared=view))
-            client.greeted, client.log = True, whole["game"]["log"] if whole["game"] else ()
+            text, _start = view.text(client.log if client.greeted else None, live.lang)
+            client.shown, client.greeted = whole, True
+            client.log = whole["game"]["log"] if whole["game"] else ()
             with contextlib.suppress(Exception):  # a client gone mid-send is removed by its own handler
-                await client.send(texts[key])
+                await client.send(text)
 
 
 # --- bots in other processes ------------------------------------------------------------

@@ -269,6 +269,22 @@ def table_frame(
         return frame
 
 
+def frame_key(live: LiveTable, seat: int | None) -> tuple[Any, ...]:
+    """Everything :func:`table_frame` of ``seat`` (None: a spectator) reads from ``live``,
+    in a tuple: two equal keys give equal frames, so a view is made once per key
+    (:class:`~red7.web.frames.FrameCache`). The table's version (its every written
+    change), the game moved in memory (decisions, events, the staged turn: a person's
+    turn being staged is written too, but a copy brought to another process's version
+    is keyed the same), who is online or away (not written: told over the bus), and the
+    seat's own sequence number."""
+    table = live.table
+    game = None
+    if table is not None:
+        game = (id(table), table.game.decisions, table.event_count, tuple(str(a) for a in table.staged))
+    seats = tuple((s.name, s.bot, s.substitute, s.taken, s.online > 0) for s in live.seats)
+    return (live.version, live.status, live.lang, live.game_number, game, seats, seat, live.seq_for(seat))
+
+
 def since(frame: dict[str, Any], seen: Sequence[str]) -> dict[str, Any]:
     """``frame`` for a client that has the move log ``seen`` already (the whole log of
     the last frame it got): the log's lines from the first one that differs on

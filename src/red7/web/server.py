@@ -456,11 +456,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/games/{number}/record")
     async def record(table_id: str, number: GameNumber) -> dict[str, Any]:
-        return tables().record(table_id, number)
+        return await tables().record(table_id, number)
 
     @app.get("/api/tables/{table_id}/games/{number}/replay")
     async def replay(table_id: str, number: GameNumber, request: Request) -> dict[str, Any]:
-        live = tables().get(table_id)
+        live = await tables().find(table_id)
         with using(live.lang):
             if "token" in request.query_params:
                 raise Refused("token-in-url", token_in_url())
@@ -468,7 +468,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             seat = await tables().seat_of(live, token)
             if token and seat is None:
                 raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
-        return {"frames": replay_frames(tables().played(table_id, number), number, seat)}
+        return {"frames": replay_frames(await tables().played(table_id, number), number, seat)}
 
     def bearer(header: str | None) -> str | None:
         """The token of an ``Authorization: Bearer <token>`` header."""
@@ -540,7 +540,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lang = asked_language(None, hello.get("lang"), lang)
         try:
             with using(lang):
-                live = tables().get(table_id)
+                live = await tables().find(table_id)
         except Refused as err:
             await refuse(err.code, err.message, 4404)
             return

@@ -223,7 +223,12 @@ class Tables:
         """Bring back every table of the database, each game replayed from its seed and
         decisions to exactly where it was (a person's staged turn included)."""
         for stored in self.store.tables():
-            self.live[stored.id] = self._revive(stored)
+            live = self.live[stored.id] = self._revive(stored)
+            if self._finished_unsaid(live):  # before the server serves: nothing waits for this
+                assert live.saved is not None
+                written = self.store.commit(live.saved, live.stored())
+                if written is not None:
+                    live.saved = written
 
     def _revive(self, stored: StoredTable) -> LiveTable:
         config = Config(stored.players, stored.advanced, stored.actions)
@@ -233,16 +238,29 @@ class Tables:
         for seat in live.seats:
             if seat.bot is None and seat.token_hash is not None:
                 seat.left = time.monotonic()  # nobody is connected to this process yet
-        table = live.table
-        if table is not None and table.is_over and live.status != "over":
-            # written by the previous release, killed between a game's last decision and its result
-            live.status = "over"
-            assert live.saved is not None
-            written = self.store.commit(live.saved, live.stored())
-            if written is not None:
-                live.saved = written
         if self.bus.shared:  # bots waiting now are another process's, unless it is gone
             live.touched = time.monotonic() - TAKEOVER + BEAT
+        return live
+
+    @staticmethod
+    def _finished_unsaid(live: LiveTable) -> bool:
+        """Is ``live``'s game over but not its status (written by the previous release,
+        killed between a game's last decision and its result)? If so, the status is
+        made "over" here: write it (:meth:`_revived`, :meth:`load`)."""
+        table = live.table
+        if table is not None and table.is_over and live.status != "over":
+            live.status = "over"
+            return True
+        return False
+
+    async def _revived(self, stored: StoredTable) -> LiveTable:
+        """:meth:`_revive`, its status written off the event loop if it had to change."""
+        live = self._revive(stored)
+        if self._finished_unsaid(live):
+            assert live.saved is not None
+            written = await self._db(self.store.commit, live.saved, live.stored())
+            if written is not None:
+                live.saved = written
         return live
 
     def _copy(self, live: LiveTable, stored: StoredTable) -> None:
@@ -283,14 +301,23 @@ class Tables:
     # --- the lobby ------------------------------------------------------------------
 
     def get(self, table_id: str) -> LiveTable:
+        """The table ``table_id`` as this process holds it (no database read: a table
+        just made by another process may not be here yet, see :meth:`find`); Refused
+        (``no-table``) if there is none."""
         live = self.live.get(table_id)
-        if live is None and self.bus.shared and len(table_id) <= 32:  # made by another process just now?
-            stored = self.store.table(table_id)
-            if stored is not None and stored.status != EXPIRED:
-                live = self.live[table_id] = self._revive(stored)
         if live is None or live.status == EXPIRED:
             raise Refused("no-table", _("There is no table {id}.").format(id=table_id[:32]), 404)
         return live
+
+    async def find(self, table_id: str) -> LiveTable:
+        """:meth:`get`, and with other processes a table made by one of them just now
+        (not heard of yet) read from the database, in one of the store's threads."""
+        if table_id not in self.live and self.bus.shared and len(table_id) <= 32:
+            stored = await self._db(self.store.table, table_id)
+            if stored is not None and stored.status != EXPIRED and table_id not in self.live:
+                revived = await self._revived(stored)
+                self.live.setdefault(table_id, revived)  # (unless revived meanwhile by another call)
+        return self.get(table_id)
 
     def listed(self) -> list[LiveTable]:
         """The tables to show in the lobby: open ones first, then those being played, the
@@ -361,7 +388,7 @@ class Tables:
 
     async def join(self, table_id: str, seat: Any, name: Any) -> str:
         """A person takes a free seat; their new token."""
-        live = self.get(table_id)
+        live = await self.find(table_id)
         async with self._changing(live, reread=True):
             token = self._sit(live, self._free_seat(live, seat), name)
             await self._changed(live)
@@ -402,7 +429,7 @@ class Tables:
 
     async def add_bot(self, table_id: str, token: Any, seat: Any, level: Any) -> None:
         """A person at the table puts a bot (``level``: easy, medium, hard, expert) in a free seat."""
-        live = self.get(table_id)
+        live = await self.find(table_id)
         await self._member(live, token)
         async with self._changing(live, reread=True):
             free = self._free_seat(live, seat)
@@ -413,7 +440,7 @@ class Tables:
 
     async def start(self, table_id: str, token: Any) -> None:
         """A person at the table starts the game once every seat is taken."""
-        live = self.get(table_id)
+        live = await self.find(table_id)
         await self._member(live, token)
         async with self._changing(live, reread=True):
             if live.status != "open":
@@ -424,7 +451,7 @@ class Tables:
 
     async def again(self, table_id: str, seat: int) -> None:
         """Play again (after a game is over): a new deal for the same seats."""
-        live = self.get(table_id)
+        live = await self.find(table_id)
         async with self._changing(live, reread=True):
             if live.table is None or not live.table.is_over:
                 raise Refused("not-over", _("The game is not over yet."), 409)
@@ -466,7 +493,7 @@ class Tables:
 
     async def decide(self, table_id: str, seat: int, seq: Any, action: Any) -> None:
         """The person in ``seat`` makes ``action`` (notation) against ``seq``."""
-        live = self.get(table_id)
+        live = await self.find(table_id)
         async with self._changing(live):
             table = await self._turn_of(live, seat, seq)
             if not isinstance(action, str):
@@ -483,7 +510,7 @@ class Tables:
         self.metrics.decisions.labels(by="person").inc()
 
     async def take_back(self, table_id: str, seat: int, seq: Any) -> None:
-        live = self.get(table_id)
+        live = await self.find(table_id)
         async with self._changing(live):
             await self._turn_of(live, seat, seq)
             if not live.take_back():
@@ -493,7 +520,7 @@ class Tables:
     # --- connections ----------------------------------------------------------------
 
     async def connect(self, client: Client) -> None:
-        live = self.get(client.table_id)
+        live = await self.find(client.table_id)
         self.hub.add(client)
         self.metrics.clients.inc()
         if client.seat is not None:
@@ -559,7 +586,7 @@ class Tables:
             live = self.live.get(table_id)
             if live is None:
                 with contextlib.suppress(Refused):
-                    live = self.get(table_id)
+                    live = await self.find(table_id)
             if live is not None and 0 <= seat < len(live.seats):
                 self._count_online(live, seat)
                 await self._publish(live)
@@ -578,8 +605,8 @@ class Tables:
         if live is None:
             stored = await self._db(self.store.table, table_id)
             if stored is not None and table_id not in self.live and stored.status != EXPIRED:
-                self.live[table_id] = self._revive(stored)
-                await self._publish(self.live[table_id])
+                revived = await self._revived(stored)
+                await self._publish(self.live.setdefault(table_id, revived))
             return
         async with live.lock:
             if version is not None and live.version >= version:
@@ -645,7 +672,7 @@ class Tables:
 
     async def _look(self) -> None:
         try:
-            versions = self.store.versions()
+            versions = await self._db(self.store.versions)
         except Exception as err:  # the database away for a moment: look again later
             log.warning("could not read the tables' versions (%s)", type(err).__name__)
             return
@@ -775,14 +802,14 @@ class Tables:
 
     # --- records --------------------------------------------------------------------
 
-    def played(self, table_id: str, number: int) -> LiveTable:
+    async def played(self, table_id: str, number: int) -> LiveTable:
         """The table as it was in its game ``number``: the table itself for the current
         game, else one around that game read back from the database (for replays)."""
-        live = self.get(table_id)
+        live = await self.find(table_id)
         if live.table is not None and number == live.game_number:
             return live
         with using(live.lang):
-            stored = self.store.game(table_id, number)
+            stored = await self._db(self.store.game, table_id, number)
             if stored is None:
                 raise Refused("no-game", _("This table has no game {n}.").format(n=number), 404)
         game = replayed(stored)
@@ -790,12 +817,12 @@ class Tables:
         status = "over" if stored.result is not None else "playing"
         return replace(live, table=Table.around(game, seats), game_number=number, status=status, bot_task=None)
 
-    def record(self, table_id: str, number: int) -> dict[str, Any]:
+    async def record(self, table_id: str, number: int) -> dict[str, Any]:
         """The record of game ``number`` at the table, in the engine's format (what
         ``red7 replay`` reads); only once that game is over (its seed orders the deck)."""
-        live = self.get(table_id)
+        live = await self.find(table_id)
         with using(live.lang):
-            stored = self.store.game(table_id, number)
+            stored = await self._db(self.store.game, table_id, number)
             if stored is None:
                 raise Refused("no-game", _("This table has no game {n}.").format(n=number), 404)
             if stored.result is None:

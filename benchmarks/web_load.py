@@ -567,7 +567,7 @@ async def people_load(cluster: Cluster, games: int, seconds: float, ramp: float)
         **shares,
         "server_cpu_ms_per_decision": round(1000 * shares["cpu_seconds"]["servers"] / decided, 3) if decided else None,
         "client_cpu_share": round(client_cpu / seconds, 2),
-        "load_average": {"min": round(min(load), 2), "mean": round(statistics.mean(load), 2), "max": round(max(load), 2)},
+        "load_average": {key: round(f(load), 2) for key, f in (("min", min), ("mean", statistics.mean), ("max", max))},
         **memory,
         "metrics": counts,
     }

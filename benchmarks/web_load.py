@@ -531,8 +531,9 @@ async def people_load(cluster: Cluster, games: int, seconds: float, ramp: float)
     stats.window = (begin, begin + seconds)
     cpu0, client0 = cluster.cpu_seconds(), time.process_time()
     load = [os.getloadavg()[0]]
-    for _ in range(round(seconds)):  # the machine's load average, sampled every second of the window
-        await asyncio.sleep(seconds / round(seconds))
+    samples = max(1, round(seconds))
+    for _ in range(samples):  # the machine's load average, sampled every second of the window
+        await asyncio.sleep(seconds / samples)
         load.append(os.getloadavg()[0])
     cpu1, client_cpu = cluster.cpu_seconds(), time.process_time() - client0
     memory = cluster.memory()

@@ -81,6 +81,9 @@ def test_web_load_with_people_on_sqlite() -> None:
     result = figures("web_load", "--games", "2", "--seconds", "1", "--ramp", "0.5")
     assert result["mode"] == "people" and result["games"] == 2 and result["connections"] == 8
     assert result["leaks"] == 0 and result["errors"] == {}
+    cost = result["server_cpu_ms_per_decision"]
+    assert cost is None or cost > 0  # (None: no decision fell in so short a window)
+    assert set(result["load_average"]) == {"min", "mean", "max"}
 
 
 @pytest.mark.services  # PostgreSQL (Debian's, see .ci/run)

@@ -95,13 +95,17 @@ def test_each_view_is_made_once_per_change_and_an_unchanged_one_is_not_sent(monk
     table.decide(play)  # staged: the mover's view changes, the others' frames are as they were
     asyncio.run(hub.publish(live))
     assert set(counted.take()) == {"m1", "m2"}
-    assert counted.built[6:].count(mover) == 1
+    assert counted.built[6:] == [mover]  # the others' views are not even made again (R9: they see nothing of it)
 
     made = len(counted.built)
     hub.add(counted.client("late", None))  # a new spectator: the view is made already
     asyncio.run(hub.publish(live))
     assert len(counted.built) == made
     assert list(counted.take()) == ["late"]
+    encoded = counted.encoded
+    hub.add(counted.client("later", None))  # and its first text is encoded already
+    asyncio.run(hub.publish(live))
+    assert counted.encoded == encoded and list(counted.take()) == ["later"]
 
 
 def test_a_table_nobody_here_sees_keeps_no_views(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -272,17 +272,14 @@ def table_frame(
 def frame_key(live: LiveTable, seat: int | None) -> tuple[Any, ...]:
     """Everything :func:`table_frame` of ``seat`` (None: a spectator) reads from ``live``,
     in a tuple: two equal keys give equal frames, so a view is made once per key
-    (:class:`~red7.web.frames.FrameCache`). The table's version (its every written
-    change), the game moved in memory (decisions, events, the staged turn: a person's
-    turn being staged is written too, but a copy brought to another process's version
-    is keyed the same), who is online or away (not written: told over the bus), and the
-    seat's own sequence number."""
+    (:class:`~red7.web.frames.FrameCache`). The table (status, language, game), each
+    seat (who sits there, online or away: presence is not written, it is told over the
+    bus), the game as ``seat`` sees it (:meth:`~red7.play.table.Table.seen_at`: another
+    seat's staged decision changes nothing of it) and ``seat``'s sequence number."""
     table = live.table
-    game = None
-    if table is not None:
-        game = (id(table), table.game.decisions, table.event_count, tuple(str(a) for a in table.staged))
+    game = None if table is None else (id(table), table.seen_at(seat), table.committed)
     seats = tuple((s.name, s.bot, s.substitute, s.taken, s.online > 0) for s in live.seats)
-    return (live.version, live.status, live.lang, live.game_number, game, seats, seat, live.seq_for(seat))
+    return (live.id, live.status, live.lang, live.game_number, live.game_id, game, seats, seat, live.seq_for(seat))
 
 
 def since(frame: dict[str, Any], seen: Sequence[str]) -> dict[str, Any]:

@@ -53,33 +53,38 @@ class FrameCache:
 
     def __init__(self) -> None:
         self._built: dict[str, dict[int | None, Built]] = {}
+        self._shared: dict[str, dict[bool, tuple[Hashable, Shared]]] = {}
         self.builds = 0
         """How many views were made (:func:`~red7.web.views.table_frame` calls), in all."""
 
-    def views(self, live: LiveTable, seats: set[int | None]) -> dict[int | None, Built]:
-        """The view of each of ``seats`` of ``live`` now: made again only where its key
-        changed; the public part (:func:`~red7.web.views.shared_view`) made at most once
-        for them all (twice while a turn is staged: its mover sees it)."""
-        staging = live.staging
-        shared: dict[bool, Shared] = {}
-
-        def public(mover: bool) -> Shared:
-            if mover not in shared:
-                shared[mover] = shared_view(live, staging if mover else None)
-            return shared[mover]
-
+    def view(self, live: LiveTable, seat: int | None) -> Built:
+        """The view of ``seat`` of ``live`` now: made again only if its key changed. The
+        public part (:func:`~red7.web.views.shared_view`) is kept too, by the key of
+        the spectators' view (the mover's, while a turn is staged: its mover sees it),
+        so that it is made once per change for every seat."""
+        key = frame_key(live, seat)
         built = self._built.setdefault(live.id, {})
-        out: dict[int | None, Built] = {}
-        for seat in seats:
-            key = frame_key(live, seat)
-            view = built.get(seat)
-            if view is None or view.key != key:
-                self.builds += 1
-                whole = table_frame(live, seat, words=False, shared=public(seat is not None and seat == staging))
-                view = built[seat] = Built(key, whole)
-            out[seat] = view
-        return out
+        view = built.get(seat)
+        if view is None or view.key != key:
+            self.builds += 1
+            mover = seat is not None and seat == live.staging
+            view = built[seat] = Built(key, table_frame(live, seat, words=False, shared=self._public(live, mover)))
+        return view
+
+    def _public(self, live: LiveTable, mover: bool) -> Shared:
+        viewer = live.staging if mover else None
+        key = frame_key(live, viewer)
+        kept = self._shared.setdefault(live.id, {})
+        found = kept.get(mover)
+        if found is None or found[0] != key:
+            found = kept[mover] = (key, shared_view(live, viewer))
+        return found[1]
+
+    def __contains__(self, table_id: object) -> bool:
+        """Whether views of ``table_id`` are kept."""
+        return table_id in self._built or table_id in self._shared
 
     def forget(self, table_id: str) -> None:
         """Drop the views of ``table_id``: nobody here is shown it any more."""
         self._built.pop(table_id, None)
+        self._shared.pop(table_id, None)

@@ -139,9 +139,9 @@ class Hub:
         clients = self.of(live.id)
         if not clients:
             return
-        views = self.frames.views(live, {client.seat for client in clients})
         for client in clients:
-            view = views[client.seat]
+            # each client's view as the table is now: a send may let the table change meanwhile
+            view = self.frames.view(live, client.seat)
             whole = view.whole
             if client.greeted and (whole is client.shown or whole == client.shown):
                 continue  # nothing it may see changed (another seat's staged turn, say)
@@ -302,8 +302,9 @@ class Tables:
 
     def get(self, table_id: str) -> LiveTable:
         """The table ``table_id`` as this process holds it (no database read: a table
-        just made by another process may not be here yet, see :meth:`find`); Refused
-        (``no-table``) if there is none."""
+        just made by another process may not be here yet, see :meth:`find`; a
+        connection's table was found when it connected); Refused (``no-table``) if
+        there is none."""
         live = self.live.get(table_id)
         if live is None or live.status == EXPIRED:
             raise Refused("no-table", _("There is no table {id}.").format(id=table_id[:32]), 404)
@@ -451,7 +452,7 @@ class Tables:
 
     async def again(self, table_id: str, seat: int) -> None:
         """Play again (after a game is over): a new deal for the same seats."""
-        live = await self.find(table_id)
+        live = self.get(table_id)
         async with self._changing(live, reread=True):
             if live.table is None or not live.table.is_over:
                 raise Refused("not-over", _("The game is not over yet."), 409)
@@ -493,7 +494,7 @@ class Tables:
 
     async def decide(self, table_id: str, seat: int, seq: Any, action: Any) -> None:
         """The person in ``seat`` makes ``action`` (notation) against ``seq``."""
-        live = await self.find(table_id)
+        live = self.get(table_id)
         async with self._changing(live):
             table = await self._turn_of(live, seat, seq)
             if not isinstance(action, str):
@@ -510,7 +511,7 @@ class Tables:
         self.metrics.decisions.labels(by="person").inc()
 
     async def take_back(self, table_id: str, seat: int, seq: Any) -> None:
-        live = await self.find(table_id)
+        live = self.get(table_id)
         async with self._changing(live):
             await self._turn_of(live, seat, seq)
             if not live.take_back():
@@ -520,7 +521,7 @@ class Tables:
     # --- connections ----------------------------------------------------------------
 
     async def connect(self, client: Client) -> None:
-        live = await self.find(client.table_id)
+        live = self.get(client.table_id)
         self.hub.add(client)
         self.metrics.clients.inc()
         if client.seat is not None:

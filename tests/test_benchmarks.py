@@ -86,6 +86,12 @@ def test_web_load_with_people_on_sqlite() -> None:
     assert set(result["load_average"]) == {"min", "mean", "max"}
 
 
+def test_web_frames() -> None:
+    result = figures("web_frames", "--games", "1", "--connections", "2", "--spectators", "1", "--repeat", "1")
+    assert result["decisions"] > 0 and result["frames_sent"] > result["decisions"]
+    assert result["cpu_ms_per_decision_median"] > 0
+
+
 @pytest.mark.services  # PostgreSQL (Debian's, see .ci/run)
 def test_web_capacity() -> None:
     assert local_services.Postgres.available()

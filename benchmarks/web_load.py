@@ -32,6 +32,10 @@ measured:
   processes (the postmaster and every ``postgres`` process under it) and of
   ``redis-server`` over the same window. CPU includes that of children that ended (a
   backend that closed is counted in its parent);
+* the servers' CPU per decision: their CPU over the window divided by the decisions
+  their ``/metrics`` counted in it (what a decision costs, frames and write included);
+* the machine's load average, sampled every second of the window (the machine may be
+  shared: a figure means little without it);
 * each server's ``/metrics``, scraped at the start and the end of the window and at the
   end of the run: decisions by people and bots, conflicts (a change refused because
   another process changed the table first: 0 or nearly), clients per process;
@@ -526,7 +530,11 @@ async def people_load(cluster: Cluster, games: int, seconds: float, ramp: float)
     begin = time.monotonic()
     stats.window = (begin, begin + seconds)
     cpu0, client0 = cluster.cpu_seconds(), time.process_time()
-    await asyncio.sleep(seconds)
+    load = [os.getloadavg()[0]]
+    samples = max(1, round(seconds))
+    for _ in range(samples):  # the machine's load average, sampled every second of the window
+        await asyncio.sleep(seconds / samples)
+        load.append(os.getloadavg()[0])
     cpu1, client_cpu = cluster.cpu_seconds(), time.process_time() - client0
     memory = cluster.memory()
     metrics1 = await cluster.metrics()
@@ -534,6 +542,9 @@ async def people_load(cluster: Cluster, games: int, seconds: float, ramp: float)
     stats.stop.set()
     await asyncio.gather(*tasks)
     metrics2 = await cluster.metrics()
+    counts = counted(metrics0, metrics1, metrics2)
+    shares = cluster.cpu_shares(cpu0, cpu1, seconds)
+    decided = counts["window_decisions"] or stats.decisions
     return {
         "mode": "people",
         "backend": cluster.backend,
@@ -554,10 +565,12 @@ async def people_load(cluster: Cluster, games: int, seconds: float, ramp: float)
         "mean_frame_bytes": round(stats.frame_bytes / max(1, stats.frames)),
         "leaks": len(stats.leaks),
         "leak_samples": stats.leaks[:5],
-        **cluster.cpu_shares(cpu0, cpu1, seconds),
+        **shares,
+        "server_cpu_ms_per_decision": round(1000 * shares["cpu_seconds"]["servers"] / decided, 3) if decided else None,
         "client_cpu_share": round(client_cpu / seconds, 2),
+        "load_average": {key: round(f(load), 2) for key, f in (("min", min), ("mean", statistics.mean), ("max", max))},
         **memory,
-        "metrics": counted(metrics0, metrics1, metrics2),
+        "metrics": counts,
     }
 
 
@@ -672,6 +685,11 @@ def report(result: dict[str, Any]) -> str:
             f"errors {result['errors'] or 0}, disconnects {result['disconnects']}, unanswered {result['unanswered']}, "
             f"leaks {result['leaks']}",
             f"CPU: servers {cpu_line(result)}; load generator {cores(result['client_cpu_share'])}",
+            f"server CPU per decision (the servers' CPU over the window / the decisions they counted in it): "
+            f"{result['server_cpu_ms_per_decision']} ms",
+            "machine load average (1 min) over the window: min {min}, mean {mean}, max {max}".format(
+                **result["load_average"]
+            ),
             f"memory: servers VmRSS {mem['VmRSS']} MiB (peak {mem['VmHWM']} MiB)"
             + (
                 " in all; by process " + ", ".join(f"{m.get('VmRSS')} ({m.get('VmHWM')})" for m in each)

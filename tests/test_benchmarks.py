@@ -81,6 +81,15 @@ def test_web_load_with_people_on_sqlite() -> None:
     result = figures("web_load", "--games", "2", "--seconds", "1", "--ramp", "0.5")
     assert result["mode"] == "people" and result["games"] == 2 and result["connections"] == 8
     assert result["leaks"] == 0 and result["errors"] == {}
+    cost = result["server_cpu_ms_per_decision"]
+    assert cost is None or cost > 0  # (None: no decision fell in so short a window)
+    assert set(result["load_average"]) == {"min", "mean", "max"}
+
+
+def test_web_frames() -> None:
+    result = figures("web_frames", "--games", "1", "--connections", "2", "--spectators", "1", "--repeat", "1")
+    assert result["decisions"] > 0 and result["frames_sent"] > result["decisions"]
+    assert result["cpu_ms_per_decision_median"] > 0
 
 
 @pytest.mark.services  # PostgreSQL (Debian's, see .ci/run)

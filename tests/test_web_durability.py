@@ -11,6 +11,7 @@ still take it back.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import random
@@ -115,7 +116,7 @@ def test_a_game_finished_just_before_a_crash_is_over_after_it(tmp_path: Path) ->
     live = tables.live["t1"]
     assert live.table is not None and live.table.is_over
     assert live.status == "over"
-    assert tables.record("t1", 1)["result"] == game.result.as_dict()  # type: ignore[union-attr]
+    assert asyncio.run(tables.record("t1", 1))["result"] == game.result.as_dict()  # type: ignore[union-attr]
     assert [t.id for t in tables.listed()] == []
     assert store.table("t1").status == "over"  # type: ignore[union-attr]
     store.close()

@@ -358,6 +358,12 @@ class Game:
         """Every event so far, as they happened (hidden cards included: see :meth:`events_for`)."""
         return self._past + tuple(self._events)
 
+    @property
+    def event_count(self) -> int:
+        """``len(self.events)``, without making the tuple (a game's events only grow;
+        what they are is :attr:`events`)."""
+        return len(self._past) + len(self._events)
+
     def events_for(self, seat: int | None, start: int = 0) -> list[Event]:
         """The events from number ``start`` on, as ``seat`` (None: a spectator) may see them (R9)."""
         check_seat(seat, self._s.config.players)

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..bots import BotSpecError, make_bot
 from ..bots.base import Bot
-from ..core.actions import Action, to_action
+from ..core.actions import Action, Kind, to_action
 from ..core.events import Event, PlayerEliminated, TurnEnded, draws_unknown
 from ..core.game import Game
 from ..core.model import N_, Config, GameError, Option, Refusal
@@ -105,6 +105,16 @@ class BotTurn:
         return self.bot.choose(self.observation, self.options, self.rng)
 
 
+@dataclass(frozen=True)
+class Previews:
+    """The look-aheads of one decision point (:meth:`Table.look_aheads`): of ``game``
+    when it had ``point`` (its decisions, its events)."""
+
+    game: Game
+    point: tuple[int, int]
+    found: dict[int, tuple[bool, Observation | None]]
+
+
 class Table:
     """One game between ``seats`` under ``config`` (default: the basic game for as many
     players as seats); ``seed`` (default :func:`~red7.core.seeds.fresh_seed`) fixes the
@@ -124,6 +134,7 @@ class Table:
         self._rngs = [bot_rng(self.seed, s) for s in range(len(seats))]
         self._checkpoint: Game | None = None
         self._staged: list[Action] = []
+        self._previews: Previews | None = None
         self.settings: dict[str, Any] = {}
         """How the front end plays this game (JSON values, e.g. ``{"lang": "pt-BR",
         "confirm": False}``): kept in the game in progress's file
@@ -221,10 +232,19 @@ class Table:
             return self._checkpoint
         return self._game
 
+    def seen_at(self, seat: int | None) -> tuple[int, int, tuple[str, ...]]:
+        """Where the game is as ``seat`` sees it (:meth:`observe`, :meth:`events_for`):
+        its decisions, its events and the staged decisions in it. Two equal answers for
+        the same table and seat mean the same view, so a view is shown again without
+        being made again; another seat's staged turn does not change it (R9)."""
+        game = self._seen_by(seat)
+        staged = tuple(str(a) for a in self._staged) if game is self._game else ()
+        return game.decisions, game.event_count, staged
+
     @property
     def event_count(self) -> int:
         """How many events the game has had (a take-back can make it smaller)."""
-        return len(self._game.events)
+        return self._game.event_count
 
     # --- a person's turn ------------------------------------------------------------
 
@@ -245,16 +265,49 @@ class Table:
         return seat, trial, trial.apply(to_action(action))
 
     def look_ahead(self, action: Action | str | int) -> tuple[bool, Observation | None]:
-        """What the mover's legal ``action`` would do, from one trial on a copy: whether
-        it ends their turn (:meth:`ends_turn`) and their view right after it
-        (:meth:`preview`)."""
-        seat, trial, events = self._trial(action)
-        return ends_turn_of(seat, events), None if draws_unknown(events) else trial.observe(seat)
+        """What the mover's legal ``action`` would do: whether it ends their turn
+        (:meth:`ends_turn`) and their view right after it (:meth:`preview`).
+
+        Worked out once per decision point (:meth:`look_aheads`), however many frames,
+        seats or questions ask: a frame of the same point again does no trial. An
+        action that is not legal now raises as :meth:`~red7.core.game.Game.apply` does."""
+        a = to_action(action)
+        found = self.look_aheads().get(a.id)
+        if found is None:  # a concession (none is kept), or not legal now (the engine refuses it)
+            seat, trial, events = self._trial(a)
+            return ends_turn_of(seat, events), None if draws_unknown(events) else trial.observe(seat)
+        return found
+
+    def look_aheads(self) -> dict[int, tuple[bool, Observation | None]]:
+        """:meth:`look_ahead` of every legal decision of the mover now but the concession
+        (it ends the turn, and a frame asks nothing of it), by its id
+        (:attr:`~red7.core.actions.Action.id`), from one trial
+        each on a copy of the game, made at the first question of this decision point and
+        kept until the game moves (a decision, a take-back, a catch-up, a bot's
+        move: anything that changes the game's decisions or events, or the game
+        itself). Empty when nobody decides. Read it, never change it."""
+        game = self._game
+        point = (game.decisions, game.event_count)
+        previews = self._previews
+        if previews is None or previews.game is not game or previews.point != point:
+            found: dict[int, tuple[bool, Observation | None]] = {}
+            seat = self.current
+            if seat is not None:
+                for action in game.legal_actions():
+                    if action.kind is Kind.CONCEDE:
+                        continue
+                    trial = game.clone()
+                    events = trial.apply_id(action.id)  # legal: the solver listed it
+                    found[action.id] = (
+                        ends_turn_of(seat, events),
+                        None if draws_unknown(events) else trial.observe(seat),
+                    )
+            previews = self._previews = Previews(game, point, found)
+        return previews.found
 
     def ends_turn(self, action: Action | str | int) -> bool:
         """Whether the mover's legal ``action`` would end their turn (their last decision of it)."""
-        seat, _trial, events = self._trial(action)
-        return ends_turn_of(seat, events)
+        return self.look_ahead(action)[0]
 
     def preview(self, action: Action | str | int) -> Observation | None:
         """The mover's observation right after their legal ``action``, or None when that

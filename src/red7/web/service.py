@@ -61,11 +61,11 @@ from ..play.table import Seat, Table
 from ..ui.i18n import _, parse_language, using
 from ..ui.words import NAME_LENGTH, RESERVED_NAME, name_key, refusal_text
 from .bus import Bus
+from .frames import FrameCache
 from .live import LiveTable, SeatState
 from .metrics import Metrics
 from .refusals import Refused
 from .store import Store, StoredTable, change_message, changed_table, new_token, replayed, token_hash
-from .views import encode, shared_view, since, table_frame
 
 log = logging.getLogger("red7.web")
 T = TypeVar("T")
@@ -108,16 +108,22 @@ class Client:
 
 class Hub:
     """Who is connected to which table, and the fan-out of a table's frames to them
-    (each client gets the frame of its own seat: :func:`~red7.web.views.table_frame`)."""
+    (each client gets the frame of its own seat: :func:`~red7.web.views.table_frame`,
+    each view made once per change: :class:`~red7.web.frames.FrameCache`)."""
 
     def __init__(self) -> None:
         self.clients: dict[str, set[Client]] = {}
+        self.frames = FrameCache()
 
     def add(self, client: Client) -> None:
         self.clients.setdefault(client.table_id, set()).add(client)
 
     def remove(self, client: Client) -> None:
-        self.clients.get(client.table_id, set()).discard(client)
+        clients = self.clients.get(client.table_id, set())
+        clients.discard(client)
+        if not clients:  # nobody here sees the table: its views are not kept
+            self.clients.pop(client.table_id, None)
+            self.frames.forget(client.table_id)
 
     def of(self, table_id: str) -> list[Client]:
         return list(self.clients.get(table_id, ()))
@@ -125,36 +131,24 @@ class Hub:
     async def publish(self, live: LiveTable) -> None:
         """Send every client of ``live`` here its frame of the table now: a connection's
         first frame whole, with the words of the page; later ones with only the new part
-        of the move log (:func:`~red7.web.views.since`). The public part is made once,
-        each seat's frame once, and each text once, whatever the number of connections
-        showing it."""
+        of the move log (:func:`~red7.web.views.since`), and none if nothing it may see
+        changed. Each view (a seat's, the spectators') is made once per change and each
+        text encoded once, whatever the number of connections showing it and of times
+        the table's clients are told."""
         clients = self.of(live.id)
         if not clients:
             return
-        shared = shared_view(live)
-        staging = live.staging  # its mover's frames show the staged turn; nobody else's do
-        mover = shared_view(live, staging) if staging is not None else shared
-        frames: dict[int | None, dict[str, Any]] = {}
-        texts: dict[tuple[int | None, int | None], str] = {}  # by seat and log_from (None: a first frame)
         for client in clients:
-            if client.seat not in frames:
-                view = mover if client.seat == staging else shared
-                frames[client.seat] = table_frame(live, client.seat, words=False, shared=view)
-            whole = frames[client.seat]
-            if client.greeted and whole == client.shown:
+            # each client's view as the table is now: a send may let the table change meanwhile
+            view = self.frames.view(live, client.seat)
+            whole = view.whole
+            if client.greeted and (whole is client.shown or whole == client.shown):
                 continue  # nothing it may see changed (another seat's staged turn, say)
-            client.shown = whole
-            if client.greeted:
-                frame = since(whole, client.log)
-                key = (client.seat, frame["game"]["log_from"] if frame["game"] else 0)
-            else:
-                frame, key = None, (client.seat, None)
-            if key not in texts:
-                view = mover if client.seat == staging else shared
-                texts[key] = encode(frame or table_frame(live, client.seat, words=True, shared=view))
-            client.greeted, client.log = True, whole["game"]["log"] if whole["game"] else ()
+            text, _start = view.text(client.log if client.greeted else None, live.lang)
+            client.shown, client.greeted = whole, True
+            client.log = whole["game"]["log"] if whole["game"] else ()
             with contextlib.suppress(Exception):  # a client gone mid-send is removed by its own handler
-                await client.send(texts[key])
+                await client.send(text)
 
 
 # --- bots in other processes ------------------------------------------------------------
@@ -228,7 +222,12 @@ class Tables:
         """Bring back every table of the database, each game replayed from its seed and
         decisions to exactly where it was (a person's staged turn included)."""
         for stored in self.store.tables():
-            self.live[stored.id] = self._revive(stored)
+            live = self.live[stored.id] = self._revive(stored)
+            if self._finished_unsaid(live):  # before the server serves: nothing waits for this
+                assert live.saved is not None
+                written = self.store.commit(live.saved, live.stored())
+                if written is not None:
+                    live.saved = written
 
     def _revive(self, stored: StoredTable) -> LiveTable:
         config = Config(stored.players, stored.advanced, stored.actions)
@@ -238,16 +237,29 @@ class Tables:
         for seat in live.seats:
             if seat.bot is None and seat.token_hash is not None:
                 seat.left = time.monotonic()  # nobody is connected to this process yet
-        table = live.table
-        if table is not None and table.is_over and live.status != "over":
-            # written by the previous release, killed between a game's last decision and its result
-            live.status = "over"
-            assert live.saved is not None
-            written = self.store.commit(live.saved, live.stored())
-            if written is not None:
-                live.saved = written
         if self.bus.shared:  # bots waiting now are another process's, unless it is gone
             live.touched = time.monotonic() - TAKEOVER + BEAT
+        return live
+
+    @staticmethod
+    def _finished_unsaid(live: LiveTable) -> bool:
+        """Is ``live``'s game over but not its status (written by the previous release,
+        killed between a game's last decision and its result)? If so, the status is
+        made "over" here: write it (:meth:`_revived`, :meth:`load`)."""
+        table = live.table
+        if table is not None and table.is_over and live.status != "over":
+            live.status = "over"
+            return True
+        return False
+
+    async def _revived(self, stored: StoredTable) -> LiveTable:
+        """:meth:`_revive`, its status written off the event loop if it had to change."""
+        live = self._revive(stored)
+        if self._finished_unsaid(live):
+            assert live.saved is not None
+            written = await self._db(self.store.commit, live.saved, live.stored())
+            if written is not None:
+                live.saved = written
         return live
 
     def _copy(self, live: LiveTable, stored: StoredTable) -> None:
@@ -292,14 +304,24 @@ class Tables:
     # --- the lobby ------------------------------------------------------------------
 
     def get(self, table_id: str) -> LiveTable:
+        """The table ``table_id`` as this process holds it (no database read: a table
+        just made by another process may not be here yet, see :meth:`find`; a
+        connection's table was found when it connected); Refused (``no-table``) if
+        there is none."""
         live = self.live.get(table_id)
-        if live is None and self.bus.shared and len(table_id) <= 32:  # made by another process just now?
-            stored = self.store.table(table_id)
-            if stored is not None and stored.status != EXPIRED:
-                live = self.live[table_id] = self._revive(stored)
         if live is None or live.status == EXPIRED:
             raise Refused("no-table", _("There is no table {id}.").format(id=table_id[:32]), 404)
         return live
+
+    async def find(self, table_id: str) -> LiveTable:
+        """:meth:`get`, and with other processes a table made by one of them just now
+        (not heard of yet) read from the database, in one of the store's threads."""
+        if table_id not in self.live and self.bus.shared and len(table_id) <= 32:
+            stored = await self._db(self.store.table, table_id)
+            if stored is not None and stored.status != EXPIRED and table_id not in self.live:
+                revived = await self._revived(stored)
+                self.live.setdefault(table_id, revived)  # (unless revived meanwhile by another call)
+        return self.get(table_id)
 
     def listed(self) -> list[LiveTable]:
         """The tables to show in the lobby: open ones first, then those being played, the
@@ -369,7 +391,7 @@ class Tables:
 
     async def join(self, table_id: str, seat: int, name: str) -> str:
         """A person takes a free seat; their new token."""
-        live = self.get(table_id)
+        live = await self.find(table_id)
         async with self._changing(live, reread=True):
             token = self._sit(live, self._free_seat(live, seat), name)
             await self._changed(live)
@@ -409,7 +431,7 @@ class Tables:
 
     async def add_bot(self, table_id: str, token: str, seat: int, level: str) -> None:
         """A person at the table puts a bot (``level``: easy, medium, hard, expert) in a free seat."""
-        live = self.get(table_id)
+        live = await self.find(table_id)
         await self._member(live, token)
         async with self._changing(live, reread=True):
             free = self._free_seat(live, seat)
@@ -420,7 +442,7 @@ class Tables:
 
     async def start(self, table_id: str, token: str) -> None:
         """A person at the table starts the game once every seat is taken."""
-        live = self.get(table_id)
+        live = await self.find(table_id)
         await self._member(live, token)
         async with self._changing(live, reread=True):
             if live.status != "open":
@@ -577,7 +599,7 @@ class Tables:
             live = self.live.get(table_id)
             if live is None:
                 with contextlib.suppress(Refused):
-                    live = self.get(table_id)
+                    live = await self.find(table_id)
             if live is not None and 0 <= seat < len(live.seats):
                 self._count_online(live, seat)
                 await self._publish(live)
@@ -596,8 +618,8 @@ class Tables:
         if live is None:
             stored = await self._db(self.store.table, table_id)
             if stored is not None and table_id not in self.live and stored.status != EXPIRED:
-                self.live[table_id] = self._revive(stored)
-                await self._publish(self.live[table_id])
+                revived = await self._revived(stored)
+                await self._publish(self.live.setdefault(table_id, revived))
             return
         async with live.lock:
             if version is not None and live.version >= version:
@@ -663,7 +685,7 @@ class Tables:
 
     async def _look(self) -> None:
         try:
-            versions = self.store.versions()
+            versions = await self._db(self.store.versions)
         except Exception as err:  # the database away for a moment: look again later
             log.warning("could not read the tables' versions (%s)", type(err).__name__)
             return
@@ -789,14 +811,14 @@ class Tables:
 
     # --- records --------------------------------------------------------------------
 
-    def played(self, table_id: str, number: int) -> LiveTable:
+    async def played(self, table_id: str, number: int) -> LiveTable:
         """The table as it was in its game ``number``: the table itself for the current
         game, else one around that game read back from the database (for replays)."""
-        live = self.get(table_id)
+        live = await self.find(table_id)
         if live.table is not None and number == live.game_number:
             return live
         with using(live.lang):
-            stored = self.store.game(table_id, number)
+            stored = await self._db(self.store.game, table_id, number)
             if stored is None:
                 raise Refused("no-game", _("This table has no game {n}.").format(n=number), 404)
         game = replayed(stored)
@@ -806,12 +828,12 @@ class Tables:
             live, session=Session(Table.around(game, seats)), game_number=number, status=status, bot_task=None
         )
 
-    def record(self, table_id: str, number: int) -> dict[str, Any]:
+    async def record(self, table_id: str, number: int) -> dict[str, Any]:
         """The record of game ``number`` at the table, in the engine's format (what
         ``red7 replay`` reads); only once that game is over (its seed orders the deck)."""
-        live = self.get(table_id)
+        live = await self.find(table_id)
         with using(live.lang):
-            stored = self.store.game(table_id, number)
+            stored = await self._db(self.store.game, table_id, number)
             if stored is None:
                 raise Refused("no-game", _("This table has no game {n}.").format(n=number), 404)
             if stored.result is None:

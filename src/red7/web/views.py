@@ -267,6 +267,19 @@ def table_frame(
         return frame
 
 
+def frame_key(live: LiveTable, seat: int | None) -> tuple[Any, ...]:
+    """Everything :func:`table_frame` of ``seat`` (None: a spectator) reads from ``live``,
+    in a tuple: two equal keys give equal frames, so a view is made once per key
+    (:class:`~red7.web.frames.FrameCache`). The table (status, language, game), each
+    seat (who sits there, online or away: presence is not written, it is told over the
+    bus), the game as ``seat`` sees it (:meth:`~red7.play.table.Table.seen_at`: another
+    seat's staged decision changes nothing of it) and ``seat``'s sequence number."""
+    table = live.table
+    game = None if table is None else (id(table), table.seen_at(seat), table.committed)
+    seats = tuple((s.name, s.bot, live.substitute(n), s.taken, s.online > 0) for n, s in enumerate(live.seats))
+    return (live.id, live.status, live.lang, live.game_number, live.game_id, game, seats, seat, live.seq_for(seat))
+
+
 def since(frame: dict[str, Any], seen: Sequence[str]) -> dict[str, Any]:
     """``frame`` for a client that has the move log ``seen`` already (the whole log of
     the last frame it got): the log's lines from the first one that differs on
@@ -361,7 +374,8 @@ def seat_game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> d
         if mine:
             options = table.options()
             game["prompt"] = turn_prompt(obs.step, options, bool(table.staged))
-            game["options"] = [option_json(table, obs, option, names) for option in options]
+            lines: dict[int | None, str] = {}  # the standing after the turn, by the rule then: shared by options
+            game["options"] = [option_json(table, obs, option, names, lines) for option in options]
             game["picks"] = picks(obs.step)
             game["staged"] = [str(a) for a in table.staged]
     return game
@@ -391,11 +405,16 @@ def picks(step: Step) -> str:
     return "none"
 
 
-def option_json(table: Table, obs: Observation, option: Option, names: Sequence[str]) -> dict[str, Any]:
+def option_json(
+    table: Table, obs: Observation, option: Option, names: Sequence[str], lines: dict[int | None, str] | None = None
+) -> dict[str, Any]:
     """One legal decision of the mover whose view is ``obs``: its notation (sent back as
     is), kind, card, where it goes, its safety mark (R4.7) and why it is not safe,
     whether it ends the turn (and so asks for confirmation, with the turn in words),
-    and its words. One trial on a copy of the game answers both questions."""
+    and its words. One trial on a copy of the game answers both questions, once per
+    decision point (:meth:`~red7.play.table.Table.look_aheads`); ``lines``: the
+    standing lines of the turn summaries made so far for this ``obs``, by the rule
+    in force after the turn (filled in here: the options of one frame share them)."""
     action = option.action
     ends, reason, summary = False, None, None
     if action.kind is not Kind.CONCEDE:
@@ -404,7 +423,10 @@ def option_json(table: Table, obs: Observation, option: Option, names: Sequence[
             reason = unsafe_reason(standing_of(preview) if preview is not None else None, names)
         if ends:
             after_rule = action.card.colour if action.kind is Kind.CANVAS and action.card is not None else None
-            summary = turn_summary(table.staged, action) + "\n" + winning_line(standing_of(obs, after_rule), names)
+            lines = {} if lines is None else lines
+            if after_rule not in lines:
+                lines[after_rule] = winning_line(standing_of(obs, after_rule), names)
+            summary = turn_summary(table.staged, action) + "\n" + lines[after_rule]
     return {
         "action": str(action),
         "kind": action.kind.value,

@@ -21,9 +21,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from ...ui.i18n import _, using
-from ..live import LiveTable
 from ..refusals import Refused
-from ..service import Tables
 from ..views import replay_frames
 from .context import GameNumber, Shared
 
@@ -45,23 +43,15 @@ def bearer(header: str | None) -> str | None:
     return token.strip()
 
 
-async def _record(tables: Tables, table_id: str, number: int) -> dict[str, Any]:
-    return tables.record(table_id, number)
-
-
-async def _played(tables: Tables, table_id: str, number: int) -> LiveTable:
-    return tables.played(table_id, number)
-
-
 @router.get("/api/tables/{table_id}/games/{number}/record")
 async def record(table_id: str, number: GameNumber, context: Shared) -> dict[str, Any]:
-    return await _record(context.tables(), table_id, number)
+    return await context.tables().record(table_id, number)
 
 
 @router.get("/api/tables/{table_id}/games/{number}/replay")
 async def replay(table_id: str, number: GameNumber, request: Request, context: Shared) -> dict[str, Any]:
     tables = context.tables()
-    live = tables.get(table_id)
+    live = await tables.find(table_id)
     with using(live.lang):
         if "token" in request.query_params:
             raise Refused("token-in-url", token_in_url())
@@ -69,4 +59,4 @@ async def replay(table_id: str, number: GameNumber, request: Request, context: S
         seat = await tables.seat_of(live, token)
         if token and seat is None:
             raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
-    return {"frames": replay_frames(await _played(tables, table_id, number), number, seat)}
+    return {"frames": replay_frames(await tables.played(table_id, number), number, seat)}

@@ -109,7 +109,7 @@ async def _greeted(context: Context, websocket: WebSocket, table_id: str, lang: 
     tables = context.tables()
     try:
         with using(lang):
-            live = tables.get(table_id)
+            live = await tables.find(table_id)
     except Refused as err:
         await refuse(err.code, err.message, 4404)
         return

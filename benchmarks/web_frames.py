@@ -26,6 +26,7 @@ from typing import Any
 
 from red7.core.actions import Action
 from red7.core.model import Config
+from red7.play.session import Session
 from red7.play.table import Seat, Table
 from red7.web.live import LiveTable, SeatState
 from red7.web.service import Client, Hub
@@ -48,8 +49,8 @@ async def play(games: int, connections: int, spectators: int) -> tuple[float, in
     for g in range(games):
         config = Config(4)
         seats = [SeatState(name=name, token_hash=f"h{name}", here=connections) for name in NAMES]
-        live = LiveTable(f"t{g}", "en", config, seats, "playing")
-        live.table = table = Table([Seat(name) for name in NAMES], config, seed=g)
+        table = Table([Seat(name) for name in NAMES], config, seed=g)
+        live = LiveTable(f"t{g}", "en", config, seats, "playing", session=Session(table))
         for seat in [s for s in range(4) for _ in range(connections)] + [None] * spectators:
             hub.add(Client(live.id, seat, send))
         await hub.publish(live)

@@ -13,6 +13,7 @@ from red7.core.actions import Kind
 from red7.core.events import draws_unknown
 from red7.core.game import Game
 from red7.core.model import Config
+from red7.play.session import Session
 from red7.play.table import Seat, Table, ends_turn_of
 from red7.web.live import LiveTable, SeatState
 from red7.web.views import table_frame
@@ -76,8 +77,8 @@ def test_the_previews_equal_a_trial_at_every_point_of_games_of_each_configuratio
 def test_a_second_frame_of_the_same_point_does_no_trial(monkeypatch: pytest.MonkeyPatch) -> None:
     config = Config(4)
     table = Table([Seat("Ana"), Seat("Bia"), Seat("Caio"), Seat("Davi")], config, seed=7)
-    live = LiveTable("t1", "en", config, [SeatState(name=n) for n in ("Ana", "Bia", "Caio", "Davi")], "playing")
-    live.table = table
+    seats = [SeatState(name=n) for n in ("Ana", "Bia", "Caio", "Davi")]
+    live = LiveTable("t1", "en", config, seats, "playing", session=Session(table))
     clones = 0
     real = Game.clone
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from red7.core.model import Config
+from red7.play.session import Session
 from red7.play.table import Seat, Table
 from red7.web import frames as frames_module
 from red7.web.live import LiveTable, SeatState
@@ -21,9 +22,9 @@ NAMES = ("Ana", "Bia", "Caio", "Davi")
 
 def playing_table() -> LiveTable:
     config = Config(4)
-    live = LiveTable("t1", "en", config, [SeatState(name=n, token_hash=f"h{n}") for n in NAMES], "playing")
-    live.table = Table([Seat(n) for n in NAMES], config, seed=11)
-    return live
+    seats = [SeatState(name=n, token_hash=f"h{n}") for n in NAMES]
+    session = Session(Table([Seat(n) for n in NAMES], config, seed=11))
+    return LiveTable("t1", "en", config, seats, "playing", session=session)
 
 
 class Counted:

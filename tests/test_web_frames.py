@@ -122,3 +122,46 @@ def test_a_table_nobody_here_sees_keeps_no_views(monkeypatch: pytest.MonkeyPatch
     hub.add(client)
     asyncio.run(hub.publish(live))
     assert counted.built == [None, None]  # made again: the first was dropped with its last client
+
+
+def test_a_send_that_lets_the_table_change_never_sends_an_older_view_after_a_newer() -> None:
+    """A send awaits, and the table may change meanwhile (another decision, and its own
+    publish): the clients the first fan-out reaches after that get the table as it is
+    then (or nothing, if they have it), never the view it had when the fan-out began."""
+    live = playing_table()
+    table = live.table
+    assert table is not None
+    hub = Hub()
+    seqs: dict[int, list[int]] = {seat: [] for seat in range(4)}
+
+    async def scenario() -> None:
+        gate = asyncio.Event()
+        slow: list[int] = []  # the seat whose first send waits on the gate
+
+        def sender(seat: int) -> Any:
+            async def send(text: str) -> None:
+                seqs[seat].append(json.loads(text)["seq"])
+                if not slow:
+                    slow.append(seat)
+                    await gate.wait()  # this send takes a while: the table changes meanwhile
+
+            return send
+
+        for seat in range(4):
+            hub.add(Client(live.id, seat, sender(seat)))
+        first = asyncio.create_task(hub.publish(live))
+        while not slow:
+            await asyncio.sleep(0)
+        watcher = (table.current + 1) % 4 if table.current is not None else 0
+        before = live.seq_for(watcher)
+        while live.seq_for(watcher) == before:  # a whole turn, so every seat's view changes
+            options = table.options()
+            table.decide(next((o.action for o in options if o.safe), options[0].action))
+        await hub.publish(live)
+        gate.set()
+        await first
+
+    asyncio.run(scenario())
+    for seat, got in seqs.items():
+        assert got == sorted(got), f"an older view after a newer one: {got}"
+        assert got[-1] == live.seq_for(seat)  # and the newest last

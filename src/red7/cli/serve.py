@@ -15,8 +15,8 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ..ui.i18n import N_, _
-from ..web.limits import Limits
+from ..ui.i18n import N_, _, error_text
+from ..web.limits import LimitError, Limits
 from .common import Commands, UsageError, say_fallback
 
 T = TypeVar("T")
@@ -241,8 +241,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             ) from None
     try:
         limits = Limits(o["tables_per_hour"], o["table_burst"], o["open_tables"], o["sockets"], o["expire_open"])
-    except ValueError as err:
-        raise UsageError(str(err)) from None
+    except LimitError as err:
+        raise UsageError(error_text(err)) from None
     for origin in o["origins"]:
         if parse_origin(origin) is None:
             raise UsageError(

@@ -18,6 +18,12 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 
+from ..core.model import N_, Explained
+
+
+class LimitError(Explained, ValueError):
+    """A limit that is not one, naming the option of ``red7 serve`` that set it."""
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -37,14 +43,21 @@ class Limits:
     expires (0: never)."""
 
     def __post_init__(self) -> None:
-        """``ValueError``, naming the option of ``red7 serve`` at fault, if a limit is not one."""
+        """:class:`LimitError` (a ``ValueError``), naming the option of ``red7 serve`` at
+        fault, if a limit is not one."""
         for name in ("table_burst", "open_tables", "sockets"):
             if not 1 <= getattr(self, name) <= 10**9:
-                raise ValueError(f"--{name.replace('_', '-')} must be between 1 and 10**9, not {getattr(self, name)}")
+                raise LimitError(
+                    N_("--{option} must be between 1 and 10**9, not {value}"),
+                    option=name.replace("_", "-"),
+                    value=getattr(self, name),
+                )
         if not 0 < self.tables_per_hour <= 1e9:
-            raise ValueError(f"--tables-per-hour must be a positive number, not {self.tables_per_hour}")
+            raise LimitError(N_("--tables-per-hour must be a positive number, not {value}"), value=self.tables_per_hour)
         if not 0 <= self.expire_open <= 1e9:
-            raise ValueError(f"--expire-open must be 0 (never) or a number of seconds, not {self.expire_open}")
+            raise LimitError(
+                N_("--expire-open must be 0 (never) or a number of seconds, not {value}"), value=self.expire_open
+            )
 
     def options(self) -> list[str]:
         """These limits as the options of ``red7 serve`` that set them."""

@@ -290,6 +290,8 @@ def test_a_spectator_sees_no_hand(people: People, server: WebServer) -> None:
     watcher.goto(f"/t/{table}?watch")
     expect(watcher.locator(".hand .spectating")).to_be_visible()
     expect(watcher.locator(".rule")).to_be_visible()
+    expect(watcher.get_by_role("region", name="You are watching", exact=False)).to_have_count(1)
+    expect(watcher.locator(".hand")).not_to_contain_text("Your hand")  # not even for a screen reader
     assert watcher.locator(".hand .card").count() == 0
     assert watcher.locator("button[data-usable]").count() == 0
     assert watcher.locator(".seat.you").count() == 0

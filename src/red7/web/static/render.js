@@ -240,9 +240,9 @@ function handEl(frame, view) {
   if (frame.you === null || frame.you === undefined) {
     return h(
       "section",
+      // a spectator has no hand: the section is named by what it says, not "Your hand"
       { class: "hand spectator", "aria-labelledby": "hand-title" },
-      h("h2", { id: "hand-title", class: "sr-only" }, t(ui, "your_hand")),
-      h("p", { class: "spectating" }, t(ui, "spectating")),
+      h("p", { class: "spectating", id: "hand-title" }, t(ui, "spectating")),
     );
   }
   const drawn = new Set(g.drawn || []);

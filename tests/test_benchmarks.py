@@ -82,7 +82,9 @@ def test_web_load_with_people_on_sqlite() -> None:
     assert result["mode"] == "people" and result["games"] == 2 and result["connections"] == 8
     assert result["leaks"] == 0 and result["errors"] == {}
     cost = result["server_cpu_ms_per_decision"]
-    assert cost is None or cost > 0  # (None: no decision fell in so short a window)
+    # None: no decision fell in so short a window; 0.0: the servers' CPU, read in clock
+    # ticks (10 ms), did not move by one in it
+    assert cost is None or cost >= 0
     assert set(result["load_average"]) == {"min", "mean", "max"}
 
 

@@ -86,10 +86,11 @@ def simulate(games: int, config: Config | None = None, seed: int = 0, engine: st
             N_("engine {engine!r} is not one of {engines}"), engine=engine, engines=", ".join(ENGINES)
         )
     if engine == "native" and native.core is None:
+        off = native.why_not == native.TURNED_OFF  # (else why the build failed: the system's words)
         raise SimulationError(
             N_("engine {engine!r} needs the compiled engine, which is not in use: {why}"),
             engine=engine,
-            why=native.why_not,
+            why=Explained(N_("turned off by RED7_NATIVE=0")) if off else native.why_not,
         )
     config = config or Config()
     if engine == "auto":

@@ -33,9 +33,10 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter,
 from pydantic.json_schema import models_json_schema
 
 from ..core.model import MAX_PLAYERS, MIN_PLAYERS
+from ..play.session import Stop
 from ..ui.i18n import LANGUAGES, _, parse_language
 from ..ui.words import NAME_LENGTH
-from .refusals import Refused
+from .refusals import Refused, session_refusal
 
 PROTOCOL_VERSION: Final = 1
 """The protocol's version: every frame's ``v``, the schema's ``version``."""
@@ -415,10 +416,6 @@ def _level() -> Refused:
     return Refused("bad-level", _("Bot levels: {levels}.").format(levels=", ".join(get_args(Level))))
 
 
-def _stale() -> Refused:
-    return Refused("stale", _("The table changed before your decision arrived: look again and decide."), 409)
-
-
 def _decision() -> Refused:
     return Refused("bad-decision", _("A decision is written in the notation, e.g. 'play R7'."))
 
@@ -440,7 +437,7 @@ FIELD_REFUSALS: Final[dict[str, Why]] = {
     "token": _token,
     "seat": _seat,
     "level": _level,
-    "seq": _stale,
+    "seq": lambda: session_refusal(Stop.STALE),
     "action": _decision,
     "type": _kind,
 }

@@ -13,7 +13,8 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
-from ..ui.i18n import parse_language
+from ..play.session import Stop
+from ..ui.i18n import _, parse_language
 
 
 class Refused(Exception):
@@ -23,6 +24,19 @@ class Refused(Exception):
     def __init__(self, code: str, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.code, self.message, self.status = code, message, status
+
+
+def session_refusal(stop: Stop) -> Refused:
+    """The words of a table's session refusing an input (:class:`~red7.play.session.Stop`),
+    in the language in use: the one sentence of each, whoever finds it (the session, the
+    protocol's check of a ``seq``, a write another process got in first)."""
+    if stop is Stop.STALE:
+        return Refused("stale", _("The table changed before your decision arrived: look again and decide."), 409)
+    if stop is Stop.NOT_YOUR_TURN:
+        return Refused("not-your-turn", _("It is not your turn."), 409)
+    if stop is Stop.NOT_OVER:
+        return Refused("not-over", _("The game is not over yet."), 409)
+    return Refused("no-game", _("No game is being played at this table."), 409)
 
 
 class Limited(Refused):

@@ -64,7 +64,7 @@ from .bus import Bus
 from .frames import FrameCache
 from .live import LiveTable, SeatState
 from .metrics import Metrics
-from .refusals import Refused
+from .refusals import Refused, session_refusal
 from .store import Store, StoredTable, change_message, changed_table, new_token, replayed, token_hash
 
 log = logging.getLogger("red7.web")
@@ -456,7 +456,7 @@ class Tables:
         live = self.get(table_id)
         async with self._changing(live, reread=True):
             if not live.session.started or live.session.playing:
-                raise Refused("not-over", _("The game is not over yet."), 409)
+                raise session_refusal(Stop.NOT_OVER)  # (what Session.rematch would refuse)
             await self._new_game(live, rematch=True)
 
     async def _new_game(self, live: LiveTable, rematch: bool = False) -> None:
@@ -486,22 +486,11 @@ class Tables:
         if self.bus.shared and seq != live.seq_for(seat):
             await self._reread(live)
         if live.status != "playing":
-            raise Refused("no-game", _("No game is being played at this table."), 409)
+            raise session_refusal(Stop.NO_GAME)
         try:
             live.session.check(seat, seq)
         except SessionRefused as refused:
-            raise self._refused(refused) from None
-
-    @staticmethod
-    def _refused(refused: SessionRefused) -> Refused:
-        """The words of the session's refusal, in the table's language."""
-        if refused.stop is Stop.STALE:
-            return Refused("stale", _("The table changed before your decision arrived: look again and decide."), 409)
-        if refused.stop is Stop.NOT_YOUR_TURN:
-            return Refused("not-your-turn", _("It is not your turn."), 409)
-        if refused.stop is Stop.NOT_OVER:
-            return Refused("not-over", _("The game is not over yet."), 409)
-        return Refused("no-game", _("No game is being played at this table."), 409)
+            raise session_refusal(refused.stop) from None
 
     async def decide(self, table_id: str, seat: int, seq: int, action: str) -> None:
         """The person in ``seat`` makes ``action`` (notation) against ``seq``."""
@@ -770,7 +759,7 @@ class Tables:
             stored = await self._db(self.store.table, live.id)
             assert stored is not None
             self._copy(live, stored)
-            raise Refused("stale", _("The table changed before your decision arrived: look again and decide."), 409)
+            raise session_refusal(Stop.STALE)
         live.saved, live.touched = written, time.monotonic()
         live.game_id = None if written.game is None else written.game.id
 

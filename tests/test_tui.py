@@ -1157,6 +1157,16 @@ def test_buttons_and_keys_fit_80x24_at_the_widest_step(lang: str) -> None:
     run(app, script, size=(80, 24))
 
 
+def ana_against_bia_conceding(game: Game) -> PlayApp:
+    """The terminal game of Ana (a person) at ``game``, against Bia, a bot that concedes
+    first and then plays as ``easy``."""
+    return PlayApp(
+        lambda: Table.around(game, [Seat("Ana"), Seat("Bia", Scripted("concede", then=make_bot("easy")), "random")]),
+        bot_delay=0,
+        hint="easy",
+    )
+
+
 def test_the_move_that_ends_a_round_shows_in_the_log_and_the_dialog() -> None:
     """Bia concedes and the advanced round ends: the round's dialog begins with her
     concession, and the log behind it has it too, with the round's winner and the new
@@ -1164,11 +1174,7 @@ def test_the_move_that_ends_a_round_shows_in_the_log_and_the_dialog() -> None:
     and buttons wait for the dialog to close."""
     # seed 2: Ana begins round 2
     game = Game.from_position([["G1", "B2"], ["Y3", "R6"]], [["O6"], ["Y5"]], current=1, advanced=True, seed=2)
-    app = PlayApp(
-        lambda: Table.around(game, [Seat("Ana"), Seat("Bia", Scripted("concede", then=make_bot("easy")), "random")]),
-        bot_delay=0,
-        hint="easy",
-    )
+    app = ana_against_bia_conceding(game)
 
     async def script(pilot: Any) -> None:
         await settle(pilot)
@@ -1198,11 +1204,7 @@ def test_a_position_set_up_mid_round_ends_with_its_palettes(advanced: bool) -> N
     game = Game.from_position(
         [["G1", "B2"], ["Y3", "R6"]], [["O6", "R2"], ["Y5"]], current=1, advanced=advanced, seed=2
     )
-    app = PlayApp(
-        lambda: Table.around(game, [Seat("Ana"), Seat("Bia", Scripted("concede", then=make_bot("easy")), "random")]),
-        bot_delay=0,
-        hint="easy",
-    )
+    app = ana_against_bia_conceding(game)
 
     async def script(pilot: Any) -> None:
         await settle(pilot)

@@ -7,9 +7,13 @@ as data; the move log as one seat may see it (R9).
 
 from __future__ import annotations
 
+import builtins
+import io
+import os
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -415,3 +419,20 @@ def test_a_session_resumed_from_a_record_reports_what_happens_next_and_saves_aga
     rounds = [m for m in moments if isinstance(m, RoundEnd)]
     assert len(rounds) == len(resumed.table.game.round_results) - 1 - len(table.game.round_results)
     assert [type(item) for item in resumed.to_save()][-1] is Finished
+
+
+def test_a_whole_match_through_the_session_opens_no_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No I/O: a match with a person, bots, round ends and its end goes through the session
+    with every way of opening a file refused; what is to be persisted is only reported."""
+    table = Table([Seat("Ana"), *bots(2)], Config(3, advanced=True, actions=True), seed=5)
+    session = Session(table)
+
+    def refused(*_args: object, **_kwargs: object) -> NoReturn:
+        raise AssertionError("the session opened a file")
+
+    for owner, name in [(builtins, "open"), (io, "open"), (os, "open"), (Path, "open")]:
+        monkeypatch.setattr(owner, name, refused)
+    moments = drive(session, person=random.Random(5))
+    monkeypatch.undo()
+    assert isinstance(moments[-1], GameEnd) and any(isinstance(m, RoundEnd) for m in moments)
+    assert [type(item) for item in session.to_save()] == [Finished]  # reported, not written

@@ -443,10 +443,12 @@ class Person:
                     self.stats.decisions += 1
             self.time_bots(frame, now)
             if game["over"] is not None:
-                if self.seat == 0 and key not in self.acted:
+                if key not in self.acted:  # every person agrees to the next game (the first proposes it)
                     self.acted.add(key)
-                    self.stats.games_over += self.stats.measured(now)
-                    asyncio.get_running_loop().call_later(self.delay, self.send, ws, {"type": "again"})
+                    if self.seat == 0:
+                        self.stats.games_over += self.stats.measured(now)
+                    again = {"type": "again", "game": frame["table"]["game"]}
+                    asyncio.get_running_loop().call_later(self.delay, self.send, ws, again)
             elif game["options"] and key not in self.acted:
                 self.acted.add(key)
                 safe = [o["action"] for o in game["options"] if o["safe"] and o["kind"] != "concede"]

@@ -114,6 +114,14 @@ def test_the_end_of_the_time_brings_the_substitute_for_that_turn_only() -> None:
     assert session.expire(60.0, "medium") == 0
     assert session.role(0) is Role.SUBSTITUTE and session.table.staged == []  # her staged turn taken back
     assert session.expire(61.0, "medium") is None  # once
+    for late in (
+        lambda: session.decide("play R7", 0, session.seq_for(0)),
+        lambda: session.take_back(0, session.seq_for(0)),
+    ):
+        with pytest.raises(Refused) as time_up:  # her time is over: the substitute plays this turn
+            late()
+        assert time_up.value.stop is Stop.TIME_UP
+    assert session.back(0) is False and session.role(0) is Role.SUBSTITUTE
     turn = session.next()
     assert isinstance(turn, BotTurn) and turn.seat == 0 and turn.spec == "medium"
     while session.mover() == (0, Role.SUBSTITUTE):  # the substitute plays her turn to its end

@@ -153,6 +153,10 @@ def test_a_per_turn_clock_shows_its_countdown_to_all_and_its_end_brings_the_subs
             assert live.session.role(0).value == "person"
             decisions = live.table.game.decisions
             wall.advance(31)  # the minute is over: the substitute plays her turn
+            late = wait_for(ana, lambda f: f["seats"][0]["away"] or f["game"]["final"] > decisions)
+            if late["seats"][0]["away"]:  # (before the substitute ended her turn) her decision is too late
+                ana.send({"type": "decide", "seq": late["seq"], "action": "concede"})
+                assert ana.error()["code"] in ("time-up", "stale")
             wait_for(watcher, lambda f: bool(f["game"]) and f["game"]["final"] > decisions)
             assert live.table.game.decisions > decisions
             # her next turn is hers again, with a new minute from when it began

@@ -343,6 +343,9 @@ class Stop(StrEnum):
     """An agreement to a rematch from a seat that has agreed already."""
     NO_PROPOSAL = "no-proposal"
     """A rematch declined when nobody proposed one."""
+    TIME_UP = "time-up"
+    """A person's input on a turn whose time ran out (a table with a clock): the
+    substitute plays that turn."""
 
 
 class Refused(GameError):
@@ -569,7 +572,7 @@ class Session:
 
     def check(self, seat: int | None, seq: object) -> Table:
         """The table, if ``seat`` may decide now against ``seq``; else :class:`Refused`
-        (no game, stale, not your turn, in that order). A ``seq`` that is not an int is
+        (no game, stale, not your turn, time up, in that order). A ``seq`` that is not an int is
         stale. Both None: whoever moves, unchecked (a local front end's own person)."""
         table = self._table
         if table is None or table.is_over or table.current is None:
@@ -581,6 +584,8 @@ class Session:
             raise Refused(Stop.NOT_YOUR_TURN)
         if not table.seats[table.current].is_person:
             raise Refused(Stop.NOT_YOUR_TURN)
+        if seat is not None and self.clock and self._substitutes[seat] is not None:
+            raise Refused(Stop.TIME_UP)  # the clock's substitute plays the rest of this turn
         return table
 
     def decide(self, action: Action | str | int, seat: int | None = None, seq: object = None) -> list[Event]:
@@ -655,8 +660,9 @@ class Session:
         return True
 
     def back(self, seat: int) -> bool:
-        """The person of ``seat`` is back: the substitute stops (False: none played)."""
-        if self.substitute(seat) is None:
+        """The person of ``seat`` is back: the substitute stops (False: none played, or
+        the table has a clock: its substitute plays the turn whose time ran out to its end)."""
+        if self.substitute(seat) is None or self.clock:
             return False
         self._substitutes[seat] = None
         return True

@@ -576,9 +576,11 @@ class Tables:
             if live.substitute(client.seat) is not None:
                 with contextlib.suppress(Refused):
                     async with self._changing(live):
-                        live.session.back(client.seat)  # back: the person takes the seat again
-                        await self._changed(live)
-                        return
+                        # back: the person takes the seat again (not on a clocked table's
+                        # turn whose time ran out: its substitute ends that turn)
+                        if live.session.back(client.seat):
+                            await self._changed(live)
+                            return
         await self._publish(live)
 
     async def disconnect(self, client: Client) -> None:

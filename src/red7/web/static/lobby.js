@@ -88,7 +88,8 @@ function drawTables() {
         return h(
           "li",
           { "data-table": table.id, lang: table.lang },
-          h("div", { class: "info" }, h("p", { class: "settings-line" }, table.settings),
+          h("div", { class: "info" }, h("p", { class: "settings-line" }, table.settings,
+            table.clock ? ` · ${t(ui, `clock_${table.clock}`)}` : ""),
             h("p", { class: "seat-names" }, names, " · ", h("em", { class: "status" }, t(ui, `status_${table.status}`)))),
           h("div", { class: "row-actions" }, actions),
         );

@@ -17,6 +17,7 @@ every change crosses PostgreSQL and Redis to reach some of them: cross-process p
 what is measured.
 
 People (the default): ``--games`` 4-player basic games of four simulated people each
+(``--clock 60``: each table with a per-turn clock of 60 s, its countdown in every frame)
 (create the table and take the other three seats over REST, start, one WebSocket per
 seat). Each game makes one decision a second: the seat asked to decide sends a safe
 decision about a second after the previous decision of its game, and a game that ends
@@ -337,11 +338,17 @@ def spread(clients: list[httpx.AsyncClient], game: int, seat: int) -> httpx.Asyn
     return clients[(game + seat) % len(clients)]
 
 
-async def new_table(via: Callable[[int], httpx.AsyncClient], people: int, bot: str | None) -> tuple[str, list[str]]:
+async def new_table(
+    via: Callable[[int], httpx.AsyncClient], people: int, bot: str | None, clock: int = 0
+) -> tuple[str, list[str]]:
     """A 4-player basic table: ``people`` people (seat 0 first), bots of level ``bot`` in
-    the other seats, started. Its id and the people's tokens. Each seat's calls go through
-    ``via(seat)`` (seat 0 creates, adds the bots and starts)."""
-    created = await post(via(0), "/api/tables", {"players": 4, "name": NAMES[0]})
+    the other seats, started; ``clock``: seconds per turn (0: no clock). Its id and the
+    people's tokens. Each seat's calls go through ``via(seat)`` (seat 0 creates, adds the
+    bots and starts)."""
+    settings: dict[str, Any] = {"players": 4, "name": NAMES[0]}
+    if clock:
+        settings["clock"] = clock
+    created = await post(via(0), "/api/tables", settings)
     table, tokens = created["id"], [created["token"]]
     for seat in range(1, 4):
         if seat < people:
@@ -443,10 +450,12 @@ class Person:
                     self.stats.decisions += 1
             self.time_bots(frame, now)
             if game["over"] is not None:
-                if self.seat == 0 and key not in self.acted:
+                if key not in self.acted:  # every person agrees to the next game (the first proposes it)
                     self.acted.add(key)
-                    self.stats.games_over += self.stats.measured(now)
-                    asyncio.get_running_loop().call_later(self.delay, self.send, ws, {"type": "again"})
+                    if self.seat == 0:
+                        self.stats.games_over += self.stats.measured(now)
+                    again = {"type": "again", "game": frame["table"]["game"]}
+                    asyncio.get_running_loop().call_later(self.delay, self.send, ws, again)
             elif game["options"] and key not in self.acted:
                 self.acted.add(key)
                 safe = [o["action"] for o in game["options"] if o["safe"] and o["kind"] != "concede"]
@@ -502,7 +511,7 @@ class Person:
                 self.bot_turn = (frame["seq"], now)
 
 
-async def people_load(cluster: Cluster, games: int, seconds: float, ramp: float) -> dict[str, Any]:
+async def people_load(cluster: Cluster, games: int, seconds: float, ramp: float, clock: int = 0) -> dict[str, Any]:
     stats = Stats()
     people: list[Person] = []
     tasks = []
@@ -517,7 +526,7 @@ async def people_load(cluster: Cluster, games: int, seconds: float, ramp: float)
         ]
         for g in range(games):
             await asyncio.sleep(max(0.0, started + ramp * g / games - time.monotonic()))
-            table, tokens = await new_table(functools.partial(spread, https, g), people=4, bot=None)
+            table, tokens = await new_table(functools.partial(spread, https, g), people=4, bot=None, clock=clock)
             pace = Pace()
             for seat, token in enumerate(tokens):
                 server = cluster.server(g + seat)
@@ -551,6 +560,7 @@ async def people_load(cluster: Cluster, games: int, seconds: float, ramp: float)
         "processes": len(cluster.servers),
         "cluster": cluster.describe(),
         "games": games,
+        "clock": clock,
         "connections": len(people),
         "seconds": seconds,
         "setup_seconds": round(setup, 1),
@@ -673,7 +683,8 @@ def report(result: dict[str, Any]) -> str:
         each = result["server_memory_mib_each"]
         lines = [
             result["cluster"],
-            f"{result['games']} games, {result['connections']} WebSockets, {result['seconds']} s measured "
+            f"{result['games']} games{' with a ' + str(result['clock']) + ' s clock' if result['clock'] else ''}, "
+            f"{result['connections']} WebSockets, {result['seconds']} s measured "
             f"(set-up {result['setup_seconds']} s)",
             f"decision round trip: p50 {rt['p50_ms']:.1f} ms, p90 {rt['p90_ms']:.1f} ms, p99 {rt['p99_ms']:.1f} ms, "
             f"max {rt['max_ms']:.1f} ms over {rt['n']} decisions"
@@ -749,7 +760,7 @@ async def measure(args: argparse.Namespace, stack: contextlib.ExitStack) -> dict
         counts = [int(k) for k in args.bot_tables.split(",")]
         return await bots_load(cluster, counts, args.bot_seconds, args.budget)
     ramp = args.ramp if args.ramp is not None else max(5.0, args.games / 25)
-    return await people_load(cluster, args.games, args.seconds, ramp)
+    return await people_load(cluster, args.games, args.seconds, ramp, args.clock)
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -787,6 +798,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bot-seconds", type=float, default=20.0, help="seconds per table count (default 20)")
     parser.add_argument("--budget", type=float, default=1.0, help="a hard bot's p99 budget in seconds (default 1)")
     parser.add_argument("--workers", type=int, default=1, help="each server's bot workers (default 1)")
+    parser.add_argument(
+        "--clock", type=int, default=0, help="each table's clock, seconds per turn: 0 (none, the default), 60, 180..."
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
     if args.processes < 1:

@@ -52,7 +52,9 @@ def test_a_killed_server_comes_back_where_every_game_was(server: WebServer) -> N
     first = games[0]
     while (mover := waiting_for(first.clients)) is None:  # the game ended already (a concession): the next one
         assert newest(first.clients)["game"]["over"]
-        first.clients[0].send({"type": "again"})
+        for person in first.clients:  # the next game, once every person agreed
+            if person.seat is not None:
+                person.send({"type": "again"})
         settle(first.clients)
         play(first.clients, rng, until=2)
         settle(first.clients)

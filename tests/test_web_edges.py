@@ -453,8 +453,10 @@ def timed_decisions(game: Game_, count: int) -> list[float]:
     while len(times) < count:
         settle(game.clients)
         mover = waiting_for(game.clients)
-        if mover is None:  # the game is over: another one
-            game.clients[0].send({"type": "again"})
+        if mover is None:  # the game is over: another one, once every person agreed
+            for person in game.clients:
+                if person.seat is not None:
+                    person.send({"type": "again"})
             until(lambda: waiting_for_any(game))
             continue
         assert mover.last is not None

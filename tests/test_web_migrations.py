@@ -57,11 +57,11 @@ def test_an_empty_database_is_upgraded_once(kind: str, pg: services.Postgres | N
     assert red7_db("current", "--database-url", url).stdout.strip().endswith("none (empty)")
     first = red7_db("upgrade", "--database-url", url)
     assert first.returncode == 0, first.stderr
-    assert "upgraded from an empty database to migration 0004" in first.stdout
+    assert "upgraded from an empty database to migration 0005_clocks" in first.stdout
     again = red7_db("upgrade", "--database-url", url)
-    assert "already at migration 0004" in again.stdout
+    assert "already at migration 0005_clocks" in again.stdout
     store = Store(url)
-    assert store.revision() == "0004" and store.tables() == []
+    assert store.revision() == "0005_clocks" and store.tables() == []
     store.close()
 
 
@@ -123,7 +123,7 @@ def test_a_database_of_the_previous_release_plays_on(kind: str, pg: services.Pos
     url = database(kind, pg, tmp_path)
     game, written = write_previous_release(url)
     upgraded = red7_db("upgrade", "--database-url", url)
-    assert "upgraded from 0001 to migration 0004" in upgraded.stdout, upgraded.stderr
+    assert "upgraded from 0001 to migration 0005_clocks" in upgraded.stdout, upgraded.stderr
     stored = Store(url).table("old1")
     assert stored is not None and stored.version == 0 and stored.game is not None
     assert stored.game.committed == written  # every decision that release kept was final
@@ -174,3 +174,29 @@ def test_operations_endpoints_logs_and_environment(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in server.log().splitlines() if line.startswith("{")]
     assert any(line["message"].startswith("red7 serve:") and line["bus"] == "none" for line in lines), lines
     assert created["token"] not in server.log()
+
+
+def test_migration_0005_clocks_gives_every_table_no_clock_and_no_proposal(
+    kind: str, pg: services.Postgres | None, tmp_path: Path
+) -> None:
+    """A database at 0004 with a table in it: after 0005_clocks the table has no clock,
+    no deadline and no rematch proposed (today's behaviour), and a new one keeps its own."""
+    url = database(kind, pg, tmp_path)
+    store = Store(url)
+    with store.engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0004")
+        tables = sa.Table("tables", sa.MetaData(), autoload_with=connection)
+        connection.execute(
+            tables.insert().values(
+                id="t4", created=datetime.now(UTC), players=2, advanced=False, actions=False, lang="en", status="open"
+            )
+        )
+    store.upgrade()
+    assert store.revision() == "0005_clocks"
+    old = store.table("t4")
+    assert old is not None and (old.clock, old.deadline, old.agreed, old.declined) == (0, None, None, None)
+    new = store.create_table("t5", 2, False, False, "en", 86_400)
+    assert new.clock == 86_400
+    stored = store.table("t5")
+    assert stored is not None and stored.clock == 86_400
+    store.close()

@@ -37,14 +37,16 @@ Frame = dict[str, Any]
 class Clock:
     """The time a server's rate limits read (``Settings.clock``): ``time.monotonic``'s,
     until a test stops it; then it moves only when the test moves it, so that what the
-    limits allow does not depend on how fast a busy machine runs the test."""
+    limits allow does not depend on how fast a busy machine runs the test. With ``base``
+    ``time.time``, the time the tables' clocks read (``Settings.wall``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, base: Callable[[], float] = time.monotonic) -> None:
+        self._base = base
         self._offset = 0.0
         self._stopped: float | None = None
 
     def __call__(self) -> float:
-        return self._stopped if self._stopped is not None else time.monotonic() + self._offset
+        return self._stopped if self._stopped is not None else self._base() + self._offset
 
     def stop(self) -> None:
         self._stopped = self()
@@ -56,7 +58,7 @@ class Clock:
     def run(self) -> None:
         """Run on from where it stands."""
         if self._stopped is not None:
-            self._offset, self._stopped = self._stopped - time.monotonic(), None
+            self._offset, self._stopped = self._stopped - self._base(), None
 
 
 def make_app(folder: Path, **settings: Any) -> FastAPI:
@@ -82,11 +84,14 @@ def new_table(
     actions: bool = False,
     lang: str = "en",
     name: str = "Ana",
+    clock: int = 0,
 ) -> tuple[str, str]:
-    """A new table (its creator in seat 0): its id and the creator's token."""
-    r = client.post(
-        "/api/tables", json={"players": players, "advanced": advanced, "actions": actions, "lang": lang, "name": name}
-    )
+    """A new table (its creator in seat 0): its id and the creator's token (``clock``:
+    seconds per turn, 0: none, as the lobby's default)."""
+    settings = {"players": players, "advanced": advanced, "actions": actions, "lang": lang, "name": name}
+    if clock:
+        settings["clock"] = clock
+    r = client.post("/api/tables", json=settings)
     assert r.status_code == 200, r.text
     created = Created.model_validate_json(r.text, strict=True)  # the protocol's answer, exactly
     return created.id, created.token

@@ -201,6 +201,8 @@ def comparable(frame: Frame) -> Frame:
         del frame["game"]["log_from"]
     for seat in frame["seats"]:
         del seat["online"]
+    if frame.get("clock") and frame["clock"]["kind"] == "away":
+        frame["clock"] = None  # the patience with an absent person: who is connected, as "online"
     return frame
 
 

@@ -14,7 +14,15 @@ ask :meth:`Session.next` what happens now, and handle it:
 * :class:`GameEnd`: the game is over; every later call returns the same one.
 
 Time comes in as inputs: the front end's clock decides that a person has been away too
-long (:meth:`Session.away`) or is back (:meth:`Session.back`). Inputs made against a
+long (:meth:`Session.away`) or is back (:meth:`Session.back`). A table with a clock
+(:attr:`Session.clock`: seconds for each person's turn) keeps the deadline of the turn
+awaited (:attr:`Session.deadline`), set from the time the front end gives
+(:meth:`Session.timed`); once it has passed (:meth:`Session.expire`) the away
+substitution plays that turn for the person, and the person has the next one back.
+
+After a game, a new one needs the consent of every person seated (:meth:`Session.agree`,
+:meth:`Session.decline`; bots always agree): a front end on one device, where consent is
+implicit, calls :meth:`Session.rematch` at once. Inputs made against a
 sequence number (:meth:`Session.seq_for`) are checked, a refused one raising
 :class:`Refused` with its :class:`Stop`; an illegal decision raises the engine's
 :class:`~red7.core.model.IllegalActionError`.
@@ -331,6 +339,13 @@ class Stop(StrEnum):
     """The input was made against a sequence number the table has moved on from."""
     NOT_OVER = "not-over"
     """A rematch asked while the game is still played."""
+    AGREED = "agreed"
+    """An agreement to a rematch from a seat that has agreed already."""
+    NO_PROPOSAL = "no-proposal"
+    """A rematch declined when nobody proposed one."""
+    TIME_UP = "time-up"
+    """A person's input on a turn whose time ran out (a table with a clock): the
+    substitute plays that turn."""
 
 
 class Refused(GameError):
@@ -390,6 +405,16 @@ class Session:
         self._undone: list[int] = [0] * players
         self.games = 0 if table is None else 1
         """How many games this session has started (a rematch is the next one)."""
+        self.clock = 0.0
+        """Seconds a person has for each turn (0: no clock); the front end's table option."""
+        self.deadline: float | None = None
+        """When (the front end's clock) the awaited person's turn runs out (None: no
+        clock, nobody's clock running yet, or a bot's turn). Set by :meth:`timed`."""
+        self.agreed: frozenset[int] | None = None
+        """The seats whose people agreed to a rematch (None: nobody proposed one)."""
+        self.declined: int | None = None
+        """The seat whose person declined the last proposal (None: nobody did, or a new
+        proposal was made since)."""
         self._begin(resumed)
 
     def _begin(self, resumed: bool) -> None:
@@ -547,7 +572,7 @@ class Session:
 
     def check(self, seat: int | None, seq: object) -> Table:
         """The table, if ``seat`` may decide now against ``seq``; else :class:`Refused`
-        (no game, stale, not your turn, in that order). A ``seq`` that is not an int is
+        (no game, stale, not your turn, time up, in that order). A ``seq`` that is not an int is
         stale. Both None: whoever moves, unchecked (a local front end's own person)."""
         table = self._table
         if table is None or table.is_over or table.current is None:
@@ -559,6 +584,8 @@ class Session:
             raise Refused(Stop.NOT_YOUR_TURN)
         if not table.seats[table.current].is_person:
             raise Refused(Stop.NOT_YOUR_TURN)
+        if seat is not None and self.clock and self._substitutes[seat] is not None:
+            raise Refused(Stop.TIME_UP)  # the clock's substitute plays the rest of this turn
         return table
 
     def decide(self, action: Action | str | int, seat: int | None = None, seq: object = None) -> list[Event]:
@@ -573,6 +600,8 @@ class Session:
         events = table.decide(action)
         if seat is not None:
             self._substitutes[mover] = None  # back in time: the person plays on
+        if ends_turn_of(mover, events):
+            self._turn_over(mover)
         return events
 
     def take_back(self, seat: int | None = None, seq: object = None) -> bool:
@@ -607,8 +636,12 @@ class Session:
             if moved_on or table.is_over or seat is None or self.role(seat) is Role.PERSON:
                 return None
         if seat is not None and self.role(seat) is Role.SUBSTITUTE:
-            return table.decide(action)  # a substitute's decisions are the person's seat's
-        return table.apply_bot(action)
+            events = table.decide(action)  # a substitute's decisions are the person's seat's
+        else:
+            events = table.apply_bot(action)
+        if seat is not None and ends_turn_of(seat, events):
+            self._turn_over(seat)
+        return events
 
     def away(self, seat: int, spec: str) -> bool:
         """The person of ``seat`` has been away too long (the front end's clock says
@@ -627,11 +660,91 @@ class Session:
         return True
 
     def back(self, seat: int) -> bool:
-        """The person of ``seat`` is back: the substitute stops (False: none played)."""
-        if self.substitute(seat) is None:
+        """The person of ``seat`` is back: the substitute stops (False: none played, or
+        the table has a clock: its substitute plays the turn whose time ran out to its end)."""
+        if self.substitute(seat) is None or self.clock:
             return False
         self._substitutes[seat] = None
         return True
+
+    # --- the clock ----------------------------------------------------------------------
+
+    def timed(self, now: float) -> float | None:
+        """Start the awaited person's clock at ``now`` if it is not running (a new turn
+        began since the last call); returns :attr:`deadline`. The front end calls it after
+        every change, before it keeps the table. No clock, no game or a bot to move: None."""
+        mover = self.mover() if self.clock else None
+        if mover is None or mover[1] is Role.BOT:
+            self.deadline = None
+        elif self.deadline is None and mover[1] is Role.PERSON:
+            self.deadline = now + self.clock
+        return self.deadline
+
+    def expire(self, now: float, spec: str) -> int | None:
+        """If the awaited person's deadline has passed at ``now``, the bot ``spec`` plays
+        their turn (:meth:`away`; the person has their next turn back); the seat, or None
+        when nothing changed (no clock, not a person's turn, time left)."""
+        mover = self.mover()
+        if mover is None or mover[1] is not Role.PERSON or self.deadline is None or now < self.deadline:
+            return None
+        return mover[0] if self.away(mover[0], spec) else None
+
+    def load_clock(self, clock: float, deadline: float | None) -> None:
+        """Take what a stored copy of the table says of its clock and deadline."""
+        self.clock, self.deadline = clock, deadline
+
+    def _turn_over(self, seat: int) -> None:
+        """``seat``'s turn ended: the next turn's clock starts at the next :meth:`timed`;
+        a substitute the clock brought in played its one turn (with no clock, a
+        substitute plays until the person is back)."""
+        self.deadline = None
+        if self.clock and self._substitutes[seat] is not None:
+            self._substitutes[seat] = None
+
+    # --- consent to a rematch -----------------------------------------------------------
+
+    @property
+    def consented(self) -> bool:
+        """Whether every person seated agreed to a rematch (bots always agree)."""
+        table = self._table
+        if table is None or self.agreed is None:
+            return False
+        return all(s in self.agreed for s in table.people)
+
+    def agree(self, seat: int) -> bool:
+        """The person of ``seat`` agrees to a rematch (the first agreement is the
+        proposal the others see); whether every person has agreed now (then the front
+        end calls :meth:`rematch`). :class:`Refused`: no game, ``not-over``, ``agreed``."""
+        table = self.table
+        if not table.seats[seat].is_person:
+            raise GameError("a bot always agrees")
+        if not table.is_over:
+            raise Refused(Stop.NOT_OVER)
+        if self.agreed is not None and seat in self.agreed:
+            raise Refused(Stop.AGREED)
+        self.agreed = (self.agreed or frozenset()) | {seat}
+        self.declined = None
+        return self.consented
+
+    def decline(self, seat: int) -> None:
+        """The person of ``seat`` declines the rematch proposed: the proposal ends (and
+        :attr:`declined` says who ended it). :class:`Refused`: no game, ``not-over``,
+        ``no-proposal``."""
+        table = self.table
+        if not table.seats[seat].is_person:
+            raise GameError("a bot always agrees")
+        if not table.is_over:
+            raise Refused(Stop.NOT_OVER)
+        if self.agreed is None:
+            raise Refused(Stop.NO_PROPOSAL)
+        self.agreed, self.declined = None, seat
+
+    def load_rematch(self, agreed: Collection[int] | None, declined: int | None) -> None:
+        """Take what a stored copy of the table says of the rematch proposed."""
+        self.agreed = None if agreed is None else frozenset(agreed)
+        self.declined = declined
+
+    # --- new games ------------------------------------------------------------------------
 
     def start(self, seats: Sequence[Seat], config: Config | None, seed: int, deal: str = DEAL) -> Table:
         """A new game for ``seats`` under ``config``, dealt from ``seed`` (by the
@@ -643,12 +756,15 @@ class Session:
             self._substitutes, self._undone = [None] * len(table.seats), [0] * len(table.seats)
         self._table = table
         self.games += 1
+        self.agreed = self.declined = self.deadline = None
         self._begin(False)
         return table
 
     def rematch(self, seed: int) -> Table:
         """A new game for the same seats (each bot made again from its spec), once the
-        game is over (:class:`Refused` ``not-over`` before); returns its table."""
+        game is over (:class:`Refused` ``not-over`` before); returns its table. A front
+        end calls it once every person consented: at once on one device (consent is
+        implicit), when :meth:`agree` says so where people play from several."""
         table = self.table
         if not table.is_over:
             raise Refused(Stop.NOT_OVER)

@@ -20,6 +20,10 @@ from dataclasses import dataclass, field, fields
 
 from ..core.model import N_, Explained
 
+ASKS_PER_MINUTE = 12.0
+ASK_BURST = 10
+"""How often a client may ask which tables await its seats (``POST /api/turns``)."""
+
 
 class LimitError(Explained, ValueError):
     """A limit that is not one, naming the option of ``red7 serve`` that set it."""
@@ -129,6 +133,8 @@ class ClientLimits:
     _created: dict[str, list[str]] = field(default_factory=dict)
     """The tables each client created that may still be open."""
     _sockets: dict[str, int] = field(default_factory=dict)
+    _asks: dict[str, Bucket] = field(default_factory=dict)
+    """Each client's ``POST /api/turns`` (:meth:`ask_wait`)."""
 
     def table_refusal(self, client: str, still_open: Callable[[str], bool]) -> tuple[str, float] | None:
         """Why ``client`` may not create a table now, and in how many seconds to try again
@@ -164,6 +170,21 @@ class ClientLimits:
         for key, bucket in list(self._buckets.items()):
             if bucket.level(now) >= bucket.burst:
                 del self._buckets[key]
+
+    def ask_wait(self, client: str) -> float:
+        """Count a ``POST /api/turns`` of ``client``: 0 if allowed, else the seconds to
+        wait (a page asks when it opens and now and then: :data:`ASKS_PER_MINUTE` on
+        average, :data:`ASK_BURST` at once)."""
+        now = self.clock()
+        bucket = self._asks.get(client)
+        if bucket is None:
+            if len(self._asks) > 100_000:  # a spread flood: forget the full buckets
+                for key, full in list(self._asks.items()):
+                    if full.level(now) >= full.burst:
+                        del self._asks[key]
+            bucket = self._asks[client] = Bucket.full(ASKS_PER_MINUTE / 60.0, ASK_BURST, now)
+        wait = bucket.take(now)
+        return max(1.0, math.ceil(wait)) if wait else 0.0
 
     def open_socket(self, client: str) -> bool:
         """Count a WebSocket of ``client`` opening; False (not counted) if it has too many."""

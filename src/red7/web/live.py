@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from ..core.game import Game
@@ -76,6 +77,11 @@ class LiveTable:
     bot_task: asyncio.Task[None] | None = field(default=None, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     """Held while a change of the table is made and written (one at a time)."""
+    patience: float = 0.0
+    """Seconds a person may be away on their turn before a substitute plays (a table
+    without a clock; shown as a countdown: :func:`red7.web.clocks.countdown`)."""
+    wall: Callable[[], float] = field(default=time.time, repr=False)
+    """The server's time in seconds since the epoch, which the clock's deadline is in."""
 
     @property
     def table(self) -> Table | None:
@@ -120,6 +126,10 @@ class LiveTable:
             tuple(seat.stored(self.session.substitute(s), self.session.undone(s)) for s, seat in enumerate(self.seats)),
             game,
             self.version,
+            int(self.session.clock),
+            self.session.deadline,
+            None if self.session.agreed is None else tuple(sorted(self.session.agreed)),
+            self.session.declined,
         )
 
     @property

@@ -36,6 +36,7 @@ from ..core.model import MAX_PLAYERS, MIN_PLAYERS
 from ..play.session import Stop
 from ..ui.i18n import LANGUAGES, _, parse_language
 from ..ui.words import NAME_LENGTH
+from .clocks import clock_refusal
 from .refusals import Refused, session_refusal
 
 PROTOCOL_VERSION: Final = 1
@@ -49,6 +50,8 @@ socket (1009); between :data:`MAX_MESSAGE` and this, it is read and refused (``t
 MAX_NUMBER: Final = 2**31 - 1
 """The largest number a request may hold (a game's number, a ``seq``: the database's integers)."""
 MAX_TEXT: Final = 200
+MAX_TURNS: Final = 50
+"""The most tables one ``POST /api/turns`` asks about."""
 """Characters a free text of a request (a name, before its spaces are folded; a token;
 a decision's notation) may have."""
 
@@ -61,6 +64,8 @@ Level = Literal["easy", "medium", "hard", "expert"]
 """A bot's level (:data:`red7.bots.LEVELS`)."""
 Colour = Literal["red", "orange", "yellow", "green", "blue", "indigo", "violet"]
 Status = Literal["open", "playing", "over", "expired"]
+ClockSeconds = Literal[0, 60, 180, 86_400, 259_200]
+"""A table's clock, seconds per turn (:data:`red7.web.clocks.CLOCKS`)."""
 Kind = Literal["play", "canvas", "move", "take", "end", "concede", "draw", "decline"]
 
 
@@ -104,6 +109,10 @@ class CreateTable(Request):
     """The table's language (``pt``, ``pt_BR``, ``en-GB``... are read as the tag they name)."""
     name: Text = ""
     """The creator's name: spaces folded, up to 24 characters; empty: the seat's own name."""
+    clock: ClockSeconds = 0
+    """Seconds a person has for each turn: 0 (no clock), 60 or 180 (a per-turn clock),
+    86400 or 259200 (a correspondence clock: one or three days). When it runs out, a
+    substitute bot plays that turn for the person."""
 
 
 class TakeSeat(Request):
@@ -158,14 +167,41 @@ class TakeBack(Request):
 
 
 class Again(Request):
-    """Play again, once a game is over."""
+    """Play again, once a game is over: the first is the proposal the others see, each
+    person's is their agreement; the next game starts once every person seated agreed
+    (bots always do)."""
 
     type: Literal["again"]
+    game: Number | None = None
+    """The number of the game just over (the frame's ``table.game``) the agreement is
+    about; another number is stale. Absent: the last game."""
 
 
-ClientMessage = Annotated[Decide | TakeBack | Again, Field(discriminator="type")]
+class Decline(Request):
+    """Decline the rematch proposed: the proposal ends, and every seat is told who declined."""
+
+    type: Literal["decline"]
+    game: Number | None = None
+    """As :attr:`Again.game`."""
+
+
+class YourTurnSeat(Request):
+    """One table and the seat token a browser keeps for it."""
+
+    table: Annotated[str, Field(max_length=32)]
+    token: Text
+
+
+class YourTurn(Request):
+    """``POST /api/turns``: which of these tables await the seat of its token (the
+    tokens travel in the body, never in an address)."""
+
+    seats: Annotated[list[YourTurnSeat], Field(max_length=MAX_TURNS)]
+
+
+ClientMessage = Annotated[Decide | TakeBack | Again | Decline, Field(discriminator="type")]
 """What a client sends on its WebSocket after its hello."""
-CLIENT_MESSAGE: Final = TypeAdapter[Decide | TakeBack | Again](ClientMessage)
+CLIENT_MESSAGE: Final = TypeAdapter[Decide | TakeBack | Again | Decline](ClientMessage)
 
 
 # --- frames and answers -------------------------------------------------------------------------
@@ -278,6 +314,30 @@ class TableInfo(Message):
     status: Status
     game: int
     settings: str
+    clock: int = 0
+    """Seconds a person has for each turn (0: no clock)."""
+
+
+class ClockView(Message):
+    """The countdown of the turn awaited: the page counts ``remaining`` down from the
+    frame on. When it reaches 0 a substitute bot decides for the person."""
+
+    seat: int
+    kind: Literal["turn", "correspondence", "away"]
+    """``turn``, ``correspondence``: the table's clock; ``away``: the patience with a
+    person not connected at a table without a clock."""
+    seconds: int
+    """What the clock gives a turn (or the patience, in seconds)."""
+    remaining: int
+    """Whole seconds left when the frame was made."""
+
+
+class RematchView(Message):
+    """The rematch proposed after a game (``agreed``: the seats whose people agreed) or
+    declined (``declined``: whose person ended the proposal; ``agreed`` is then empty)."""
+
+    agreed: list[int]
+    declined: int | None
 
 
 class SeatView(Message):
@@ -306,6 +366,10 @@ class TableFrame(Message):
     """The sequence number a decision made on this frame is sent with."""
     game: GameView | None
     """The game (null: not started yet)."""
+    clock: ClockView | None = None
+    """The countdown of the turn awaited (null or absent: none runs)."""
+    rematch: RematchView | None = None
+    """The rematch proposed or declined after the game (null or absent: none)."""
     ui: dict[str, str] | None = None
     """The words of the page's controls, in the table's language (a connection's first frame only)."""
 
@@ -348,6 +412,25 @@ class LobbyRow(Message):
     players: int
     free: int
     seats: list[str | None]
+    clock: int = 0
+    """Seconds a person has for each turn (0: no clock)."""
+
+
+class TurnRow(Message):
+    """A table awaiting the seat of a token posted to ``POST /api/turns``."""
+
+    id: str
+    seat: int
+    settings: str
+    clock: int
+    remaining: int | None
+    """Whole seconds left on the seat's clock (null: no clock runs)."""
+
+
+class TurnsPage(Message):
+    """``POST /api/turns``: the tables (of those asked) where it is the token's seat's turn."""
+
+    tables: list[TurnRow]
 
 
 class LobbyPage(Message):
@@ -421,7 +504,12 @@ def _decision() -> Refused:
 
 
 def _kind() -> Refused:
-    return Refused("bad-type", _("Unknown message type: use decide, take_back or again."))
+    return Refused("bad-type", _("Unknown message type: use decide, take_back, again or decline."))
+
+
+def turns_refusal() -> Refused:
+    """A ``POST /api/turns`` whose seats are not a list of tables and tokens."""
+    return Refused("bad-turns", _("Ask about up to {n} tables, each with its seat token.").format(n=MAX_TURNS))
 
 
 def _hello() -> Refused:
@@ -440,6 +528,8 @@ FIELD_REFUSALS: Final[dict[str, Why]] = {
     "seq": lambda: session_refusal(Stop.STALE),
     "action": _decision,
     "type": _kind,
+    "clock": clock_refusal,
+    "game": lambda: session_refusal(Stop.STALE),
 }
 """What a request whose field is wrong is told, by field (each field means one thing
 in every request it is in)."""
@@ -484,6 +574,19 @@ def parse_body(model: type[R], raw: bytes) -> R:
         raise refusal_of(err, "request") from None
 
 
+def parse_turns(raw: bytes) -> YourTurn:
+    """A ``POST /api/turns`` body, or :class:`Refused`: what :func:`parse_body` says of
+    the whole (not JSON, too large, a field unknown), else :func:`turns_refusal` (its
+    seats hold tokens: a malformed one is not a token refused)."""
+    if len(raw) > MAX_MESSAGE:
+        raise Refused("too-large", _("The request is too large."), 413)
+    try:
+        return YourTurn.model_validate_json(raw or b"{}")
+    except ValidationError as err:
+        refusal = refusal_of(err, "request")
+        raise refusal if refusal.code in ("bad-json", "unknown-field") else turns_refusal() from None
+
+
 def parse_hello(text: str | None) -> Hello:
     """A WebSocket's first message, or :class:`Refused` (``bad-hello``)."""
     if text is None or len(text) > MAX_MESSAGE:
@@ -494,7 +597,7 @@ def parse_hello(text: str | None) -> Hello:
         raise _hello() from None
 
 
-def parse_message(text: str) -> Decide | TakeBack | Again:
+def parse_message(text: str) -> Decide | TakeBack | Again | Decline:
     """A WebSocket's message after its hello (already under :data:`MAX_MESSAGE`), or
     :class:`Refused` saying what is wrong."""
     try:
@@ -514,6 +617,8 @@ REQUESTS: Final[dict[str, type[BaseModel]]] = {
     "WebSocket /ws/{id}: decide": Decide,
     "WebSocket /ws/{id}: take_back": TakeBack,
     "WebSocket /ws/{id}: again": Again,
+    "WebSocket /ws/{id}: decline": Decline,
+    "POST /api/turns": YourTurn,
 }
 """Each request and the model its body or message is."""
 ANSWERS: Final[dict[str, type[BaseModel]]] = {
@@ -524,6 +629,7 @@ ANSWERS: Final[dict[str, type[BaseModel]]] = {
     "POST /api/tables/{id}/bots": Done,
     "POST /api/tables/{id}/start": Done,
     "GET /api/tables/{id}/games/{n}/replay": Replay,
+    "POST /api/turns": TurnsPage,
     "any refusal (4xx)": Refusal,
     "WebSocket /ws/{id}: table": TableFrame,
     "WebSocket /ws/{id}: error": ErrorFrame,

@@ -36,6 +36,12 @@ def session_refusal(stop: Stop) -> Refused:
         return Refused("not-your-turn", _("It is not your turn."), 409)
     if stop is Stop.NOT_OVER:
         return Refused("not-over", _("The game is not over yet."), 409)
+    if stop is Stop.AGREED:
+        return Refused("agreed", _("You have agreed to play again already: the others are asked."), 409)
+    if stop is Stop.TIME_UP:
+        return Refused("time-up", _("Your time for this turn is over: a bot plays it for you."), 409)
+    if stop is Stop.NO_PROPOSAL:
+        return Refused("no-proposal", _("Nobody has proposed to play again."), 409)
     return Refused("no-game", _("No game is being played at this table."), 409)
 
 

@@ -44,7 +44,7 @@ from .lobby import Lobby
 from .metrics import Metrics
 from .origins import Hosts, parse_origin
 from .refusals import Refused, asked_language, refusal_response, response_of
-from .routes import health, lobby, pages, records, schema, socket
+from .routes import health, lobby, pages, records, schema, socket, turns
 from .routes.context import Context
 from .routes.pages import STATIC
 from .service import Tables, end_with_parent
@@ -131,6 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             metrics=metrics,
             expire_open=settings.limits.expire_open,
             seeds=settings.seeds,
+            wall=settings.wall,
         )
         tables.load()
         metrics.count_tables(lambda: len(tables.listed()))
@@ -159,7 +160,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(Refused, _refused)
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(HTTPException, _not_here)
-    for router in (pages.router, health.router, schema.router, lobby.router, records.router, socket.router):
+    routers = (pages.router, health.router, schema.router, lobby.router, records.router, socket.router, turns.router)
+    for router in routers:
         app.include_router(router)
     app.state.context = context
     app.state.tables = context.tables

@@ -61,6 +61,7 @@ from ..play.table import Seat, Table
 from ..ui.i18n import _, parse_language, using
 from ..ui.words import NAME_LENGTH, RESERVED_NAME, name_key, refusal_text
 from .bus import Bus
+from .clocks import CLOCKS, clock_refusal
 from .frames import FrameCache
 from .live import LiveTable, SeatState
 from .metrics import Metrics
@@ -188,7 +189,8 @@ class Tables:
     ``patience``: seconds a person may be away on their turn before a bot plays for them;
     ``bus``: how the processes sharing the database tell each other (default: alone);
     ``expire_open``: seconds an open table may stay with nobody connected and nothing
-    changing before it expires (0: never)."""
+    changing before it expires (0: never); ``wall``: the time the tables' clocks read
+    (seconds since the epoch; tests give one they move themselves)."""
 
     def __init__(
         self,
@@ -201,10 +203,14 @@ class Tables:
         metrics: Metrics | None = None,
         expire_open: float = 0.0,
         seeds: Callable[[], int] = fresh_seed,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.store, self.pool, self.bot_delay, self.patience = store, pool, bot_delay, patience
         self.seeds = seeds
         """Where each new game's seed comes from (tests give a stream of their own)."""
+        self.wall = wall
+        """The time the tables' clocks read: seconds since the epoch (a deadline is
+        stored: it outlives the process and is the same in every one)."""
         self.expire_open = expire_open
         self.hub = hub or Hub()
         self.bus = bus or Bus()
@@ -232,7 +238,7 @@ class Tables:
     def _revive(self, stored: StoredTable) -> LiveTable:
         config = Config(stored.players, stored.advanced, stored.actions)
         seats = [SeatState() for _ in stored.seats]
-        live = LiveTable(stored.id, stored.lang, config, seats, stored.status)
+        live = LiveTable(stored.id, stored.lang, config, seats, stored.status, patience=self.patience, wall=self.wall)
         self._copy(live, stored)
         for seat in live.seats:
             if seat.bot is None and seat.token_hash is not None:
@@ -281,6 +287,8 @@ class Tables:
                 live.game_id, live.game_number = game.id, game.number
             session.catch_up([action for _seat, action in game.decisions], game.committed)
         session.load_seats([seat.substitute for seat in stored.seats], [seat.undone for seat in stored.seats])
+        session.load_clock(stored.clock, stored.deadline)
+        session.load_rematch(stored.agreed, stored.declined)
         live.saved, live.touched = stored, time.monotonic()
 
     async def start_background(self) -> None:
@@ -330,9 +338,12 @@ class Tables:
         newest_first = reversed(self.live.values())
         return sorted((t for t in newest_first if t.status in order), key=lambda t: order[t.status])
 
-    async def create(self, players: int, advanced: bool, actions: bool, lang: str, name: str) -> tuple[LiveTable, str]:
+    async def create(
+        self, players: int, advanced: bool, actions: bool, lang: str, name: str, clock: int = 0
+    ) -> tuple[LiveTable, str]:
         """A new table; its creator takes seat 0. Returns the table and the creator's token
-        (the values are a :class:`~red7.web.protocol.CreateTable`'s, checked for their types)."""
+        (the values are a :class:`~red7.web.protocol.CreateTable`'s, checked for their
+        types; ``clock``: seconds per turn, one of :data:`~red7.web.clocks.CLOCKS`)."""
         try:
             config = Config(players, advanced, actions)
         except GameError as err:
@@ -343,10 +354,14 @@ class Tables:
             raise Refused("bad-settings", str(err)) from None
         with using(tag):
             self._clean_name(name)  # refused before anything is made
+            if clock not in CLOCKS:
+                raise clock_refusal()
         table_id = secrets.token_urlsafe(6)
-        live = LiveTable(table_id, tag, config, [SeatState() for _ in range(config.players)])
+        seats = [SeatState() for _ in range(config.players)]
+        live = LiveTable(table_id, tag, config, seats, patience=self.patience, wall=self.wall)
+        live.session.clock = clock
         live.saved = await self._db(
-            self.store.create_table, table_id, config.players, config.advanced, config.actions, tag
+            self.store.create_table, table_id, config.players, config.advanced, config.actions, tag, clock
         )
         self.live[table_id] = live
         async with self._changing(live):
@@ -451,13 +466,42 @@ class Tables:
                 raise Refused("seats-free", _("Every seat needs a player or a bot before the game starts."), 409)
             await self._new_game(live)
 
-    async def again(self, table_id: str, seat: int) -> None:
-        """Play again (after a game is over): a new deal for the same seats."""
+    async def again(self, table_id: str, seat: int, game: int | None = None) -> None:
+        """The person of ``seat`` agrees to play again after game ``game`` (None: the
+        last one): the first agreement is the proposal the others see; once every person
+        seated agreed (bots always do), a new deal for the same seats."""
         live = self.get(table_id)
         async with self._changing(live, reread=True):
-            if not live.session.started or live.session.playing:
-                raise session_refusal(Stop.NOT_OVER)  # (what Session.rematch would refuse)
-            await self._new_game(live, rematch=True)
+            self._after_game(live, game)
+            try:
+                consented = live.session.agree(seat)
+            except SessionRefused as refused:
+                raise session_refusal(refused.stop) from None
+            if consented:
+                await self._new_game(live, rematch=True)
+            else:
+                await self._changed(live)
+
+    async def decline(self, table_id: str, seat: int, game: int | None = None) -> None:
+        """The person of ``seat`` declines the rematch proposed after game ``game``: the
+        proposal ends, and every seat is told who declined."""
+        live = self.get(table_id)
+        async with self._changing(live, reread=True):
+            self._after_game(live, game)
+            try:
+                live.session.decline(seat)
+            except SessionRefused as refused:
+                raise session_refusal(refused.stop) from None
+            await self._changed(live)
+
+    @staticmethod
+    def _after_game(live: LiveTable, game: int | None) -> None:
+        """Refuse a rematch's answer unless the game is over (and is game ``game``, when
+        the message says which: an answer about an earlier game is stale)."""
+        if not live.session.started or live.session.playing:
+            raise session_refusal(Stop.NOT_OVER)
+        if game is not None and game != live.game_number:
+            raise session_refusal(Stop.STALE)
 
     async def _new_game(self, live: LiveTable, rematch: bool = False) -> None:
         seed = self.seeds()
@@ -532,9 +576,11 @@ class Tables:
             if live.substitute(client.seat) is not None:
                 with contextlib.suppress(Refused):
                     async with self._changing(live):
-                        live.session.back(client.seat)  # back: the person takes the seat again
-                        await self._changed(live)
-                        return
+                        # back: the person takes the seat again (not on a clocked table's
+                        # turn whose time ran out: its substitute ends that turn)
+                        if live.session.back(client.seat):
+                            await self._changed(live)
+                            return
         await self._publish(live)
 
     async def disconnect(self, client: Client) -> None:
@@ -696,7 +742,13 @@ class Tables:
         seat = live.seats[number]
         if live.lock.locked():
             return  # being changed: look again in a second
-        if role is Role.PERSON and seat.left is not None and self.bus.ready:
+        if role is Role.PERSON and live.session.clock:
+            if live.session.deadline is not None and self.wall() >= live.session.deadline:
+                with contextlib.suppress(Refused):
+                    async with self._changing(live, reread=True):
+                        if live.session.expire(self.wall(), SUBSTITUTE) is not None:
+                            await self._changed(live)
+        elif role is Role.PERSON and seat.left is not None and self.bus.ready:
             # (with the bus down, who is connected to the other processes is not known)
             if now - seat.left >= self.patience:
                 with contextlib.suppress(Refused):
@@ -738,6 +790,7 @@ class Tables:
         table = live.table
         if table is not None and table.is_over and live.status != "over":
             live.status = "over"
+        live.session.timed(self.wall())  # a new turn's clock starts now
         before = live.saved
         try:
             await self._commit(live)

@@ -40,3 +40,7 @@ class Settings:
     """Seconds a new WebSocket has to send its hello before it is closed."""
     seeds: Callable[[], int] = fresh_seed
     """Where each new game's seed comes from (tests give a stream of their own)."""
+    wall: Callable[[], float] = time.time
+    """The time the tables' clocks read, in seconds since the epoch: a turn's deadline
+    is stored, so it outlives a restart and is the same in every process (tests give
+    one they move themselves)."""

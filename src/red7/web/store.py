@@ -45,6 +45,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -111,6 +112,14 @@ class TableRow(Base):
     unused: :data:`red7.web.service.EXPIRED`)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     """Bumped by every change of the table (:meth:`Store.commit`)."""
+    clock: Mapped[int] = mapped_column(Integer, server_default="0")
+    """Seconds a person has for each turn (0: no clock; migration 0005_clocks)."""
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When (seconds since the epoch) the awaited person's time runs out (null: none runs)."""
+    agreed: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    """The seats that agreed to a rematch, comma-separated (null: none proposed)."""
+    declined: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat whose person declined the last rematch proposed (null: none)."""
 
 
 class SeatRow(Base):
@@ -157,7 +166,13 @@ class DecisionRow(Base):
 MOVE_TABLE = (
     update(TableRow)
     .where(TableRow.id == bindparam("table"), TableRow.version == bindparam("base"))
-    .values(version=bindparam("version"), status=bindparam("status"))
+    .values(
+        version=bindparam("version"),
+        status=bindparam("status"),
+        deadline=bindparam("deadline"),
+        agreed=bindparam("agreed"),
+        declined=bindparam("declined"),
+    )
 )
 """The compare and set of a change: the table moves from version ``base`` to ``version``."""
 UPDATE_GAME = (
@@ -171,7 +186,8 @@ DROP_DECISIONS = delete(DecisionRow).where(
 ADD_DECISIONS = insert(DecisionRow)
 APPEND = """
 WITH moved AS (
-    UPDATE tables SET version = %(version)s, status = %(status)s
+    UPDATE tables SET version = %(version)s, status = %(status)s,
+        deadline = %(deadline)s, agreed = %(agreed)s, declined = %(declined)s
     WHERE id = %(table)s AND version = %(base)s
     RETURNING id
 ), game AS (
@@ -241,6 +257,27 @@ class StoredTable:
     game: StoredGame | None
     """The table's latest game (None before the first starts)."""
     version: int = 0
+    clock: int = 0
+    """Seconds a person has for each turn (0: no clock)."""
+    deadline: float | None = None
+    """When (seconds since the epoch) the awaited person's time runs out (None: none runs)."""
+    agreed: tuple[int, ...] | None = None
+    """The seats that agreed to a rematch (None: none proposed)."""
+    declined: int | None = None
+    """The seat whose person declined the last rematch proposed."""
+
+    def rematch_columns(self) -> dict[str, Any]:
+        """The values of the columns that change with the clock and the rematch, by the
+        names :data:`MOVE_TABLE` and :data:`APPEND` bind them to."""
+        agreed = None if self.agreed is None else ",".join(str(seat) for seat in self.agreed)
+        return {"deadline": self.deadline, "agreed": agreed, "declined": self.declined}
+
+
+def agreed_seats(column: str | None) -> tuple[int, ...] | None:
+    """The seats a ``tables.agreed`` value names (None: no proposal)."""
+    if column is None:
+        return None
+    return tuple(int(seat) for seat in column.split(",") if seat)
 
 
 class Store:
@@ -304,8 +341,10 @@ class Store:
 
     # --- writes -------------------------------------------------------------------
 
-    def create_table(self, table_id: str, players: int, advanced: bool, actions: bool, lang: str) -> StoredTable:
-        """A new table with empty seats, at version 0."""
+    def create_table(
+        self, table_id: str, players: int, advanced: bool, actions: bool, lang: str, clock: int = 0
+    ) -> StoredTable:
+        """A new table with empty seats, at version 0 (``clock``: seconds per turn, 0: none)."""
         with Session(self.engine) as s, s.begin():
             s.add(
                 TableRow(
@@ -317,12 +356,14 @@ class Store:
                     lang=lang,
                     status="open",
                     version=0,
+                    clock=clock,
                 )
             )
             s.flush()  # the table before its seats (no ORM relationship orders them)
             for seat in range(players):
                 s.add(SeatRow(table_id=table_id, seat=seat, name="", token_hash=None, bot=None, undone=0))
-        return StoredTable(table_id, players, advanced, actions, lang, "open", (StoredSeat(),) * players, None, 0)
+        seats = (StoredSeat(),) * players
+        return StoredTable(table_id, players, advanced, actions, lang, "open", seats, None, 0, clock)
 
     def commit(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
         """Write the change of a table from ``before`` (what the database held at
@@ -336,7 +377,14 @@ class Store:
         version = before.version + 1
         with self.engine.begin() as connection:
             moved = connection.execute(
-                MOVE_TABLE, {"table": before.id, "base": before.version, "version": version, "status": after.status}
+                MOVE_TABLE,
+                {
+                    "table": before.id,
+                    "base": before.version,
+                    "version": version,
+                    "status": after.status,
+                    **after.rematch_columns(),
+                },
             )
             if moved.rowcount != 1:
                 connection.rollback()
@@ -403,6 +451,7 @@ class Store:
             "base": before.version,
             "version": before.version + 1,
             "status": after.status,
+            **after.rematch_columns(),
             "game": new.id,
             "game_changed": (old.result, old.committed) != (new.result, new.committed),
             "result": None if new.result is None else Json(new.result),
@@ -499,6 +548,10 @@ class Store:
             tuple(StoredSeat(seat.name, seat.token_hash, seat.bot, seat.substitute, seat.undone) for seat in seats),
             None if game is None else self._game(s, game),
             row.version,
+            row.clock,
+            row.deadline,
+            agreed_seats(row.agreed),
+            row.declined,
         )
 
     @staticmethod
@@ -529,6 +582,7 @@ def change_message(before: StoredTable, after: StoredTable) -> dict[str, Any]:
         add=new.decisions[keep:],
         committed=new.committed,
         result=new.result,
+        **after.rematch_columns(),
     )
     return message
 
@@ -543,8 +597,17 @@ def changed_table(saved: StoredTable, message: dict[str, Any]) -> StoredTable | 
         added = tuple((int(seat), str(action)) for seat, action in message["add"])
         decisions = game.decisions[: int(message["keep"])] + added
         changed = replace(game, decisions=decisions, committed=int(message["committed"]), result=message["result"])
-        return replace(saved, version=int(message["v"]), status=str(message["status"]), game=changed)
-    except (KeyError, TypeError, ValueError):
+        deadline, declined = message["deadline"], message["declined"]
+        return replace(
+            saved,
+            version=int(message["v"]),
+            status=str(message["status"]),
+            game=changed,
+            deadline=None if deadline is None else float(deadline),
+            agreed=agreed_seats(message["agreed"]),
+            declined=None if declined is None else int(declined),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError):
         return None
 
 

@@ -52,6 +52,7 @@ from ..ui.words import (
     winners_line,
     winning_line,
 )
+from .clocks import countdown, countdown_key
 from .protocol import PROTOCOL_VERSION
 
 if TYPE_CHECKING:
@@ -141,6 +142,21 @@ UI_WORDS: Final = {
     "final_palettes": N_("Final palettes:"),
     "status_open": N_("waiting for players"),
     "status_playing": N_("being played"),
+    "clock": N_("Clock"),
+    "clock_0": N_("No clock"),
+    "clock_60": N_("1 minute a turn"),
+    "clock_180": N_("3 minutes a turn"),
+    "clock_86400": N_("1 day a turn (correspondence)"),
+    "clock_259200": N_("3 days a turn (correspondence)"),
+    "time_left": N_("{name}: {time} left to play"),
+    "time_left_short": N_("{time} left"),
+    "away_in": N_("{name} is away: a bot plays for them in {time}"),
+    "your_turns": N_("Your turn at these tables"),
+    "rematch_agreed": N_("Play again? Agreed so far: {names}."),
+    "rematch_waiting": N_("Waiting for the others to agree…"),
+    "rematch_agree": N_("Agree to play again"),
+    "rematch_decline": N_("Decline the rematch"),
+    "rematch_declined": N_("{name} declined to play again."),
 }
 """The words of the page's own controls, sent translated in the first frame of each
 connection (``ui``: the page keeps them); fields such as ``{n}`` are left for the page
@@ -228,6 +244,7 @@ def shared_view(live: LiveTable, viewer: int | None = None) -> Shared:
             "status": live.status,
             "game": live.game_number,
             "settings": settings_text(live),
+            "clock": int(live.session.clock),
         }
         seats = [
             {
@@ -261,6 +278,8 @@ def table_frame(
             "you": seat,
             "seq": live.seq_for(seat),
             "game": None if shared.game is None else shared.game | seat_game_json(live, seat, shared.names),
+            "clock": countdown(live),
+            "rematch": rematch_json(live),
         }
         if words:
             frame["ui"] = ui_words()
@@ -277,7 +296,28 @@ def frame_key(live: LiveTable, seat: int | None) -> tuple[Any, ...]:
     table = live.table
     game = None if table is None else (id(table), table.seen_at(seat), table.committed)
     seats = tuple((s.name, s.bot, live.substitute(n), s.taken, s.online > 0) for n, s in enumerate(live.seats))
-    return (live.id, live.status, live.lang, live.game_number, live.game_id, game, seats, seat, live.seq_for(seat))
+    session = live.session
+    timing = (session.clock, countdown_key(live), session.agreed, session.declined)
+    return (
+        live.id,
+        live.status,
+        live.lang,
+        live.game_number,
+        live.game_id,
+        game,
+        seats,
+        seat,
+        live.seq_for(seat),
+        timing,
+    )
+
+
+def rematch_json(live: LiveTable) -> dict[str, Any] | None:
+    """The rematch proposed (the seats that agreed) or declined (who), if any."""
+    session = live.session
+    if session.agreed is None and session.declined is None:
+        return None
+    return {"agreed": sorted(session.agreed or ()), "declined": session.declined}
 
 
 def since(frame: dict[str, Any], seen: Sequence[str]) -> dict[str, Any]:
@@ -476,6 +516,7 @@ def lobby_json(lives: Sequence[LiveTable]) -> list[dict[str, Any]]:
                     "players": live.config.players,
                     "free": sum(not s.taken for s in live.seats),
                     "seats": [names[s] if seat.taken else None for s, seat in enumerate(live.seats)],
+                    "clock": int(live.session.clock),
                 }
             )
     return rows

@@ -6,7 +6,8 @@ spectator; ``lang``: the language of a refusal before the table's is known). The
 then sends a ``table`` frame (:func:`red7.web.views.table_frame`) and another after every
 change, and an ``error`` frame for anything refused. The client sends
 ``{"type": "decide", "seq": n, "action": "play R7"}``, ``{"type": "take_back", "seq": n}``
-and ``{"type": "again"}`` (:data:`~red7.web.protocol.ClientMessage`); ``seq`` is the
+``{"type": "again"}`` (a rematch's proposal or agreement) and ``{"type": "decline"}``
+(:data:`~red7.web.protocol.ClientMessage`); ``seq`` is the
 frame's ``seq`` the decision was made against. A connection refused is accepted, told
 why (an ``error`` frame) and closed with a code a page can read: 4400 (no hello, or a
 token in the address), 4403 (another site's page, a token this table does not know),
@@ -32,7 +33,7 @@ from ...ui.i18n import _, using
 from ..limits import Bucket, client_key
 from ..live import LiveTable
 from ..origins import same_origin
-from ..protocol import MAX_MESSAGE, Again, Decide, parse_hello, parse_message
+from ..protocol import MAX_MESSAGE, Again, Decide, Decline, parse_hello, parse_message
 from ..refusals import Refused, asked_language
 from ..service import Client
 from ..views import encode, error_frame
@@ -170,6 +171,8 @@ async def _handle(context: Context, live: LiveTable, seat: int | None, text: str
     if isinstance(message, Decide):
         await tables.decide(live.id, seat, message.seq, message.action)
     elif isinstance(message, Again):
-        await tables.again(live.id, seat)
+        await tables.again(live.id, seat, message.game)
+    elif isinstance(message, Decline):
+        await tables.decline(live.id, seat, message.game)
     else:
         await tables.take_back(live.id, seat, message.seq)

@@ -3,9 +3,12 @@
 // them at a time (GET /api/tables?offset=&limit=). The page's words come from GET /api/ui
 // in the chosen language.
 
+import { duration } from "./clock.js";
 import {
   api, choosePageLanguage, getName, getToken, h, loadWords, pageLanguage, setName, setToken, t, toast,
 } from "./common.js";
+
+const CLOCKS = ["0", "60", "180", "86400", "259200"];
 
 let words = { lang: "en", languages: { en: "English", "pt-BR": "Português (Brasil)" }, ui: {} };
 let tables = [];
@@ -26,6 +29,9 @@ function applyWords() {
   $("advanced-label").textContent = t(ui, "advanced_game");
   $("actions-label").textContent = t(ui, "action_cards");
   $("table-lang-label").textContent = t(ui, "language");
+  $("clock-label").textContent = t(ui, "clock");
+  for (const option of $("clock").options) option.textContent = t(ui, `clock_${option.value}`);
+  $("turns-title").textContent = t(ui, "your_turns");
   $("create-button").textContent = t(ui, "create");
   $("open-title").textContent = t(ui, "open_tables");
   for (const id of ["page-lang", "table-lang"]) {
@@ -37,6 +43,7 @@ function applyWords() {
     select.value = id === "page-lang" ? words.lang : current;
   }
   drawTables();
+  drawTurns();
 }
 
 async function setLanguage(lang) {
@@ -81,7 +88,8 @@ function drawTables() {
         return h(
           "li",
           { "data-table": table.id, lang: table.lang },
-          h("div", { class: "info" }, h("p", { class: "settings-line" }, table.settings),
+          h("div", { class: "info" }, h("p", { class: "settings-line" }, table.settings,
+            table.clock ? ` · ${t(ui, `clock_${table.clock}`)}` : ""),
             h("p", { class: "seat-names" }, names, " · ", h("em", { class: "status" }, t(ui, `status_${table.status}`)))),
           h("div", { class: "row-actions" }, actions),
         );
@@ -96,6 +104,48 @@ function drawTables() {
 }
 
 let shown = "";
+
+// --- "your turn": the tables this browser has a seat at that await it ----------------------
+
+let turns = [];
+
+/** Every table this browser keeps a seat token for (localStorage), as POST /api/turns takes them. */
+function keptSeats() {
+  const seats = [];
+  for (let i = 0; i < localStorage.length && seats.length < 50; i += 1) {
+    const key = localStorage.key(i);
+    if (key && key.startsWith("red7:token:")) seats.push({ table: key.slice("red7:token:".length), token: localStorage.getItem(key) });
+  }
+  return seats;
+}
+
+async function refreshTurns() {
+  const seats = keptSeats();
+  if (!seats.length) return;
+  try {
+    const answer = await api("/api/turns", { seats }); // the tokens in the body, never in the address
+    turns = answer.tables;
+    drawTurns();
+  } catch {
+    // the list is a convenience: the open tables are shown anyway
+  }
+}
+
+function drawTurns() {
+  const ui = words.ui;
+  $("turns-panel").hidden = !turns.length;
+  $("turns").replaceChildren(h(
+    "ul",
+    { class: "tables turns" },
+    turns.map((row) => h(
+      "li",
+      { "data-turn": row.id },
+      h("div", { class: "info" }, h("p", { class: "settings-line" }, row.settings),
+        row.remaining === null ? null : h("p", { class: "time-left" }, t(ui, "time_left_short", { time: duration(row.remaining) }))),
+      h("div", { class: "row-actions" }, h("a", { class: "button-link primary", href: `/t/${encodeURIComponent(row.id)}` }, t(ui, "your_turn"))),
+    )),
+  ));
+}
 
 function turnPage(step) {
   offset = Math.max(0, offset + step);
@@ -149,6 +199,7 @@ async function create(event) {
       actions: $("actions").checked,
       lang: $("table-lang").value,
       name: name(),
+      clock: Number(CLOCKS.includes($("clock").value) ? $("clock").value : 0),
     });
     setToken(answer.id, answer.token);
     location.href = `/t/${encodeURIComponent(answer.id)}`;
@@ -171,7 +222,9 @@ function main() {
   $("table-lang").value = lang;
   setLanguage(lang);
   refresh();
+  refreshTurns();
   setInterval(refresh, 4000);
+  setInterval(refreshTurns, 30000);
 }
 
 main();

@@ -9,6 +9,8 @@
 import {
   api, clearToken, getName, getToken, h, loadWords, pageLanguage, setName, setToken, t, toast,
 } from "./common.js";
+import { showClock } from "./clock.js";
+import { rematchEl } from "./rematch.js";
 import { cardEl, pickable, renderBoard } from "./render.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -191,6 +193,7 @@ function announce() {
 
 function draw() {
   $("settings").textContent = frame.table.settings;
+  showClock($("countdown"), frame, ui);
   if (!frame.game) {
     $("board").replaceChildren();
     $("setup").replaceChildren(setupEl());
@@ -280,10 +283,8 @@ function overEl() {
       { class: "over-links" },
       h("a", { href: `/t/${encodeURIComponent(tableId)}/replay/${n}` }, t(ui, "replay")),
       h("a", { href: `/api/tables/${encodeURIComponent(tableId)}/games/${n}/record` }, t(ui, "record")),
-      frame.you !== null
-        ? h("button", { type: "button", class: "primary", "data-focus": "again", onclick: playAgain }, t(ui, "play_again"))
-        : null,
     ),
+    rematchEl(frame, ui, playAgain, declineAgain),
   );
 }
 
@@ -518,7 +519,11 @@ function takeBack() {
 }
 
 function playAgain() {
-  send({ type: "again" });
+  send({ type: "again", game: frame.table.game }); // a proposal, or this seat's agreement
+}
+
+function declineAgain() {
+  send({ type: "decline", game: frame.table.game });
 }
 
 /** The round-end dialog when a round has just ended (not for one that ended before the
@@ -561,7 +566,8 @@ function roundEnded() {
   );
   const buttons = [];
   if (g.over) {
-    if (frame.you !== null) buttons.push({ label: t(ui, "play_again"), value: "again", primary: true });
+    const proposed = frame.rematch && frame.rematch.agreed.length;
+    if (frame.you !== null && !proposed) buttons.push({ label: t(ui, "play_again"), value: "again", primary: true });
     buttons.push({ label: t(ui, "replay"), href: `/t/${encodeURIComponent(tableId)}/replay/${n}` });
     buttons.push({ label: t(ui, "record"), href: `/api/tables/${encodeURIComponent(tableId)}/games/${n}/record` });
     buttons.push({ label: t(ui, "close"), value: "close", primary: frame.you === null });

@@ -51,6 +51,8 @@ MAX_NUMBER: Final = 2**31 - 1
 MAX_TEXT: Final = 200
 """Characters a free text of a request (a name, before its spaces are folded; a token;
 a decision's notation) may have."""
+MAX_CHAT: Final = 200
+"""Characters a chat message may have (:mod:`red7.web.chat`)."""
 
 Number = Annotated[int, Field(ge=0, le=MAX_NUMBER)]
 """A count or a sequence number: an integer (not a bool, not a string), 0 to :data:`MAX_NUMBER`."""
@@ -62,6 +64,11 @@ Level = Literal["easy", "medium", "hard", "expert"]
 Colour = Literal["red", "orange", "yellow", "green", "blue", "indigo", "violet"]
 Status = Literal["open", "playing", "over", "expired"]
 Kind = Literal["play", "canvas", "move", "take", "end", "concede", "draw", "decline"]
+Reaction = Literal["hello", "gg", "wp", "nice", "oops", "thanks", "sorry", "hurry"]
+"""A canned chat reaction (:data:`red7.web.chat.REACTIONS` holds their words)."""
+SpectatorChat = Literal["separate", "off"]
+"""Spectators' chat at a table: ``separate`` (spectators talk among themselves; the
+players do not read them) or ``off`` (spectators only read the players)."""
 
 
 def _language_tag(value: Any) -> Any:
@@ -104,6 +111,8 @@ class CreateTable(Request):
     """The table's language (``pt``, ``pt_BR``, ``en-GB``... are read as the tag they name)."""
     name: Text = ""
     """The creator's name: spaces folded, up to 24 characters; empty: the seat's own name."""
+    spectator_chat: SpectatorChat = "separate"
+    """Spectators' chat: ``separate`` (among themselves) or ``off`` (they read the players only)."""
 
 
 class TakeSeat(Request):
@@ -138,6 +147,10 @@ class Hello(Request):
     """The seat token (null or absent: a spectator)."""
     lang: Annotated[str, Field(max_length=35)] | None = None
     """A language tag (e.g. the browser's); one this server does not speak is ignored."""
+    chat: bool = False
+    """Whether the connection shows the table's chat: its recent history comes after the
+    first ``table`` frame, then a ``chat`` frame for each line said (false: no chat frame
+    at all; it may still say a line)."""
 
 
 class Decide(Request):
@@ -163,9 +176,19 @@ class Again(Request):
     type: Literal["again"]
 
 
-ClientMessage = Annotated[Decide | TakeBack | Again, Field(discriminator="type")]
+class Say(Request):
+    """A chat message: a canned ``reaction`` or free ``text`` (exactly one of them). The
+    seat it is said from is the connection's: a message naming one is refused."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(max_length=MAX_CHAT)] | None = None
+    """Free text, up to :data:`MAX_CHAT` characters (control characters are dropped)."""
+    reaction: Reaction | None = None
+
+
+ClientMessage = Annotated[Decide | TakeBack | Again | Say, Field(discriminator="type")]
 """What a client sends on its WebSocket after its hello."""
-CLIENT_MESSAGE: Final = TypeAdapter[Decide | TakeBack | Again](ClientMessage)
+CLIENT_MESSAGE: Final = TypeAdapter[Decide | TakeBack | Again | Say](ClientMessage)
 
 
 # --- frames and answers -------------------------------------------------------------------------
@@ -320,9 +343,47 @@ class ErrorFrame(Message):
     retry_after: float | None = None
 
 
-ServerFrame = Annotated[TableFrame | ErrorFrame, Field(discriminator="type")]
+class ChatLine(Message):
+    """One line of a table's chat. ``seat`` null: a spectator said it. ``text`` is the
+    words (a reaction's in the table's language): plain text, to be shown as text."""
+
+    id: int
+    seat: int | None
+    name: str
+    channel: Literal["players", "spectators"]
+    """``players``: read by everyone at the table; ``spectators``: by spectators only."""
+    reaction: Reaction | None
+    text: str
+    at: str
+    """When it was said (ISO 8601, UTC)."""
+
+
+class ReactionView(Message):
+    id: Reaction
+    text: str
+
+
+class ChatFrame(Message):
+    """Chat lines the receiver may read: after the first table frame, the recent
+    history (``history``: the page replaces what it shows), then each new line."""
+
+    v: Literal[1]
+    type: Literal["chat"]
+    lines: list[ChatLine]
+    history: bool
+    spectators: SpectatorChat
+    """The table's spectators' chat (the host's choice)."""
+    can_post: bool
+    """Whether the receiver may say something (a spectator may not when ``spectators`` is off)."""
+    reactions: list[ReactionView] | None = None
+    """The canned reactions, in the table's language (history frames only)."""
+    words: dict[str, str] | None = None
+    """The words of the chat panel, in the table's language (history frames only)."""
+
+
+ServerFrame = Annotated[TableFrame | ErrorFrame | ChatFrame, Field(discriminator="type")]
 """What the server sends on a WebSocket."""
-SERVER_FRAME: Final = TypeAdapter[TableFrame | ErrorFrame](ServerFrame)
+SERVER_FRAME: Final = TypeAdapter[TableFrame | ErrorFrame | ChatFrame](ServerFrame)
 
 
 class Refusal(Message):
@@ -421,7 +482,19 @@ def _decision() -> Refused:
 
 
 def _kind() -> Refused:
-    return Refused("bad-type", _("Unknown message type: use decide, take_back or again."))
+    return Refused("bad-type", _("Unknown message type: use decide, take_back, again or chat."))
+
+
+def _chat_text() -> Refused:
+    return Refused("chat-too-long", _("A chat message has up to {n} characters.").format(n=MAX_CHAT))
+
+
+def _reaction() -> Refused:
+    return Refused("bad-reaction", _("Reactions: {reactions}.").format(reactions=", ".join(get_args(Reaction))))
+
+
+def _spectator_chat() -> Refused:
+    return Refused("bad-settings", _("Spectators' chat is separate or off."))
 
 
 def _hello() -> Refused:
@@ -440,6 +513,9 @@ FIELD_REFUSALS: Final[dict[str, Why]] = {
     "seq": lambda: session_refusal(Stop.STALE),
     "action": _decision,
     "type": _kind,
+    "text": _chat_text,
+    "reaction": _reaction,
+    "spectator_chat": _spectator_chat,
 }
 """What a request whose field is wrong is told, by field (each field means one thing
 in every request it is in)."""
@@ -494,7 +570,7 @@ def parse_hello(text: str | None) -> Hello:
         raise _hello() from None
 
 
-def parse_message(text: str) -> Decide | TakeBack | Again:
+def parse_message(text: str) -> Decide | TakeBack | Again | Say:
     """A WebSocket's message after its hello (already under :data:`MAX_MESSAGE`), or
     :class:`Refused` saying what is wrong."""
     try:
@@ -514,6 +590,7 @@ REQUESTS: Final[dict[str, type[BaseModel]]] = {
     "WebSocket /ws/{id}: decide": Decide,
     "WebSocket /ws/{id}: take_back": TakeBack,
     "WebSocket /ws/{id}: again": Again,
+    "WebSocket /ws/{id}: chat": Say,
 }
 """Each request and the model its body or message is."""
 ANSWERS: Final[dict[str, type[BaseModel]]] = {
@@ -527,6 +604,7 @@ ANSWERS: Final[dict[str, type[BaseModel]]] = {
     "any refusal (4xx)": Refusal,
     "WebSocket /ws/{id}: table": TableFrame,
     "WebSocket /ws/{id}: error": ErrorFrame,
+    "WebSocket /ws/{id}: chat": ChatFrame,
 }
 """Each answer and the model it is (a game's record, ``GET .../record``, is the engine's
 record format: docs/library.md)."""

@@ -131,6 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             metrics=metrics,
             expire_open=settings.limits.expire_open,
             seeds=settings.seeds,
+            clock=settings.clock,
         )
         tables.load()
         metrics.count_tables(lambda: len(tables.listed()))

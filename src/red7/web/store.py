@@ -111,6 +111,8 @@ class TableRow(Base):
     unused: :data:`red7.web.service.EXPIRED`)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     """Bumped by every change of the table (:meth:`Store.commit`)."""
+    spectator_chat: Mapped[str] = mapped_column(String(12), server_default="separate")
+    """The host's choice: ``separate`` or ``off`` (:mod:`red7.web.chat`; migration 0005_chat)."""
 
 
 class SeatRow(Base):
@@ -241,6 +243,8 @@ class StoredTable:
     game: StoredGame | None
     """The table's latest game (None before the first starts)."""
     version: int = 0
+    spectator_chat: str = "separate"
+    """Whether spectators talk among themselves (``separate``) or not (``off``): :mod:`red7.web.chat`."""
 
 
 class Store:
@@ -304,7 +308,9 @@ class Store:
 
     # --- writes -------------------------------------------------------------------
 
-    def create_table(self, table_id: str, players: int, advanced: bool, actions: bool, lang: str) -> StoredTable:
+    def create_table(
+        self, table_id: str, players: int, advanced: bool, actions: bool, lang: str, spectator_chat: str = "separate"
+    ) -> StoredTable:
         """A new table with empty seats, at version 0."""
         with Session(self.engine) as s, s.begin():
             s.add(
@@ -317,12 +323,14 @@ class Store:
                     lang=lang,
                     status="open",
                     version=0,
+                    spectator_chat=spectator_chat,
                 )
             )
             s.flush()  # the table before its seats (no ORM relationship orders them)
             for seat in range(players):
                 s.add(SeatRow(table_id=table_id, seat=seat, name="", token_hash=None, bot=None, undone=0))
-        return StoredTable(table_id, players, advanced, actions, lang, "open", (StoredSeat(),) * players, None, 0)
+        seats = (StoredSeat(),) * players
+        return StoredTable(table_id, players, advanced, actions, lang, "open", seats, None, 0, spectator_chat)
 
     def commit(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
         """Write the change of a table from ``before`` (what the database held at
@@ -499,6 +507,7 @@ class Store:
             tuple(StoredSeat(seat.name, seat.token_hash, seat.bot, seat.substitute, seat.undone) for seat in seats),
             None if game is None else self._game(s, game),
             row.version,
+            row.spectator_chat,
         )
 
     @staticmethod

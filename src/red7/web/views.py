@@ -141,6 +141,9 @@ UI_WORDS: Final = {
     "final_palettes": N_("Final palettes:"),
     "status_open": N_("waiting for players"),
     "status_playing": N_("being played"),
+    "spectator_chat": N_("Spectators' chat"),
+    "spectator_chat_separate": N_("separate from the players'"),
+    "spectator_chat_off": N_("off"),
 }
 """The words of the page's own controls, sent translated in the first frame of each
 connection (``ui``: the page keeps them); fields such as ``{n}`` are left for the page

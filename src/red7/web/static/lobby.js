@@ -26,6 +26,9 @@ function applyWords() {
   $("advanced-label").textContent = t(ui, "advanced_game");
   $("actions-label").textContent = t(ui, "action_cards");
   $("table-lang-label").textContent = t(ui, "language");
+  $("spectator-chat-label").textContent = t(ui, "spectator_chat");
+  $("spectator-chat-separate").textContent = t(ui, "spectator_chat_separate");
+  $("spectator-chat-off").textContent = t(ui, "spectator_chat_off");
   $("create-button").textContent = t(ui, "create");
   $("open-title").textContent = t(ui, "open_tables");
   for (const id of ["page-lang", "table-lang"]) {
@@ -149,6 +152,7 @@ async function create(event) {
       actions: $("actions").checked,
       lang: $("table-lang").value,
       name: name(),
+      spectator_chat: $("spectator-chat").value,
     });
     setToken(answer.id, answer.token);
     location.href = `/t/${encodeURIComponent(answer.id)}`;

@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
+from alembic import command
 from fastapi.testclient import TestClient
 
 from red7.web import chat as chat_module
 from red7.web.chat import BURST, HISTORY, RATE, REACTIONS, clean
-from red7.web.chat_store import recent_lines
+from red7.web.chat_store import add_line, recent_lines
 from red7.web.protocol import MAX_CHAT, Say
+from red7.web.store import Store, alembic_config
 from web_client import Clock, Frame, add_bot, hello, join, make_app, new_table, start
 from web_client import Conn as PlainConn
 
@@ -325,3 +329,52 @@ def test_the_pages_chat_script_sends_the_fields_of_the_model() -> None:
     assert 'type: "chat", text' in script and "{ reaction: r.id }" in script
     assert "lang: pageLanguage(), chat: true" in table
     assert ".innerHTML" not in script  # lines are text, never markup
+
+
+# --- the migration ---------------------------------------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "postgresql":
+        return str(request.getfixturevalue("postgres").create_database())
+    return f"sqlite:///{tmp_path / 'at-0004.sqlite3'}"
+
+
+def test_migration_0005_chat_upgrades_a_database_with_tables_and_downgrades(database_url: str) -> None:
+    store = Store(database_url)
+    with store.engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0004")
+    meta = sa.MetaData()
+    with store.engine.begin() as connection:
+        tables, seats = (sa.Table(name, meta, autoload_with=connection) for name in ("tables", "seats"))
+        connection.execute(
+            tables.insert().values(
+                id="before",
+                created=datetime.now(UTC),
+                players=2,
+                advanced=False,
+                actions=False,
+                lang="en",
+                status="open",
+            )
+        )
+        connection.execute(
+            seats.insert(),
+            [{"table_id": "before", "seat": 0, "name": "Ana"}, {"table_id": "before", "seat": 1, "name": ""}],
+        )
+    store.upgrade()
+    assert store.revision() == "0005_chat"
+    table = store.table("before")
+    assert table is not None and table.spectator_chat == "separate"  # a table made before chat keeps today's rule
+    line = add_line(store, "before", "players", 0, "Ana", None, "hello")
+    assert recent_lines(store, "before", ("players",), 10) == [line]
+    made = store.create_table("after", 2, False, False, "pt-BR", "off")
+    assert store.table("after") == made and made.spectator_chat == "off"
+    with store.engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0004")
+    assert store.revision() == "0004"
+    with store.engine.connect() as connection:
+        assert "chat" not in sa.inspect(connection).get_table_names()
+        assert "spectator_chat" not in {c["name"] for c in sa.inspect(connection).get_columns("tables")}
+    store.close()

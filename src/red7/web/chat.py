@@ -123,7 +123,6 @@ def may_post(live: LiveTable, seat: int | None) -> bool:
 def line_json(line: StoredLine) -> dict[str, Any]:
     """A line as a frame carries it (:class:`~red7.web.protocol.ChatLine`), a reaction's
     words in the language in use (the table's)."""
-    at = line.at if line.at.tzinfo is not None else line.at.replace(tzinfo=UTC)  # (SQLite keeps no zone)
     return {
         "id": line.id,
         "seat": line.seat,
@@ -131,7 +130,7 @@ def line_json(line: StoredLine) -> dict[str, Any]:
         "channel": line.channel,
         "reaction": line.reaction,
         "text": _(REACTIONS[line.reaction]) if line.reaction in REACTIONS else line.text,
-        "at": at.astimezone(UTC).isoformat(),
+        "at": line.at.astimezone(UTC).isoformat(),
     }
 
 

@@ -8,7 +8,7 @@ store's threads (:meth:`red7.web.service.Tables._db`), never on the event loop.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import DateTime, ForeignKey, Integer, String, insert, select
 from sqlalchemy.orm import Mapped, mapped_column
@@ -70,6 +70,11 @@ def recent_lines(store: Store, table_id: str, channels: tuple[str, ...], limit: 
     with store.engine.connect() as connection:
         rows = connection.execute(query).all()
     return [
-        StoredLine(row.id, row.table_id, row.channel, row.seat, row.name, row.reaction, row.text, row.at)
+        StoredLine(row.id, row.table_id, row.channel, row.seat, row.name, row.reaction, row.text, _utc(row.at))
         for row in reversed(rows)
     ]
+
+
+def _utc(at: datetime) -> datetime:
+    """``at`` in UTC (SQLite gives back a time without its zone: it was written in UTC)."""
+    return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)

@@ -44,5 +44,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("chat_by_table", table_name="chat")
     op.drop_table("chat")
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("spectator_chat")
+    # ALTER TABLE ... DROP COLUMN (SQLite 3.35 and later have it), not a batch: a batch
+    # would copy ``tables`` and drop it, which the seats' foreign keys refuse
+    op.drop_column("tables", "spectator_chat")

@@ -1,10 +1,11 @@
 """What the web server keeps: tables, seats, games and each game's decisions (SQLAlchemy 2).
 
-The schema is four tables, created and changed only by the Alembic migrations in
-``red7/web/migrations`` (:func:`Store.upgrade` runs them when the server starts):
+The schema is these four tables and the chat's (``chat``: :mod:`red7.web.chat_store`),
+created and changed only by the Alembic migrations in ``red7/web/migrations``
+(:func:`Store.upgrade` runs them when the server starts):
 
-* ``tables``: a table's settings (players, basic or advanced, action cards, language)
-  and whether it is open, playing or over;
+* ``tables``: a table's settings (players, basic or advanced, action cards, language,
+  spectators' chat) and whether it is open, playing or over;
 * ``seats``: who sits in each seat: a person's display name and the SHA-256 of their
   seat token (never the token itself), or a bot's spec; how many staged decisions the
   person took back;

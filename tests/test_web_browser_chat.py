@@ -182,3 +182,27 @@ def test_the_lobby_creates_a_table_whose_spectators_only_read(people: People, se
     watcher = people.context().new_page()
     watcher.goto(f"/t/{table}?watch")
     expect(watcher.locator(".chat-off")).to_be_visible()
+
+
+def test_a_line_refused_for_its_speed_stays_to_be_sent_again(people: People, server: WebServer) -> None:
+    table, ana_token, bia_token = two_people(server, "en")
+    ana = people.seated(table, ana_token)
+    bia = people.seated(table, bia_token)
+    expect(ana.locator("#chat-form")).to_be_visible()
+    # twelve lines sent in one go (one script task: a seat may say 5 at once, then one
+    # every 2 s, so the last ones are refused unless the server took 14 s over them)
+    ana.evaluate(
+        """() => {
+            const input = document.getElementById("chat-text");
+            for (let i = 0; i < 12; i += 1) {
+                input.value = `line ${i}`;
+                document.getElementById("chat-form").requestSubmit();
+            }
+        }"""
+    )
+    expect(ana.locator("#toast")).to_contain_text("chatting fast")
+    expect(bia.locator("#chat-lines .chat-line").first).to_have_text("Ana: line 0")
+    expect(ana.locator("#chat-text")).to_have_value("line 11")  # refused: still there to send again
+    bia.wait_for_function("document.querySelectorAll('#chat-lines .chat-line').length >= 5")
+    said = lines(bia)
+    assert 5 <= len(said) < 12 and "Ana: line 11" not in said

@@ -326,7 +326,7 @@ def test_the_pages_chat_script_sends_the_fields_of_the_model() -> None:
     static = Path(chat_module.__file__).parent / "static"
     script, table = (static / "chat.js").read_text(), (static / "table.js").read_text()
     assert set(Say.model_fields) == {"type", "text", "reaction"}
-    assert 'type: "chat", text' in script and "{ reaction: r.id }" in script
+    assert 'type: "chat", ...message' in script and "say({ text })" in script and "say({ reaction: r.id })" in script
     assert "lang: pageLanguage(), chat: true" in table
     assert ".innerHTML" not in script  # lines are text, never markup
 

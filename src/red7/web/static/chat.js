@@ -65,16 +65,32 @@ export function onChat(frame) {
     lines = frame.lines.concat(lines.filter((line) => line.id > last));
     build();
   } else {
-    for (const line of frame.lines) if (!lines.some((old) => old.id === line.id)) lines.push(line);
+    for (const line of frame.lines) {
+      if (lines.some((old) => old.id === line.id)) continue;
+      lines.push(line);
+      clearIfSaid(line);
+    }
     lines = lines.slice(-200);
   }
   started = true;
   draw();
 }
 
-/** The panel's fixed parts, made again when the history (and its words) arrives. */
+/** The input is emptied once its line comes back (said and kept): a line refused (too
+ * fast, say) stays there to send again. */
+function clearIfSaid(line) {
+  const input = $("chat-text");
+  if (input && line.seat === you && !line.reaction && line.text === input.value.trim().replace(/\s+/g, " ")) {
+    input.value = "";
+  }
+}
+
+/** The panel's fixed parts, made again when the history (and its words) arrives (what is
+ * being typed is kept). */
 function build() {
   const panel = $("chat");
+  const typed = $("chat-text") ? $("chat-text").value : "";
+  const focused = document.activeElement && document.activeElement.id === "chat-text";
   const form = h(
     "form",
     { class: "chat-form", id: "chat-form", onsubmit: submit },
@@ -102,6 +118,11 @@ function build() {
       : h("p", { class: "chat-off" }, t(words, "chat_off")),
   );
   panel.hidden = false;
+  const input = $("chat-text");
+  if (input) {
+    input.value = typed;
+    if (focused) input.focus();
+  }
 }
 
 function say(message) {
@@ -112,8 +133,7 @@ function submit(event) {
   event.preventDefault();
   const input = $("chat-text");
   const text = input.value.trim();
-  if (!text) return;
-  if (send && send({ type: "chat", text })) input.value = "";
+  if (text) say({ text });
 }
 
 function nameOf(line) {

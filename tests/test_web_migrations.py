@@ -24,6 +24,7 @@ from red7.core.model import Config
 from red7.core.seeds import LEGACY_DEAL
 from red7.web import local_services as services
 from red7.web.store import Store, alembic_config, token_hash
+from web_client import HEAD
 from web_live import Client, play, settle
 from web_server import WebServer, red7_command
 
@@ -57,11 +58,11 @@ def test_an_empty_database_is_upgraded_once(kind: str, pg: services.Postgres | N
     assert red7_db("current", "--database-url", url).stdout.strip().endswith("none (empty)")
     first = red7_db("upgrade", "--database-url", url)
     assert first.returncode == 0, first.stderr
-    assert "upgraded from an empty database to migration 0005_clocks" in first.stdout
+    assert f"upgraded from an empty database to migration {HEAD}" in first.stdout
     again = red7_db("upgrade", "--database-url", url)
-    assert "already at migration 0005_clocks" in again.stdout
+    assert f"already at migration {HEAD}" in again.stdout
     store = Store(url)
-    assert store.revision() == "0005_clocks" and store.tables() == []
+    assert store.revision() == HEAD and store.tables() == []
     store.close()
 
 
@@ -123,7 +124,7 @@ def test_a_database_of_the_previous_release_plays_on(kind: str, pg: services.Pos
     url = database(kind, pg, tmp_path)
     game, written = write_previous_release(url)
     upgraded = red7_db("upgrade", "--database-url", url)
-    assert "upgraded from 0001 to migration 0005_clocks" in upgraded.stdout, upgraded.stderr
+    assert f"upgraded from 0001 to migration {HEAD}" in upgraded.stdout, upgraded.stderr
     stored = Store(url).table("old1")
     assert stored is not None and stored.version == 0 and stored.game is not None
     assert stored.game.committed == written  # every decision that release kept was final
@@ -176,10 +177,10 @@ def test_operations_endpoints_logs_and_environment(tmp_path: Path) -> None:
     assert created["token"] not in server.log()
 
 
-def test_migration_0005_clocks_gives_every_table_no_clock_and_no_proposal(
+def test_migration_0005_gives_every_table_no_clock_and_no_proposal(
     kind: str, pg: services.Postgres | None, tmp_path: Path
 ) -> None:
-    """A database at 0004 with a table in it: after 0005_clocks the table has no clock,
+    """A database at 0004 with a table in it: after 0005 the table has no clock,
     no deadline and no rematch proposed (today's behaviour), and a new one keeps its own."""
     url = database(kind, pg, tmp_path)
     store = Store(url)
@@ -192,7 +193,7 @@ def test_migration_0005_clocks_gives_every_table_no_clock_and_no_proposal(
             )
         )
     store.upgrade()
-    assert store.revision() == "0005_clocks"
+    assert store.revision() == HEAD
     old = store.table("t4")
     assert old is not None and (old.clock, old.deadline, old.agreed, old.declined) == (0, None, None, None)
     new = store.create_table("t5", 2, False, False, "en", 86_400)

@@ -61,6 +61,10 @@ class Clock:
             self._offset, self._stopped = self._stopped - self._base(), None
 
 
+HEAD = "0006"
+"""The newest migration of the server's database (tests that upgrade one check they reach it)."""
+
+
 def make_app(folder: Path, **settings: Any) -> FastAPI:
     """An app on a fresh SQLite file in ``folder``: bots in threads, no bot delay, a
     patience long enough that no substitute bot plays during a test, answering to the

@@ -168,12 +168,27 @@ def add_commands(sub: Commands) -> None:
         default=None,
         help=_("text lines (default) or one JSON object a line, for a log collector"),
     )
-    db = sub.add_parser("db", help=_("the web game's database: apply its migrations"))
+    db = sub.add_parser("db", help=_("the web game's database: apply its migrations, back it up and restore it"))
     db_sub = db.add_subparsers(dest="db_command", metavar="COMMAND", required=True)
     upgrade = db_sub.add_parser("upgrade", help=_("bring the database's schema to this release (Alembic)"))
     _database_option(upgrade)
     db_sub.add_parser("current", help=_("say which migration the database is at")).set_defaults(db_command="current")
     _database_option(db_sub.choices["current"])
+    backup = db_sub.add_parser(
+        "backup", help=_("copy a SQLite database to a new file, the server running or not (PostgreSQL: pg_dump)")
+    )
+    backup.add_argument("file", metavar="FILE", help=_("the backup to write (never overwritten)"))
+    _database_option(backup)
+    restore = db_sub.add_parser(
+        "restore", help=_("copy a backup into an empty SQLite database, and migrate it (PostgreSQL: pg_restore)")
+    )
+    restore.add_argument("file", metavar="FILE", help=_("the backup to restore"))
+    restore.add_argument(
+        "--replace",
+        action="store_true",
+        help=_("replace the database if it holds tables already (stop the server first)"),
+    )
+    _database_option(restore)
 
 
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -338,6 +353,8 @@ def cmd_db(args: argparse.Namespace) -> int:
             _("red7 db needs the web extra: pip install 'red7[web]' ({module} is missing)").format(module=err.name)
         ) from None
     url = args.database_url or _env("DATABASE_URL", None, str)
+    if args.db_command in ("backup", "restore"):
+        return _backup_or_restore(args, url)
     _check_drivers(url, None)
     try:  # a URL SQLAlchemy cannot use (no such dialect, bad syntax) fails here, in one line too
         store = Store(url)
@@ -368,4 +385,27 @@ def cmd_db(args: argparse.Namespace) -> int:
         raise UsageError(_("cannot use the database: {reason}").format(reason=str(err).splitlines()[0])) from None
     finally:
         store.close()
+    return 0
+
+
+def _backup_or_restore(args: argparse.Namespace, url: str | None) -> int:
+    """``red7 db backup FILE`` and ``red7 db restore FILE`` (:mod:`red7.web.backup`)."""
+    import sqlite3
+    from pathlib import Path
+
+    from ..web.backup import BackupError, backup, restore
+    from ..web.store import default_url
+
+    try:
+        if args.db_command == "backup":
+            held = backup(url or default_url(), Path(args.file))
+            message = _("red7: backed up to {file}: migration {revision}, {tables} tables, {games} games")
+        else:
+            held = restore(Path(args.file), url or default_url(), args.replace)
+            message = _("red7: restored from {file}: migration {revision}, {tables} tables, {games} games")
+    except BackupError as err:
+        raise UsageError(str(err)) from None
+    except (OSError, sqlite3.Error) as err:
+        raise UsageError(_("cannot use the database: {reason}").format(reason=err)) from None
+    print(message.format(file=args.file, revision=held.revision, tables=held.tables, games=held.games))
     return 0

@@ -82,6 +82,8 @@ class LiveTable:
     without a clock; shown as a countdown: :func:`red7.web.clocks.countdown`)."""
     wall: Callable[[], float] = field(default=time.time, repr=False)
     """The server's time in seconds since the epoch, which the clock's deadline is in."""
+    spectator_chat: str = "separate"
+    """The host's choice for spectators' chat: ``separate`` or ``off`` (:mod:`red7.web.chat`)."""
 
     @property
     def table(self) -> Table | None:
@@ -126,10 +128,11 @@ class LiveTable:
             tuple(seat.stored(self.session.substitute(s), self.session.undone(s)) for s, seat in enumerate(self.seats)),
             game,
             self.version,
-            int(self.session.clock),
-            self.session.deadline,
-            None if self.session.agreed is None else tuple(sorted(self.session.agreed)),
-            self.session.declined,
+            clock=int(self.session.clock),
+            deadline=self.session.deadline,
+            agreed=None if self.session.agreed is None else tuple(sorted(self.session.agreed)),
+            declined=self.session.declined,
+            spectator_chat=self.spectator_chat,
         )
 
     @property

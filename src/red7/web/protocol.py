@@ -54,6 +54,8 @@ MAX_TURNS: Final = 50
 """The most tables one ``POST /api/turns`` asks about."""
 """Characters a free text of a request (a name, before its spaces are folded; a token;
 a decision's notation) may have."""
+MAX_CHAT: Final = 200
+"""Characters a chat message may have (:mod:`red7.web.chat`)."""
 
 Number = Annotated[int, Field(ge=0, le=MAX_NUMBER)]
 """A count or a sequence number: an integer (not a bool, not a string), 0 to :data:`MAX_NUMBER`."""
@@ -67,6 +69,11 @@ Status = Literal["open", "playing", "over", "expired"]
 ClockSeconds = Literal[0, 60, 180, 86_400, 259_200]
 """A table's clock, seconds per turn (:data:`red7.web.clocks.CLOCKS`)."""
 Kind = Literal["play", "canvas", "move", "take", "end", "concede", "draw", "decline"]
+Reaction = Literal["hello", "gg", "wp", "nice", "oops", "thanks", "sorry", "hurry"]
+"""A canned chat reaction (:data:`red7.web.chat.REACTIONS` holds their words)."""
+SpectatorChat = Literal["separate", "off"]
+"""Spectators' chat at a table: ``separate`` (spectators talk among themselves; the
+players do not read them) or ``off`` (spectators only read the players)."""
 
 
 def _language_tag(value: Any) -> Any:
@@ -113,6 +120,8 @@ class CreateTable(Request):
     """Seconds a person has for each turn: 0 (no clock), 60 or 180 (a per-turn clock),
     86400 or 259200 (a correspondence clock: one or three days). When it runs out, a
     substitute bot plays that turn for the person."""
+    spectator_chat: SpectatorChat = "separate"
+    """Spectators' chat: ``separate`` (among themselves) or ``off`` (they read the players only)."""
 
 
 class TakeSeat(Request):
@@ -147,6 +156,10 @@ class Hello(Request):
     """The seat token (null or absent: a spectator)."""
     lang: Annotated[str, Field(max_length=35)] | None = None
     """A language tag (e.g. the browser's); one this server does not speak is ignored."""
+    chat: bool = False
+    """Whether the connection shows the table's chat: its recent history comes after the
+    first ``table`` frame, then a ``chat`` frame for each line said (false: no chat frame
+    at all; it may still say a line)."""
 
 
 class Decide(Request):
@@ -199,9 +212,21 @@ class YourTurn(Request):
     seats: Annotated[list[YourTurnSeat], Field(max_length=MAX_TURNS)]
 
 
-ClientMessage = Annotated[Decide | TakeBack | Again | Decline, Field(discriminator="type")]
-"""What a client sends on its WebSocket after its hello."""
-CLIENT_MESSAGE: Final = TypeAdapter[Decide | TakeBack | Again | Decline](ClientMessage)
+class Say(Request):
+    """A chat message: a canned ``reaction`` or free ``text`` (exactly one of them). The
+    seat it is said from is the connection's: a message naming one is refused."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(max_length=MAX_CHAT)] | None = None
+    """Free text, up to :data:`MAX_CHAT` characters (control characters are dropped)."""
+    reaction: Reaction | None = None
+
+
+Sent = Decide | TakeBack | Again | Decline | Say
+"""The messages a client sends on its WebSocket after its hello."""
+ClientMessage = Annotated[Sent, Field(discriminator="type")]
+"""What a client sends on its WebSocket after its hello, told apart by its ``type``."""
+CLIENT_MESSAGE: Final = TypeAdapter[Sent](ClientMessage)
 
 
 # --- frames and answers -------------------------------------------------------------------------
@@ -384,9 +409,47 @@ class ErrorFrame(Message):
     retry_after: float | None = None
 
 
-ServerFrame = Annotated[TableFrame | ErrorFrame, Field(discriminator="type")]
+class ChatLine(Message):
+    """One line of a table's chat. ``seat`` null: a spectator said it. ``text`` is the
+    words (a reaction's in the table's language): plain text, to be shown as text."""
+
+    id: int
+    seat: int | None
+    name: str
+    channel: Literal["players", "spectators"]
+    """``players``: read by everyone at the table; ``spectators``: by spectators only."""
+    reaction: Reaction | None
+    text: str
+    at: str
+    """When it was said (ISO 8601, UTC)."""
+
+
+class ReactionView(Message):
+    id: Reaction
+    text: str
+
+
+class ChatFrame(Message):
+    """Chat lines the receiver may read: after the first table frame, the recent
+    history (``history``: the page replaces what it shows), then each new line."""
+
+    v: Literal[1]
+    type: Literal["chat"]
+    lines: list[ChatLine]
+    history: bool
+    spectators: SpectatorChat
+    """The table's spectators' chat (the host's choice)."""
+    can_post: bool
+    """Whether the receiver may say something (a spectator may not when ``spectators`` is off)."""
+    reactions: list[ReactionView] | None = None
+    """The canned reactions, in the table's language (history frames only)."""
+    words: dict[str, str] | None = None
+    """The words of the chat panel, in the table's language (history frames only)."""
+
+
+ServerFrame = Annotated[TableFrame | ErrorFrame | ChatFrame, Field(discriminator="type")]
 """What the server sends on a WebSocket."""
-SERVER_FRAME: Final = TypeAdapter[TableFrame | ErrorFrame](ServerFrame)
+SERVER_FRAME: Final = TypeAdapter[TableFrame | ErrorFrame | ChatFrame](ServerFrame)
 
 
 class Refusal(Message):
@@ -504,12 +567,24 @@ def _decision() -> Refused:
 
 
 def _kind() -> Refused:
-    return Refused("bad-type", _("Unknown message type: use decide, take_back, again or decline."))
+    return Refused("bad-type", _("Unknown message type: use decide, take_back, again, decline or chat."))
 
 
 def turns_refusal() -> Refused:
     """A ``POST /api/turns`` whose seats are not a list of tables and tokens."""
     return Refused("bad-turns", _("Ask about up to {n} tables, each with its seat token.").format(n=MAX_TURNS))
+
+
+def _chat_text() -> Refused:
+    return Refused("chat-too-long", _("A chat message has up to {n} characters.").format(n=MAX_CHAT))
+
+
+def _reaction() -> Refused:
+    return Refused("bad-reaction", _("Reactions: {reactions}.").format(reactions=", ".join(get_args(Reaction))))
+
+
+def _spectator_chat() -> Refused:
+    return Refused("bad-settings", _("Spectators' chat is separate or off."))
 
 
 def _hello() -> Refused:
@@ -530,6 +605,9 @@ FIELD_REFUSALS: Final[dict[str, Why]] = {
     "type": _kind,
     "clock": clock_refusal,
     "game": lambda: session_refusal(Stop.STALE),
+    "text": _chat_text,
+    "reaction": _reaction,
+    "spectator_chat": _spectator_chat,
 }
 """What a request whose field is wrong is told, by field (each field means one thing
 in every request it is in)."""
@@ -597,7 +675,7 @@ def parse_hello(text: str | None) -> Hello:
         raise _hello() from None
 
 
-def parse_message(text: str) -> Decide | TakeBack | Again | Decline:
+def parse_message(text: str) -> Sent:
     """A WebSocket's message after its hello (already under :data:`MAX_MESSAGE`), or
     :class:`Refused` saying what is wrong."""
     try:
@@ -619,6 +697,7 @@ REQUESTS: Final[dict[str, type[BaseModel]]] = {
     "WebSocket /ws/{id}: again": Again,
     "WebSocket /ws/{id}: decline": Decline,
     "POST /api/turns": YourTurn,
+    "WebSocket /ws/{id}: chat": Say,
 }
 """Each request and the model its body or message is."""
 ANSWERS: Final[dict[str, type[BaseModel]]] = {
@@ -633,6 +712,7 @@ ANSWERS: Final[dict[str, type[BaseModel]]] = {
     "any refusal (4xx)": Refusal,
     "WebSocket /ws/{id}: table": TableFrame,
     "WebSocket /ws/{id}: error": ErrorFrame,
+    "WebSocket /ws/{id}: chat": ChatFrame,
 }
 """Each answer and the model it is (a game's record, ``GET .../record``, is the engine's
 record format: docs/library.md)."""

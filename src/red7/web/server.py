@@ -132,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             expire_open=settings.limits.expire_open,
             seeds=settings.seeds,
             wall=settings.wall,
+            clock=settings.clock,
         )
         tables.load()
         metrics.count_tables(lambda: len(tables.listed()))

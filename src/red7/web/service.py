@@ -61,6 +61,7 @@ from ..play.table import Seat, Table
 from ..ui.i18n import _, parse_language, using
 from ..ui.words import NAME_LENGTH, RESERVED_NAME, name_key, refusal_text
 from .bus import Bus
+from .chat import Chat
 from .clocks import CLOCKS, clock_refusal
 from .frames import FrameCache
 from .live import LiveTable, SeatState
@@ -105,6 +106,8 @@ class Client:
     (:func:`~red7.web.views.since`)."""
     shown: dict[str, Any] | None = None
     """The last frame it was sent (whole): an unchanged one is not sent again."""
+    chat: bool = False
+    """Whether it shows the table's chat (its hello said so): it is sent the chat's lines."""
 
 
 class Hub:
@@ -190,7 +193,8 @@ class Tables:
     ``bus``: how the processes sharing the database tell each other (default: alone);
     ``expire_open``: seconds an open table may stay with nobody connected and nothing
     changing before it expires (0: never); ``wall``: the time the tables' clocks read
-    (seconds since the epoch; tests give one they move themselves)."""
+    (seconds since the epoch; tests give one they move themselves); ``clock``: what the
+    chat's rate limit reads."""
 
     def __init__(
         self,
@@ -204,6 +208,7 @@ class Tables:
         expire_open: float = 0.0,
         seeds: Callable[[], int] = fresh_seed,
         wall: Callable[[], float] = time.time,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store, self.pool, self.bot_delay, self.patience = store, pool, bot_delay, patience
         self.seeds = seeds
@@ -221,6 +226,8 @@ class Tables:
         self.heard: dict[str, float] = {}
         """When (``time.monotonic``) each other process was last heard."""
         self._watcher: asyncio.Task[None] | None = None
+        self.chat = Chat(store, self.bus, self._chat_clients, self._db, clock)
+        """The tables' chat (:mod:`red7.web.chat`)."""
 
     # --- starting and stopping ------------------------------------------------------
 
@@ -238,7 +245,16 @@ class Tables:
     def _revive(self, stored: StoredTable) -> LiveTable:
         config = Config(stored.players, stored.advanced, stored.actions)
         seats = [SeatState() for _ in stored.seats]
-        live = LiveTable(stored.id, stored.lang, config, seats, stored.status, patience=self.patience, wall=self.wall)
+        live = LiveTable(
+            stored.id,
+            stored.lang,
+            config,
+            seats,
+            stored.status,
+            patience=self.patience,
+            wall=self.wall,
+            spectator_chat=stored.spectator_chat,
+        )
         self._copy(live, stored)
         for seat in live.seats:
             if seat.bot is None and seat.token_hash is not None:
@@ -339,7 +355,14 @@ class Tables:
         return sorted((t for t in newest_first if t.status in order), key=lambda t: order[t.status])
 
     async def create(
-        self, players: int, advanced: bool, actions: bool, lang: str, name: str, clock: int = 0
+        self,
+        players: int,
+        advanced: bool,
+        actions: bool,
+        lang: str,
+        name: str,
+        clock: int = 0,
+        spectator_chat: str = "separate",
     ) -> tuple[LiveTable, str]:
         """A new table; its creator takes seat 0. Returns the table and the creator's token
         (the values are a :class:`~red7.web.protocol.CreateTable`'s, checked for their
@@ -356,12 +379,23 @@ class Tables:
             self._clean_name(name)  # refused before anything is made
             if clock not in CLOCKS:
                 raise clock_refusal()
+            if spectator_chat not in ("separate", "off"):
+                raise Refused("bad-settings", _("Spectators' chat is separate or off."))
         table_id = secrets.token_urlsafe(6)
         seats = [SeatState() for _ in range(config.players)]
-        live = LiveTable(table_id, tag, config, seats, patience=self.patience, wall=self.wall)
+        live = LiveTable(
+            table_id, tag, config, seats, patience=self.patience, wall=self.wall, spectator_chat=spectator_chat
+        )
         live.session.clock = clock
         live.saved = await self._db(
-            self.store.create_table, table_id, config.players, config.advanced, config.actions, tag, clock
+            self.store.create_table,
+            table_id,
+            config.players,
+            config.advanced,
+            config.actions,
+            tag,
+            clock,
+            spectator_chat,
         )
         self.live[table_id] = live
         async with self._changing(live):
@@ -585,6 +619,7 @@ class Tables:
 
     async def disconnect(self, client: Client) -> None:
         self.hub.remove(client)
+        self.chat.forget(client)
         self.metrics.clients.dec()
         live = self.live.get(client.table_id)
         if live is None or client.seat is None:
@@ -619,6 +654,10 @@ class Tables:
         elif state.left is None:
             state.left = time.monotonic()
 
+    def _chat_clients(self, table_id: str) -> list[tuple[int | None, Send]]:
+        """The connections to ``table_id`` in this process, for its chat: (seat, send) each."""
+        return [(client.seat, client.send) for client in self.hub.of(table_id) if client.chat]
+
     # --- the other processes --------------------------------------------------------
 
     async def _heard(self, message: dict[str, Any]) -> None:
@@ -626,7 +665,9 @@ class Tables:
         process = str(message.get("p"))
         self.heard[process] = time.monotonic()
         table_id, seat, here = message.get("t"), message.get("seat"), message.get("here")
-        if isinstance(table_id, str) and isinstance(message.get("v"), int):
+        if isinstance(table_id, str) and "chat" in message:
+            await self.chat.heard(self.live.get(table_id), message)
+        elif isinstance(table_id, str) and isinstance(message.get("v"), int):
             self.metrics.heard.inc()
             await self.refresh(table_id, message["v"], message)
         elif isinstance(table_id, str) and isinstance(seat, int) and isinstance(here, int):

@@ -1,10 +1,11 @@
 """What the web server keeps: tables, seats, games and each game's decisions (SQLAlchemy 2).
 
-The schema is four tables, created and changed only by the Alembic migrations in
-``red7/web/migrations`` (:func:`Store.upgrade` runs them when the server starts):
+The schema is these four tables and the chat's (``chat``: :mod:`red7.web.chat_store`),
+created and changed only by the Alembic migrations in ``red7/web/migrations``
+(:func:`Store.upgrade` runs them when the server starts):
 
-* ``tables``: a table's settings (players, basic or advanced, action cards, language)
-  and whether it is open, playing or over;
+* ``tables``: a table's settings (players, basic or advanced, action cards, language,
+  spectators' chat) and whether it is open, playing or over;
 * ``seats``: who sits in each seat: a person's display name and the SHA-256 of their
   seat token (never the token itself), or a bot's spec; how many staged decisions the
   person took back;
@@ -113,13 +114,15 @@ class TableRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     """Bumped by every change of the table (:meth:`Store.commit`)."""
     clock: Mapped[int] = mapped_column(Integer, server_default="0")
-    """Seconds a person has for each turn (0: no clock; migration 0005_clocks)."""
+    """Seconds a person has for each turn (0: no clock; migration 0005)."""
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When (seconds since the epoch) the awaited person's time runs out (null: none runs)."""
     agreed: Mapped[str | None] = mapped_column(String(40), nullable=True)
     """The seats that agreed to a rematch, comma-separated (null: none proposed)."""
     declined: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The seat whose person declined the last rematch proposed (null: none)."""
+    spectator_chat: Mapped[str] = mapped_column(String(12), server_default="separate")
+    """The host's choice: ``separate`` or ``off`` (:mod:`red7.web.chat`; migration 0006)."""
 
 
 class SeatRow(Base):
@@ -265,6 +268,8 @@ class StoredTable:
     """The seats that agreed to a rematch (None: none proposed)."""
     declined: int | None = None
     """The seat whose person declined the last rematch proposed."""
+    spectator_chat: str = "separate"
+    """Whether spectators talk among themselves (``separate``) or not (``off``): :mod:`red7.web.chat`."""
 
     def rematch_columns(self) -> dict[str, Any]:
         """The values of the columns that change with the clock and the rematch, by the
@@ -342,9 +347,17 @@ class Store:
     # --- writes -------------------------------------------------------------------
 
     def create_table(
-        self, table_id: str, players: int, advanced: bool, actions: bool, lang: str, clock: int = 0
+        self,
+        table_id: str,
+        players: int,
+        advanced: bool,
+        actions: bool,
+        lang: str,
+        clock: int = 0,
+        spectator_chat: str = "separate",
     ) -> StoredTable:
-        """A new table with empty seats, at version 0 (``clock``: seconds per turn, 0: none)."""
+        """A new table with empty seats, at version 0 (``clock``: seconds per turn, 0: none;
+        ``spectator_chat``: :mod:`red7.web.chat`)."""
         with Session(self.engine) as s, s.begin():
             s.add(
                 TableRow(
@@ -357,13 +370,26 @@ class Store:
                     status="open",
                     version=0,
                     clock=clock,
+                    spectator_chat=spectator_chat,
                 )
             )
             s.flush()  # the table before its seats (no ORM relationship orders them)
             for seat in range(players):
                 s.add(SeatRow(table_id=table_id, seat=seat, name="", token_hash=None, bot=None, undone=0))
         seats = (StoredSeat(),) * players
-        return StoredTable(table_id, players, advanced, actions, lang, "open", seats, None, 0, clock)
+        return StoredTable(
+            table_id,
+            players,
+            advanced,
+            actions,
+            lang,
+            "open",
+            seats,
+            None,
+            0,
+            clock=clock,
+            spectator_chat=spectator_chat,
+        )
 
     def commit(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
         """Write the change of a table from ``before`` (what the database held at
@@ -548,10 +574,11 @@ class Store:
             tuple(StoredSeat(seat.name, seat.token_hash, seat.bot, seat.substitute, seat.undone) for seat in seats),
             None if game is None else self._game(s, game),
             row.version,
-            row.clock,
-            row.deadline,
-            agreed_seats(row.agreed),
-            row.declined,
+            clock=row.clock,
+            deadline=row.deadline,
+            agreed=agreed_seats(row.agreed),
+            declined=row.declined,
+            spectator_chat=row.spectator_chat,
         )
 
     @staticmethod

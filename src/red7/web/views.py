@@ -157,6 +157,9 @@ UI_WORDS: Final = {
     "rematch_agree": N_("Agree to play again"),
     "rematch_decline": N_("Decline the rematch"),
     "rematch_declined": N_("{name} declined to play again."),
+    "spectator_chat": N_("Spectators' chat"),
+    "spectator_chat_separate": N_("separate from the players'"),
+    "spectator_chat_off": N_("off"),
 }
 """The words of the page's own controls, sent translated in the first frame of each
 connection (``ui``: the page keeps them); fields such as ``{n}`` are left for the page

@@ -5,8 +5,9 @@ Each body is parsed through its model (:mod:`red7.web.protocol`):
 * ``GET /api/ui?lang=pt-BR``: the words of the pages' own controls, translated;
 * ``GET /api/tables?offset=0&limit=50``: a page of the open tables and those being
   played (:mod:`red7.web.lobby`): ``{"tables", "total", "offset", "limit"}``;
-* ``POST /api/tables`` ``{"players", "advanced", "actions", "lang", "name", "clock"}``: a new
-  table, its creator in seat 0: ``{"id", "seat": 0, "token"}``;
+* ``POST /api/tables`` ``{"players", "advanced", "actions", "lang", "name", "clock",
+  "spectator_chat"}``:
+  a new table, its creator in seat 0: ``{"id", "seat": 0, "token"}``;
 * ``POST /api/tables/{id}/seats/{seat}`` ``{"name"}``: take a free seat: ``{"seat", "token"}``;
 * ``POST /api/tables/{id}/bots`` ``{"token", "seat", "level"}``: a bot in a free seat;
 * ``POST /api/tables/{id}/start`` ``{"token"}``: start once every seat is taken.
@@ -83,7 +84,7 @@ async def create_table(request: Request, context: Shared) -> Created:
     try:
         with using(asked.lang):
             live, token = await context.tables().create(
-                asked.players, asked.advanced, asked.actions, asked.lang, asked.name, asked.clock
+                asked.players, asked.advanced, asked.actions, asked.lang, asked.name, asked.clock, asked.spectator_chat
             )
     except Refused:
         context.client_limits.uncount(who)

@@ -5,10 +5,13 @@ Its first message is the client's hello (:class:`~red7.web.protocol.Hello`:
 spectator; ``lang``: the language of a refusal before the table's is known). The server
 then sends a ``table`` frame (:func:`red7.web.views.table_frame`) and another after every
 change, and an ``error`` frame for anything refused. The client sends
-``{"type": "decide", "seq": n, "action": "play R7"}``, ``{"type": "take_back", "seq": n}``
-``{"type": "again"}`` (a rematch's proposal or agreement) and ``{"type": "decline"}``
+``{"type": "decide", "seq": n, "action": "play R7"}``, ``{"type": "take_back", "seq": n}``,
+``{"type": "again"}`` (a rematch's proposal or agreement), ``{"type": "decline"}`` and
+``{"type": "chat", "text": "..."}`` or ``{"type": "chat", "reaction": "gg"}``
 (:data:`~red7.web.protocol.ClientMessage`); ``seq`` is the
-frame's ``seq`` the decision was made against. A connection refused is accepted, told
+frame's ``seq`` the decision was made against. A connection whose hello says
+``"chat": true`` gets, after its first ``table`` frame, a ``chat`` frame with the chat's
+recent history, then one for each line said (:mod:`red7.web.chat`). A connection refused is accepted, told
 why (an ``error`` frame) and closed with a code a page can read: 4400 (no hello, or a
 token in the address), 4403 (another site's page, a token this table does not know),
 4404 (no such table), 4408 (no hello in time), 4429 (too many connections from one
@@ -33,8 +36,8 @@ from ...ui.i18n import _, using
 from ..limits import Bucket, client_key
 from ..live import LiveTable
 from ..origins import same_origin
-from ..protocol import MAX_MESSAGE, Again, Decide, Decline, parse_hello, parse_message
-from ..refusals import Refused, asked_language
+from ..protocol import MAX_MESSAGE, Again, Decide, Decline, Say, parse_hello, parse_message
+from ..refusals import Limited, Refused, asked_language
 from ..service import Client
 from ..views import encode, error_frame
 from .context import Context, context_of
@@ -119,21 +122,23 @@ async def _greeted(context: Context, websocket: WebSocket, table_id: str, lang: 
         with using(live.lang):
             await refuse("bad-token", _("This seat token does not open a seat at this table."), 4403)
         return
-    await _game(context, websocket, live, seat)
+    await _game(context, websocket, live, seat, hello.chat)
 
 
-async def _game(context: Context, websocket: WebSocket, live: LiveTable, seat: int | None) -> None:
+async def _game(context: Context, websocket: WebSocket, live: LiveTable, seat: int | None, chat: bool) -> None:
     """The greeted connection's messages, one at a time, until it closes."""
     tables, clock = context.tables(), context.settings.clock
 
     async def send(text: str) -> None:
         await websocket.send_text(text)
 
-    async def refuse(code: str, message: str) -> None:
-        await send(encode(error_frame(code, message)))
+    async def refuse(code: str, message: str, **extra: Any) -> None:
+        await send(encode({**error_frame(code, message), **extra}))
 
-    client = Client(live.id, seat, send)
+    client = Client(live.id, seat, send, chat=chat)
     await tables.connect(client)
+    if chat:
+        await tables.chat.history(live, seat, send)
     messages = Bucket.full(RATE, BURST, clock())
     try:
         while True:
@@ -153,7 +158,9 @@ async def _game(context: Context, websocket: WebSocket, live: LiveTable, seat: i
                     continue
                 try:
                     with context.metrics.round_trip.time():
-                        await _handle(context, live, seat, message)
+                        await _handle(context, live, client, message)
+                except Limited as err:
+                    await refuse(err.code, err.message, retry_after=err.retry_after)
                 except Refused as err:
                     await refuse(err.code, err.message)
     except WebSocketDisconnect:
@@ -162,9 +169,13 @@ async def _game(context: Context, websocket: WebSocket, live: LiveTable, seat: i
         await tables.disconnect(client)
 
 
-async def _handle(context: Context, live: LiveTable, seat: int | None, text: str) -> None:
+async def _handle(context: Context, live: LiveTable, client: Client, text: str) -> None:
     """One message of a greeted connection (in the table's language)."""
     message = parse_message(text)
+    seat = client.seat
+    if isinstance(message, Say):  # (the seat is the connection's: a message cannot name one)
+        await context.tables().chat.say(live, seat, client, message)
+        return
     if seat is None:
         raise Refused("spectator", _("Spectators cannot play: take a seat to play."), 403)
     tables = context.tables()

@@ -23,6 +23,9 @@ export const FALLBACK = {
   concede_game: "You will be out, and the basic game has only this round: you lose the game.",
   reconnecting: "Connection lost: reconnecting…",
   lobby_title: "Red7 online",
+  spectator_chat: "Spectators' chat",
+  spectator_chat_separate: "separate from the players'",
+  spectator_chat_off: "off",
 };
 
 /** The word `key` of `ui` (the server's translated words) with `{name}` fields filled. */

@@ -32,6 +32,9 @@ function applyWords() {
   $("clock-label").textContent = t(ui, "clock");
   for (const option of $("clock").options) option.textContent = t(ui, `clock_${option.value}`);
   $("turns-title").textContent = t(ui, "your_turns");
+  $("spectator-chat-label").textContent = t(ui, "spectator_chat");
+  $("spectator-chat-separate").textContent = t(ui, "spectator_chat_separate");
+  $("spectator-chat-off").textContent = t(ui, "spectator_chat_off");
   $("create-button").textContent = t(ui, "create");
   $("open-title").textContent = t(ui, "open_tables");
   for (const id of ["page-lang", "table-lang"]) {
@@ -200,6 +203,7 @@ async function create(event) {
       lang: $("table-lang").value,
       name: name(),
       clock: Number(CLOCKS.includes($("clock").value) ? $("clock").value : 0),
+      spectator_chat: $("spectator-chat").value,
     });
     setToken(answer.id, answer.token);
     location.href = `/t/${encodeURIComponent(answer.id)}`;

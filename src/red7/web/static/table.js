@@ -11,6 +11,7 @@ import {
 } from "./common.js";
 import { showClock } from "./clock.js";
 import { rematchEl } from "./rematch.js";
+import { chatSeats, initChat, onChat } from "./chat.js";
 import { cardEl, pickable, renderBoard } from "./render.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -51,7 +52,7 @@ function connect() {
   socket = ws;
   ws.addEventListener("open", () => {
     attempts = 0;
-    ws.send(JSON.stringify({ type: "hello", token, lang: pageLanguage() }));
+    ws.send(JSON.stringify({ type: "hello", token, lang: pageLanguage(), chat: true }));
     showConnection(true);
   });
   ws.addEventListener("message", (event) => {
@@ -64,6 +65,7 @@ function connect() {
     }
     if (data.type === "table") onFrame(data);
     else if (data.type === "error") onError(data);
+    else if (data.type === "chat") onChat(data);
   });
   ws.addEventListener("close", (event) => {
     if (socket !== ws) return; // replaced on purpose (a seat was taken)
@@ -164,6 +166,7 @@ function onFrame(data) {
     log = [];
   }
   frame = data;
+  chatSeats(data);
   document.documentElement.lang = data.table.lang;
   document.title = `Red7 · ${data.table.settings}`;
   if (pending && pending.seq !== data.seq) pending = null;
@@ -646,6 +649,7 @@ function main() {
     showGone();
     return;
   }
+  initChat(tableId, send);
   connect();
   loadWords(pageLanguage()).then((words) => {
     if (frame) return;

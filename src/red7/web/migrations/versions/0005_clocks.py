@@ -7,7 +7,7 @@ before this migration gets); ``deadline``: when the awaited person's time runs o
 a rematch, comma-separated (null: none proposed); ``declined``: the seat whose person
 declined the last proposal.
 
-Revision ID: 0005_clocks
+Revision ID: 0005
 Revises: 0004
 Create Date: 2026-12-06
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005_clocks"
+revision = "0005"
 down_revision = "0004"
 branch_labels = None
 depends_on = None
@@ -32,6 +32,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("tables") as batch:
-        for column in ("declined", "agreed", "deadline", "clock"):
-            batch.drop_column(column)
+    # ALTER TABLE ... DROP COLUMN (SQLite 3.35 and later have it), not a batch: a batch
+    # would copy ``tables`` and drop it, which the seats' foreign keys refuse
+    for column in ("declined", "agreed", "deadline", "clock"):
+        op.drop_column("tables", column)

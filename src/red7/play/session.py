@@ -331,6 +331,8 @@ class Stop(StrEnum):
     """The input was made against a sequence number the table has moved on from."""
     NOT_OVER = "not-over"
     """A rematch asked while the game is still played."""
+    CLOSED = "closed"
+    """The table was closed (:meth:`Session.close`): nothing more is played at it."""
 
 
 class Refused(GameError):
@@ -390,6 +392,8 @@ class Session:
         self._undone: list[int] = [0] * players
         self.games = 0 if table is None else 1
         """How many games this session has started (a rematch is the next one)."""
+        self.closed = False
+        """Whether the table was closed (:meth:`close`): nobody is awaited any more."""
         self._begin(resumed)
 
     def _begin(self, resumed: bool) -> None:
@@ -419,8 +423,8 @@ class Session:
 
     @property
     def playing(self) -> bool:
-        """Whether a game is being played (started, not over)."""
-        return self._table is not None and not self._table.is_over
+        """Whether a game is being played (started, not over, the table not closed)."""
+        return self._table is not None and not self._table.is_over and not self.closed
 
     def names(self) -> list[SeatName]:
         """Each seat's name as data (see :func:`seat_names`)."""
@@ -483,7 +487,7 @@ class Session:
         """The seat whose decision is awaited now and who answers for it (None: no game
         is played); cheaper than :meth:`awaited`, which builds a bot's observation."""
         table = self._table
-        if table is None or table.is_over or table.current is None:
+        if table is None or table.is_over or table.current is None or self.closed:
             return None
         return table.current, self.role(table.current)
 
@@ -491,7 +495,7 @@ class Session:
         """Whose decision is awaited now, without reporting anything: the person's, or
         what the bot (or substitute) decides from; None when no game is played."""
         table = self._table
-        if table is None or table.is_over or table.current is None:
+        if table is None or table.is_over or table.current is None or self.closed:
             return None
         seat = table.current
         role = self.role(seat)
@@ -550,6 +554,8 @@ class Session:
         (no game, stale, not your turn, in that order). A ``seq`` that is not an int is
         stale. Both None: whoever moves, unchecked (a local front end's own person)."""
         table = self._table
+        if self.closed:
+            raise Refused(Stop.CLOSED)
         if table is None or table.is_over or table.current is None:
             raise Refused(Stop.NO_GAME)
         checked = seat is not None or seq is not None
@@ -602,6 +608,8 @@ class Session:
         away), is ignored: None, and nothing changes."""
         table = self.table
         seat = table.current
+        if self.closed:
+            return None
         if asked is not None:
             moved_on = asked.game != self.games or asked.seq != self.seq or asked.seat != seat
             if moved_on or table.is_over or seat is None or self.role(seat) is Role.PERSON:
@@ -633,6 +641,13 @@ class Session:
         self._substitutes[seat] = None
         return True
 
+    def close(self) -> None:
+        """Close the table (a web server's admin does): the game in progress, if any,
+        ends where it stands, unfinished; nobody's decision is awaited any more, every
+        input is refused (``closed``), a bot's answer is ignored, and no game starts
+        again. The decisions made stay (a replay shows them)."""
+        self.closed = True
+
     def start(self, seats: Sequence[Seat], config: Config | None, seed: int, deal: str = DEAL) -> Table:
         """A new game for ``seats`` under ``config``, dealt from ``seed`` (by the
         generator ``deal``); returns its table. Who is away stays away, and the
@@ -649,6 +664,8 @@ class Session:
     def rematch(self, seed: int) -> Table:
         """A new game for the same seats (each bot made again from its spec), once the
         game is over (:class:`Refused` ``not-over`` before); returns its table."""
+        if self.closed:
+            raise Refused(Stop.CLOSED)
         table = self.table
         if not table.is_over:
             raise Refused(Stop.NOT_OVER)

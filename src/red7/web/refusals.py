@@ -36,6 +36,8 @@ def session_refusal(stop: Stop) -> Refused:
         return Refused("not-your-turn", _("It is not your turn."), 409)
     if stop is Stop.NOT_OVER:
         return Refused("not-over", _("The game is not over yet."), 409)
+    if stop is Stop.CLOSED:
+        return Refused("closed", _("An admin of this server closed this table: nothing more is played at it."), 409)
     return Refused("no-game", _("No game is being played at this table."), 409)
 
 

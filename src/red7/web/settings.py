@@ -8,7 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.seeds import fresh_seed
+from .accounts import Lockout
 from .limits import Limits
+from .login_limits import LoginRules
 
 
 @dataclass
@@ -40,3 +42,12 @@ class Settings:
     """Seconds a new WebSocket has to send its hello before it is closed."""
     seeds: Callable[[], int] = fresh_seed
     """Where each new game's seed comes from (tests give a stream of their own)."""
+    password_cost: tuple[int, int, int] = (3, 65536, 4)
+    """argon2id's cost for the accounts' passwords: passes, memory (KiB), lanes
+    (argon2-cffi's defaults, RFC 9106's second choice; tests give a cheap one)."""
+    wall_clock: Callable[[], float] = time.time
+    """Seconds since the epoch: when login sessions and lockouts end (tests move it)."""
+    lockout: Lockout = Lockout()
+    """When failed logins lock a username out, for every process."""
+    login_rules: LoginRules = LoginRules()
+    """What each client may try of logins and registrations, in each process."""

@@ -9,6 +9,7 @@ import {
 
 let words = { lang: "en", languages: { en: "English", "pt-BR": "Português (Brasil)" }, ui: {} };
 let tables = [];
+let username = null; // logged in (GET /api/account): the server seats them under this name
 let offset = 0; // where the page of tables shown starts in the server's list
 let total = 0; // how many tables the list has
 const PAGE = 20;
@@ -28,6 +29,7 @@ function applyWords() {
   $("table-lang-label").textContent = t(ui, "language");
   $("create-button").textContent = t(ui, "create");
   $("open-title").textContent = t(ui, "open_tables");
+  $("account-link").textContent = username || t(ui, "account"); // logged in: their name
   for (const id of ["page-lang", "table-lang"]) {
     const select = $(id);
     const current = select.value || words.lang;
@@ -170,6 +172,14 @@ function main() {
   $("table-lang").replaceChildren(h("option", { value: lang }, lang));
   $("table-lang").value = lang;
   setLanguage(lang);
+  api("/api/account").then((me) => {
+    username = me.username;
+    if (username) {
+      $("name").value = username;
+      $("name").readOnly = true;
+    }
+    $("account-link").textContent = username || t(words.ui, "account");
+  }).catch(() => {});
   refresh();
   setInterval(refresh, 4000);
 }

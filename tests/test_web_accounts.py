@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import sqlalchemy as sa
 from alembic import command
 from fastapi.testclient import TestClient
@@ -135,7 +134,9 @@ def test_usernames_are_unique_whatever_their_case_and_follow_rules(tmp_path: Pat
         r = client.post("/api/account/register", content=b"{", headers={"Content-Type": "application/json"})
         assert (r.status_code, r.json()["code"]) == (400, "bad-json")
         pt = client.post(
-            "/api/account/register", json={"username": "a b", "password": PASSWORD}, headers={"Accept-Language": "pt-BR"}
+            "/api/account/register",
+            json={"username": "a b", "password": PASSWORD},
+            headers={"Accept-Language": "pt-BR"},
         )
         assert pt.json()["message"].startswith("Um nome de usuário")
 

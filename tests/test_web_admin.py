@@ -135,6 +135,8 @@ def test_an_admin_sees_the_tables_and_closes_one_whose_players_see_why(tmp_path:
             assert set(rows) == {table_id, other_id}
             assert rows[table_id].connected == 2 and rows[table_id].status == "playing"  # Ana and the watcher
             assert [seat.name for seat in rows[table_id].seats] == ["Ana", "Bot 2"]
+            assert [seat.person for seat in rows[table_id].seats] == [True, False]
+            assert [seat.person for seat in rows[other_id].seats] == [True, False, False]  # empty seats
             assert view.connected == 2
             assert view.metrics["red7_connected_clients"] == 2
             assert [a.username for a in view.accounts] == [ADMIN]

@@ -57,11 +57,11 @@ def test_an_empty_database_is_upgraded_once(kind: str, pg: services.Postgres | N
     assert red7_db("current", "--database-url", url).stdout.strip().endswith("none (empty)")
     first = red7_db("upgrade", "--database-url", url)
     assert first.returncode == 0, first.stderr
-    assert "upgraded from an empty database to migration 0004" in first.stdout
+    assert "upgraded from an empty database to migration 0005_accounts" in first.stdout
     again = red7_db("upgrade", "--database-url", url)
-    assert "already at migration 0004" in again.stdout
+    assert "already at migration 0005_accounts" in again.stdout
     store = Store(url)
-    assert store.revision() == "0004" and store.tables() == []
+    assert store.revision() == "0005_accounts" and store.tables() == []
     store.close()
 
 
@@ -123,7 +123,7 @@ def test_a_database_of_the_previous_release_plays_on(kind: str, pg: services.Pos
     url = database(kind, pg, tmp_path)
     game, written = write_previous_release(url)
     upgraded = red7_db("upgrade", "--database-url", url)
-    assert "upgraded from 0001 to migration 0004" in upgraded.stdout, upgraded.stderr
+    assert "upgraded from 0001 to migration 0005_accounts" in upgraded.stdout, upgraded.stderr
     stored = Store(url).table("old1")
     assert stored is not None and stored.version == 0 and stored.game is not None
     assert stored.game.committed == written  # every decision that release kept was final

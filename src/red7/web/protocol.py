@@ -428,6 +428,8 @@ class AdminSeat(Message):
     seat: int
     name: str
     bot: str | None
+    person: bool
+    """A person sits here (whose token an admin may revoke)."""
     account: bool
     """Taken by a registered person."""
     online: bool

@@ -148,7 +148,8 @@ class Hub:
         if not clients:
             return
         for client in clients:
-            if client.seat is not None and client.token_hash != live.seats[client.seat].token_hash:
+            held = client.token_hash  # (None: a client made without one, in tests)
+            if client.seat is not None and held is not None and held != live.seats[client.seat].token_hash:
                 if client.end is not None:  # its token was revoked: its seat is no longer its
                     with contextlib.suppress(Exception):
                         await client.end()

@@ -78,7 +78,14 @@ def table_summary(live: LiveTable, watching: int) -> dict[str, Any]:
         names = live.names()
         settings = settings_text(live)
     seats = [
-        {"seat": s, "name": names[s], "bot": seat.bot, "account": seat.account is not None, "online": seat.online > 0}
+        {
+            "seat": s,
+            "name": names[s],
+            "bot": seat.bot,
+            "person": seat.token_hash is not None,
+            "account": seat.account is not None,
+            "online": seat.online > 0,
+        }
         for s, seat in enumerate(live.seats)
     ]
     connected = sum(seat.online for seat in live.seats) + watching

@@ -28,7 +28,7 @@ function tableItem(table) {
   const status = t(ui, `status_${table.status}`);
   const seats = table.seats.map((seat) => {
     const parts = [seat.name];
-    if (seat.bot === null && seat.name) {
+    if (seat.person) {
       parts.push(" ", h("button", { type: "button", "data-revoke": `${table.id}:${seat.seat}`,
         onclick: () => act(`/api/admin/tables/${id}/seats/${seat.seat}/revoke`) }, t(ui, "revoke_seat", { name: seat.name })));
     }

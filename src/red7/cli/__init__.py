@@ -1,4 +1,4 @@
-"""The ``red7`` command line: play, replay, serve, db, sim, bench, tournament and stats.
+"""The ``red7`` command line: play, replay, serve, db, admin, sim, bench, tournament and stats.
 
 Every user mistake (a bad option, a bad record, an illegal decision) ends with a
 one-line message and exit code 2, never a traceback.
@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from . import analyse, analysis, play, serve
+from . import admin, analyse, analysis, play, serve
 from .common import Parser, UsageError, translate_argparse
 
 COMMANDS = {
@@ -21,6 +21,7 @@ COMMANDS = {
     "analyse": analyse.cmd_analyse,
     "serve": serve.cmd_serve,
     "db": serve.cmd_db,
+    "admin": admin.cmd_admin,
     "sim": analysis.cmd_sim,
     "bench": analysis.cmd_bench,
     "tournament": analysis.cmd_tournament,
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_commands(sub)
     analyse.add_commands(sub)
     serve.add_commands(sub)
+    admin.add_commands(sub)
     analysis.add_commands(sub)
     return parser
 

@@ -346,6 +346,8 @@ class Stop(StrEnum):
     TIME_UP = "time-up"
     """A person's input on a turn whose time ran out (a table with a clock): the
     substitute plays that turn."""
+    CLOSED = "closed"
+    """The table was closed (:meth:`Session.close`): nothing more is played at it."""
 
 
 class Refused(GameError):
@@ -415,6 +417,8 @@ class Session:
         self.declined: int | None = None
         """The seat whose person declined the last proposal (None: nobody did, or a new
         proposal was made since)."""
+        self.closed = False
+        """Whether the table was closed (:meth:`close`): nobody is awaited any more."""
         self._begin(resumed)
 
     def _begin(self, resumed: bool) -> None:
@@ -444,8 +448,8 @@ class Session:
 
     @property
     def playing(self) -> bool:
-        """Whether a game is being played (started, not over)."""
-        return self._table is not None and not self._table.is_over
+        """Whether a game is being played (started, not over, the table not closed)."""
+        return self._table is not None and not self._table.is_over and not self.closed
 
     def names(self) -> list[SeatName]:
         """Each seat's name as data (see :func:`seat_names`)."""
@@ -508,7 +512,7 @@ class Session:
         """The seat whose decision is awaited now and who answers for it (None: no game
         is played); cheaper than :meth:`awaited`, which builds a bot's observation."""
         table = self._table
-        if table is None or table.is_over or table.current is None:
+        if table is None or table.is_over or table.current is None or self.closed:
             return None
         return table.current, self.role(table.current)
 
@@ -516,7 +520,7 @@ class Session:
         """Whose decision is awaited now, without reporting anything: the person's, or
         what the bot (or substitute) decides from; None when no game is played."""
         table = self._table
-        if table is None or table.is_over or table.current is None:
+        if table is None or table.is_over or table.current is None or self.closed:
             return None
         seat = table.current
         role = self.role(seat)
@@ -575,6 +579,8 @@ class Session:
         (no game, stale, not your turn, time up, in that order). A ``seq`` that is not an int is
         stale. Both None: whoever moves, unchecked (a local front end's own person)."""
         table = self._table
+        if self.closed:
+            raise Refused(Stop.CLOSED)
         if table is None or table.is_over or table.current is None:
             raise Refused(Stop.NO_GAME)
         checked = seat is not None or seq is not None
@@ -631,6 +637,8 @@ class Session:
         away), is ignored: None, and nothing changes."""
         table = self.table
         seat = table.current
+        if self.closed:
+            return None
         if asked is not None:
             moved_on = asked.game != self.games or asked.seq != self.seq or asked.seat != seat
             if moved_on or table.is_over or seat is None or self.role(seat) is Role.PERSON:
@@ -718,6 +726,8 @@ class Session:
         table = self.table
         if not table.seats[seat].is_person:
             raise GameError("a bot always agrees")
+        if self.closed:
+            raise Refused(Stop.CLOSED)
         if not table.is_over:
             raise Refused(Stop.NOT_OVER)
         if self.agreed is not None and seat in self.agreed:
@@ -733,6 +743,8 @@ class Session:
         table = self.table
         if not table.seats[seat].is_person:
             raise GameError("a bot always agrees")
+        if self.closed:
+            raise Refused(Stop.CLOSED)
         if not table.is_over:
             raise Refused(Stop.NOT_OVER)
         if self.agreed is None:
@@ -743,6 +755,15 @@ class Session:
         """Take what a stored copy of the table says of the rematch proposed."""
         self.agreed = None if agreed is None else frozenset(agreed)
         self.declined = declined
+
+    # --- closing -----------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the table (a web server's admin does): the game in progress, if any,
+        ends where it stands, unfinished; nobody's decision is awaited any more, every
+        input is refused (``closed``), a bot's answer is ignored, and no game starts
+        again. The decisions made stay (a replay shows them)."""
+        self.closed = True
 
     # --- new games ------------------------------------------------------------------------
 
@@ -765,6 +786,8 @@ class Session:
         game is over (:class:`Refused` ``not-over`` before); returns its table. A front
         end calls it once every person consented: at once on one device (consent is
         implicit), when :meth:`agree` says so where people play from several."""
+        if self.closed:
+            raise Refused(Stop.CLOSED)
         table = self.table
         if not table.is_over:
             raise Refused(Stop.NOT_OVER)

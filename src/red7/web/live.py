@@ -36,6 +36,8 @@ class SeatState:
     """How many other server processes have (as they last told)."""
     left: float | None = None
     """When (``time.monotonic``) the person's last connection closed; None while online."""
+    account: int | None = None
+    """The account the person took the seat logged in as (None: a guest)."""
 
     @property
     def online(self) -> int:
@@ -49,12 +51,13 @@ class SeatState:
     def stored(self, substitute: str | None, undone: int) -> StoredSeat:
         """The seat as the database keeps it, with what the session says of its
         substitute and take-backs."""
-        return StoredSeat(self.name, self.token_hash, self.bot, substitute, undone)
+        return StoredSeat(self.name, self.token_hash, self.bot, substitute, undone, self.account)
 
     def load(self, stored: StoredSeat) -> None:
         """Take what the database holds of who sits in the seat; who is connected stays
         (its substitute and take-backs are the session's: :meth:`Session.load_seats`)."""
         self.name, self.token_hash, self.bot = stored.name, stored.token_hash, stored.bot
+        self.account = stored.account
 
 
 @dataclass

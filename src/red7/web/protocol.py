@@ -36,6 +36,7 @@ from ..core.model import MAX_PLAYERS, MIN_PLAYERS
 from ..play.session import Stop
 from ..ui.i18n import LANGUAGES, _, parse_language
 from ..ui.words import NAME_LENGTH
+from .accounts import PASSWORD_LENGTH, password_refusal, username_refusal
 from .clocks import clock_refusal
 from .refusals import Refused, session_refusal
 
@@ -65,7 +66,7 @@ Text = Annotated[str, Field(max_length=MAX_TEXT)]
 Level = Literal["easy", "medium", "hard", "expert"]
 """A bot's level (:data:`red7.bots.LEVELS`)."""
 Colour = Literal["red", "orange", "yellow", "green", "blue", "indigo", "violet"]
-Status = Literal["open", "playing", "over", "expired"]
+Status = Literal["open", "playing", "over", "expired", "closed"]
 ClockSeconds = Literal[0, 60, 180, 86_400, 259_200]
 """A table's clock, seconds per turn (:data:`red7.web.clocks.CLOCKS`)."""
 Kind = Literal["play", "canvas", "move", "take", "end", "concede", "draw", "decline"]
@@ -142,6 +143,25 @@ class StartGame(Request):
     """``POST /api/tables/{id}/start``: a person at the table starts the game."""
 
     token: Text
+
+
+class Reseat(Request):
+    """``POST /api/tables/{id}/seats/{seat}/reseat``: the host (seat 0) gives the seat's
+    person a new token (an admin revoked theirs, or they lost it)."""
+
+    token: Text
+
+
+class Credentials(Request):
+    """``POST /api/account/register`` and ``POST /api/account/login``: a username and its password."""
+
+    username: Annotated[str, Field(max_length=40)]
+    password: Annotated[str, Field(max_length=PASSWORD_LENGTH[1])]
+
+
+class Empty(Request):
+    """A request that says everything in its address (``POST /api/account/logout``, an
+    admin's actions): an empty JSON object, which a page of another site cannot send."""
 
 
 # --- requests: the WebSocket's messages ---------------------------------------------------------
@@ -522,6 +542,74 @@ class Done(Message):
     ok: Literal[True]
 
 
+class AccountView(Message):
+    """``GET /api/account``, and the answer to a registration or login: who is logged in
+    (``username`` null: nobody, a guest)."""
+
+    username: str | None
+    admin: bool
+
+
+class ProfileGame(Message):
+    table: str
+    number: int
+    seat: int
+    """The account's seat, from 0."""
+    players: int
+    started: str
+    """When the game started (ISO 8601)."""
+    won: bool
+    replay: str
+    """The address of its replay."""
+
+
+class Profile(Message):
+    """``GET /api/account/games``: the logged-in person's finished games, the newest first."""
+
+    username: str
+    games: list[ProfileGame]
+
+
+class AdminSeat(Message):
+    seat: int
+    name: str
+    bot: str | None
+    person: bool
+    """A person sits here (whose token an admin may revoke)."""
+    account: bool
+    """Taken by a registered person."""
+    online: bool
+
+
+class AdminTable(Message):
+    id: str
+    status: Status
+    players: int
+    game: int
+    settings: str
+    seats: list[AdminSeat]
+    connected: int
+    """People connected to the table (its seats, in every process; spectators, in this one)."""
+
+
+class AdminAccount(Message):
+    username: str
+    admin: bool
+    banned: bool
+    logins: int
+    """Login sessions open."""
+
+
+class AdminView(Message):
+    """``GET /api/admin``: the tables open or being played, who is connected, the
+    accounts and the metrics of the process that answered."""
+
+    tables: list[AdminTable]
+    connected: int
+    accounts: list[AdminAccount]
+    metrics: dict[str, float]
+
+
 class Replay(Message):
     """``GET .../games/{n}/replay``: the game step by step as the token's seat saw it."""
 
@@ -608,6 +696,8 @@ FIELD_REFUSALS: Final[dict[str, Why]] = {
     "text": _chat_text,
     "reaction": _reaction,
     "spectator_chat": _spectator_chat,
+    "username": username_refusal,
+    "password": password_refusal,
 }
 """What a request whose field is wrong is told, by field (each field means one thing
 in every request it is in)."""
@@ -691,6 +781,11 @@ REQUESTS: Final[dict[str, type[BaseModel]]] = {
     "POST /api/tables/{id}/seats/{seat}": TakeSeat,
     "POST /api/tables/{id}/bots": AddBot,
     "POST /api/tables/{id}/start": StartGame,
+    "POST /api/tables/{id}/seats/{seat}/reseat": Reseat,
+    "POST /api/account/register": Credentials,
+    "POST /api/account/login": Credentials,
+    "POST /api/account/logout": Empty,
+    "POST /api/admin/...": Empty,
     "WebSocket /ws/{id}: first message": Hello,
     "WebSocket /ws/{id}: decide": Decide,
     "WebSocket /ws/{id}: take_back": TakeBack,
@@ -707,6 +802,14 @@ ANSWERS: Final[dict[str, type[BaseModel]]] = {
     "POST /api/tables/{id}/seats/{seat}": Seated,
     "POST /api/tables/{id}/bots": Done,
     "POST /api/tables/{id}/start": Done,
+    "POST /api/tables/{id}/seats/{seat}/reseat": Seated,
+    "GET /api/account": AccountView,
+    "POST /api/account/register": AccountView,
+    "POST /api/account/login": AccountView,
+    "POST /api/account/logout": AccountView,
+    "GET /api/account/games": Profile,
+    "GET /api/admin": AdminView,
+    "POST /api/admin/...": Done,
     "GET /api/tables/{id}/games/{n}/replay": Replay,
     "POST /api/turns": TurnsPage,
     "any refusal (4xx)": Refusal,

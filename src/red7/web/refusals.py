@@ -42,6 +42,8 @@ def session_refusal(stop: Stop) -> Refused:
         return Refused("time-up", _("Your time for this turn is over: a bot plays it for you."), 409)
     if stop is Stop.NO_PROPOSAL:
         return Refused("no-proposal", _("Nobody has proposed to play again."), 409)
+    if stop is Stop.CLOSED:
+        return Refused("closed", _("An admin of this server closed this table: nothing more is played at it."), 409)
     return Refused("no-game", _("No game is being played at this table."), 409)
 
 

@@ -30,6 +30,7 @@ import multiprocessing
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 
+from argon2 import PasswordHasher
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -37,14 +38,16 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from ..ui.i18n import _, using
+from .accounts import Accounts
 from .bus import make_bus
 from .guard import Guard
 from .limits import ClientLimits
 from .lobby import Lobby
+from .login_limits import LoginLimits
 from .metrics import Metrics
 from .origins import Hosts, parse_origin
 from .refusals import Refused, asked_language, refusal_response, response_of
-from .routes import health, lobby, pages, records, schema, socket, turns
+from .routes import accounts, admin, health, lobby, pages, records, schema, socket, turns
 from .routes.context import Context
 from .routes.pages import STATIC
 from .service import Tables, end_with_parent
@@ -109,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     metrics = Metrics()
     origins = tuple(o for o in map(parse_origin, settings.allowed_origins) if o is not None)
     context = Context(settings, metrics, origins, ClientLimits(settings.limits, settings.clock))
+    context.login_limits = LoginLimits(settings.login_rules, settings.clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -139,6 +143,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics.watch_bus(bus.kind, lambda: bus.ready)
         await tables.start_background()
         context.live_tables, context.lobby = tables, Lobby(tables.listed)
+        passes, memory, lanes = settings.password_cost
+        hasher = PasswordHasher(time_cost=passes, memory_cost=memory, parallelism=lanes)
+        context.live_accounts = Accounts(store, hasher, settings.wall, settings.lockout)
         log.info(
             "red7 serve: %d tables loaded",
             len(tables.live),
@@ -162,7 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(HTTPException, _not_here)
     routers = (pages.router, health.router, schema.router, lobby.router, records.router, socket.router, turns.router)
-    for router in routers:
+    for router in (*routers, accounts.router, admin.router):
         app.include_router(router)
     app.state.context = context
     app.state.tables = context.tables

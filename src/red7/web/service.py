@@ -60,6 +60,7 @@ from ..play.session import Refused as SessionRefused
 from ..play.table import Seat, Table
 from ..ui.i18n import _, parse_language, using
 from ..ui.words import NAME_LENGTH, RESERVED_NAME, name_key, refusal_text
+from .accounts import Account
 from .bus import Bus
 from .chat import Chat
 from .clocks import CLOCKS, clock_refusal
@@ -86,6 +87,9 @@ a message: this finds the change anyway)."""
 EXPIRED = "expired"
 """The status of an open table nobody used for ``expire_open`` seconds: gone from the
 lobby and from every process's memory, its link says there is no such table."""
+CLOSED = "closed"
+"""The status of a table an admin closed (:meth:`Tables.close`): its game ended where it
+stood, its page says why, nothing more is played at it; its replays stay."""
 
 
 Send = Callable[[str], Awaitable[None]]
@@ -108,6 +112,11 @@ class Client:
     """The last frame it was sent (whole): an unchanged one is not sent again."""
     chat: bool = False
     """Whether it shows the table's chat (its hello said so): it is sent the chat's lines."""
+    token_hash: str | None = None
+    """The hash of the seat token it connected with: once the seat's is another (an
+    admin revoked it, :meth:`Tables.revoke_seat`), the connection is ended."""
+    end: Callable[[], Awaitable[None]] | None = None
+    """How to end the connection, telling it why its seat token was revoked."""
 
 
 class Hub:
@@ -143,6 +152,12 @@ class Hub:
         if not clients:
             return
         for client in clients:
+            held = client.token_hash  # (None: a client made without one, in tests)
+            if client.seat is not None and held is not None and held != live.seats[client.seat].token_hash:
+                if client.end is not None:  # its token was revoked: its seat is no longer its
+                    with contextlib.suppress(Exception):
+                        await client.end()
+                continue
             # each client's view as the table is now: a send may let the table change meanwhile
             view = self.frames.view(live, client.seat)
             whole = view.whole
@@ -305,6 +320,8 @@ class Tables:
         session.load_seats([seat.substitute for seat in stored.seats], [seat.undone for seat in stored.seats])
         session.load_clock(stored.clock, stored.deadline)
         session.load_rematch(stored.agreed, stored.declined)
+        if stored.status == CLOSED:
+            session.close()
         live.saved, live.touched = stored, time.monotonic()
 
     async def start_background(self) -> None:
@@ -363,10 +380,12 @@ class Tables:
         name: str,
         clock: int = 0,
         spectator_chat: str = "separate",
+        account: Account | None = None,
     ) -> tuple[LiveTable, str]:
         """A new table; its creator takes seat 0. Returns the table and the creator's token
         (the values are a :class:`~red7.web.protocol.CreateTable`'s, checked for their
-        types; ``clock``: seconds per turn, one of :data:`~red7.web.clocks.CLOCKS`)."""
+        types; ``clock``: seconds per turn, one of :data:`~red7.web.clocks.CLOCKS`;
+        ``account``: the creator is logged in, and sits under their username)."""
         try:
             config = Config(players, advanced, actions)
         except GameError as err:
@@ -399,7 +418,7 @@ class Tables:
         )
         self.live[table_id] = live
         async with self._changing(live):
-            token = self._sit(live, 0, name)
+            token = self._sit(live, 0, name, account)
             await self._changed(live)
         return live, token
 
@@ -416,14 +435,15 @@ class Tables:
             )
         return text
 
-    def _sit(self, live: LiveTable, seat: int, name: str) -> str:
-        clean = self._clean_name(name)
+    def _sit(self, live: LiveTable, seat: int, name: str, account: Account | None = None) -> str:
+        # a registered person sits under their username (already checked by its own rules)
+        clean = account.username if account is not None else self._clean_name(name)
         if clean and any(name_key(clean) == name_key(other.name) for other in live.seats if other.name):
             raise Refused(
                 "name-taken", _("Someone at this table is called {name}: choose another name.").format(name=clean), 409
             )
         token = new_token()
-        live.seats[seat] = SeatState(clean, token_hash(token))
+        live.seats[seat] = SeatState(clean, token_hash(token), account=None if account is None else account.id)
         return token
 
     def _free_seat(self, live: LiveTable, seat: int) -> int:
@@ -432,17 +452,19 @@ class Tables:
             raise Refused(
                 "bad-seat", _("This table's seats are numbered 0 to {last}.").format(last=live.config.players - 1)
             )
+        if live.status == CLOSED:
+            raise session_refusal(Stop.CLOSED)
         if live.status != "open":
             raise Refused("started", _("The game has started: seats can no longer be taken."), 409)
         if live.seats[seat].taken:
             raise Refused("seat-taken", _("That seat is taken."), 409)
         return seat
 
-    async def join(self, table_id: str, seat: int, name: str) -> str:
-        """A person takes a free seat; their new token."""
+    async def join(self, table_id: str, seat: int, name: str, account: Account | None = None) -> str:
+        """A person takes a free seat (``account``: logged in, under their username); their new token."""
         live = await self.find(table_id)
         async with self._changing(live, reread=True):
-            token = self._sit(live, self._free_seat(live, seat), name)
+            token = self._sit(live, self._free_seat(live, seat), name, account)
             await self._changed(live)
         return token
 
@@ -494,6 +516,8 @@ class Tables:
         live = await self.find(table_id)
         await self._member(live, token)
         async with self._changing(live, reread=True):
+            if live.status == CLOSED:
+                raise session_refusal(Stop.CLOSED)
             if live.status != "open":
                 raise Refused("started", _("The game has started already."), 409)
             if not all(s.taken for s in live.seats):
@@ -531,7 +555,10 @@ class Tables:
     @staticmethod
     def _after_game(live: LiveTable, game: int | None) -> None:
         """Refuse a rematch's answer unless the game is over (and is game ``game``, when
-        the message says which: an answer about an earlier game is stale)."""
+        the message says which: an answer about an earlier game is stale), or the table
+        was closed."""
+        if live.session.closed:
+            raise session_refusal(Stop.CLOSED)
         if not live.session.started or live.session.playing:
             raise session_refusal(Stop.NOT_OVER)
         if game is not None and game != live.game_number:
@@ -564,7 +591,7 @@ class Tables:
         if self.bus.shared and seq != live.seq_for(seat):
             await self._reread(live)
         if live.status != "playing":
-            raise session_refusal(Stop.NO_GAME)
+            raise session_refusal(Stop.CLOSED if live.status == CLOSED else Stop.NO_GAME)
         try:
             live.session.check(seat, seq)
         except SessionRefused as refused:
@@ -891,6 +918,55 @@ class Tables:
             except Refused:
                 return  # another process moved first: the table is as it made it
         self.metrics.decisions.labels(by="bot").inc()
+
+    # --- an admin's (red7.web.routes.admin) --------------------------------------------
+
+    async def close(self, table_id: str) -> None:
+        """Close a table (an admin does): its game ends where it stands (the session
+        says so: :meth:`~red7.play.session.Session.close`), it leaves the lobby, and its
+        page tells its players why; a table change like any other, so every process
+        sees it."""
+        live = await self.find(table_id)
+        async with self._changing(live, reread=True):
+            if live.status == CLOSED:
+                return
+            live.status = CLOSED
+            live.session.close()
+            await self._changed(live)
+        log.info("table %s closed by an admin", live.id)
+
+    async def revoke_seat(self, table_id: str, seat: int) -> None:
+        """Revoke the token of a person's seat (an admin does): the seat keeps its person
+        and their account but opens to no token any more, so its connections end, in
+        every process (:class:`Hub`); the host seats them again (:meth:`reseat`)."""
+        live = await self.find(table_id)
+        async with self._changing(live, reread=True):
+            state = self._persons_seat(live, seat)
+            state.token_hash = token_hash(new_token())  # a token nobody holds
+            await self._changed(live)
+        log.info("table %s: the token of seat %d was revoked by an admin", live.id, seat)
+
+    async def reseat(self, table_id: str, host_token: str, seat: int) -> str:
+        """The host (the person in seat 0) gives the person of ``seat`` a new token (after
+        an admin revoked theirs, or when they lost it); the new token. Any token the seat
+        had stops opening it."""
+        live = await self.find(table_id)
+        host = await self._member(live, host_token)
+        async with self._changing(live, reread=True):
+            if host != 0 or live.seat_of(host_token) != 0 or seat == 0:
+                raise Refused("not-host", _("Only the table's host (seat 1) may seat a person again."), 403)
+            state = self._persons_seat(live, seat)
+            token = new_token()
+            state.token_hash = token_hash(token)
+            await self._changed(live)
+        return token
+
+    @staticmethod
+    def _persons_seat(live: LiveTable, seat: int) -> SeatState:
+        """The seat ``seat`` of ``live`` if a person sits in it; else Refused."""
+        if not 0 <= seat < len(live.seats) or live.seats[seat].token_hash is None:
+            raise Refused("no-person", _("No person sits in that seat."), 409)
+        return live.seats[seat]
 
     # --- records --------------------------------------------------------------------
 

@@ -8,7 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.seeds import fresh_seed
+from .accounts import Lockout
 from .limits import Limits
+from .login_limits import LoginRules
 
 
 @dataclass
@@ -43,4 +45,11 @@ class Settings:
     wall: Callable[[], float] = time.time
     """The time the tables' clocks read, in seconds since the epoch: a turn's deadline
     is stored, so it outlives a restart and is the same in every process (tests give
-    one they move themselves)."""
+    one they move themselves); login sessions and lockouts end by it too."""
+    password_cost: tuple[int, int, int] = (3, 65536, 4)
+    """argon2id's cost for the accounts' passwords: passes, memory (KiB), lanes
+    (argon2-cffi's defaults, RFC 9106's second choice; tests give a cheap one)."""
+    lockout: Lockout = Lockout()
+    """When failed logins lock a username out, for every process."""
+    login_rules: LoginRules = LoginRules()
+    """What each client may try of logins and registrations, in each process."""

@@ -109,8 +109,9 @@ class TableRow(Base):
     actions: Mapped[bool] = mapped_column(Boolean)
     lang: Mapped[str] = mapped_column(String(8))
     status: Mapped[str] = mapped_column(String(8))
-    """``open`` (seats being taken), ``playing``, ``over``, or ``expired`` (left open and
-    unused: :data:`red7.web.service.EXPIRED`)."""
+    """``open`` (seats being taken), ``playing``, ``over``, ``expired`` (left open and
+    unused: :data:`red7.web.service.EXPIRED`) or ``closed`` (by an admin:
+    :data:`red7.web.service.CLOSED`)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     """Bumped by every change of the table (:meth:`Store.commit`)."""
     clock: Mapped[int] = mapped_column(Integer, server_default="0")
@@ -137,6 +138,9 @@ class SeatRow(Base):
     undone: Mapped[int] = mapped_column(Integer, default=0)
     """How many staged decisions of this seat's person were taken back at this table, in
     all: their sequence numbers count them (:meth:`red7.web.live.LiveTable.seq_for`)."""
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    """The account of the person who took the seat logged in (None: a guest, a bot,
+    nobody; migration 0007): a profile lists its games (:mod:`red7.web.accounts`)."""
 
 
 class GameRow(Base):
@@ -219,6 +223,8 @@ class StoredSeat:
     bot: str | None = None
     substitute: str | None = None
     undone: int = 0
+    account: int | None = None
+    """The id of the account the seat was taken by (None: a guest, a bot, nobody)."""
 
 
 @dataclass(frozen=True)
@@ -426,6 +432,7 @@ class Store:
                             bot=new.bot,
                             substitute=new.substitute,
                             undone=new.undone,
+                            account_id=new.account,
                         )
                     )
             game = after.game
@@ -533,7 +540,7 @@ class Store:
 
     # --- reads --------------------------------------------------------------------
 
-    def tables(self, statuses: tuple[str, ...] = ("open", "playing", "over")) -> list[StoredTable]:
+    def tables(self, statuses: tuple[str, ...] = ("open", "playing", "over", "closed")) -> list[StoredTable]:
         """Every table whose status is one of ``statuses``, oldest first, with its seats
         and latest game (decisions included)."""
         with Session(self.engine) as s:
@@ -571,7 +578,10 @@ class Store:
             row.actions,
             row.lang,
             row.status,
-            tuple(StoredSeat(seat.name, seat.token_hash, seat.bot, seat.substitute, seat.undone) for seat in seats),
+            tuple(
+                StoredSeat(seat.name, seat.token_hash, seat.bot, seat.substitute, seat.undone, seat.account_id)
+                for seat in seats
+            ),
             None if game is None else self._game(s, game),
             row.version,
             clock=row.clock,

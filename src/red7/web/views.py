@@ -160,6 +160,9 @@ UI_WORDS: Final = {
     "spectator_chat": N_("Spectators' chat"),
     "spectator_chat_separate": N_("separate from the players'"),
     "spectator_chat_off": N_("off"),
+    "status_closed": N_("closed by an admin"),
+    "account": N_("Account"),
+    "table_closed": N_("An admin of this server closed this table."),
 }
 """The words of the page's own controls, sent translated in the first frame of each
 connection (``ui``: the page keeps them); fields such as ``{n}`` are left for the page
@@ -399,7 +402,7 @@ def seat_game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> d
     table = live.table
     assert table is not None
     events = table.events_for(seat)
-    mine = seat is not None and table.current == seat and live.substitute(seat) is None
+    mine = seat is not None and table.current == seat and live.substitute(seat) is None and not live.session.closed
     game: dict[str, Any] = {
         "hand": None,
         "drawn": [],
@@ -427,6 +430,8 @@ def seat_game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> d
 def waiting_text(live: LiveTable, names: Sequence[str]) -> str:
     table = live.table
     assert table is not None
+    if live.session.closed:
+        return _("An admin of this server closed this table: the game ended here.")
     if table.is_over or table.current is None:
         return ""
     current = table.current

@@ -8,8 +8,10 @@ from typing import Annotated, Any
 from fastapi import Depends, Path
 from starlette.requests import HTTPConnection
 
+from ..accounts import Accounts
 from ..limits import ClientLimits
 from ..lobby import Lobby
+from ..login_limits import LoginLimits
 from ..metrics import Metrics
 from ..origins import Origin
 from ..protocol import MAX_NUMBER
@@ -31,11 +33,20 @@ class Context:
     client_limits: ClientLimits
     live_tables: Tables | None = None
     lobby: Lobby | None = None
+    login_limits: LoginLimits | None = None
+    """What each client may try of logins and registrations (made with the app)."""
+    live_accounts: Accounts | None = None
+    """The accounts (once the app has started)."""
 
     def tables(self) -> Tables:
         """The app's tables (the app has started: no route is served before)."""
         assert self.live_tables is not None, "the app has not started"
         return self.live_tables
+
+    def accounts(self) -> Accounts:
+        """The app's accounts (the app has started)."""
+        assert self.live_accounts is not None, "the app has not started"
+        return self.live_accounts
 
 
 def context_of(connection: HTTPConnection) -> Context:

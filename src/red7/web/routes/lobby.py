@@ -10,7 +10,13 @@ Each body is parsed through its model (:mod:`red7.web.protocol`):
   a new table, its creator in seat 0: ``{"id", "seat": 0, "token"}``;
 * ``POST /api/tables/{id}/seats/{seat}`` ``{"name"}``: take a free seat: ``{"seat", "token"}``;
 * ``POST /api/tables/{id}/bots`` ``{"token", "seat", "level"}``: a bot in a free seat;
-* ``POST /api/tables/{id}/start`` ``{"token"}``: start once every seat is taken.
+* ``POST /api/tables/{id}/start`` ``{"token"}``: start once every seat is taken;
+* ``POST /api/tables/{id}/seats/{seat}/reseat`` ``{"token"}``: the host (seat 0) gives the
+  person of a seat a new token (after an admin revoked theirs): ``{"seat", "token"}``.
+
+A person logged in (:mod:`red7.web.routes.accounts`) who creates a table or takes a seat
+sits under their username (the ``name`` given is not used), and the seat is linked to
+their account (their profile lists its games).
 
 Each client may create so many tables (:mod:`red7.web.limits`: 429 with ``Retry-After``).
 """
@@ -26,8 +32,20 @@ from ...ui.i18n import LANGUAGES, _, using
 from .. import views
 from ..limits import client_key
 from ..lobby import MAX_PAGE, PAGE
-from ..protocol import MAX_NUMBER, AddBot, Created, CreateTable, Done, Seated, StartGame, TakeSeat, parse_body
+from ..protocol import (
+    MAX_NUMBER,
+    AddBot,
+    Created,
+    CreateTable,
+    Done,
+    Reseat,
+    Seated,
+    StartGame,
+    TakeSeat,
+    parse_body,
+)
 from ..refusals import Limited, Refused, asked_language
+from .accounts import account_of
 from .context import Context, Shared
 
 router = APIRouter()
@@ -81,10 +99,18 @@ async def create_table(request: Request, context: Shared) -> Created:
             else:
                 message = _("You have created many tables in a short time: wait {seconds} s.").format(seconds=int(wait))
         raise Limited("too-many-tables", message, wait)
+    account = await account_of(request, context)
     try:
         with using(asked.lang):
             live, token = await context.tables().create(
-                asked.players, asked.advanced, asked.actions, asked.lang, asked.name, asked.clock, asked.spectator_chat
+                asked.players,
+                asked.advanced,
+                asked.actions,
+                asked.lang,
+                asked.name,
+                asked.clock,
+                asked.spectator_chat,
+                account=account,
             )
     except Refused:
         context.client_limits.uncount(who)
@@ -103,7 +129,16 @@ def _in_language(context: Context, table_id: str, request: Request) -> str:
 async def take_seat(table_id: str, seat: int, request: Request, context: Shared) -> Seated:
     with using(_in_language(context, table_id, request)):
         asked = parse_body(TakeSeat, await request.body())
-    token = await context.tables().join(table_id, seat, asked.name)
+    account = await account_of(request, context)
+    token = await context.tables().join(table_id, seat, asked.name, account=account)
+    return Seated(seat=seat, token=token)
+
+
+@router.post("/api/tables/{table_id}/seats/{seat}/reseat")
+async def reseat(table_id: str, seat: int, request: Request, context: Shared) -> Seated:
+    with using(_in_language(context, table_id, request)):
+        asked = parse_body(Reseat, await request.body())
+    token = await context.tables().reseat(table_id, asked.token, seat)
     return Seated(seat=seat, token=token)
 
 

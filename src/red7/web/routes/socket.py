@@ -135,7 +135,14 @@ async def _game(context: Context, websocket: WebSocket, live: LiveTable, seat: i
     async def refuse(code: str, message: str, **extra: Any) -> None:
         await send(encode({**error_frame(code, message), **extra}))
 
-    client = Client(live.id, seat, send, chat=chat)
+    async def end() -> None:  # its seat's token was revoked (Tables.revoke_seat)
+        with using(live.lang):
+            message = _("An admin revoked this seat's token: ask the table's host to seat you again.")
+        await send(encode(error_frame("seat-revoked", message)))
+        await websocket.close(code=4403, reason="seat-revoked")
+
+    holds = None if seat is None else live.seats[seat].token_hash
+    client = Client(live.id, seat, send, chat=chat, token_hash=holds, end=end)
     await tables.connect(client)
     if chat:
         await tables.chat.history(live, seat, send)
@@ -156,6 +163,8 @@ async def _game(context: Context, websocket: WebSocket, live: LiveTable, seat: i
                 if len(message.encode()) > MAX_MESSAGE:
                     await refuse("too-large", _("The message is too large."))
                     continue
+                if seat is not None and live.seats[seat].token_hash != holds:
+                    break  # its token was revoked: the seat is no longer this connection's
                 try:
                     with context.metrics.round_trip.time():
                         await _handle(context, live, client, message)

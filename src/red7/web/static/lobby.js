@@ -12,6 +12,7 @@ const CLOCKS = ["0", "60", "180", "86400", "259200"];
 
 let words = { lang: "en", languages: { en: "English", "pt-BR": "Português (Brasil)" }, ui: {} };
 let tables = [];
+let username = null; // logged in (GET /api/account): the server seats them under this name
 let offset = 0; // where the page of tables shown starts in the server's list
 let total = 0; // how many tables the list has
 const PAGE = 20;
@@ -37,6 +38,7 @@ function applyWords() {
   $("spectator-chat-off").textContent = t(ui, "spectator_chat_off");
   $("create-button").textContent = t(ui, "create");
   $("open-title").textContent = t(ui, "open_tables");
+  $("account-link").textContent = username || t(ui, "account"); // logged in: their name
   for (const id of ["page-lang", "table-lang"]) {
     const select = $(id);
     const current = select.value || words.lang;
@@ -225,6 +227,14 @@ function main() {
   $("table-lang").replaceChildren(h("option", { value: lang }, lang));
   $("table-lang").value = lang;
   setLanguage(lang);
+  api("/api/account").then((me) => {
+    username = me.username;
+    if (username) {
+      $("name").value = username;
+      $("name").readOnly = true;
+    }
+    $("account-link").textContent = username || t(words.ui, "account");
+  }).catch(() => {});
   refresh();
   refreshTurns();
   setInterval(refresh, 4000);

@@ -136,7 +136,7 @@ function onError(data) {
     return;
   }
   toast(data.message || data.code);
-  if (data.code === "bad-token") {
+  if (data.code === "bad-token" || data.code === "seat-revoked") {
     // this browser's token no longer opens a seat here: watch instead
     clearToken(tableId);
     token = null;
@@ -150,6 +150,14 @@ function onFrame(data) {
   ui = data.ui || ui;
   if (data.table.status === "expired") { // left open and unused: the server let it go
     gone = t(ui, "no_table");
+    const old = socket;
+    socket = null;
+    if (old) old.close();
+    showGone();
+    return;
+  }
+  if (data.table.status === "closed" && !data.game) { // closed by an admin before a game
+    gone = t(ui, "table_closed");
     const old = socket;
     socket = null;
     if (old) old.close();

@@ -1,0 +1,191 @@
+"""Accounts over HTTP (:mod:`red7.web.accounts`; JSON in and out, a refusal is
+``{"code", "message"}`` with a 4xx status in the browser's language):
+
+* ``POST /api/account/register`` ``{"username", "password"}``: a new account, logged in;
+* ``POST /api/account/login`` ``{"username", "password"}``: log in;
+* ``POST /api/account/logout`` ``{}``: log out;
+* ``GET /api/account``: who is logged in (``{"username": null}``: nobody);
+* ``GET /api/account/games``: the logged-in person's finished games (their profile);
+* ``GET /api/account/ui?lang=``: the words of the account and admin pages;
+* ``/account``: the page to register, log in and see one's games.
+
+A login answers with the cookie :data:`~red7.web.accounts.COOKIE`: the login session's
+id, HttpOnly (no script reads it), SameSite=Lax (no other site's page sends it with a
+request that changes something), Path=/, and Secure when the request came over HTTPS
+(behind a reverse proxy, one ``--trusted-proxy`` names, its ``X-Forwarded-Proto``
+says). Registrations and logins are limited per client (:mod:`red7.web.login_limits`:
+429 with ``Retry-After``); failed logins lock a name out (the database's
+:class:`~red7.web.accounts.Lockout`). Neither a password nor a login session's id is
+ever logged: they travel in bodies and cookies only, never in an address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Final
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, JSONResponse
+from starlette.requests import HTTPConnection
+
+from ...core.model import N_
+from ...ui.i18n import LANGUAGES, _, using
+from ..accounts import COOKIE, LOGIN_DAYS, Account
+from ..limits import client_key
+from ..protocol import AccountView, Credentials, Empty, Profile, parse_body
+from ..refusals import Limited, Refused, asked_language
+from .context import Context, Shared
+from .pages import STATIC
+
+router = APIRouter()
+
+PAGE_WORDS: Final = {
+    "account": N_("Account"),
+    "account_title": N_("Your account"),
+    "login": N_("Log in"),
+    "register": N_("Register"),
+    "register_title": N_("New account"),
+    "username": N_("Username"),
+    "password": N_("Password"),
+    "username_rules": N_("3 to 20 letters, digits, '_', '.' or '-'."),
+    "password_rules": N_("At least 8 characters."),
+    "logout": N_("Log out"),
+    "logged_in_as": N_("Logged in as {name}"),
+    "games_title": N_("Your finished games"),
+    "no_games": N_("No finished game yet: the games you play logged in are listed here."),
+    "game_line": N_("Game {n} at table {table}, {players} players, seat {seat}"),
+    "won": N_("won"),
+    "lost": N_("lost"),
+    "replay": N_("Replay"),
+    "back": N_("Back to the lobby"),
+    "language": N_("Language"),
+    "admin": N_("Admin"),
+    "admin_title": N_("Server admin"),
+    "tables": N_("Open tables and games in progress"),
+    "no_tables": N_("No table is open or being played."),
+    "connected": N_("People connected: {n}"),
+    "table_line": N_("Table {id}: {settings}, game {game}, {status}, {n} connected"),
+    "close_table": N_("Close the table"),
+    "revoke_seat": N_("Revoke the token of {name}"),
+    "accounts": N_("Accounts"),
+    "account_line": N_("{name}: {logins} login sessions"),
+    "is_admin": N_("admin"),
+    "is_banned": N_("banned"),
+    "ban": N_("Ban"),
+    "unban": N_("Lift the ban"),
+    "remove": N_("Remove"),
+    "end_logins": N_("End the login sessions"),
+    "metrics": N_("Metrics of this process"),
+    "done": N_("Done."),
+    "not_admin": N_("This page is for the server's admins: log in with an admin account."),
+}
+"""The words of the account and admin pages, sent translated (``GET /api/account/ui``)."""
+
+
+def _words() -> dict[str, str]:
+    return {key: _(words) for key, words in PAGE_WORDS.items()}
+
+
+@router.get("/api/account/ui")
+async def page_words(lang: str = "en") -> dict[str, Any]:
+    try:
+        with using(lang) as tag:
+            return {"lang": tag, "languages": LANGUAGES, "ui": _words()}
+    except ValueError as err:
+        raise Refused("bad-language", str(err)) from None
+
+
+@router.get("/account", include_in_schema=False)
+async def account_page() -> FileResponse:
+    return FileResponse(STATIC / "account.html")
+
+
+async def account_of(connection: HTTPConnection, context: Context) -> Account | None:
+    """The account whose login session the request's cookie holds (None: a guest), read
+    from the database (a session ended or an account banned in any process is none)."""
+    session_id = connection.cookies.get(COOKIE)
+    if not session_id:
+        return None
+    return await asyncio.to_thread(context.accounts().account_of, session_id)
+
+
+def _logged_in(request: Request, account: Account, session_id: str) -> JSONResponse:
+    response = JSONResponse(AccountView(username=account.username, admin=account.admin).model_dump())
+    response.set_cookie(
+        COOKIE,
+        session_id,
+        max_age=LOGIN_DAYS * 86400,
+        path="/",
+        secure=request.url.scheme == "https",
+        httponly=True,
+        samesite="lax",
+    )
+    return response
+
+
+def _let_try(request: Request, context: Context) -> str:
+    """The client's key, if it may try to log in or register now; else Limited."""
+    who = client_key(request.client.host if request.client else None)
+    assert context.login_limits is not None
+    wait = context.login_limits.refusal(who)
+    if wait is not None:
+        context.metrics.refused.labels(reason="logins").inc()
+        message = _("Too many tries from your address: wait {seconds} s.").format(seconds=int(wait))
+        raise Limited("too-many-logins", message, wait)
+    return who
+
+
+@router.post("/api/account/register")
+async def register(request: Request, context: Shared) -> JSONResponse:
+    with using(asked_language(request.headers.get("accept-language"))):
+        _let_try(request, context)
+        asked = parse_body(Credentials, await request.body())
+        account, session_id = await asyncio.to_thread(context.accounts().register, asked.username, asked.password)
+    return _logged_in(request, account, session_id)
+
+
+@router.post("/api/account/login")
+async def login(request: Request, context: Shared) -> JSONResponse:
+    with using(asked_language(request.headers.get("accept-language"))):
+        who = _let_try(request, context)
+        asked = parse_body(Credentials, await request.body())
+        try:
+            account, session_id = await asyncio.to_thread(context.accounts().login, asked.username, asked.password)
+        except Refused as err:
+            if err.code == "bad-login":
+                assert context.login_limits is not None
+                context.login_limits.failed(who)
+            raise
+    return _logged_in(request, account, session_id)
+
+
+@router.post("/api/account/logout")
+async def logout(request: Request, context: Shared) -> JSONResponse:
+    with using(asked_language(request.headers.get("accept-language"))):
+        parse_body(Empty, await request.body())
+    await asyncio.to_thread(context.accounts().logout, request.cookies.get(COOKIE))
+    response = JSONResponse(AccountView(username=None, admin=False).model_dump())
+    response.delete_cookie(COOKIE, path="/", secure=request.url.scheme == "https", httponly=True, samesite="lax")
+    return response
+
+
+@router.get("/api/account")
+async def who_is_in(request: Request, context: Shared) -> AccountView:
+    account = await account_of(request, context)
+    if account is None:
+        return AccountView(username=None, admin=False)
+    return AccountView(username=account.username, admin=account.admin)
+
+
+def not_logged_in() -> Refused:
+    return Refused("not-logged-in", _("Log in first."), 401)
+
+
+@router.get("/api/account/games")
+async def my_games(request: Request, context: Shared) -> Profile:
+    account = await account_of(request, context)
+    if account is None:
+        with using(asked_language(request.headers.get("accept-language"))):
+            raise not_logged_in()
+    games = await asyncio.to_thread(context.accounts().games, account.id)
+    return Profile.model_validate({"username": account.username, "games": games})

@@ -57,11 +57,11 @@ def test_an_empty_database_is_upgraded_once(kind: str, pg: services.Postgres | N
     assert red7_db("current", "--database-url", url).stdout.strip().endswith("none (empty)")
     first = red7_db("upgrade", "--database-url", url)
     assert first.returncode == 0, first.stderr
-    assert "upgraded from an empty database to migration 0004" in first.stdout
+    assert "upgraded from an empty database to migration 0005_tables" in first.stdout
     again = red7_db("upgrade", "--database-url", url)
-    assert "already at migration 0004" in again.stdout
+    assert "already at migration 0005_tables" in again.stdout
     store = Store(url)
-    assert store.revision() == "0004" and store.tables() == []
+    assert store.revision() == "0005_tables" and store.tables() == []
     store.close()
 
 
@@ -123,7 +123,7 @@ def test_a_database_of_the_previous_release_plays_on(kind: str, pg: services.Pos
     url = database(kind, pg, tmp_path)
     game, written = write_previous_release(url)
     upgraded = red7_db("upgrade", "--database-url", url)
-    assert "upgraded from 0001 to migration 0004" in upgraded.stdout, upgraded.stderr
+    assert "upgraded from 0001 to migration 0005_tables" in upgraded.stdout, upgraded.stderr
     stored = Store(url).table("old1")
     assert stored is not None and stored.version == 0 and stored.game is not None
     assert stored.game.committed == written  # every decision that release kept was final
@@ -174,3 +174,51 @@ def test_operations_endpoints_logs_and_environment(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in server.log().splitlines() if line.startswith("{")]
     assert any(line["message"].startswith("red7 serve:") and line["bus"] == "none" for line in lines), lines
     assert created["token"] not in server.log()
+
+
+def test_tables_of_migration_0004_are_public_and_named_by_their_settings(
+    kind: str, pg: services.Postgres | None, tmp_path: Path
+) -> None:
+    """Migration 0005_tables gives the tables written before it no name and makes them
+    public: an open one stays in the lobby, its seat token opens its seat."""
+    url = database(kind, pg, tmp_path)
+    store = Store(url)
+    with store.engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0004")
+    meta = sa.MetaData()
+    with store.engine.begin() as connection:
+        tables, seats = (sa.Table(name, meta, autoload_with=connection) for name in ("tables", "seats"))
+        connection.execute(
+            tables.insert().values(
+                id="open4",
+                created=datetime.now(UTC),
+                players=2,
+                advanced=True,
+                actions=False,
+                lang="en",
+                status="open",
+                version=3,
+            )
+        )
+        connection.execute(
+            seats.insert(),
+            [
+                {"table_id": "open4", "seat": 0, "name": "Ana", "token_hash": token_hash(TOKEN), "bot": None},
+                {"table_id": "open4", "seat": 1, "name": "", "token_hash": None, "bot": None},
+            ],
+        )
+    store.close()
+    upgraded = red7_db("upgrade", "--database-url", url)
+    assert "upgraded from 0004 to migration 0005_tables" in upgraded.stdout, upgraded.stderr
+    store = Store(url)
+    stored = store.table("open4")
+    store.close()
+    assert stored is not None and stored.version == 3
+    assert (stored.name, stored.private, stored.invite_hash) == ("", False, None)
+    with WebServer(tmp_path / "server", bot_delay=0, database_url=url) as server:
+        listed = httpx.get(f"{server.url}/api/tables", trust_env=False).json()["tables"]
+        assert [(row["id"], row["name"], row["seats"]) for row in listed] == [("open4", "", ["Ana", None])]
+        person = Client(server, "open4", TOKEN, 0)
+        first = person.first()
+        assert first["you"] == 0 and first["table"]["private"] is False and first["table"]["name"] == ""
+        person.close()

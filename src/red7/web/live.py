@@ -76,6 +76,21 @@ class LiveTable:
     bot_task: asyncio.Task[None] | None = field(default=None, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     """Held while a change of the table is made and written (one at a time)."""
+    name: str = ""
+    """The table's name (empty: a table made before tables had names)."""
+    private: bool = False
+    """Left out of the lobby, and opened only by a seat token or the invitation."""
+    invite_hash: str | None = field(default=None, repr=False)
+    """The SHA-256 of a private table's invitation secret."""
+
+    def invited(self, secret: str | None) -> bool:
+        """Whether ``secret`` is this private table's invitation (compared in constant
+        time); a public table needs none: always True."""
+        if not self.private:
+            return True
+        if not secret or self.invite_hash is None:
+            return False
+        return hmac.compare_digest(self.invite_hash, token_hash(secret))
 
     @property
     def table(self) -> Table | None:
@@ -120,6 +135,9 @@ class LiveTable:
             tuple(seat.stored(self.session.substitute(s), self.session.undone(s)) for s, seat in enumerate(self.seats)),
             game,
             self.version,
+            self.name,
+            self.private,
+            self.invite_hash,
         )
 
     @property

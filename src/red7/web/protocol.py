@@ -37,6 +37,7 @@ from ..play.session import Stop
 from ..ui.i18n import LANGUAGES, _, parse_language
 from ..ui.words import NAME_LENGTH
 from .refusals import Refused, session_refusal
+from .seating import TABLE_NAME_LENGTH, not_invited
 
 PROTOCOL_VERSION: Final = 1
 """The protocol's version: every frame's ``v``, the schema's ``version``."""
@@ -104,12 +105,30 @@ class CreateTable(Request):
     """The table's language (``pt``, ``pt_BR``, ``en-GB``... are read as the tag they name)."""
     name: Text = ""
     """The creator's name: spaces folded, up to 24 characters; empty: the seat's own name."""
+    table_name: Text = ""
+    """The table's name: spaces folded, up to 40 characters; empty: "Ana's table"."""
+    private: bool = False
+    """A private table is not in the lobby: only its invitation link (``invite`` of the answer) opens it."""
 
 
 class TakeSeat(Request):
     """``POST /api/tables/{id}/seats/{seat}``: a person takes a free seat."""
 
     name: Text = ""
+    invite: Text | None = None
+    """A private table's invitation secret (the ``#invite=`` of its link)."""
+
+
+class RemoveSeat(Request):
+    """``POST /api/tables/{id}/seats/{seat}/remove``: the host (seat 0) empties a seat before the start."""
+
+    token: Text
+
+
+class LeaveSeat(Request):
+    """``POST /api/tables/{id}/leave``: a person leaves their seat before the start."""
+
+    token: Text
 
 
 class AddBot(Request):
@@ -138,6 +157,8 @@ class Hello(Request):
     """The seat token (null or absent: a spectator)."""
     lang: Annotated[str, Field(max_length=35)] | None = None
     """A language tag (e.g. the browser's); one this server does not speak is ignored."""
+    invite: Text | None = None
+    """A private table's invitation secret: what a spectator of it needs (a seat token is enough)."""
 
 
 class Decide(Request):
@@ -278,6 +299,10 @@ class TableInfo(Message):
     status: Status
     game: int
     settings: str
+    name: str | None = None
+    """The table's name (empty: a table made before tables had names)."""
+    private: bool | None = None
+    """Whether the table is private (not in the lobby; opened by its invitation link)."""
 
 
 class SeatView(Message):
@@ -348,13 +373,19 @@ class LobbyRow(Message):
     players: int
     free: int
     seats: list[str | None]
+    name: str | None = None
+    """The table's name."""
+    advanced: bool | None = None
+    actions: bool | None = None
 
 
 class LobbyPage(Message):
-    """``GET /api/tables``: a page of the open tables and those being played."""
+    """``GET /api/tables``: a page of the public tables, open or being played, that pass
+    the filters asked (``players``, ``advanced``, ``actions``, ``free``)."""
 
     tables: list[LobbyRow]
     total: int
+    """How many tables pass the filters (all pages)."""
     offset: int
     limit: int
 
@@ -365,6 +396,9 @@ class Created(Message):
     id: str
     seat: Literal[0]
     token: str
+    invite: str | None = None
+    """A private table's invitation secret, told once, to its creator: its link is
+    ``/t/{id}#invite={invite}`` (a fragment: browsers never send it to a server)."""
 
 
 class Seated(Message):
@@ -408,6 +442,18 @@ def _token() -> Refused:
     return Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
 
 
+def _invite() -> Refused:
+    return not_invited()
+
+
+def _table_name() -> Refused:
+    return Refused("bad-table-name", _("Give the table a name of up to {n} characters.").format(n=TABLE_NAME_LENGTH))
+
+
+def _private() -> Refused:
+    return Refused("bad-settings", _("The option private is true or false."))
+
+
 def _seat() -> Refused:
     return Refused("bad-seat", _("A seat is a number from 0 to {last}.").format(last=MAX_PLAYERS - 1))
 
@@ -435,6 +481,9 @@ FIELD_REFUSALS: Final[dict[str, Why]] = {
     "lang": _settings_language,
     "name": _name,
     "token": _token,
+    "invite": _invite,
+    "table_name": _table_name,
+    "private": _private,
     "seat": _seat,
     "level": _level,
     "seq": lambda: session_refusal(Stop.STALE),
@@ -510,6 +559,8 @@ REQUESTS: Final[dict[str, type[BaseModel]]] = {
     "POST /api/tables/{id}/seats/{seat}": TakeSeat,
     "POST /api/tables/{id}/bots": AddBot,
     "POST /api/tables/{id}/start": StartGame,
+    "POST /api/tables/{id}/seats/{seat}/remove": RemoveSeat,
+    "POST /api/tables/{id}/leave": LeaveSeat,
     "WebSocket /ws/{id}: first message": Hello,
     "WebSocket /ws/{id}: decide": Decide,
     "WebSocket /ws/{id}: take_back": TakeBack,
@@ -523,6 +574,8 @@ ANSWERS: Final[dict[str, type[BaseModel]]] = {
     "POST /api/tables/{id}/seats/{seat}": Seated,
     "POST /api/tables/{id}/bots": Done,
     "POST /api/tables/{id}/start": Done,
+    "POST /api/tables/{id}/seats/{seat}/remove": Done,
+    "POST /api/tables/{id}/leave": Done,
     "GET /api/tables/{id}/games/{n}/replay": Replay,
     "any refusal (4xx)": Refusal,
     "WebSocket /ws/{id}: table": TableFrame,

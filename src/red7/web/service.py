@@ -65,7 +65,17 @@ from .frames import FrameCache
 from .live import LiveTable, SeatState
 from .metrics import Metrics
 from .refusals import Refused, session_refusal
+from .seating import (
+    clean_table_name,
+    default_table_name,
+    leaving_refusal,
+    not_invited,
+    removal_refusal,
+    unseated_message,
+    vacate,
+)
 from .store import Store, StoredTable, change_message, changed_table, new_token, replayed, token_hash
+from .views import encode, error_frame
 
 log = logging.getLogger("red7.web")
 T = TypeVar("T")
@@ -104,6 +114,9 @@ class Client:
     (:func:`~red7.web.views.since`)."""
     shown: dict[str, Any] | None = None
     """The last frame it was sent (whole): an unchanged one is not sent again."""
+    token_hash: str | None = None
+    """The hash of the seat token it connected with: once the seat's is another (its
+    person removed or gone), the connection is a spectator's (:meth:`Tables.unseat_gone`)."""
 
 
 class Hub:
@@ -232,7 +245,16 @@ class Tables:
     def _revive(self, stored: StoredTable) -> LiveTable:
         config = Config(stored.players, stored.advanced, stored.actions)
         seats = [SeatState() for _ in stored.seats]
-        live = LiveTable(stored.id, stored.lang, config, seats, stored.status)
+        live = LiveTable(
+            stored.id,
+            stored.lang,
+            config,
+            seats,
+            stored.status,
+            name=stored.name,
+            private=stored.private,
+            invite_hash=stored.invite_hash,
+        )
         self._copy(live, stored)
         for seat in live.seats:
             if seat.bot is None and seat.token_hash is not None:
@@ -325,14 +347,28 @@ class Tables:
 
     def listed(self) -> list[LiveTable]:
         """The tables to show in the lobby: open ones first, then those being played, the
-        newest first in each (:attr:`live` holds them in the order they came to this process)."""
+        newest first in each (:attr:`live` holds them in the order they came to this
+        process); never a private one."""
         order = {"open": 0, "playing": 1}
         newest_first = reversed(self.live.values())
-        return sorted((t for t in newest_first if t.status in order), key=lambda t: order[t.status])
+        shown = (t for t in newest_first if t.status in order and not t.private)
+        return sorted(shown, key=lambda t: order[t.status])
 
-    async def create(self, players: int, advanced: bool, actions: bool, lang: str, name: str) -> tuple[LiveTable, str]:
+    async def create(
+        self,
+        players: int,
+        advanced: bool,
+        actions: bool,
+        lang: str,
+        name: str,
+        table_name: str = "",
+        invite: str | None = None,
+    ) -> tuple[LiveTable, str]:
         """A new table; its creator takes seat 0. Returns the table and the creator's token
-        (the values are a :class:`~red7.web.protocol.CreateTable`'s, checked for their types)."""
+        (the values are a :class:`~red7.web.protocol.CreateTable`'s, checked for their types).
+        ``table_name``: its name (empty: "Ana's table", after the creator's seat name);
+        ``invite``: a private table's invitation secret (None: a public table), of which
+        only the hash is kept."""
         try:
             config = Config(players, advanced, actions)
         except GameError as err:
@@ -342,11 +378,21 @@ class Tables:
         except ValueError as err:
             raise Refused("bad-settings", str(err)) from None
         with using(tag):
-            self._clean_name(name)  # refused before anything is made
+            creator = self._clean_name(name)  # refused before anything is made
+            title = clean_table_name(table_name) or default_table_name(creator)
         table_id = secrets.token_urlsafe(6)
-        live = LiveTable(table_id, tag, config, [SeatState() for _ in range(config.players)])
+        hashed = None if invite is None else token_hash(invite)
+        live = LiveTable(
+            table_id,
+            tag,
+            config,
+            [SeatState() for _ in range(config.players)],
+            name=title,
+            private=hashed is not None,
+            invite_hash=hashed,
+        )
         live.saved = await self._db(
-            self.store.create_table, table_id, config.players, config.advanced, config.actions, tag
+            self.store.create_table, table_id, config.players, config.advanced, config.actions, tag, title, hashed
         )
         self.live[table_id] = live
         async with self._changing(live):
@@ -389,9 +435,11 @@ class Tables:
             raise Refused("seat-taken", _("That seat is taken."), 409)
         return seat
 
-    async def join(self, table_id: str, seat: int, name: str) -> str:
-        """A person takes a free seat; their new token."""
+    async def join(self, table_id: str, seat: int, name: str, invite: str | None = None) -> str:
+        """A person takes a free seat (of a private table: with its ``invite``); their new token."""
         live = await self.find(table_id)
+        with using(live.lang):
+            self.admit(live, None, invite)
         async with self._changing(live, reread=True):
             token = self._sit(live, self._free_seat(live, seat), name)
             await self._changed(live)
@@ -412,6 +460,44 @@ class Tables:
             with using(live.lang):
                 raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
         return seat
+
+    @staticmethod
+    def admit(live: LiveTable, seat: int | None, invite: str | None) -> None:
+        """Refuse (``private``, in the language in use) anyone who may not see ``live``:
+        a private table opens only to a seat (``seat``: the one the person's token opens)
+        or its invitation secret ``invite``."""
+        if seat is None and not live.invited(invite):
+            raise not_invited()
+
+    async def remove(self, table_id: str, token: str, seat: int) -> None:
+        """The host (seat 0, by their ``token``) empties ``seat`` before the start: the
+        person there (their token opens nothing any more) or the bot."""
+        live = await self.find(table_id)
+        await self._member(live, token)
+        async with self._changing(live, reread=True):
+            by = live.seat_of(token)  # again: another process may have changed the seats
+            if by is None:
+                raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
+            refusal = removal_refusal(live, by, seat)
+            if refusal is not None:
+                raise refusal
+            vacate(live.seats[seat])
+            await self._changed(live)
+
+    async def leave(self, table_id: str, token: str) -> None:
+        """The person of ``token`` leaves their seat before the start (their token then
+        opens nothing)."""
+        live = await self.find(table_id)
+        await self._member(live, token)
+        async with self._changing(live, reread=True):
+            seat = live.seat_of(token)
+            if seat is None:
+                raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
+            refusal = leaving_refusal(live, seat)
+            if refusal is not None:
+                raise refusal
+            vacate(live.seats[seat])
+            await self._changed(live)
 
     @contextlib.asynccontextmanager
     async def _changing(self, live: LiveTable, reread: bool = False) -> AsyncIterator[None]:
@@ -634,7 +720,31 @@ class Tables:
         """Send the table's clients here their frames, unless a change of it is being
         written (its frames follow the write: none may show a change not yet in)."""
         if not live.lock.locked():
-            await self.hub.publish(live)
+            await self._fan_out(live)
+
+    async def _fan_out(self, live: LiveTable) -> None:
+        """:meth:`unseat_gone`, then every client here gets its frame (:meth:`Hub.publish`)."""
+        await self.unseat_gone(live)
+        await self.hub.publish(live)
+
+    async def unseat_gone(self, live: LiveTable) -> None:
+        """Make a spectator's every connection here whose seat is no longer its person's
+        (removed by the host, or left, here or through another process): it is told so,
+        gets the spectators' frames from now on and counts no more as its seat's
+        presence. (Without this, a connection of a removed person would see the hand of
+        whoever sits there next.)"""
+        for client in self.hub.of(live.id):
+            if client.seat is None or live.seats[client.seat].token_hash == client.token_hash:
+                continue
+            seat, client.seat, client.token_hash = client.seat, None, None
+            client.greeted, client.shown, client.log = False, None, ()
+            state = live.seats[seat]
+            state.here = max(state.here - 1, 0)
+            self._tell_presence(live, seat)
+            with using(live.lang):
+                text = encode(error_frame("unseated", unseated_message()))
+            with contextlib.suppress(Exception):  # a client gone mid-send is removed by its own handler
+                await client.send(text)
 
     def _forget_silent(self) -> list[tuple[str, int]]:
         """Drop the connections of processes not heard for :data:`GONE` seconds (dead,
@@ -742,11 +852,11 @@ class Tables:
         try:
             await self._commit(live)
         except Refused:
-            await self.hub.publish(live)  # the clients here see the table as it was read back
+            await self._fan_out(live)  # the clients here see the table as it was read back
             raise
         assert before is not None and live.saved is not None
         self.bus.publish(change_message(before, live.saved))
-        await self.hub.publish(live)
+        await self._fan_out(live)
         self._next_bot(live)
 
     async def _commit(self, live: LiveTable) -> None:

@@ -3,8 +3,9 @@
 The schema is four tables, created and changed only by the Alembic migrations in
 ``red7/web/migrations`` (:func:`Store.upgrade` runs them when the server starts):
 
-* ``tables``: a table's settings (players, basic or advanced, action cards, language)
-  and whether it is open, playing or over;
+* ``tables``: a table's settings (players, basic or advanced, action cards, language),
+  its name, whether it is private (and the SHA-256 of its invitation secret, never the
+  secret) and whether it is open, playing or over;
 * ``seats``: who sits in each seat: a person's display name and the SHA-256 of their
   seat token (never the token itself), or a bot's spec; how many staged decisions the
   person took back;
@@ -52,6 +53,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     insert,
     select,
     text,
@@ -111,6 +113,12 @@ class TableRow(Base):
     unused: :data:`red7.web.service.EXPIRED`)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     """Bumped by every change of the table (:meth:`Store.commit`)."""
+    name: Mapped[str] = mapped_column(String(80), server_default="")
+    """The table's name, chosen by its creator (empty: a table of before migration 0005)."""
+    private: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """A private table is not in the lobby; only its invitation link opens it."""
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The SHA-256 of a private table's invitation secret (never the secret itself)."""
 
 
 class SeatRow(Base):
@@ -241,6 +249,11 @@ class StoredTable:
     game: StoredGame | None
     """The table's latest game (None before the first starts)."""
     version: int = 0
+    name: str = ""
+    """The table's name (set when it is made, never changed)."""
+    private: bool = False
+    invite_hash: str | None = None
+    """A private table's invitation secret, hashed (:func:`token_hash`)."""
 
 
 class Store:
@@ -304,8 +317,18 @@ class Store:
 
     # --- writes -------------------------------------------------------------------
 
-    def create_table(self, table_id: str, players: int, advanced: bool, actions: bool, lang: str) -> StoredTable:
-        """A new table with empty seats, at version 0."""
+    def create_table(
+        self,
+        table_id: str,
+        players: int,
+        advanced: bool,
+        actions: bool,
+        lang: str,
+        name: str = "",
+        invite_hash: str | None = None,
+    ) -> StoredTable:
+        """A new table with empty seats, at version 0; private if it has an
+        ``invite_hash`` (the hash of its invitation secret)."""
         with Session(self.engine) as s, s.begin():
             s.add(
                 TableRow(
@@ -317,12 +340,19 @@ class Store:
                     lang=lang,
                     status="open",
                     version=0,
+                    name=name,
+                    private=invite_hash is not None,
+                    invite_hash=invite_hash,
                 )
             )
             s.flush()  # the table before its seats (no ORM relationship orders them)
             for seat in range(players):
                 s.add(SeatRow(table_id=table_id, seat=seat, name="", token_hash=None, bot=None, undone=0))
-        return StoredTable(table_id, players, advanced, actions, lang, "open", (StoredSeat(),) * players, None, 0)
+        seats = (StoredSeat(),) * players
+        private = invite_hash is not None
+        return StoredTable(
+            table_id, players, advanced, actions, lang, "open", seats, None, 0, name, private, invite_hash
+        )
 
     def commit(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
         """Write the change of a table from ``before`` (what the database held at
@@ -499,6 +529,9 @@ class Store:
             tuple(StoredSeat(seat.name, seat.token_hash, seat.bot, seat.substitute, seat.undone) for seat in seats),
             None if game is None else self._game(s, game),
             row.version,
+            row.name,
+            row.private,
+            row.invite_hash,
         )
 
     @staticmethod

@@ -141,6 +141,29 @@ UI_WORDS: Final = {
     "final_palettes": N_("Final palettes:"),
     "status_open": N_("waiting for players"),
     "status_playing": N_("being played"),
+    "table_name": N_("Table name"),
+    "table_name_hint": N_("Empty: named after you"),
+    "private_table": N_("Private: only people with the invitation link can find and join it"),
+    "private": N_("private"),
+    "copy_invite": N_("Copy the invitation link"),
+    "copy_link": N_("Copy the table's link"),
+    "copied": N_("Link copied."),
+    "invite_link": N_("Invitation link (anyone with it can join or watch):"),
+    "invite_lost": N_("This browser does not have the invitation link: ask the host for it."),
+    "remove": N_("Remove"),
+    "remove_seat": N_("Remove {name} from seat {n}"),
+    "leave_seat": N_("Leave my seat"),
+    "filters": N_("Filters"),
+    "filter_players": N_("Players"),
+    "filter_any": N_("Any"),
+    "filter_game": N_("Game"),
+    "filter_basic": N_("Basic"),
+    "filter_advanced": N_("Advanced"),
+    "filter_actions": N_("Action cards"),
+    "filter_with": N_("With"),
+    "filter_without": N_("Without"),
+    "filter_free": N_("Only tables with a free seat"),
+    "no_match": N_("No table matches these filters."),
 }
 """The words of the page's own controls, sent translated in the first frame of each
 connection (``ui``: the page keeps them); fields such as ``{n}`` are left for the page
@@ -228,6 +251,8 @@ def shared_view(live: LiveTable, viewer: int | None = None) -> Shared:
             "status": live.status,
             "game": live.game_number,
             "settings": settings_text(live),
+            "name": live.name,
+            "private": live.private,
         }
         seats = [
             {
@@ -476,6 +501,9 @@ def lobby_json(lives: Sequence[LiveTable]) -> list[dict[str, Any]]:
                     "players": live.config.players,
                     "free": sum(not s.taken for s in live.seats),
                     "seats": [names[s] if seat.taken else None for s, seat in enumerate(live.seats)],
+                    "name": live.name,
+                    "advanced": live.config.advanced,
+                    "actions": live.config.actions,
                 }
             )
     return rows

@@ -3,11 +3,17 @@ status, the message a sentence in the table's language or the one the browser as
 Each body is parsed through its model (:mod:`red7.web.protocol`):
 
 * ``GET /api/ui?lang=pt-BR``: the words of the pages' own controls, translated;
-* ``GET /api/tables?offset=0&limit=50``: a page of the open tables and those being
-  played (:mod:`red7.web.lobby`): ``{"tables", "total", "offset", "limit"}``;
-* ``POST /api/tables`` ``{"players", "advanced", "actions", "lang", "name"}``: a new
-  table, its creator in seat 0: ``{"id", "seat": 0, "token"}``;
-* ``POST /api/tables/{id}/seats/{seat}`` ``{"name"}``: take a free seat: ``{"seat", "token"}``;
+* ``GET /api/tables?offset=0&limit=50``: a page of the public tables, open or being
+  played (:mod:`red7.web.lobby`): ``{"tables", "total", "offset", "limit"}``; filtered
+  by ``players=2``, ``advanced=true|false``, ``actions=true|false``, ``free=true``;
+* ``POST /api/tables`` ``{"players", "advanced", "actions", "lang", "name", "table_name",
+  "private"}``: a new table, its creator in seat 0: ``{"id", "seat": 0, "token"}``, and
+  a private table's ``invite`` (its link: ``/t/{id}#invite=...``);
+* ``POST /api/tables/{id}/seats/{seat}`` ``{"name", "invite"}``: take a free seat (a
+  private table's: with its invitation): ``{"seat", "token"}``;
+* ``POST /api/tables/{id}/seats/{seat}/remove`` ``{"token"}``: the host empties a seat
+  before the start;
+* ``POST /api/tables/{id}/leave`` ``{"token"}``: leave one's seat before the start;
 * ``POST /api/tables/{id}/bots`` ``{"token", "seat", "level"}``: a bot in a free seat;
 * ``POST /api/tables/{id}/start`` ``{"token"}``: start once every seat is taken.
 
@@ -21,12 +27,26 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
+from ...core.model import MAX_PLAYERS, MIN_PLAYERS
 from ...ui.i18n import LANGUAGES, _, using
 from .. import views
 from ..limits import client_key
-from ..lobby import MAX_PAGE, PAGE
-from ..protocol import MAX_NUMBER, AddBot, Created, CreateTable, Done, Seated, StartGame, TakeSeat, parse_body
+from ..lobby import MAX_PAGE, PAGE, Filters
+from ..protocol import (
+    MAX_NUMBER,
+    AddBot,
+    Created,
+    CreateTable,
+    Done,
+    LeaveSeat,
+    RemoveSeat,
+    Seated,
+    StartGame,
+    TakeSeat,
+    parse_body,
+)
 from ..refusals import Limited, Refused, asked_language
+from ..store import new_token
 from .context import Context, Shared
 
 router = APIRouter()
@@ -46,9 +66,13 @@ async def list_tables(
     context: Shared,
     offset: Annotated[int, Query(ge=0, le=MAX_NUMBER)] = 0,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
+    players: Annotated[int | None, Query(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = None,
+    advanced: bool | None = None,
+    actions: bool | None = None,
+    free: bool = False,
 ) -> dict[str, Any]:
     assert context.lobby is not None
-    return context.lobby.page(offset, limit)
+    return context.lobby.page(offset, limit, Filters(players, advanced, actions, free))
 
 
 def _still_open(context: Context) -> Callable[[str], bool]:
@@ -81,15 +105,16 @@ async def create_table(request: Request, context: Shared) -> Created:
                 message = _("You have created many tables in a short time: wait {seconds} s.").format(seconds=int(wait))
         raise Limited("too-many-tables", message, wait)
     try:
+        invite = new_token() if asked.private else None
         with using(asked.lang):
             live, token = await context.tables().create(
-                asked.players, asked.advanced, asked.actions, asked.lang, asked.name
+                asked.players, asked.advanced, asked.actions, asked.lang, asked.name, asked.table_name, invite
             )
     except Refused:
         context.client_limits.uncount(who)
         raise
     context.client_limits.created(who, live.id)
-    return Created(id=live.id, seat=0, token=token)
+    return Created(id=live.id, seat=0, token=token, invite=invite)
 
 
 def _in_language(context: Context, table_id: str, request: Request) -> str:
@@ -102,8 +127,24 @@ def _in_language(context: Context, table_id: str, request: Request) -> str:
 async def take_seat(table_id: str, seat: int, request: Request, context: Shared) -> Seated:
     with using(_in_language(context, table_id, request)):
         asked = parse_body(TakeSeat, await request.body())
-    token = await context.tables().join(table_id, seat, asked.name)
+    token = await context.tables().join(table_id, seat, asked.name, asked.invite)
     return Seated(seat=seat, token=token)
+
+
+@router.post("/api/tables/{table_id}/seats/{seat}/remove")
+async def remove_seat(table_id: str, seat: int, request: Request, context: Shared) -> Done:
+    with using(_in_language(context, table_id, request)):
+        asked = parse_body(RemoveSeat, await request.body())
+    await context.tables().remove(table_id, asked.token, seat)
+    return Done(ok=True)
+
+
+@router.post("/api/tables/{table_id}/leave")
+async def leave_seat(table_id: str, request: Request, context: Shared) -> Done:
+    with using(_in_language(context, table_id, request)):
+        asked = parse_body(LeaveSeat, await request.body())
+    await context.tables().leave(table_id, asked.token)
+    return Done(ok=True)
 
 
 @router.post("/api/tables/{table_id}/bots")

@@ -102,7 +102,7 @@ function drawTables() {
         );
       }),
     ),
-    pager,
+    pager || "", // (replaceChildren writes a null out as the text "null")
   );
   if (focused) {
     const again = box.querySelector(`[${focused[0]}="${CSS.escape(focused[1])}"]`);

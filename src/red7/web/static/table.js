@@ -409,7 +409,7 @@ function setupEl() {
   const box = h(
     "section",
     { class: "setup panel", "aria-labelledby": "setup-title" },
-    h("h2", { id: "setup-title" }, frame.table.settings),
+    h("h2", { id: "setup-title" }, frame.table.name || frame.table.settings),
   );
   if (!seated && !watching && anyFree) {
     box.append(

@@ -403,3 +403,30 @@ def test_no_invitation_reaches_the_servers_log(client: TestClient, caplog: pytes
         client.post(f"/api/tables/{private.id}/seats/1", json={"name": "Bia", "invite": private.invite})
         client.get(f"/api/tables/{private.id}/games/1/record", headers={"X-Red7-Invite": private.invite})
     assert private.invite not in caplog.text
+
+
+def test_a_replayed_removal_and_another_tables_token_change_nothing(client: TestClient) -> None:
+    table_id, host = new_table(client, players=3)
+    other_id, other_host = new_table(client, players=3)
+    join(client, table_id, 1, "Bia")
+    add_bot(client, table_id, host, 2)
+    removal = {"token": host}
+    assert client.post(f"/api/tables/{table_id}/seats/1/remove", json=removal).status_code == 200
+    before = seats(client, table_id)
+    replayed = client.post(f"/api/tables/{table_id}/seats/1/remove", json=removal)
+    assert replayed.status_code == 409 and replayed.json()["code"] == "seat-free"
+    # the host of another table is nobody here (their seat 0 is not this table's)
+    r = client.post(f"/api/tables/{table_id}/seats/2/remove", json={"token": other_host})
+    assert r.status_code == 403 and r.json()["code"] == "bad-token"
+    r = client.post(f"/api/tables/{table_id}/leave", json={"token": other_host})
+    assert r.status_code == 403 and r.json()["code"] == "bad-token"
+    assert seats(client, table_id) == before and seats(client, other_id)[0][0] == "Ana"
+
+
+def test_one_tables_invitation_opens_no_other_table(client: TestClient) -> None:
+    first = create(client, private=True)
+    second = create(client, private=True)
+    r = client.post(f"/api/tables/{second.id}/seats/1", json={"name": "Eve", "invite": first.invite})
+    assert r.status_code == 403 and r.json()["code"] == "private"
+    with Conn(client, second.id, greet=False) as conn:
+        assert hello(conn, None, first.invite)["code"] == "private"

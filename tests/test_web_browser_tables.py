@@ -124,8 +124,6 @@ def test_a_private_table_is_joined_through_its_copied_link(people: People, size:
     expect(host.locator("#toast")).to_have_text(words["copied"])
     link = str(host.evaluate("navigator.clipboard.readText()"))
     assert re.fullmatch(rf"{re.escape(people.server.url)}/t/{table_id}#invite=[\w-]{{32}}", link), link
-    if size == "laptop" and lang == "en":
-        host.screenshot(path=str(IMAGES / "web-private-table.png"))
 
     # a stranger with the address but not its fragment is refused, and sees no seat
     stranger = page_of(people, size, lang)
@@ -141,7 +139,11 @@ def test_a_private_table_is_joined_through_its_copied_link(people: People, size:
     guest.locator("button.take-seat[data-seat='1']").click()
     expect(guest.locator(".seatlist li.you")).to_contain_text("Bia")
     expect(host.locator(".seatlist li").nth(1)).to_contain_text("Bia")
+    expect(host.locator("#setup-title .badge.private")).to_be_visible()
     assert serious(guest) == []
+    if size == "laptop" and lang == "en":
+        host.mouse.move(0, 0)
+        host.screenshot(path=str(IMAGES / "web-private-table.png"))
 
     # the host removes Bia: her page says so and shows the table as a spectator's
     host.locator("button.remove-seat[data-seat='1']").click()

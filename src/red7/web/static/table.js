@@ -409,7 +409,8 @@ function setupEl() {
   const box = h(
     "section",
     { class: "setup panel", "aria-labelledby": "setup-title" },
-    h("h2", { id: "setup-title" }, frame.table.name || frame.table.settings),
+    h("h2", { id: "setup-title" }, frame.table.name || frame.table.settings,
+      frame.table.private ? h("span", { class: "badge private" }, t(ui, "private")) : null),
   );
   if (!seated && !watching && anyFree) {
     box.append(

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import insert
 
 from red7.web.limits import UNLIMITED
 from red7.web.server import create_app
@@ -82,8 +83,8 @@ def fill(url: str, tables: int) -> None:
                 }
             )
     with store.engine.begin() as connection:
-        connection.execute(TableRow.__table__.insert(), rows)
-        connection.execute(SeatRow.__table__.insert(), seats)
+        connection.execute(insert(TableRow), rows)
+        connection.execute(insert(SeatRow), seats)
     store.close()
 
 

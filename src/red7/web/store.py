@@ -35,6 +35,7 @@ import asyncio
 import hashlib
 import json
 import secrets
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -54,6 +55,7 @@ from sqlalchemy import (
     delete,
     event,
     false,
+    func,
     insert,
     select,
     text,
@@ -493,7 +495,37 @@ class Store:
         and latest game (decisions included)."""
         with Session(self.engine) as s:
             rows = s.scalars(select(TableRow).where(TableRow.status.in_(statuses)).order_by(TableRow.created)).all()
-            return [self._table(s, row) for row in rows]
+            # four queries in all, not three a table: a server with thousands of tables
+            # starts in seconds
+            wanted = select(TableRow.id).where(TableRow.status.in_(statuses))
+            seats: dict[str, list[SeatRow]] = {}
+            for seat in s.scalars(
+                select(SeatRow).where(SeatRow.table_id.in_(wanted)).order_by(SeatRow.table_id, SeatRow.seat)
+            ):
+                seats.setdefault(seat.table_id, []).append(seat)
+            newest = (
+                select(GameRow.table_id, func.max(GameRow.number).label("number"))
+                .where(GameRow.table_id.in_(wanted))
+                .group_by(GameRow.table_id)
+                .subquery()
+            )
+            latest = (GameRow.table_id == newest.c.table_id) & (GameRow.number == newest.c.number)
+            games = {game.table_id: game for game in s.scalars(select(GameRow).join(newest, latest))}
+            moves: dict[int, list[tuple[int, str]]] = {}
+            for game_id, seat_number, action in s.execute(
+                select(DecisionRow.game_id, DecisionRow.seat, DecisionRow.action)
+                .where(DecisionRow.game_id.in_(select(GameRow.id).join(newest, latest)))
+                .order_by(DecisionRow.game_id, DecisionRow.seq)
+            ):
+                moves.setdefault(game_id, []).append((seat_number, action))
+            return [
+                self._stored(
+                    row,
+                    seats.get(row.id, []),
+                    None if (game := games.get(row.id)) is None else self._game_of(game, moves.get(game.id, [])),
+                )
+                for row in rows
+            ]
 
     def versions(self) -> dict[str, int]:
         """Every table's id and version (to find the tables changed elsewhere), but for
@@ -519,6 +551,10 @@ class Store:
     def _table(self, s: Session, row: TableRow) -> StoredTable:
         seats = s.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)).all()
         game = s.scalars(select(GameRow).where(GameRow.table_id == row.id).order_by(GameRow.number.desc())).first()
+        return self._stored(row, seats, None if game is None else self._game(s, game))
+
+    @staticmethod
+    def _stored(row: TableRow, seats: Sequence[SeatRow], game: StoredGame | None) -> StoredTable:
         return StoredTable(
             row.id,
             row.players,
@@ -527,20 +563,24 @@ class Store:
             row.lang,
             row.status,
             tuple(StoredSeat(seat.name, seat.token_hash, seat.bot, seat.substitute, seat.undone) for seat in seats),
-            None if game is None else self._game(s, game),
+            game,
             row.version,
             row.name,
             row.private,
             row.invite_hash,
         )
 
-    @staticmethod
-    def _game(s: Session, row: GameRow) -> StoredGame:
+    @classmethod
+    def _game(cls, s: Session, row: GameRow) -> StoredGame:
         decisions = s.execute(
             select(DecisionRow.seat, DecisionRow.action).where(DecisionRow.game_id == row.id).order_by(DecisionRow.seq)
         )
+        return cls._game_of(row, [(seat, action) for seat, action in decisions])
+
+    @staticmethod
+    def _game_of(row: GameRow, decisions: Sequence[tuple[int, str]]) -> StoredGame:
         config = row.config if isinstance(row.config, dict) else json.loads(row.config)
-        moves = tuple((seat, action) for seat, action in decisions)
+        moves = tuple(decisions)
         return StoredGame(row.id, row.number, config, row.seed, row.result, moves, row.committed, row.deal)
 
 

@@ -150,6 +150,7 @@ def test_a_private_table_is_not_in_the_lobby_and_its_creator_gets_the_invitation
 
 def test_a_stranger_cannot_join_watch_or_read_a_private_table(client: TestClient) -> None:
     private = create(client, players=2, private=True)
+    assert private.invite is not None
     for body in ({"name": "Eve"}, {"name": "Eve", "invite": "forged"}, {"name": "Eve", "invite": private.invite[:-1]}):
         r = client.post(f"/api/tables/{private.id}/seats/1", json=body)
         assert r.status_code == 403 and r.json()["code"] == "private", body

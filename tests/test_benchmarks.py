@@ -94,6 +94,14 @@ def test_web_frames() -> None:
     assert result["cpu_ms_per_decision_median"] > 0
 
 
+def test_web_lobby() -> None:
+    result = figures("web_lobby", "--tables", "120", "--repeat", "2")
+    assert result["tables"] == 120 and result["load_seconds"] >= 0
+    first = result["first page"]
+    assert first["total"] == 108 and first["p50_ms"] > 0  # one table in ten is private: never listed
+    assert result["filtered (3 players, advanced, free seat)"]["total"] == 15  # public, not full
+
+
 @pytest.mark.services  # PostgreSQL (Debian's, see .ci/run)
 def test_web_capacity() -> None:
     assert local_services.Postgres.available()

@@ -201,3 +201,51 @@ def test_migration_0005_gives_every_table_no_clock_and_no_proposal(
     stored = store.table("t5")
     assert stored is not None and stored.clock == 86_400
     store.close()
+
+
+def test_tables_of_migration_0004_are_public_and_named_by_their_settings(
+    kind: str, pg: services.Postgres | None, tmp_path: Path
+) -> None:
+    """Migration 0008 (tables) gives the tables written before it no name and makes them
+    public: an open one stays in the lobby, its seat token opens its seat."""
+    url = database(kind, pg, tmp_path)
+    store = Store(url)
+    with store.engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0004")
+    meta = sa.MetaData()
+    with store.engine.begin() as connection:
+        tables, seats = (sa.Table(name, meta, autoload_with=connection) for name in ("tables", "seats"))
+        connection.execute(
+            tables.insert().values(
+                id="open4",
+                created=datetime.now(UTC),
+                players=2,
+                advanced=True,
+                actions=False,
+                lang="en",
+                status="open",
+                version=3,
+            )
+        )
+        connection.execute(
+            seats.insert(),
+            [
+                {"table_id": "open4", "seat": 0, "name": "Ana", "token_hash": token_hash(TOKEN), "bot": None},
+                {"table_id": "open4", "seat": 1, "name": "", "token_hash": None, "bot": None},
+            ],
+        )
+    store.close()
+    upgraded = red7_db("upgrade", "--database-url", url)
+    assert f"upgraded from 0004 to migration {HEAD}" in upgraded.stdout, upgraded.stderr
+    store = Store(url)
+    stored = store.table("open4")
+    store.close()
+    assert stored is not None and stored.version == 3
+    assert (stored.name, stored.private, stored.invite_hash) == ("", False, None)
+    with WebServer(tmp_path / "server", bot_delay=0, database_url=url) as server:
+        listed = httpx.get(f"{server.url}/api/tables", trust_env=False).json()["tables"]
+        assert [(row["id"], row["name"], row["seats"]) for row in listed] == [("open4", "", ["Ana", None])]
+        person = Client(server, "open4", TOKEN, 0)
+        first = person.first()
+        assert first["you"] == 0 and first["table"]["private"] is False and first["table"]["name"] == ""
+        person.close()

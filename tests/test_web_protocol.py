@@ -131,7 +131,8 @@ def test_the_pages_scripts_send_the_fields_of_the_models() -> None:
         assert re.search(rf"\b{field}:", lobby), field
     assert re.search(r'type: "hello", token, lang:', table)
     assert 'type: "decide", seq, action:' in table and 'type: "take_back", seq:' in table and 'type: "again"' in table
-    assert "{ token, seat: s, level:" in table and "{ token }" in table and "{ name }" in table
+    assert "{ token, seat: s, level:" in table and "{ token }" in table and "{ name, invite }" in table
+    assert "lang: pageLanguage(), chat: true, invite }" in table
 
 
 # --- refusals of what the models refuse ------------------------------------------------------------

@@ -105,3 +105,30 @@ def test_every_change_is_written_as_returned_and_a_stale_one_not_at_all(url: str
             store.close()
 
     asyncio.run(run())
+
+
+def test_every_table_read_at_once_is_each_table_read_alone(url: str) -> None:
+    """:meth:`Store.tables` (four queries for every table, as a server starts) reads what
+    :meth:`Store.table` reads table by table: seats, the latest game of several, its
+    final and staged decisions, names and privacy; tables of other statuses left out."""
+    store = Store(url)
+    store.upgrade()
+    try:
+        for number, table_id in enumerate(("a", "b", "c", "d")):
+            saved = store.create_table(
+                table_id, 2, False, False, "en", name=f"Mesa {number}", invite_hash="h" * 64 if number else None
+            )
+            for _what, _appends_only, change in CHANGES[: 3 + 3 * number]:
+                written = store.commit(saved, change(saved))
+                assert written is not None
+                saved = written
+        expired = store.commit(saved, replace(saved, status="expired"))
+        assert expired is not None and expired.id == "d"
+        every = store.tables()
+        assert [table.id for table in every] == ["a", "b", "c"]
+        assert every == [store.table(table_id) for table_id in ("a", "b", "c")]
+        assert [table.game.number if table.game else None for table in every] == [1, 1, 2]  # c has had two games
+        assert [table.private for table in every] == [False, True, True] and every[1].name == "Mesa 1"
+        assert store.tables(("expired",)) == [store.table("d")]
+    finally:
+        store.close()

@@ -72,12 +72,17 @@ class Client:
     """Every frame, in order, as a page reads it (:func:`read_frame`: the whole log)."""
     log: list[str] = field(default_factory=list)
     sent: float = 0.0
+    invite: str | None = None
+    """A private table's invitation, said in the hello (None: none said)."""
 
     def __post_init__(self) -> None:
         self.ws = connect(
             f"ws://127.0.0.1:{self.server.port}/ws/{self.table}", proxy=None, open_timeout=60, legacy=True
         )
-        self.ws.send(json.dumps({"type": "hello", "token": self.token}))  # who this is: never in the address
+        hello: dict[str, Any] = {"type": "hello", "token": self.token}  # who this is: never in the address
+        if self.invite is not None:
+            hello["invite"] = self.invite
+        self.ws.send(json.dumps(hello))
 
     def recv(self, timeout: float | None) -> Frame | None:
         try:

@@ -87,6 +87,21 @@ class LiveTable:
     """The server's time in seconds since the epoch, which the clock's deadline is in."""
     spectator_chat: str = "separate"
     """The host's choice for spectators' chat: ``separate`` or ``off`` (:mod:`red7.web.chat`)."""
+    name: str = ""
+    """The table's name (empty: a table made before tables had names)."""
+    private: bool = False
+    """Left out of the lobby, and opened only by a seat token or the invitation."""
+    invite_hash: str | None = field(default=None, repr=False)
+    """The SHA-256 of a private table's invitation secret."""
+
+    def invited(self, secret: str | None) -> bool:
+        """Whether ``secret`` is this private table's invitation (compared in constant
+        time); a public table needs none: always True."""
+        if not self.private:
+            return True
+        if not secret or self.invite_hash is None:
+            return False
+        return hmac.compare_digest(self.invite_hash, token_hash(secret))
 
     @property
     def table(self) -> Table | None:
@@ -136,6 +151,9 @@ class LiveTable:
             agreed=None if self.session.agreed is None else tuple(sorted(self.session.agreed)),
             declined=self.session.declined,
             spectator_chat=self.spectator_chat,
+            name=self.name,
+            private=self.private,
+            invite_hash=self.invite_hash,
         )
 
     @property

@@ -39,6 +39,7 @@ from ..ui.words import NAME_LENGTH
 from .accounts import PASSWORD_LENGTH, password_refusal, username_refusal
 from .clocks import clock_refusal
 from .refusals import Refused, session_refusal
+from .seating import TABLE_NAME_LENGTH, not_invited
 
 PROTOCOL_VERSION: Final = 1
 """The protocol's version: every frame's ``v``, the schema's ``version``."""
@@ -123,12 +124,30 @@ class CreateTable(Request):
     substitute bot plays that turn for the person."""
     spectator_chat: SpectatorChat = "separate"
     """Spectators' chat: ``separate`` (among themselves) or ``off`` (they read the players only)."""
+    table_name: Text = ""
+    """The table's name: spaces folded, up to 40 characters; empty: "Ana's table"."""
+    private: bool = False
+    """A private table is not in the lobby: only its invitation link (``invite`` of the answer) opens it."""
 
 
 class TakeSeat(Request):
     """``POST /api/tables/{id}/seats/{seat}``: a person takes a free seat."""
 
     name: Text = ""
+    invite: Text | None = None
+    """A private table's invitation secret (the ``#invite=`` of its link)."""
+
+
+class RemoveSeat(Request):
+    """``POST /api/tables/{id}/seats/{seat}/remove``: the host (seat 0) empties a seat before the start."""
+
+    token: Text
+
+
+class LeaveSeat(Request):
+    """``POST /api/tables/{id}/leave``: a person leaves their seat before the start."""
+
+    token: Text
 
 
 class AddBot(Request):
@@ -180,6 +199,8 @@ class Hello(Request):
     """Whether the connection shows the table's chat: its recent history comes after the
     first ``table`` frame, then a ``chat`` frame for each line said (false: no chat frame
     at all; it may still say a line)."""
+    invite: Text | None = None
+    """A private table's invitation secret: what a spectator of it needs (a seat token is enough)."""
 
 
 class Decide(Request):
@@ -361,6 +382,10 @@ class TableInfo(Message):
     settings: str
     clock: int = 0
     """Seconds a person has for each turn (0: no clock)."""
+    name: str | None = None
+    """The table's name (empty: a table made before tables had names)."""
+    private: bool | None = None
+    """Whether the table is private (not in the lobby; opened by its invitation link)."""
 
 
 class ClockView(Message):
@@ -497,6 +522,10 @@ class LobbyRow(Message):
     seats: list[str | None]
     clock: int = 0
     """Seconds a person has for each turn (0: no clock)."""
+    name: str | None = None
+    """The table's name."""
+    advanced: bool | None = None
+    actions: bool | None = None
 
 
 class TurnRow(Message):
@@ -517,10 +546,12 @@ class TurnsPage(Message):
 
 
 class LobbyPage(Message):
-    """``GET /api/tables``: a page of the open tables and those being played."""
+    """``GET /api/tables``: a page of the public tables, open or being played, that pass
+    the filters asked (``players``, ``advanced``, ``actions``, ``free``)."""
 
     tables: list[LobbyRow]
     total: int
+    """How many tables pass the filters (all pages)."""
     offset: int
     limit: int
 
@@ -531,6 +562,9 @@ class Created(Message):
     id: str
     seat: Literal[0]
     token: str
+    invite: str | None = None
+    """A private table's invitation secret, told once, to its creator: its link is
+    ``/t/{id}#invite={invite}`` (a fragment: browsers never send it to a server)."""
 
 
 class Seated(Message):
@@ -642,6 +676,18 @@ def _token() -> Refused:
     return Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
 
 
+def _invite() -> Refused:
+    return not_invited()
+
+
+def _table_name() -> Refused:
+    return Refused("bad-table-name", _("Give the table a name of up to {n} characters.").format(n=TABLE_NAME_LENGTH))
+
+
+def _private() -> Refused:
+    return Refused("bad-settings", _("The option private is true or false."))
+
+
 def _seat() -> Refused:
     return Refused("bad-seat", _("A seat is a number from 0 to {last}.").format(last=MAX_PLAYERS - 1))
 
@@ -686,6 +732,9 @@ FIELD_REFUSALS: Final[dict[str, Why]] = {
     "lang": _settings_language,
     "name": _name,
     "token": _token,
+    "invite": _invite,
+    "table_name": _table_name,
+    "private": _private,
     "seat": _seat,
     "level": _level,
     "seq": lambda: session_refusal(Stop.STALE),
@@ -786,6 +835,8 @@ REQUESTS: Final[dict[str, type[BaseModel]]] = {
     "POST /api/account/login": Credentials,
     "POST /api/account/logout": Empty,
     "POST /api/admin/...": Empty,
+    "POST /api/tables/{id}/seats/{seat}/remove": RemoveSeat,
+    "POST /api/tables/{id}/leave": LeaveSeat,
     "WebSocket /ws/{id}: first message": Hello,
     "WebSocket /ws/{id}: decide": Decide,
     "WebSocket /ws/{id}: take_back": TakeBack,
@@ -810,6 +861,8 @@ ANSWERS: Final[dict[str, type[BaseModel]]] = {
     "GET /api/account/games": Profile,
     "GET /api/admin": AdminView,
     "POST /api/admin/...": Done,
+    "POST /api/tables/{id}/seats/{seat}/remove": Done,
+    "POST /api/tables/{id}/leave": Done,
     "GET /api/tables/{id}/games/{n}/replay": Replay,
     "POST /api/turns": TurnsPage,
     "any refusal (4xx)": Refusal,

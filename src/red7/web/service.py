@@ -68,7 +68,17 @@ from .frames import FrameCache
 from .live import LiveTable, SeatState
 from .metrics import Metrics
 from .refusals import Refused, session_refusal
+from .seating import (
+    clean_table_name,
+    default_table_name,
+    leaving_refusal,
+    not_invited,
+    removal_refusal,
+    unseated_message,
+    vacate,
+)
 from .store import Store, StoredTable, change_message, changed_table, new_token, replayed, token_hash
+from .views import encode, error_frame
 
 log = logging.getLogger("red7.web")
 T = TypeVar("T")
@@ -113,8 +123,9 @@ class Client:
     chat: bool = False
     """Whether it shows the table's chat (its hello said so): it is sent the chat's lines."""
     token_hash: str | None = None
-    """The hash of the seat token it connected with: once the seat's is another (an
-    admin revoked it, :meth:`Tables.revoke_seat`), the connection is ended."""
+    """The hash of the seat token it connected with: once the seat's is another (its
+    person removed or gone: :meth:`Tables.unseat_gone`; an admin revoked it:
+    :meth:`Tables.revoke_seat`), the connection no longer holds the seat."""
     end: Callable[[], Awaitable[None]] | None = None
     """How to end the connection, telling it why its seat token was revoked."""
 
@@ -154,10 +165,7 @@ class Hub:
         for client in clients:
             held = client.token_hash  # (None: a client made without one, in tests)
             if client.seat is not None and held is not None and held != live.seats[client.seat].token_hash:
-                if client.end is not None:  # its token was revoked: its seat is no longer its
-                    with contextlib.suppress(Exception):
-                        await client.end()
-                continue
+                continue  # its seat is no longer its: it never sees the seat's next person (unseat_gone tells it)
             # each client's view as the table is now: a send may let the table change meanwhile
             view = self.frames.view(live, client.seat)
             whole = view.whole
@@ -269,6 +277,9 @@ class Tables:
             patience=self.patience,
             wall=self.wall,
             spectator_chat=stored.spectator_chat,
+            name=stored.name,
+            private=stored.private,
+            invite_hash=stored.invite_hash,
         )
         self._copy(live, stored)
         for seat in live.seats:
@@ -366,10 +377,12 @@ class Tables:
 
     def listed(self) -> list[LiveTable]:
         """The tables to show in the lobby: open ones first, then those being played, the
-        newest first in each (:attr:`live` holds them in the order they came to this process)."""
+        newest first in each (:attr:`live` holds them in the order they came to this
+        process); never a private one."""
         order = {"open": 0, "playing": 1}
         newest_first = reversed(self.live.values())
-        return sorted((t for t in newest_first if t.status in order), key=lambda t: order[t.status])
+        shown = (t for t in newest_first if t.status in order and not t.private)
+        return sorted(shown, key=lambda t: order[t.status])
 
     async def create(
         self,
@@ -381,11 +394,16 @@ class Tables:
         clock: int = 0,
         spectator_chat: str = "separate",
         account: Account | None = None,
+        table_name: str = "",
+        invite: str | None = None,
     ) -> tuple[LiveTable, str]:
         """A new table; its creator takes seat 0. Returns the table and the creator's token
         (the values are a :class:`~red7.web.protocol.CreateTable`'s, checked for their
         types; ``clock``: seconds per turn, one of :data:`~red7.web.clocks.CLOCKS`;
-        ``account``: the creator is logged in, and sits under their username)."""
+        ``account``: the creator is logged in, and sits under their username;
+        ``table_name``: its name (empty: "Ana's table", after the creator's seat name);
+        ``invite``: a private table's invitation secret (None: a public table), of which
+        only the hash is kept)."""
         try:
             config = Config(players, advanced, actions)
         except GameError as err:
@@ -395,15 +413,27 @@ class Tables:
         except ValueError as err:
             raise Refused("bad-settings", str(err)) from None
         with using(tag):
-            self._clean_name(name)  # refused before anything is made
+            creator = (
+                account.username if account is not None else self._clean_name(name)
+            )  # refused before anything is made
+            title = clean_table_name(table_name) or default_table_name(creator)
             if clock not in CLOCKS:
                 raise clock_refusal()
             if spectator_chat not in ("separate", "off"):
                 raise Refused("bad-settings", _("Spectators' chat is separate or off."))
         table_id = secrets.token_urlsafe(6)
-        seats = [SeatState() for _ in range(config.players)]
+        hashed = None if invite is None else token_hash(invite)
         live = LiveTable(
-            table_id, tag, config, seats, patience=self.patience, wall=self.wall, spectator_chat=spectator_chat
+            table_id,
+            tag,
+            config,
+            [SeatState() for _ in range(config.players)],
+            patience=self.patience,
+            wall=self.wall,
+            spectator_chat=spectator_chat,
+            name=title,
+            private=hashed is not None,
+            invite_hash=hashed,
         )
         live.session.clock = clock
         live.saved = await self._db(
@@ -415,6 +445,8 @@ class Tables:
             tag,
             clock,
             spectator_chat,
+            title,
+            hashed,
         )
         self.live[table_id] = live
         async with self._changing(live):
@@ -460,9 +492,14 @@ class Tables:
             raise Refused("seat-taken", _("That seat is taken."), 409)
         return seat
 
-    async def join(self, table_id: str, seat: int, name: str, account: Account | None = None) -> str:
-        """A person takes a free seat (``account``: logged in, under their username); their new token."""
+    async def join(
+        self, table_id: str, seat: int, name: str, invite: str | None = None, account: Account | None = None
+    ) -> str:
+        """A person takes a free seat (of a private table: with its ``invite``; ``account``:
+        logged in, under their username); their new token."""
         live = await self.find(table_id)
+        with using(live.lang):
+            self.admit(live, None, invite)
         async with self._changing(live, reread=True):
             token = self._sit(live, self._free_seat(live, seat), name, account)
             await self._changed(live)
@@ -483,6 +520,44 @@ class Tables:
             with using(live.lang):
                 raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
         return seat
+
+    @staticmethod
+    def admit(live: LiveTable, seat: int | None, invite: str | None) -> None:
+        """Refuse (``private``, in the language in use) anyone who may not see ``live``:
+        a private table opens only to a seat (``seat``: the one the person's token opens)
+        or its invitation secret ``invite``."""
+        if seat is None and not live.invited(invite):
+            raise not_invited()
+
+    async def remove(self, table_id: str, token: str, seat: int) -> None:
+        """The host (seat 0, by their ``token``) empties ``seat`` before the start: the
+        person there (their token opens nothing any more) or the bot."""
+        live = await self.find(table_id)
+        await self._member(live, token)
+        async with self._changing(live, reread=True):
+            by = live.seat_of(token)  # again: another process may have changed the seats
+            if by is None:
+                raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
+            refusal = removal_refusal(live, by, seat)
+            if refusal is not None:
+                raise refusal
+            vacate(live.seats[seat])
+            await self._changed(live)
+
+    async def leave(self, table_id: str, token: str) -> None:
+        """The person of ``token`` leaves their seat before the start (their token then
+        opens nothing)."""
+        live = await self.find(table_id)
+        await self._member(live, token)
+        async with self._changing(live, reread=True):
+            seat = live.seat_of(token)
+            if seat is None:
+                raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
+            refusal = leaving_refusal(live, seat)
+            if refusal is not None:
+                raise refusal
+            vacate(live.seats[seat])
+            await self._changed(live)
 
     @contextlib.asynccontextmanager
     async def _changing(self, live: LiveTable, reread: bool = False) -> AsyncIterator[None]:
@@ -748,7 +823,38 @@ class Tables:
         """Send the table's clients here their frames, unless a change of it is being
         written (its frames follow the write: none may show a change not yet in)."""
         if not live.lock.locked():
-            await self.hub.publish(live)
+            await self._fan_out(live)
+
+    async def _fan_out(self, live: LiveTable) -> None:
+        """:meth:`unseat_gone`, then every client here gets its frame (:meth:`Hub.publish`)."""
+        await self.unseat_gone(live)
+        await self.hub.publish(live)
+
+    async def unseat_gone(self, live: LiveTable) -> None:
+        """Every connection here whose seat token no longer opens its seat, here or
+        through another process, stops holding the seat, told why: if the seat was
+        emptied (its person removed by the host, or left) it is a spectator's from now
+        on and counts no more as the seat's presence; if the seat kept its person under
+        another token (an admin revoked theirs: :meth:`revoke_seat`, or the host seated
+        them again: :meth:`reseat`) it is ended (:attr:`Client.end`), since whoever held
+        the old token may not even watch a private table. (Without this, a connection
+        of a removed person would see the hand of whoever sits there next.)"""
+        for client in self.hub.of(live.id):
+            if client.seat is None or live.seats[client.seat].token_hash == client.token_hash:
+                continue
+            state = live.seats[client.seat]
+            if state.taken and state.bot is None and client.end is not None:
+                with contextlib.suppress(Exception):  # (its handler then counts it gone)
+                    await client.end()
+                continue
+            seat, client.seat, client.token_hash = client.seat, None, None
+            client.greeted, client.shown, client.log = False, None, ()
+            state.here = max(state.here - 1, 0)
+            self._tell_presence(live, seat)
+            with using(live.lang):
+                text = encode(error_frame("unseated", unseated_message()))
+            with contextlib.suppress(Exception):  # a client gone mid-send is removed by its own handler
+                await client.send(text)
 
     def _forget_silent(self) -> list[tuple[str, int]]:
         """Drop the connections of processes not heard for :data:`GONE` seconds (dead,
@@ -863,11 +969,11 @@ class Tables:
         try:
             await self._commit(live)
         except Refused:
-            await self.hub.publish(live)  # the clients here see the table as it was read back
+            await self._fan_out(live)  # the clients here see the table as it was read back
             raise
         assert before is not None and live.saved is not None
         self.bus.publish(change_message(before, live.saved))
-        await self.hub.publish(live)
+        await self._fan_out(live)
         self._next_bot(live)
 
     async def _commit(self, live: LiveTable) -> None:

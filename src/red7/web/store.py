@@ -5,7 +5,8 @@ created and changed only by the Alembic migrations in ``red7/web/migrations``
 (:func:`Store.upgrade` runs them when the server starts):
 
 * ``tables``: a table's settings (players, basic or advanced, action cards, language,
-  spectators' chat) and whether it is open, playing or over;
+  clock, spectators' chat), its name, whether it is private (and the SHA-256 of its
+  invitation secret, never the secret) and whether it is open, playing or over;
 * ``seats``: who sits in each seat: a person's display name and the SHA-256 of their
   seat token (never the token itself), or a bot's spec; how many staged decisions the
   person took back;
@@ -35,6 +36,7 @@ import asyncio
 import hashlib
 import json
 import secrets
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -54,6 +56,8 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
+    func,
     insert,
     select,
     text,
@@ -124,6 +128,12 @@ class TableRow(Base):
     """The seat whose person declined the last rematch proposed (null: none)."""
     spectator_chat: Mapped[str] = mapped_column(String(12), server_default="separate")
     """The host's choice: ``separate`` or ``off`` (:mod:`red7.web.chat`; migration 0006)."""
+    name: Mapped[str] = mapped_column(String(80), server_default="")
+    """The table's name, chosen by its creator (empty: a table of before migration 0008)."""
+    private: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """A private table is not in the lobby; only its invitation link opens it."""
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The SHA-256 of a private table's invitation secret (never the secret itself)."""
 
 
 class SeatRow(Base):
@@ -277,6 +287,12 @@ class StoredTable:
     spectator_chat: str = "separate"
     """Whether spectators talk among themselves (``separate``) or not (``off``): :mod:`red7.web.chat`."""
 
+    name: str = ""
+    """The table's name (set when it is made, never changed)."""
+    private: bool = False
+    invite_hash: str | None = None
+    """A private table's invitation secret, hashed (:func:`token_hash`)."""
+
     def rematch_columns(self) -> dict[str, Any]:
         """The values of the columns that change with the clock and the rematch, by the
         names :data:`MOVE_TABLE` and :data:`APPEND` bind them to."""
@@ -361,9 +377,12 @@ class Store:
         lang: str,
         clock: int = 0,
         spectator_chat: str = "separate",
+        name: str = "",
+        invite_hash: str | None = None,
     ) -> StoredTable:
         """A new table with empty seats, at version 0 (``clock``: seconds per turn, 0: none;
-        ``spectator_chat``: :mod:`red7.web.chat`)."""
+        ``spectator_chat``: :mod:`red7.web.chat`); private if it has an ``invite_hash``
+        (the hash of its invitation secret)."""
         with Session(self.engine) as s, s.begin():
             s.add(
                 TableRow(
@@ -377,6 +396,9 @@ class Store:
                     version=0,
                     clock=clock,
                     spectator_chat=spectator_chat,
+                    name=name,
+                    private=invite_hash is not None,
+                    invite_hash=invite_hash,
                 )
             )
             s.flush()  # the table before its seats (no ORM relationship orders them)
@@ -395,6 +417,9 @@ class Store:
             0,
             clock=clock,
             spectator_chat=spectator_chat,
+            name=name,
+            private=invite_hash is not None,
+            invite_hash=invite_hash,
         )
 
     def commit(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
@@ -545,7 +570,37 @@ class Store:
         and latest game (decisions included)."""
         with Session(self.engine) as s:
             rows = s.scalars(select(TableRow).where(TableRow.status.in_(statuses)).order_by(TableRow.created)).all()
-            return [self._table(s, row) for row in rows]
+            # four queries in all, not three a table: a server with thousands of tables
+            # starts in seconds
+            wanted = select(TableRow.id).where(TableRow.status.in_(statuses))
+            seats: dict[str, list[SeatRow]] = {}
+            for seat in s.scalars(
+                select(SeatRow).where(SeatRow.table_id.in_(wanted)).order_by(SeatRow.table_id, SeatRow.seat)
+            ):
+                seats.setdefault(seat.table_id, []).append(seat)
+            newest = (
+                select(GameRow.table_id, func.max(GameRow.number).label("number"))
+                .where(GameRow.table_id.in_(wanted))
+                .group_by(GameRow.table_id)
+                .subquery()
+            )
+            latest = (GameRow.table_id == newest.c.table_id) & (GameRow.number == newest.c.number)
+            games = {game.table_id: game for game in s.scalars(select(GameRow).join(newest, latest))}
+            moves: dict[int, list[tuple[int, str]]] = {}
+            for game_id, seat_number, action in s.execute(
+                select(DecisionRow.game_id, DecisionRow.seat, DecisionRow.action)
+                .where(DecisionRow.game_id.in_(select(GameRow.id).join(newest, latest)))
+                .order_by(DecisionRow.game_id, DecisionRow.seq)
+            ):
+                moves.setdefault(game_id, []).append((seat_number, action))
+            return [
+                self._stored(
+                    row,
+                    seats.get(row.id, []),
+                    None if (game := games.get(row.id)) is None else self._game_of(game, moves.get(game.id, [])),
+                )
+                for row in rows
+            ]
 
     def versions(self) -> dict[str, int]:
         """Every table's id and version (to find the tables changed elsewhere), but for
@@ -571,6 +626,10 @@ class Store:
     def _table(self, s: Session, row: TableRow) -> StoredTable:
         seats = s.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)).all()
         game = s.scalars(select(GameRow).where(GameRow.table_id == row.id).order_by(GameRow.number.desc())).first()
+        return self._stored(row, seats, None if game is None else self._game(s, game))
+
+    @staticmethod
+    def _stored(row: TableRow, seats: Sequence[SeatRow], game: StoredGame | None) -> StoredTable:
         return StoredTable(
             row.id,
             row.players,
@@ -582,22 +641,29 @@ class Store:
                 StoredSeat(seat.name, seat.token_hash, seat.bot, seat.substitute, seat.undone, seat.account_id)
                 for seat in seats
             ),
-            None if game is None else self._game(s, game),
+            game,
             row.version,
             clock=row.clock,
             deadline=row.deadline,
             agreed=agreed_seats(row.agreed),
             declined=row.declined,
             spectator_chat=row.spectator_chat,
+            name=row.name,
+            private=row.private,
+            invite_hash=row.invite_hash,
         )
 
-    @staticmethod
-    def _game(s: Session, row: GameRow) -> StoredGame:
+    @classmethod
+    def _game(cls, s: Session, row: GameRow) -> StoredGame:
         decisions = s.execute(
             select(DecisionRow.seat, DecisionRow.action).where(DecisionRow.game_id == row.id).order_by(DecisionRow.seq)
         )
+        return cls._game_of(row, [(seat, action) for seat, action in decisions])
+
+    @staticmethod
+    def _game_of(row: GameRow, decisions: Sequence[tuple[int, str]]) -> StoredGame:
         config = row.config if isinstance(row.config, dict) else json.loads(row.config)
-        moves = tuple((seat, action) for seat, action in decisions)
+        moves = tuple(decisions)
         return StoredGame(row.id, row.number, config, row.seed, row.result, moves, row.committed, row.deal)
 
 

@@ -163,6 +163,29 @@ UI_WORDS: Final = {
     "status_closed": N_("closed by an admin"),
     "account": N_("Account"),
     "table_closed": N_("An admin of this server closed this table."),
+    "table_name": N_("Table name"),
+    "table_name_hint": N_("Empty: named after you"),
+    "private_table": N_("Private: only people with the invitation link can find and join it"),
+    "private": N_("private"),
+    "copy_invite": N_("Copy the invitation link"),
+    "copy_link": N_("Copy the table's link"),
+    "copied": N_("Link copied."),
+    "invite_link": N_("Invitation link (anyone with it can join or watch):"),
+    "invite_lost": N_("This browser does not have the invitation link: ask the host for it."),
+    "remove": N_("Remove"),
+    "remove_seat": N_("Remove {name} from seat {n}"),
+    "leave_seat": N_("Leave my seat"),
+    "filters": N_("Filters"),
+    "filter_players": N_("Players"),
+    "filter_any": N_("Any"),
+    "filter_game": N_("Game"),
+    "filter_basic": N_("Basic"),
+    "filter_advanced": N_("Advanced"),
+    "filter_actions": N_("Action cards"),
+    "filter_with": N_("With"),
+    "filter_without": N_("Without"),
+    "filter_free": N_("Only tables with a free seat"),
+    "no_match": N_("No table matches these filters."),
 }
 """The words of the page's own controls, sent translated in the first frame of each
 connection (``ui``: the page keeps them); fields such as ``{n}`` are left for the page
@@ -251,6 +274,8 @@ def shared_view(live: LiveTable, viewer: int | None = None) -> Shared:
             "game": live.game_number,
             "settings": settings_text(live),
             "clock": int(live.session.clock),
+            "name": live.name,
+            "private": live.private,
         }
         seats = [
             {
@@ -525,6 +550,9 @@ def lobby_json(lives: Sequence[LiveTable]) -> list[dict[str, Any]]:
                     "free": sum(not s.taken for s in live.seats),
                     "seats": [names[s] if seat.taken else None for s, seat in enumerate(live.seats)],
                     "clock": int(live.session.clock),
+                    "name": live.name,
+                    "advanced": live.config.advanced,
+                    "actions": live.config.actions,
                 }
             )
     return rows

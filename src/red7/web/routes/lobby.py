@@ -3,12 +3,18 @@ status, the message a sentence in the table's language or the one the browser as
 Each body is parsed through its model (:mod:`red7.web.protocol`):
 
 * ``GET /api/ui?lang=pt-BR``: the words of the pages' own controls, translated;
-* ``GET /api/tables?offset=0&limit=50``: a page of the open tables and those being
-  played (:mod:`red7.web.lobby`): ``{"tables", "total", "offset", "limit"}``;
-* ``POST /api/tables`` ``{"players", "advanced", "actions", "lang", "name", "clock",
-  "spectator_chat"}``:
-  a new table, its creator in seat 0: ``{"id", "seat": 0, "token"}``;
-* ``POST /api/tables/{id}/seats/{seat}`` ``{"name"}``: take a free seat: ``{"seat", "token"}``;
+* ``GET /api/tables?offset=0&limit=50``: a page of the public tables, open or being
+  played (:mod:`red7.web.lobby`): ``{"tables", "total", "offset", "limit"}``; filtered
+  by ``players=2``, ``advanced=true|false``, ``actions=true|false``, ``free=true``;
+* ``POST /api/tables`` ``{"players", "advanced", "actions", "lang", "name", "table_name",
+  "private", "clock", "spectator_chat"}``: a new table, its creator in seat 0: ``{"id",
+  "seat": 0, "token"}``, and a private table's ``invite`` (its link:
+  ``/t/{id}#invite=...``);
+* ``POST /api/tables/{id}/seats/{seat}`` ``{"name", "invite"}``: take a free seat (a
+  private table's: with its invitation): ``{"seat", "token"}``;
+* ``POST /api/tables/{id}/seats/{seat}/remove`` ``{"token"}``: the host empties a seat
+  before the start;
+* ``POST /api/tables/{id}/leave`` ``{"token"}``: leave one's seat before the start;
 * ``POST /api/tables/{id}/bots`` ``{"token", "seat", "level"}``: a bot in a free seat;
 * ``POST /api/tables/{id}/start`` ``{"token"}``: start once every seat is taken;
 * ``POST /api/tables/{id}/seats/{seat}/reseat`` ``{"token"}``: the host (seat 0) gives the
@@ -28,16 +34,19 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
+from ...core.model import MAX_PLAYERS, MIN_PLAYERS
 from ...ui.i18n import LANGUAGES, _, using
 from .. import views
 from ..limits import client_key
-from ..lobby import MAX_PAGE, PAGE
+from ..lobby import MAX_PAGE, PAGE, Filters
 from ..protocol import (
     MAX_NUMBER,
     AddBot,
     Created,
     CreateTable,
     Done,
+    LeaveSeat,
+    RemoveSeat,
     Reseat,
     Seated,
     StartGame,
@@ -45,6 +54,7 @@ from ..protocol import (
     parse_body,
 )
 from ..refusals import Limited, Refused, asked_language
+from ..store import new_token
 from .accounts import account_of
 from .context import Context, Shared
 
@@ -65,9 +75,13 @@ async def list_tables(
     context: Shared,
     offset: Annotated[int, Query(ge=0, le=MAX_NUMBER)] = 0,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
+    players: Annotated[int | None, Query(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = None,
+    advanced: bool | None = None,
+    actions: bool | None = None,
+    free: bool = False,
 ) -> dict[str, Any]:
     assert context.lobby is not None
-    return context.lobby.page(offset, limit)
+    return context.lobby.page(offset, limit, Filters(players, advanced, actions, free))
 
 
 def _still_open(context: Context) -> Callable[[str], bool]:
@@ -101,6 +115,7 @@ async def create_table(request: Request, context: Shared) -> Created:
         raise Limited("too-many-tables", message, wait)
     account = await account_of(request, context)
     try:
+        invite = new_token() if asked.private else None
         with using(asked.lang):
             live, token = await context.tables().create(
                 asked.players,
@@ -111,12 +126,14 @@ async def create_table(request: Request, context: Shared) -> Created:
                 asked.clock,
                 asked.spectator_chat,
                 account=account,
+                table_name=asked.table_name,
+                invite=invite,
             )
     except Refused:
         context.client_limits.uncount(who)
         raise
     context.client_limits.created(who, live.id)
-    return Created(id=live.id, seat=0, token=token)
+    return Created(id=live.id, seat=0, token=token, invite=invite)
 
 
 def _in_language(context: Context, table_id: str, request: Request) -> str:
@@ -130,7 +147,7 @@ async def take_seat(table_id: str, seat: int, request: Request, context: Shared)
     with using(_in_language(context, table_id, request)):
         asked = parse_body(TakeSeat, await request.body())
     account = await account_of(request, context)
-    token = await context.tables().join(table_id, seat, asked.name, account=account)
+    token = await context.tables().join(table_id, seat, asked.name, asked.invite, account=account)
     return Seated(seat=seat, token=token)
 
 
@@ -140,6 +157,22 @@ async def reseat(table_id: str, seat: int, request: Request, context: Shared) ->
         asked = parse_body(Reseat, await request.body())
     token = await context.tables().reseat(table_id, asked.token, seat)
     return Seated(seat=seat, token=token)
+
+
+@router.post("/api/tables/{table_id}/seats/{seat}/remove")
+async def remove_seat(table_id: str, seat: int, request: Request, context: Shared) -> Done:
+    with using(_in_language(context, table_id, request)):
+        asked = parse_body(RemoveSeat, await request.body())
+    await context.tables().remove(table_id, asked.token, seat)
+    return Done(ok=True)
+
+
+@router.post("/api/tables/{table_id}/leave")
+async def leave_seat(table_id: str, request: Request, context: Shared) -> Done:
+    with using(_in_language(context, table_id, request)):
+        asked = parse_body(LeaveSeat, await request.body())
+    await context.tables().leave(table_id, asked.token)
+    return Done(ok=True)
 
 
 @router.post("/api/tables/{table_id}/bots")

@@ -7,7 +7,9 @@
   ``{"frames": [...]}``, each a table frame (:class:`red7.web.protocol.Replay`).
 
 A seat token never travels in an address (``?token=`` is refused: addresses reach
-access and error logs, a proxy's included).
+access and error logs, a proxy's included). A private table's games are read only
+with a seat token of the table or its invitation secret, in the header
+``X-Red7-Invite`` (:data:`INVITE_HEADER`; the page has it from its link's fragment).
 
 The database reads (:meth:`~red7.web.service.Tables.record`,
 :meth:`~red7.web.service.Tables.played`) are each called in one place, :func:`_record`
@@ -23,9 +25,12 @@ from fastapi import APIRouter, Request
 from ...ui.i18n import _, using
 from ..refusals import Refused
 from ..views import replay_frames
-from .context import GameNumber, Shared
+from .context import Context, GameNumber, Shared
 
 router = APIRouter()
+
+INVITE_HEADER = "x-red7-invite"
+"""The header a private table's invitation secret travels in to read its games."""
 
 
 def token_in_url() -> str:
@@ -43,20 +48,30 @@ def bearer(header: str | None) -> str | None:
     return token.strip()
 
 
-@router.get("/api/tables/{table_id}/games/{number}/record")
-async def record(table_id: str, number: GameNumber, context: Shared) -> dict[str, Any]:
-    return await context.tables().record(table_id, number)
-
-
-@router.get("/api/tables/{table_id}/games/{number}/replay")
-async def replay(table_id: str, number: GameNumber, request: Request, context: Shared) -> dict[str, Any]:
+async def _reader(table_id: str, request: Request, context: Context) -> int | None:
+    """The seat of the request's token (None: a spectator's view), once it may read the
+    table's games: a token of the table, or (a private table) its invitation."""
     tables = context.tables()
     live = await tables.find(table_id)
     with using(live.lang):
-        if "token" in request.query_params:
+        if "token" in request.query_params or "invite" in request.query_params:
             raise Refused("token-in-url", token_in_url())
         token = bearer(request.headers.get("authorization"))
         seat = await tables.seat_of(live, token)
         if token and seat is None:
             raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
+        tables.admit(live, seat, request.headers.get(INVITE_HEADER))
+    return seat
+
+
+@router.get("/api/tables/{table_id}/games/{number}/record")
+async def record(table_id: str, number: GameNumber, request: Request, context: Shared) -> dict[str, Any]:
+    await _reader(table_id, request, context)
+    return await context.tables().record(table_id, number)
+
+
+@router.get("/api/tables/{table_id}/games/{number}/replay")
+async def replay(table_id: str, number: GameNumber, request: Request, context: Shared) -> dict[str, Any]:
+    seat = await _reader(table_id, request, context)
+    tables = context.tables()
     return {"frames": replay_frames(await tables.played(table_id, number), number, seat)}

@@ -2,7 +2,8 @@
 
 Its first message is the client's hello (:class:`~red7.web.protocol.Hello`:
 ``{"type": "hello", "token": "...", "lang": "pt-BR"}``; ``token`` null or absent: a
-spectator; ``lang``: the language of a refusal before the table's is known). The server
+spectator; ``lang``: the language of a refusal before the table's is known; ``invite``:
+a private table's invitation secret, which a spectator of it needs). The server
 then sends a ``table`` frame (:func:`red7.web.views.table_frame`) and another after every
 change, and an ``error`` frame for anything refused. The client sends
 ``{"type": "decide", "seq": n, "action": "play R7"}``, ``{"type": "take_back", "seq": n}``,
@@ -13,7 +14,8 @@ frame's ``seq`` the decision was made against. A connection whose hello says
 ``"chat": true`` gets, after its first ``table`` frame, a ``chat`` frame with the chat's
 recent history, then one for each line said (:mod:`red7.web.chat`). A connection refused is accepted, told
 why (an ``error`` frame) and closed with a code a page can read: 4400 (no hello, or a
-token in the address), 4403 (another site's page, a token this table does not know),
+token in the address), 4403 (another site's page, a token this table does not know, a private table without
+its invitation),
 4404 (no such table), 4408 (no hello in time), 4429 (too many connections from one
 address: the frame's ``retry_after`` says when to try again).
 
@@ -122,6 +124,12 @@ async def _greeted(context: Context, websocket: WebSocket, table_id: str, lang: 
         with using(live.lang):
             await refuse("bad-token", _("This seat token does not open a seat at this table."), 4403)
         return
+    try:
+        with using(live.lang):
+            tables.admit(live, seat, hello.invite)
+    except Refused as err:  # a private table, and neither a seat nor its invitation
+        await refuse(err.code, err.message, 4403)
+        return
     await _game(context, websocket, live, seat, hello.chat)
 
 
@@ -163,8 +171,6 @@ async def _game(context: Context, websocket: WebSocket, live: LiveTable, seat: i
                 if len(message.encode()) > MAX_MESSAGE:
                     await refuse("too-large", _("The message is too large."))
                     continue
-                if seat is not None and live.seats[seat].token_hash != holds:
-                    break  # its token was revoked: the seat is no longer this connection's
                 try:
                     with context.metrics.round_trip.time():
                         await _handle(context, live, client, message)

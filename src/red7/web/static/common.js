@@ -59,11 +59,13 @@ export function srOnly(text) {
 }
 
 /** A JSON call to the server (a POST of `body`, else a GET; a seat `token` goes in the
- * Authorization header, never in the address); throws an Error with the server's message
+ * Authorization header and a private table's `invite` in X-Red7-Invite, never in the
+ * address); throws an Error with the server's message
  * on a refusal. */
-export async function api(path, body, token) {
+export async function api(path, body, token, invite) {
   const headers = {};
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (invite) headers["X-Red7-Invite"] = invite; // a private table's games: its invitation
   const init = body === undefined ? { headers } : {
     method: "POST",
     headers: { ...headers, "Content-Type": "application/json" },
@@ -91,6 +93,12 @@ const tokenKey = (id) => `red7:token:${id}`;
 export const getToken = (id) => localStorage.getItem(tokenKey(id));
 export const setToken = (id, token) => localStorage.setItem(tokenKey(id), token);
 export const clearToken = (id) => localStorage.removeItem(tokenKey(id));
+
+// --- a private table's invitation secret, kept once seen (the fragment of its link) --------
+
+const inviteKey = (id) => `red7:invite:${id}`;
+export const getInvite = (id) => localStorage.getItem(inviteKey(id));
+export const setInvite = (id, secret) => localStorage.setItem(inviteKey(id), secret);
 
 export const getName = () => localStorage.getItem("red7:name") || "";
 export const setName = (name) => localStorage.setItem("red7:name", name);

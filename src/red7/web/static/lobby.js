@@ -1,11 +1,12 @@
-// Red7 web: the lobby, /. Create a table (POST /api/tables: this browser sits in seat 0
-// and keeps the seat token), join a free seat or watch one of the open tables, a page of
-// them at a time (GET /api/tables?offset=&limit=). The page's words come from GET /api/ui
-// in the chosen language.
+// Red7 web: the lobby, /. Create a table, public or private (POST /api/tables: this
+// browser sits in seat 0 and keeps the seat token, and a private table's invitation),
+// join a free seat or watch one of the public tables, a page of them at a time, filtered
+// (GET /api/tables?offset=&limit=&players=&advanced=&actions=&free=). The page's words
+// come from GET /api/ui in the chosen language.
 
 import { duration } from "./clock.js";
 import {
-  api, choosePageLanguage, getName, getToken, h, loadWords, pageLanguage, setName, setToken, t, toast,
+  api, choosePageLanguage, getName, getToken, h, loadWords, pageLanguage, setInvite, setName, setToken, t, toast,
 } from "./common.js";
 
 const CLOCKS = ["0", "60", "180", "86400", "259200"];
@@ -39,6 +40,19 @@ function applyWords() {
   $("create-button").textContent = t(ui, "create");
   $("open-title").textContent = t(ui, "open_tables");
   $("account-link").textContent = username || t(ui, "account"); // logged in: their name
+  $("table-name-label").textContent = t(ui, "table_name");
+  $("table-name-hint").textContent = t(ui, "table_name_hint");
+  $("private-label").textContent = t(ui, "private_table");
+  $("filters-title").textContent = t(ui, "filters");
+  $("filter-players-label").textContent = t(ui, "filter_players");
+  $("filter-advanced-label").textContent = t(ui, "filter_game");
+  $("filter-actions-label").textContent = t(ui, "filter_actions");
+  $("filter-free-label").textContent = t(ui, "filter_free");
+  const choiceWords = { "": "filter_any", false: "filter_basic", true: "filter_advanced" };
+  for (const option of $("filter-players").options) if (!option.value) option.textContent = t(ui, "filter_any");
+  for (const option of $("filter-advanced").options) option.textContent = t(ui, choiceWords[option.value]);
+  const actionWords = { "": "filter_any", true: "filter_with", false: "filter_without" };
+  for (const option of $("filter-actions").options) option.textContent = t(ui, actionWords[option.value]);
   for (const id of ["page-lang", "table-lang"]) {
     const select = $(id);
     const current = select.value || words.lang;
@@ -63,7 +77,7 @@ function drawTables() {
     ? ["data-join", "data-watch"].map((name) => [name, document.activeElement.getAttribute(name)]).find(([, v]) => v)
     : null;
   if (!tables.length) {
-    box.replaceChildren(h("p", { class: "none" }, t(ui, "no_tables")));
+    box.replaceChildren(h("p", { class: "none" }, t(ui, filterQuery() ? "no_match" : "no_tables")));
     return;
   }
   const pager = total <= PAGE ? null : h(
@@ -93,14 +107,15 @@ function drawTables() {
         return h(
           "li",
           { "data-table": table.id, lang: table.lang },
-          h("div", { class: "info" }, h("p", { class: "settings-line" }, table.settings,
-            table.clock ? ` · ${t(ui, `clock_${table.clock}`)}` : ""),
+          h("div", { class: "info" }, table.name ? h("p", { class: "table-name" }, table.name) : null,
+            h("p", { class: "settings-line" }, table.settings,
+              table.clock ? ` · ${t(ui, `clock_${table.clock}`)}` : ""),
             h("p", { class: "seat-names" }, names, " · ", h("em", { class: "status" }, t(ui, `status_${table.status}`)))),
           h("div", { class: "row-actions" }, actions),
         );
       }),
     ),
-    pager,
+    pager || "", // (replaceChildren writes a null out as the text "null")
   );
   if (focused) {
     const again = box.querySelector(`[${focused[0]}="${CSS.escape(focused[1])}"]`);
@@ -157,16 +172,33 @@ function turnPage(step) {
   refresh();
 }
 
+/** The lobby's filters as the query of GET /api/tables ("" when none is set). */
+function filterQuery() {
+  const query = new URLSearchParams();
+  for (const name of ["players", "advanced", "actions"]) {
+    const value = $(`filter-${name}`).value;
+    if (value) query.set(name, value);
+  }
+  if ($("filter-free").checked) query.set("free", "true");
+  const text = query.toString();
+  return text ? `&${text}` : "";
+}
+
+function filtersChanged() {
+  offset = 0;
+  refresh();
+}
+
 async function refresh() {
   try {
-    const page = await api(`/api/tables?offset=${offset}&limit=${PAGE}`);
+    const page = await api(`/api/tables?offset=${offset}&limit=${PAGE}${filterQuery()}`);
     if (!page.tables.length && page.total > 0 && offset > 0) { // the page emptied: the last one
       offset = Math.max(0, Math.floor((page.total - 1) / PAGE) * PAGE);
       return refresh();
     }
     tables = page.tables;
     total = page.total;
-    const now = JSON.stringify([offset, total, tables]);
+    const now = JSON.stringify([offset, total, tables, filterQuery()]);
     if (now === shown) return; // unchanged: keep the list (and the focus in it) as it is
     shown = now;
     drawTables();
@@ -206,9 +238,15 @@ async function create(event) {
       name: name(),
       clock: Number(CLOCKS.includes($("clock").value) ? $("clock").value : 0),
       spectator_chat: $("spectator-chat").value,
+      table_name: $("table-name").value.trim(),
+      private: $("private").checked,
     });
     setToken(answer.id, answer.token);
-    location.href = `/t/${encodeURIComponent(answer.id)}`;
+    const url = `/t/${encodeURIComponent(answer.id)}`;
+    if (answer.invite) { // a private table: its link carries the invitation in its fragment
+      setInvite(answer.id, answer.invite);
+      location.href = `${url}#invite=${encodeURIComponent(answer.invite)}`;
+    } else location.href = url;
   } catch (err) {
     toast(err.message);
     button.disabled = false;
@@ -218,6 +256,8 @@ async function create(event) {
 function main() {
   $("name").value = getName();
   $("create").addEventListener("submit", create);
+  $("filters").addEventListener("change", filtersChanged);
+  $("filters").addEventListener("submit", (event) => event.preventDefault());
   $("page-lang").addEventListener("change", (event) => {
     choosePageLanguage(event.target.value);
     $("table-lang").value = event.target.value;

@@ -3,7 +3,7 @@
 // drawn by the same renderer as the live table; First/Previous/Next/Last and the
 // ←/→/Home/End keys step through it.
 
-import { api, getToken, h, loadWords, pageLanguage, t, toast } from "./common.js";
+import { api, getInvite, getToken, h, loadWords, pageLanguage, t, toast } from "./common.js";
 import { renderBoard } from "./render.js";
 
 const parts = location.pathname.split("/");
@@ -36,12 +36,13 @@ function show(i) {
 async function load() {
   const base = `/api/tables/${encodeURIComponent(tableId)}/games/${number}/replay`;
   const token = getToken(tableId);
+  const invite = getInvite(tableId); // a private table's games open with its invitation
   try {
     try {
-      frames = (await api(base, undefined, token)).frames;
+      frames = (await api(base, undefined, token, invite)).frames;
     } catch (err) {
-      if (!token || err.status !== 403) throw err;
-      frames = (await api(base)).frames; // a token this table no longer knows: the spectator's view
+      if (!token || err.code !== "bad-token") throw err;
+      frames = (await api(base, undefined, null, invite)).frames; // a token this table no longer knows: the spectator's view
     }
   } catch (err) {
     $("board").replaceChildren(h("p", { class: "gone" }, err.message));

@@ -5,9 +5,12 @@
 // connections) is told why before it is closed: the page says so instead of reconnecting.
 // The person picks a card the legal options name, then one of that card's options (or a
 // card-less one); the server's marks decide what asks first (safe, ends_turn).
+// A private table opens with its invitation, the `#invite=` fragment of its link (never
+// sent to the server in an address: the page sends it in its hello and requests' bodies)
+// or this browser's seat token; the host copies the link from the set-up panel.
 
 import {
-  api, clearToken, getName, getToken, h, loadWords, pageLanguage, setName, setToken, t, toast,
+  api, clearToken, getInvite, getName, getToken, h, loadWords, pageLanguage, setInvite, setName, setToken, t, toast,
 } from "./common.js";
 import { showClock } from "./clock.js";
 import { rematchEl } from "./rematch.js";
@@ -17,6 +20,14 @@ import { cardEl, pickable, renderBoard } from "./render.js";
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const watching = new URLSearchParams(location.search).has("watch");
 let token = watching ? null : getToken(tableId);
+const invite = inviteFromLink() || getInvite(tableId); // a private table's invitation (null: none known)
+
+/** The invitation of the address's fragment (`#invite=...`), kept for later visits. */
+function inviteFromLink() {
+  const secret = new URLSearchParams(location.hash.slice(1)).get("invite");
+  if (secret) setInvite(tableId, secret);
+  return secret;
+}
 
 let frame = null; // the last table frame
 let log = []; // its whole move log (a frame sends the lines after the first `log_from` ones)
@@ -38,7 +49,7 @@ const $ = (id) => document.getElementById(id);
 // --- the connection ---------------------------------------------------------------------
 
 /** Error codes the server closes the connection after (the close event says what next). */
-const CLOSING = new Set(["no-table", "cross-origin", "too-many", "token-in-url", "bad-hello", "no-hello"]);
+const CLOSING = new Set(["no-table", "cross-origin", "too-many", "token-in-url", "bad-hello", "no-hello", "private"]);
 
 function socketUrl() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -52,7 +63,7 @@ function connect() {
   socket = ws;
   ws.addEventListener("open", () => {
     attempts = 0;
-    ws.send(JSON.stringify({ type: "hello", token, lang: pageLanguage(), chat: true }));
+    ws.send(JSON.stringify({ type: "hello", token, lang: pageLanguage(), chat: true, invite }));
     showConnection(true);
   });
   ws.addEventListener("message", (event) => {
@@ -136,6 +147,11 @@ function onError(data) {
     return;
   }
   toast(data.message || data.code);
+  if (data.code === "unseated") {
+    // the host removed this person, or they left: the connection is a spectator's now
+    clearToken(tableId);
+    token = null;
+  }
   if (data.code === "bad-token" || data.code === "seat-revoked") {
     // this browser's token no longer opens a seat here: watch instead
     clearToken(tableId);
@@ -176,7 +192,7 @@ function onFrame(data) {
   frame = data;
   chatSeats(data);
   document.documentElement.lang = data.table.lang;
-  document.title = `Red7 · ${data.table.settings}`;
+  document.title = `Red7 · ${data.table.name || data.table.settings}`;
   if (pending && pending.seq !== data.seq) pending = null;
   const { usable } = pickable(data);
   if (!usable.includes(selected)) selected = usable.length === 1 ? usable[0] : null;
@@ -203,7 +219,7 @@ function announce() {
 // --- drawing ------------------------------------------------------------------------------
 
 function draw() {
-  $("settings").textContent = frame.table.settings;
+  $("settings").textContent = frame.table.name ? `${frame.table.name} · ${frame.table.settings}` : frame.table.settings;
   showClock($("countdown"), frame, ui);
   if (!frame.game) {
     $("board").replaceChildren();
@@ -293,17 +309,58 @@ function overEl() {
       "p",
       { class: "over-links" },
       h("a", { href: `/t/${encodeURIComponent(tableId)}/replay/${n}` }, t(ui, "replay")),
-      h("a", { href: `/api/tables/${encodeURIComponent(tableId)}/games/${n}/record` }, t(ui, "record")),
+      recordLink(n),
     ),
     rematchEl(frame, ui, playAgain, declineAgain),
   );
 }
 
+/** The game record's link; a private table's is fetched with the token or invitation
+ * (a plain link cannot carry them) and opened from memory. */
+function recordLink(n) {
+  const path = `/api/tables/${encodeURIComponent(tableId)}/games/${n}/record`;
+  if (!frame.table.private) return h("a", { href: path }, t(ui, "record"));
+  return h("a", {
+    href: path,
+    onclick: async (event) => {
+      event.preventDefault();
+      try {
+        const record = await api(path, undefined, token, invite);
+        const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
+        const link = h("a", { href: URL.createObjectURL(blob), download: `red7-${tableId}-${n}.json` });
+        link.click();
+        URL.revokeObjectURL(link.href);
+      } catch (err) {
+        toast(err.message);
+      }
+    },
+  }, t(ui, "record"));
+}
+
+/** Copy `text` (a link) to the clipboard, and say so. */
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(t(ui, "copied"));
+  } catch {
+    toast(text, 20000); // no clipboard here (an address that is not secure): the link to copy by hand
+  }
+}
+
 function shareLinks() {
   const base = `${location.origin}/t/${encodeURIComponent(tableId)}`;
+  if (frame.table.private) { // the links carry the invitation, in their fragment
+    if (!invite) return [h("p", { class: "share" }, t(ui, "invite_lost"))];
+    const fragment = `#invite=${encodeURIComponent(invite)}`;
+    return [
+      h("p", { class: "share" }, t(ui, "invite_link"), " ", h("a", { href: base + fragment, class: "link-invite" }, base + fragment)),
+      h("p", {}, h("button", { type: "button", class: "copy-link", "data-focus": "copy", onclick: () => copyText(base + fragment) }, t(ui, "copy_invite"))),
+    ];
+  }
   return [
     h("p", { class: "share" }, t(ui, "share"), " ", h("a", { href: base, class: "link-share" }, base)),
     h("p", { class: "share" }, t(ui, "watch_link"), " ", h("a", { href: `${base}?watch`, class: "link-watch" }, `${base}?watch`)),
+    h("p", {}, h("button", { type: "button", class: "copy-link", "data-focus": "copy", onclick: () => copyText(base) }, t(ui, "copy_link"))),
   ];
 }
 
@@ -323,6 +380,16 @@ function setupEl() {
       if (seat.bot) parts.push(h("span", { class: "badge bot" }, t(ui, `level_${seat.bot}`)));
       if (seat.you) parts.push(h("span", { class: "badge you" }, t(ui, "you")));
       if (!seat.bot) parts.push(h("span", { class: `badge ${seat.online ? "online" : "offline"}` }, t(ui, seat.online ? "online" : "offline")));
+      if (frame.you === 0 && s !== 0) { // the host may empty another seat before the start
+        parts.push(h("button", {
+          type: "button",
+          class: "remove-seat",
+          "data-seat": s,
+          "data-focus": `remove:${s}`,
+          "aria-label": t(ui, "remove_seat", { name: seat.name, n: s + 1 }),
+          onclick: () => removeSeat(s),
+        }, t(ui, "remove")));
+      }
     } else {
       parts.push(h("span", { class: "seat-label empty" }, t(ui, "seat_empty")));
       if (seated) {
@@ -354,7 +421,8 @@ function setupEl() {
   const box = h(
     "section",
     { class: "setup panel", "aria-labelledby": "setup-title" },
-    h("h2", { id: "setup-title" }, frame.table.settings),
+    h("h2", { id: "setup-title" }, frame.table.name || frame.table.settings,
+      frame.table.private ? h("span", { class: "badge private" }, t(ui, "private")) : null),
   );
   if (!seated && !watching && anyFree) {
     box.append(
@@ -378,7 +446,11 @@ function setupEl() {
   box.append(h("ol", { class: "seatlist" }, rows));
   if (seated) {
     box.append(
-      h("p", {}, h("button", { type: "button", class: "primary start", disabled: anyFree, "data-focus": "start", onclick: startGame }, t(ui, "start"))),
+      h("p", { class: "setup-actions" },
+        h("button", { type: "button", class: "primary start", disabled: anyFree, "data-focus": "start", onclick: startGame }, t(ui, "start")),
+        frame.you !== null && frame.you !== 0
+          ? h("button", { type: "button", class: "leave-seat", "data-focus": "leave", onclick: leaveSeat }, t(ui, "leave_seat"))
+          : null),
     );
   }
   if (watching) box.append(h("p", { class: "spectating" }, t(ui, "spectating")));
@@ -397,7 +469,7 @@ async function takeSeat(s) {
   try {
     const name = drafts.name.trim();
     setName(name);
-    const answer = await api(`/api/tables/${encodeURIComponent(tableId)}/seats/${s}`, { name });
+    const answer = await api(`/api/tables/${encodeURIComponent(tableId)}/seats/${s}`, { name, invite });
     setToken(tableId, answer.token);
     token = answer.token;
     reconnectNow();
@@ -409,6 +481,22 @@ async function takeSeat(s) {
 async function addBot(s) {
   try {
     await api(`/api/tables/${encodeURIComponent(tableId)}/bots`, { token, seat: s, level: drafts.levels[s] || "medium" });
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+async function removeSeat(s) {
+  try {
+    await api(`/api/tables/${encodeURIComponent(tableId)}/seats/${s}/remove`, { token });
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+async function leaveSeat() {
+  try {
+    await api(`/api/tables/${encodeURIComponent(tableId)}/leave`, { token });
   } catch (err) {
     toast(err.message);
   }
@@ -580,7 +668,9 @@ function roundEnded() {
     const proposed = frame.rematch && frame.rematch.agreed.length;
     if (frame.you !== null && !proposed) buttons.push({ label: t(ui, "play_again"), value: "again", primary: true });
     buttons.push({ label: t(ui, "replay"), href: `/t/${encodeURIComponent(tableId)}/replay/${n}` });
-    buttons.push({ label: t(ui, "record"), href: `/api/tables/${encodeURIComponent(tableId)}/games/${n}/record` });
+    if (!frame.table.private) { // (a private table's record needs its invitation: the panel's link)
+      buttons.push({ label: t(ui, "record"), href: `/api/tables/${encodeURIComponent(tableId)}/games/${n}/record` });
+    }
     buttons.push({ label: t(ui, "close"), value: "close", primary: frame.you === null });
   } else {
     buttons.push({ label: t(ui, "next_round"), value: "next", primary: true });

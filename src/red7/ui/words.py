@@ -24,6 +24,7 @@ from ..core.events import (
     CardPlayed,
     CardTaken,
     DrawDeclined,
+    DrawReason,
     Event,
     GameOver,
     PlayerEliminated,
@@ -318,37 +319,21 @@ def log_lines(
     person: "You drew G3 (the 3's action)"; whose palette a 1 took a card from is told
     to all (:func:`_log_line`)."""
     names, lang = tuple(names), language()
-    lines = [
-        line
-        for i, event in enumerate(events)
-        if (line := _log_line(event, names, viewer, lang, _by_three(events, i))) is not None
-    ]
+    lines = [line for event in events if (line := _log_line(event, names, viewer, lang)) is not None]
     return lines if last is None else lines[-last:]
 
 
-def _by_three(events: Sequence[Event], i: int) -> bool:
-    """Is ``events[i]`` a 3's draw (R7.3) rather than the advanced canvas draw (R5.1)?
-    A 3's draw comes from the same decision as the 3 played to the palette, so that
-    play is the event just before it in any slice of the log; the canvas draw is a
-    decision of its own, after a card went on the canvas."""
-    if not isinstance(event := events[i], CardDrawn) or i == 0:
-        return False
-    before = events[i - 1]
-    return isinstance(before, CardPlayed) and before.seat == event.seat and before.card.value == 3
-
-
 @functools.lru_cache(maxsize=1 << 14)
-def _log_line(
-    event: Event, names: tuple[str, ...], viewer: int | None, lang: str, by_three: bool = False
-) -> str | None:
+def _log_line(event: Event, names: tuple[str, ...], viewer: int | None, lang: str) -> str | None:
     # Events are immutable and their words depend on these arguments only, so a line is
     # made once: the web server writes every seat's whole log at every change.
     seat = getattr(event, "seat", None)  # every event the log tells of has a seat
     if seat is None:
         return None
     if isinstance(event, CardDrawn):
-        # why the card was drawn is public; the card only when it was known to all
-        # (R7.z) or ``viewer`` drew it (R9: the event as seen already hides it)
+        # why the card was drawn is public (the event says it); the card only when it was
+        # known to all (R7.z) or ``viewer`` drew it (R9: the event as seen already hides it)
+        by_three = event.reason is DrawReason.THREE
         if event.card is None:
             text = _("drew a card (the 3's action)") if by_three else _("drew a card (the canvas draw)")
         elif seat == viewer:
@@ -519,7 +504,7 @@ def move_log(events: Sequence[Event], names: Sequence[str], viewer: int | None =
     the move that ends a round stays in the log."""
     names, lang = tuple(names), language()
     lines: list[str] = []
-    for i, event in enumerate(events):
+    for event in events:
         if isinstance(event, RoundDealt):
             if event.round > 1:
                 lines.append(_("— Round {n} —").format(n=event.round))
@@ -527,7 +512,7 @@ def move_log(events: Sequence[Event], names: Sequence[str], viewer: int | None =
             lines.append(round_winner(event, names))
         elif isinstance(event, GameOver):
             lines.append(winners_line(event.winners, names, is_match(event)))
-        elif (line := _log_line(event, names, viewer, lang, _by_three(events, i))) is not None:
+        elif (line := _log_line(event, names, viewer, lang)) is not None:
             lines.append(line)
     return lines
 

@@ -57,11 +57,11 @@ def test_an_empty_database_is_upgraded_once(kind: str, pg: services.Postgres | N
     assert red7_db("current", "--database-url", url).stdout.strip().endswith("none (empty)")
     first = red7_db("upgrade", "--database-url", url)
     assert first.returncode == 0, first.stderr
-    assert "upgraded from an empty database to migration 0004" in first.stdout
+    assert "upgraded from an empty database to migration 0005_board" in first.stdout
     again = red7_db("upgrade", "--database-url", url)
-    assert "already at migration 0004" in again.stdout
+    assert "already at migration 0005_board" in again.stdout
     store = Store(url)
-    assert store.revision() == "0004" and store.tables() == []
+    assert store.revision() == "0005_board" and store.tables() == []
     store.close()
 
 
@@ -123,7 +123,7 @@ def test_a_database_of_the_previous_release_plays_on(kind: str, pg: services.Pos
     url = database(kind, pg, tmp_path)
     game, written = write_previous_release(url)
     upgraded = red7_db("upgrade", "--database-url", url)
-    assert "upgraded from 0001 to migration 0004" in upgraded.stdout, upgraded.stderr
+    assert "upgraded from 0001 to migration 0005_board" in upgraded.stdout, upgraded.stderr
     stored = Store(url).table("old1")
     assert stored is not None and stored.version == 0 and stored.game is not None
     assert stored.game.committed == written  # every decision that release kept was final
@@ -174,3 +174,35 @@ def test_operations_endpoints_logs_and_environment(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in server.log().splitlines() if line.startswith("{")]
     assert any(line["message"].startswith("red7 serve:") and line["bus"] == "none" for line in lines), lines
     assert created["token"] not in server.log()
+
+
+def test_tables_made_before_the_hints_option_allow_hints(tmp_path: Path) -> None:
+    """Migration 0005_board from 0004 with a table in it: the table keeps its game and
+    allows hints (as every table did before the option); a table made after may not."""
+    url = f"sqlite:///{tmp_path / 'hints.sqlite3'}"
+    store = Store(url)
+    with store.engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0004")
+        meta = sa.MetaData()
+        tables = sa.Table("tables", meta, autoload_with=connection)
+        connection.execute(
+            tables.insert().values(
+                id="old4",
+                created=datetime.now(UTC),
+                players=2,
+                advanced=False,
+                actions=False,
+                lang="en",
+                status="open",
+                version=3,
+            )
+        )
+    upgraded = red7_db("upgrade", "--database-url", url)
+    assert "upgraded from 0004 to migration 0005_board" in upgraded.stdout, upgraded.stderr
+    old = store.table("old4")
+    assert old is not None and old.hints and old.version == 3
+    new = store.create_table("new5", 2, False, False, "en", hints=False)
+    assert not new.hints
+    again = store.table("new5")
+    assert again is not None and not again.hints
+    store.close()

@@ -11,8 +11,8 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Final
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Final
 
 from ..bots.base import Appraisal
 from ..core.actions import Action, Kind
@@ -31,13 +31,16 @@ from ..core.events import (
     RoundDealt,
     RoundOver,
 )
-from ..core.model import Config, Option, Refusal, RoundResult, Step
+from ..core.model import STEP_KINDS, Config, Option, Refusal, RoundResult, Step
 from ..core.standing import Standing
 from ..play.records import last_unfinished
 from ..play.saving import Saver
 from ..play.session import Plan, PlanEnd, SeatKind, SeatName
 from ..solver.marks import Estimate, Mark
 from .i18n import LANGUAGES, N_, _, language, ngettext, translations
+
+if TYPE_CHECKING:
+    from ..core.observation import Observation
 
 CARD_MARKS: Final = N_("R O Y G B I V")
 """The colours' marks on a card as the interfaces show it (the mark, then the number:
@@ -414,6 +417,52 @@ def refusal_text(refusal: Refusal) -> str:
         fields["card"] = card_label(refusal.card)
     reason = refusal.format(_(refusal.template), **fields)
     return f"{reason[:1].upper()}{reason[1:]}."
+
+
+CARD_DECISIONS: Final = (
+    (Kind.PLAY, None),
+    (Kind.CANVAS, None),
+    (Kind.MOVE, "canvas"),
+    (Kind.MOVE, "deck"),
+    (Kind.TAKE, None),
+)
+"""The decisions that name a card (a kind and, for a 7's move, its destination), in the
+order their refusals are told."""
+
+
+def unusable_reason(
+    obs: Observation, card: Card, check: Callable[[Action], Refusal | None], names: Sequence[str]
+) -> str | None:
+    """Why the mover, whose view is ``obs``, cannot use ``card`` now, in words; None when
+    a decision of this step can use it, or when it is in no place a decision could pick
+    it from (a hand card at a 7's step: the front end words that with its own controls).
+
+    A card where this step's decisions pick (the hand for a play or the canvas, the
+    mover's palette at a 7's step, the others' palettes at a 1's step) gets the engine's
+    refusal of each of those decisions about it (``check``: the table's, None for a
+    legal decision); a card in a palette elsewhere, which action would move it. The
+    terminal game and the web frames both word a greyed card with this function."""
+    kinds = STEP_KINDS[obs.step]
+    owner = next((s for s, palette in enumerate(obs.palettes) if palette >> card & 1), None)
+    in_hand = obs.hand is not None and bool(obs.hand >> card & 1)
+    picked_here = (
+        (in_hand and bool(kinds & {Kind.PLAY, Kind.CANVAS}))
+        or (owner == obs.seat and Kind.MOVE in kinds)
+        or (owner is not None and owner != obs.seat and Kind.TAKE in kinds)
+    )
+    if picked_here:
+        refusals = [check(Action.of(kind, card, to)) for kind, to in CARD_DECISIONS if kind in kinds]
+        if any(refusal is None for refusal in refusals):
+            return None
+        reasons = dict.fromkeys(refusal_text(refusal) for refusal in refusals if refusal is not None)
+        return _("{card} cannot be used now: {reasons}").format(card=card_label(card), reasons=" ".join(reasons))
+    if owner is not None and owner != obs.seat:
+        return _("{card} is in {name}'s palette: only a 1's action takes a card from another palette.").format(
+            card=card_label(card), name=names[owner]
+        )
+    if owner is not None:
+        return _("{card} is in your palette: only a 7's action moves a palette card.").format(card=card_label(card))
+    return None
 
 
 def turn_summary(staged: Sequence[Action], last: Action) -> str:

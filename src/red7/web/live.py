@@ -76,6 +76,8 @@ class LiveTable:
     bot_task: asyncio.Task[None] | None = field(default=None, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     """Held while a change of the table is made and written (one at a time)."""
+    hints: bool = True
+    """The people at the table may ask for a hint (a table option; never changes)."""
 
     @property
     def table(self) -> Table | None:
@@ -120,6 +122,7 @@ class LiveTable:
             tuple(seat.stored(self.session.substitute(s), self.session.undone(s)) for s, seat in enumerate(self.seats)),
             game,
             self.version,
+            self.hints,
         )
 
     @property

@@ -104,6 +104,8 @@ class CreateTable(Request):
     """The table's language (``pt``, ``pt_BR``, ``en-GB``... are read as the tag they name)."""
     name: Text = ""
     """The creator's name: spaces folded, up to 24 characters; empty: the seat's own name."""
+    hints: bool = True
+    """The people at the table may ask for a hint on their turn (off: no hint button)."""
 
 
 class TakeSeat(Request):
@@ -163,9 +165,17 @@ class Again(Request):
     type: Literal["again"]
 
 
-ClientMessage = Annotated[Decide | TakeBack | Again, Field(discriminator="type")]
+class Hint(Request):
+    """The person to move asks what a bot would do with the rest of their turn, at the
+    frame whose ``seq`` they saw (answered to them alone by a ``hint`` frame)."""
+
+    type: Literal["hint"]
+    seq: Number
+
+
+ClientMessage = Annotated[Decide | TakeBack | Again | Hint, Field(discriminator="type")]
 """What a client sends on its WebSocket after its hello."""
-CLIENT_MESSAGE: Final = TypeAdapter[Decide | TakeBack | Again](ClientMessage)
+CLIENT_MESSAGE: Final = TypeAdapter[Decide | TakeBack | Again | Hint](ClientMessage)
 
 
 # --- frames and answers -------------------------------------------------------------------------
@@ -231,6 +241,14 @@ class OptionView(Message):
     text: str
 
 
+class LastMoveView(Message):
+    """The cards the latest turn moved, as the frame's seat may see them (R9: another
+    seat's hidden draw is never named), for the board to highlight."""
+
+    seat: int
+    cards: list[Annotated[str, Field(pattern=r"^[ROYGBIV][1-7]$")]]
+
+
 class GameView(Message):
     """A game as one seat (or a spectator) may see it: the public part (board,
     standing, last round, result) and the seat's own (hand, log, options)."""
@@ -267,6 +285,13 @@ class GameView(Message):
     """Where the cards of this step's decisions are picked (null: not the receiver's turn)."""
     staged: list[str]
     """The receiver's decisions of this turn that it may still take back."""
+    unusable: dict[str, str] = {}
+    """On the receiver's turn: each card of its hand and of the palettes that no legal
+    decision names, by notation, with why it cannot be used now (the engine's refusal in
+    words); empty otherwise."""
+    last: LastMoveView | None = None
+    """The cards the latest turn moved, as the receiver may see them (null: none yet in
+    this round)."""
 
 
 class TableInfo(Message):
@@ -278,6 +303,8 @@ class TableInfo(Message):
     status: Status
     game: int
     settings: str
+    hints: bool = True
+    """The people at the table may ask for a hint (a table option)."""
 
 
 class SeatView(Message):
@@ -320,9 +347,22 @@ class ErrorFrame(Message):
     retry_after: float | None = None
 
 
-ServerFrame = Annotated[TableFrame | ErrorFrame, Field(discriminator="type")]
+class HintFrame(Message):
+    """The answer to a ``hint``, sent to the asking connection only: the bot's whole
+    turn in the person's place, its reason and odds, in words (the terminal game's), and
+    its decisions in notation. ``seq``: the position it is for (a later frame makes it
+    stale)."""
+
+    v: Literal[1]
+    type: Literal["hint"]
+    seq: int
+    text: str
+    decisions: list[str]
+
+
+ServerFrame = Annotated[TableFrame | ErrorFrame | HintFrame, Field(discriminator="type")]
 """What the server sends on a WebSocket."""
-SERVER_FRAME: Final = TypeAdapter[TableFrame | ErrorFrame](ServerFrame)
+SERVER_FRAME: Final = TypeAdapter[TableFrame | ErrorFrame | HintFrame](ServerFrame)
 
 
 class Refusal(Message):
@@ -421,7 +461,11 @@ def _decision() -> Refused:
 
 
 def _kind() -> Refused:
-    return Refused("bad-type", _("Unknown message type: use decide, take_back or again."))
+    return Refused("bad-type", _("Unknown message type: use decide, take_back, again or hint."))
+
+
+def _hints_option() -> Refused:
+    return Refused("bad-settings", _("The option hints is true or false."))
 
 
 def _hello() -> Refused:
@@ -432,6 +476,7 @@ FIELD_REFUSALS: Final[dict[str, Why]] = {
     "players": _settings_players,
     "advanced": _settings_option,
     "actions": _settings_option,
+    "hints": _hints_option,
     "lang": _settings_language,
     "name": _name,
     "token": _token,
@@ -494,7 +539,7 @@ def parse_hello(text: str | None) -> Hello:
         raise _hello() from None
 
 
-def parse_message(text: str) -> Decide | TakeBack | Again:
+def parse_message(text: str) -> Decide | TakeBack | Again | Hint:
     """A WebSocket's message after its hello (already under :data:`MAX_MESSAGE`), or
     :class:`Refused` saying what is wrong."""
     try:
@@ -514,6 +559,7 @@ REQUESTS: Final[dict[str, type[BaseModel]]] = {
     "WebSocket /ws/{id}: decide": Decide,
     "WebSocket /ws/{id}: take_back": TakeBack,
     "WebSocket /ws/{id}: again": Again,
+    "WebSocket /ws/{id}: hint": Hint,
 }
 """Each request and the model its body or message is."""
 ANSWERS: Final[dict[str, type[BaseModel]]] = {
@@ -527,6 +573,7 @@ ANSWERS: Final[dict[str, type[BaseModel]]] = {
     "any refusal (4xx)": Refusal,
     "WebSocket /ws/{id}: table": TableFrame,
     "WebSocket /ws/{id}: error": ErrorFrame,
+    "WebSocket /ws/{id}: hint": HintFrame,
 }
 """Each answer and the model it is (a game's record, ``GET .../record``, is the engine's
 record format: docs/library.md)."""

@@ -232,7 +232,7 @@ class Tables:
     def _revive(self, stored: StoredTable) -> LiveTable:
         config = Config(stored.players, stored.advanced, stored.actions)
         seats = [SeatState() for _ in stored.seats]
-        live = LiveTable(stored.id, stored.lang, config, seats, stored.status)
+        live = LiveTable(stored.id, stored.lang, config, seats, stored.status, hints=stored.hints)
         self._copy(live, stored)
         for seat in live.seats:
             if seat.bot is None and seat.token_hash is not None:
@@ -330,9 +330,12 @@ class Tables:
         newest_first = reversed(self.live.values())
         return sorted((t for t in newest_first if t.status in order), key=lambda t: order[t.status])
 
-    async def create(self, players: int, advanced: bool, actions: bool, lang: str, name: str) -> tuple[LiveTable, str]:
+    async def create(
+        self, players: int, advanced: bool, actions: bool, lang: str, name: str, hints: bool = True
+    ) -> tuple[LiveTable, str]:
         """A new table; its creator takes seat 0. Returns the table and the creator's token
-        (the values are a :class:`~red7.web.protocol.CreateTable`'s, checked for their types)."""
+        (the values are a :class:`~red7.web.protocol.CreateTable`'s, checked for their types;
+        ``hints``: whether its people may ask for a hint)."""
         try:
             config = Config(players, advanced, actions)
         except GameError as err:
@@ -344,9 +347,9 @@ class Tables:
         with using(tag):
             self._clean_name(name)  # refused before anything is made
         table_id = secrets.token_urlsafe(6)
-        live = LiveTable(table_id, tag, config, [SeatState() for _ in range(config.players)])
+        live = LiveTable(table_id, tag, config, [SeatState() for _ in range(config.players)], hints=hints)
         live.saved = await self._db(
-            self.store.create_table, table_id, config.players, config.advanced, config.actions, tag
+            self.store.create_table, table_id, config.players, config.advanced, config.actions, tag, hints
         )
         self.live[table_id] = live
         async with self._changing(live):

@@ -55,6 +55,7 @@ from sqlalchemy import (
     insert,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -111,6 +112,8 @@ class TableRow(Base):
     unused: :data:`red7.web.service.EXPIRED`)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     """Bumped by every change of the table (:meth:`Store.commit`)."""
+    hints: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """Whether the people at the table may ask for a hint (set when it is created)."""
 
 
 class SeatRow(Base):
@@ -241,6 +244,8 @@ class StoredTable:
     game: StoredGame | None
     """The table's latest game (None before the first starts)."""
     version: int = 0
+    hints: bool = True
+    """The people may ask for a hint (a table option, set when it is created)."""
 
 
 class Store:
@@ -304,7 +309,9 @@ class Store:
 
     # --- writes -------------------------------------------------------------------
 
-    def create_table(self, table_id: str, players: int, advanced: bool, actions: bool, lang: str) -> StoredTable:
+    def create_table(
+        self, table_id: str, players: int, advanced: bool, actions: bool, lang: str, hints: bool = True
+    ) -> StoredTable:
         """A new table with empty seats, at version 0."""
         with Session(self.engine) as s, s.begin():
             s.add(
@@ -317,12 +324,14 @@ class Store:
                     lang=lang,
                     status="open",
                     version=0,
+                    hints=hints,
                 )
             )
             s.flush()  # the table before its seats (no ORM relationship orders them)
             for seat in range(players):
                 s.add(SeatRow(table_id=table_id, seat=seat, name="", token_hash=None, bot=None, undone=0))
-        return StoredTable(table_id, players, advanced, actions, lang, "open", (StoredSeat(),) * players, None, 0)
+        seats = (StoredSeat(),) * players
+        return StoredTable(table_id, players, advanced, actions, lang, "open", seats, None, 0, hints)
 
     def commit(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
         """Write the change of a table from ``before`` (what the database held at
@@ -499,6 +508,7 @@ class Store:
             tuple(StoredSeat(seat.name, seat.token_hash, seat.bot, seat.substitute, seat.undone) for seat in seats),
             None if game is None else self._game(s, game),
             row.version,
+            row.hints,
         )
 
     @staticmethod

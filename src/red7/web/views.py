@@ -35,6 +35,7 @@ from ..core.cards import COLOURS, Card, CardSet
 from ..core.events import RoundOver
 from ..core.model import STEP_KINDS, Option, Step
 from ..core.standing import standing_of
+from ..play.last_move import last_move
 from ..play.session import cards_at_round_end
 from ..ui.i18n import N_, _, language, ngettext, using
 from ..ui.words import (
@@ -49,6 +50,7 @@ from ..ui.words import (
     turn_prompt,
     turn_summary,
     unsafe_reason,
+    unusable_reason,
     winners_line,
     winning_line,
 )
@@ -107,6 +109,10 @@ UI_WORDS: Final = {
     "players": N_("Players"),
     "advanced_game": N_("Advanced game (scores over a match)"),
     "action_cards": N_("Action cards"),
+    "hints_allowed": N_("Hints allowed"),
+    "hint": N_("Hint"),
+    "hint_title": N_("Hint"),
+    "thinking_hint": N_("Thinking of a hint…"),
     "language": N_("Language"),
     "create": N_("Create the table"),
     "open_tables": N_("Open tables"),
@@ -125,6 +131,9 @@ UI_WORDS: Final = {
     "rules": N_("Rules"),
     "counts": N_("Underlined: counts under the rule"),
     "drawn": N_("+ just drawn"),
+    "moved": N_("Outlined: moved in the last turn"),
+    "your_turn_title": N_("● Your turn — Red7"),
+    "sound": N_("Sound when it is your turn"),
     "in_hand": N_("Cards in hand: {n}"),
     "points": N_("Points: {score} of {target}"),
     "known_top": N_("Known on top:"),
@@ -228,6 +237,7 @@ def shared_view(live: LiveTable, viewer: int | None = None) -> Shared:
             "status": live.status,
             "game": live.game_number,
             "settings": settings_text(live),
+            "hints": live.hints,
         }
         seats = [
             {
@@ -366,6 +376,8 @@ def seat_game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> d
         "options": [],
         "picks": None,
         "staged": [],
+        "unusable": {},
+        "last": None,
     }
     if seat is not None:
         obs = table.observe(seat)
@@ -378,7 +390,23 @@ def seat_game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> d
             game["options"] = [option_json(table, obs, option, names, lines) for option in options]
             game["picks"] = picks(obs.step)
             game["staged"] = [str(a) for a in table.staged]
+            game["unusable"] = unusable_json(table, obs, options, names)
+    moved = last_move(events)  # as ``seat`` sees the events: another seat's hidden draw is no card (R9)
+    game["last"] = None if moved is None else {"seat": moved.seat, "cards": [str(card) for card in moved.cards]}
     return game
+
+
+def unusable_json(table: Table, obs: Observation, options: Sequence[Option], names: Sequence[str]) -> dict[str, str]:
+    """For the mover only: each card of their hand and of the palettes that no legal
+    decision names now, with why (:func:`~red7.ui.words.unusable_reason`, the terminal
+    game's words), so tapping or hovering a greyed card says it."""
+    named = {option.action.card for option in options if option.action.card is not None}
+    cards = [*CardSet(obs.hand or 0), *(card for palette in obs.palettes for card in CardSet(palette))]
+    reasons = {}
+    for card in cards:
+        if card not in named and (why := unusable_reason(obs, card, table.check, names)) is not None:
+            reasons[str(card)] = why
+    return reasons
 
 
 def waiting_text(live: LiveTable, names: Sequence[str]) -> str:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends, Path
 from starlette.requests import HTTPConnection
 
+from ..hints import Hints
 from ..limits import ClientLimits
 from ..lobby import Lobby
 from ..metrics import Metrics
@@ -31,6 +32,8 @@ class Context:
     client_limits: ClientLimits
     live_tables: Tables | None = None
     lobby: Lobby | None = None
+    hints: Hints = field(default_factory=Hints)
+    """The hints being worked out and each seat's share of them."""
 
     def tables(self) -> Tables:
         """The app's tables (the app has started: no route is served before)."""

@@ -83,7 +83,7 @@ async def create_table(request: Request, context: Shared) -> Created:
     try:
         with using(asked.lang):
             live, token = await context.tables().create(
-                asked.players, asked.advanced, asked.actions, asked.lang, asked.name
+                asked.players, asked.advanced, asked.actions, asked.lang, asked.name, hints=asked.hints
             )
     except Refused:
         context.client_limits.uncount(who)

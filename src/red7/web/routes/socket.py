@@ -6,8 +6,10 @@ spectator; ``lang``: the language of a refusal before the table's is known). The
 then sends a ``table`` frame (:func:`red7.web.views.table_frame`) and another after every
 change, and an ``error`` frame for anything refused. The client sends
 ``{"type": "decide", "seq": n, "action": "play R7"}``, ``{"type": "take_back", "seq": n}``
-and ``{"type": "again"}`` (:data:`~red7.web.protocol.ClientMessage`); ``seq`` is the
-frame's ``seq`` the decision was made against. A connection refused is accepted, told
+and ``{"type": "again"}`` and ``{"type": "hint", "seq": n}`` (:data:`~red7.web.protocol.ClientMessage`);
+``seq`` is the frame's ``seq`` the decision was made against. A hint is worked out
+while the connection goes on (:mod:`red7.web.hints`) and answered to it alone by a
+``hint`` frame. A connection refused is accepted, told
 why (an ``error`` frame) and closed with a code a page can read: 4400 (no hello, or a
 token in the address), 4403 (another site's page, a token this table does not know),
 4404 (no such table), 4408 (no hello in time), 4429 (too many connections from one
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -32,7 +35,7 @@ from ...ui.i18n import _, using
 from ..limits import Bucket, client_key
 from ..live import LiveTable
 from ..origins import same_origin
-from ..protocol import MAX_MESSAGE, Again, Decide, parse_hello, parse_message
+from ..protocol import MAX_MESSAGE, Again, Decide, Hint, parse_hello, parse_message
 from ..refusals import Refused, asked_language
 from ..service import Client
 from ..views import encode, error_frame
@@ -46,6 +49,7 @@ RATE, BURST = 20.0, 60
 few a second at most; a flood is refused message by message)."""
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 Refuse = Callable[..., Awaitable[None]]
 
@@ -134,6 +138,19 @@ async def _game(context: Context, websocket: WebSocket, live: LiveTable, seat: i
     client = Client(live.id, seat, send)
     await tables.connect(client)
     messages = Bucket.full(RATE, BURST, clock())
+    hinting: set[asyncio.Task[None]] = set()  # this connection's hints being worked out
+
+    async def hint(seat: int, seq: int) -> None:
+        try:
+            frame = await context.hints.work_out(live, seat, seq)
+        except Exception:  # a hint that fails says so; it never ends the connection
+            log.exception("a hint failed at table %s", live.id)
+            with using(live.lang):
+                await refuse("hint-failed", _("The hint could not be worked out: try again."))
+            return
+        with contextlib.suppress(Exception):  # the client may be gone meanwhile
+            await send(encode(frame))
+
     try:
         while True:
             received = await websocket.receive()
@@ -152,24 +169,37 @@ async def _game(context: Context, websocket: WebSocket, live: LiveTable, seat: i
                     continue
                 try:
                     with context.metrics.round_trip.time():
-                        await _handle(context, live, seat, message)
+                        asked = await _handle(context, live, seat, message)
                 except Refused as err:
                     await refuse(err.code, err.message)
+                    continue
+                if asked is not None:
+                    task = asyncio.create_task(hint(*asked))
+                    hinting.add(task)
+                    task.add_done_callback(hinting.discard)
     except WebSocketDisconnect:
         pass
     finally:
+        for task in hinting:
+            task.cancel()
         await tables.disconnect(client)
 
 
-async def _handle(context: Context, live: LiveTable, seat: int | None, text: str) -> None:
-    """One message of a greeted connection (in the table's language)."""
+async def _handle(context: Context, live: LiveTable, seat: int | None, text: str) -> tuple[int, int] | None:
+    """One message of a greeted connection (in the table's language). A hint the seat
+    may have is only checked here (and counted): its seat and ``seq`` are returned for
+    the connection to work it out while it goes on reading."""
     message = parse_message(text)
     if seat is None:
         raise Refused("spectator", _("Spectators cannot play: take a seat to play."), 403)
     tables = context.tables()
+    if isinstance(message, Hint):
+        context.hints.check(live, seat, message.seq, context.settings.clock())
+        return seat, message.seq
     if isinstance(message, Decide):
         await tables.decide(live.id, seat, message.seq, message.action)
     elif isinstance(message, Again):
         await tables.again(live.id, seat)
     else:
         await tables.take_back(live.id, seat, message.seq)
+    return None

@@ -25,6 +25,7 @@ function applyWords() {
   $("players-label").textContent = t(ui, "players");
   $("advanced-label").textContent = t(ui, "advanced_game");
   $("actions-label").textContent = t(ui, "action_cards");
+  $("hints-label").textContent = t(ui, "hints_allowed");
   $("table-lang-label").textContent = t(ui, "language");
   $("create-button").textContent = t(ui, "create");
   $("open-title").textContent = t(ui, "open_tables");
@@ -147,6 +148,7 @@ async function create(event) {
       players: Number(form.elements.players.value),
       advanced: $("advanced").checked,
       actions: $("actions").checked,
+      hints: $("hints").checked,
       lang: $("table-lang").value,
       name: name(),
     });

@@ -416,6 +416,20 @@ class Done(Message):
     ok: Literal[True]
 
 
+class ReviewView(Message):
+    """``GET .../games/{n}/review``: the review of a finished game, worked out once:
+    ``working`` (``done`` of ``total`` decisions marked so far; ask again), ``done``
+    (``text``: the review in the table's language) or ``failed`` (asking again starts it
+    again)."""
+
+    status: Literal["working", "done", "failed"]
+    lang: Literal["en", "pt-BR"]
+    """The table's language: the review's and the page's."""
+    done: int
+    total: int
+    text: str | None
+
+
 class Replay(Message):
     """``GET .../games/{n}/replay``: the game step by step as the token's seat saw it."""
 
@@ -570,6 +584,7 @@ ANSWERS: Final[dict[str, type[BaseModel]]] = {
     "POST /api/tables/{id}/bots": Done,
     "POST /api/tables/{id}/start": Done,
     "GET /api/tables/{id}/games/{n}/replay": Replay,
+    "GET /api/tables/{id}/games/{n}/review": ReviewView,
     "any refusal (4xx)": Refusal,
     "WebSocket /ws/{id}: table": TableFrame,
     "WebSocket /ws/{id}: error": ErrorFrame,

@@ -14,6 +14,7 @@ from ..lobby import Lobby
 from ..metrics import Metrics
 from ..origins import Origin
 from ..protocol import MAX_NUMBER
+from ..reviews import Reviews
 from ..service import Tables
 from ..settings import Settings
 
@@ -34,6 +35,8 @@ class Context:
     lobby: Lobby | None = None
     hints: Hints = field(default_factory=Hints)
     """The hints being worked out and each seat's share of them."""
+    reviews: Reviews = field(default_factory=Reviews)
+    """The finished games' reviews, worked out once each."""
 
     def tables(self) -> Tables:
         """The app's tables (the app has started: no route is served before)."""

@@ -20,6 +20,7 @@ function words() {
   $("next").textContent = t(ui, "next");
   $("last").textContent = t(ui, "last");
   $("back").textContent = t(ui, "back_to_table");
+  $("review-link").textContent = t(ui, "review");
   $("bar").setAttribute("aria-label", t(ui, "replay"));
 }
 
@@ -55,6 +56,8 @@ async function load() {
   }
   const first = frames[0];
   ui = first.ui;
+  // a finished game has a review (never one still played: it reads every hand)
+  $("review-link").hidden = !frames[frames.length - 1].game || !frames[frames.length - 1].game.over;
   document.documentElement.lang = first.table.lang;
   $("settings").textContent = `${t(ui, "replay")} · ${first.table.settings}`;
   document.title = `Red7 · ${t(ui, "replay")} · ${first.table.settings}`;
@@ -64,6 +67,7 @@ async function load() {
 
 function main() {
   $("back").href = `/t/${encodeURIComponent(tableId)}`;
+  $("review-link").href = `/t/${encodeURIComponent(tableId)}/review/${number}`;
   $("first").addEventListener("click", () => show(0));
   $("previous").addEventListener("click", () => show(at - 1));
   $("next").addEventListener("click", () => show(at + 1));

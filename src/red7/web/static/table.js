@@ -316,6 +316,7 @@ function overEl() {
       "p",
       { class: "over-links" },
       h("a", { href: `/t/${encodeURIComponent(tableId)}/replay/${n}` }, t(ui, "replay")),
+      h("a", { href: `/t/${encodeURIComponent(tableId)}/review/${n}`, class: "link-review" }, t(ui, "review")),
       h("a", { href: `/api/tables/${encodeURIComponent(tableId)}/games/${n}/record` }, t(ui, "record")),
       frame.you !== null
         ? h("button", { type: "button", class: "primary", "data-focus": "again", onclick: playAgain }, t(ui, "play_again"))
@@ -600,6 +601,7 @@ function roundEnded() {
   if (g.over) {
     if (frame.you !== null) buttons.push({ label: t(ui, "play_again"), value: "again", primary: true });
     buttons.push({ label: t(ui, "replay"), href: `/t/${encodeURIComponent(tableId)}/replay/${n}` });
+    buttons.push({ label: t(ui, "review"), href: `/t/${encodeURIComponent(tableId)}/review/${n}` });
     buttons.push({ label: t(ui, "record"), href: `/api/tables/${encodeURIComponent(tableId)}/games/${n}/record` });
     buttons.push({ label: t(ui, "close"), value: "close", primary: frame.you === null });
   } else {

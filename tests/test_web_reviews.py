@@ -16,13 +16,13 @@ from fastapi.testclient import TestClient
 
 from red7.bots import make_bot
 from red7.bots.base import Appraiser
-from red7.core.record import replay
+from red7.core.record import initial, replay
 from red7.play.session import Session
 from red7.play.table import Seat, Table
 from red7.ui.i18n import using
 from red7.ui.words import review_text
 from red7.web.hints import HINT_BOT
-from red7.web.protocol import ReviewView
+from red7.web.protocol import Replay, ReviewView
 from red7.web.reviews import Reviews
 from web_client import Conn, join, make_app, my_turn, new_table, start
 
@@ -135,3 +135,23 @@ def test_one_client_cannot_start_many_reviews(client: TestClient) -> None:
     r = client.get(f"/api/tables/{second}/games/1/review")
     assert r.status_code == 429 and r.json()["code"] == "too-many-reviews"
     assert review_of(client, first)["status"] == "done"
+
+
+def test_the_replay_shows_every_hand_only_once_the_game_is_over_R9(client: TestClient) -> None:
+    """``?hands=all`` is refused while the game is played (and no replay frame has
+    ``hands`` unasked); once it is over every frame has every seat's hand as it was."""
+    playing = played_table(client, finish=False)
+    r = client.get(f"/api/tables/{playing}/games/1/replay?hands=all")
+    assert r.status_code == 409 and r.json()["code"] == "not-over"
+    assert all(
+        "hands" not in frame["game"] for frame in client.get(f"/api/tables/{playing}/games/1/replay").json()["frames"]
+    )
+    over = played_table(client)
+    r = client.get(f"/api/tables/{over}/games/1/replay?hands=all")
+    assert r.status_code == 200, r.text
+    Replay.model_validate_json(r.text, strict=True)
+    frames = r.json()["frames"]
+    record = client.get(f"/api/tables/{over}/games/1/record").json()
+    first = initial(record)
+    assert [{c["id"] for c in hand} for hand in frames[0]["game"]["hands"]] == [set(first.hand(s)) for s in (0, 1)]
+    assert all(len(frame["game"]["hands"]) == 2 for frame in frames)

@@ -289,6 +289,9 @@ class GameView(Message):
     """On the receiver's turn: each card of its hand and of the palettes that no legal
     decision names, by notation, with why it cannot be used now (the engine's refusal in
     words); empty otherwise."""
+    hands: list[list[CardView]] | None = None
+    """Every seat's hand: only in the replay of a game that is over, when asked
+    (``?hands=all``); absent everywhere else."""
     last: LastMoveView | None = None
     """The cards the latest turn moved, as the receiver may see them (null: none yet in
     this round)."""

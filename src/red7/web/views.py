@@ -96,6 +96,7 @@ UI_WORDS: Final = {
     "reviewing": N_("Reviewing the game… {done} of {total} decisions"),
     "review_failed": N_("The review could not be worked out: reload the page to try again."),
     "all_hands": N_("Show every hand"),
+    "hand": N_("Hand:"),
     "record": N_("Game record (JSON)"),
     "reconnecting": N_("Connection lost: reconnecting…"),
     "your_turn": N_("Your turn"),
@@ -513,9 +514,19 @@ def lobby_json(lives: Sequence[LiveTable]) -> list[dict[str, Any]]:
     return rows
 
 
-def replay_frames(live: LiveTable, number: int, seat: int | None) -> list[dict[str, Any]]:
+def replay_frames(live: LiveTable, number: int, seat: int | None, every_hand: bool = False) -> list[dict[str, Any]]:
     """A finished (or running) game of the table step by step as ``seat`` may see it:
     one frame per decision, each made by :func:`table_frame` over a table rewound to
     that decision (a running game: only its decisions that cannot be taken back); the
-    first one with the words of the page's controls (``ui``)."""
-    return [table_frame(step, seat, words=i == 0) for i, step in enumerate(live.rewound(number))]
+    first one with the words of the page's controls (``ui``). ``every_hand``: each
+    frame's game also shows every seat's hand then (``hands``): only for a game that is
+    over (the caller checks), when nothing is hidden any more."""
+    frames = []
+    for i, step in enumerate(live.rewound(number)):
+        frame = table_frame(step, seat, words=i == 0)
+        if every_hand and step.table is not None and frame["game"] is not None:
+            with using(live.lang):
+                hands = [step.table.observe(s).hand for s in range(live.config.players)]
+                frame["game"]["hands"] = [cards_json(hand or 0) for hand in hands]
+        frames.append(frame)
+    return frames

@@ -5,6 +5,7 @@
 * ``GET /api/tables/{id}/games/{n}/replay`` (``Authorization: Bearer <token>``): a game
   step by step, as the token's seat saw it (no token: the spectator's view):
   ``{"frames": [...]}``, each a table frame (:class:`red7.web.protocol.Replay`);
+  with ``?hands=all``, once the game is over, every frame shows every hand too;
 * ``GET /api/tables/{id}/games/{n}/review``: the review of a finished game
   (:mod:`red7.web.reviews`): how far it is worked out, then its text
   (:class:`red7.web.protocol.ReviewView`); the page asks again until it is done.
@@ -65,7 +66,11 @@ async def replay(table_id: str, number: GameNumber, request: Request, context: S
         seat = await tables.seat_of(live, token)
         if token and seat is None:
             raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
-    return {"frames": replay_frames(await tables.played(table_id, number), number, seat)}
+        played = await tables.played(table_id, number)
+        every_hand = request.query_params.get("hands") == "all"
+        if every_hand and (played.table is None or not played.table.is_over):
+            raise Refused("not-over", _("Every hand is shown once the game is over."), 409)
+    return {"frames": replay_frames(played, number, seat, every_hand)}
 
 
 @router.get("/api/tables/{table_id}/games/{number}/review")

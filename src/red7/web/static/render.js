@@ -171,6 +171,17 @@ function seatEl(frame, s, view) {
         "palette",
       ),
     );
+    if (g.hands && view && view.allHands) {
+      // the replay of a finished game, every hand shown (the server sends them only then)
+      body.push(
+        h(
+          "div",
+          { class: "known all-hands" },
+          h("span", { class: "known-title" }, t(ui, "hand")),
+          cardList(g.hands[s], () => ({ mini: true }), "known-cards"),
+        ),
+      );
+    }
   }
   return h(
     "section",

@@ -30,8 +30,8 @@ from .refusals import Limited
 
 STARTS_RATE: Final = 3 / 60
 """Reviews a client may start a second on average (three a minute)..."""
-STARTS_BURST: Final = 3
-"""...and three at once."""
+STARTS_BURST: Final = 6
+"""...and six at once (a club's people may share an address)."""
 RUNNING: Final = 2
 """Reviews worked out at once by one process (each holds a thread)."""
 KEPT: Final = 200

@@ -51,7 +51,7 @@ export function noticeTurn(myTurn, usual, yours, first) {
 export function soundToggle(label) {
   return h(
     "p",
-    { class: "field sound-toggle" },
+    { class: "sound-toggle" },
     h("input", {
       type: "checkbox",
       id: "turn-sound",

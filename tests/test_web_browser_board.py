@@ -154,14 +154,22 @@ def test_notice_greyed_reason_hint_and_review(people: People, server: WebServer,
 
 
 def test_the_review_page_shows_its_progress_while_it_works(people: People, server: WebServer) -> None:
-    """The page polls the review: while it is worked out, a progress bar labelled with
-    how far it is (the server's ``done`` of ``total``) — here the game is still played,
-    so the page says why there is no review instead."""
+    """While the review is worked out the page shows a progress bar labelled with how far
+    it is (the server's answer is held at 3 of 10 here, by the browser's own routing:
+    nothing races); then it asks the server again, which says why there is no review yet
+    (the game is still played)."""
     table, token = table_with_a_bot(server, "en", "Otto")
     page = people.seated(table, token)
     page.wait_for_selector(".hand-zone.my-turn:not(.pending)", timeout=WAIT)
     review = people.context().new_page()
+    working = '{"status": "working", "lang": "en", "done": 3, "total": 10, "text": null}'
+    address = f"**/api/tables/{table}/games/1/review"
+    review.route(address, lambda route: route.fulfill(status=200, content_type="application/json", body=working))
     review.goto(f"/t/{table}/review/1")
+    expect(review.locator("#progress-label")).to_have_text("Reviewing the game… 3 of 10 decisions")
+    assert review.locator("#progress").evaluate("bar => [bar.value, bar.max]") == [3, 10]
+    assert serious(review) == []
+    review.unroute(address)
     expect(review.locator("body[data-review=refused]")).to_have_count(1)
     expect(review.locator("#review")).to_have_text("The review is shown once the game is over.")
     assert serious(review) == []

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 
 from ..bots.base import Appraisal
 from ..core.actions import Action, Kind
-from ..core.cards import COLOUR_LETTERS, COLOURS, Card, CardSet, to_card
+from ..core.cards import COLOUR_LETTERS, COLOURS, Card, CardSet, bits_of, to_card
 from ..core.events import (
     CanvasPlayed,
     CardDrawn,
@@ -412,6 +412,13 @@ def refusal_text(refusal: Refusal) -> str:
     translated by the catalog and filled by the refusal, e.g. "With B3 on the canvas you
     would not be winning.". The rule's ID (``refusal.rule``) is for the API and for
     the rules documents, not for a player."""
+    return _refusal_text(refusal, language())
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _refusal_text(refusal: Refusal, lang: str) -> str:
+    # refusals are immutable values: the web frames word the mover's greyed cards at
+    # every change, each sentence once per language
     fields = {"step": step_name(refusal.step)}
     if refusal.card is not None:
         fields["card"] = card_label(refusal.card)
@@ -441,28 +448,58 @@ def unusable_reason(
     mover's palette at a 7's step, the others' palettes at a 1's step) gets the engine's
     refusal of each of those decisions about it (``check``: the table's, None for a
     legal decision); a card in a palette elsewhere, which action would move it. The
-    terminal game and the web frames both word a greyed card with this function."""
+    terminal game words a greyed card with this function, the web frames with
+    :func:`unusable_reasons` (the same words, for all the cards at once)."""
+    return unusable_reasons(obs, check, names, 1 << card).get(str(card))
+
+
+def unusable_reasons(
+    obs: Observation, check: Callable[[Action], Refusal | None], names: Sequence[str], among: int = ~0
+) -> dict[str, str]:
+    """:func:`unusable_reason` of every card of the mover's hand and of the palettes in
+    the mask ``among`` (default: all) that has one, by notation, at once: what the
+    step's decisions pick is worked out once, not per card, and a palette's sentences
+    once per palette (the web server words the mover's frame at every change)."""
     kinds = STEP_KINDS[obs.step]
-    owner = next((s for s, palette in enumerate(obs.palettes) if palette >> card & 1), None)
-    in_hand = obs.hand is not None and bool(obs.hand >> card & 1)
-    picked_here = (
-        (in_hand and bool(kinds & {Kind.PLAY, Kind.CANVAS}))
-        or (owner == obs.seat and Kind.MOVE in kinds)
-        or (owner is not None and owner != obs.seat and Kind.TAKE in kinds)
-    )
-    if picked_here:
-        refusals = [check(Action.of(kind, card, to)) for kind, to in CARD_DECISIONS if kind in kinds]
-        if any(refusal is None for refusal in refusals):
-            return None
-        reasons = dict.fromkeys(refusal_text(refusal) for refusal in refusals if refusal is not None)
-        return _("{card} cannot be used now: {reasons}").format(card=card_label(card), reasons=" ".join(reasons))
-    if owner is not None and owner != obs.seat:
-        return _("{card} is in {name}'s palette: only a 1's action takes a card from another palette.").format(
-            card=card_label(card), name=names[owner]
-        )
+    decisions = [(kind, to) for kind, to in CARD_DECISIONS if kind in kinds]
+    lang = language()
+    reasons: dict[str, str] = {}
+
+    def refused(card: Card) -> None:
+        refusals = tuple(refusal for kind, to in decisions if (refusal := check(Action.of(kind, card, to))) is not None)
+        if refusals and len(refusals) == len(decisions):  # no decision of this step can use it
+            reasons[str(card)] = _cannot_use(card, refusals, lang)
+
+    if kinds & {Kind.PLAY, Kind.CANVAS}:
+        for index in bits_of((obs.hand or 0) & among):
+            refused(Card(index))
+    for seat, palette in enumerate(obs.palettes):
+        mine = seat == obs.seat
+        if (mine and Kind.MOVE in kinds) or (not mine and Kind.TAKE in kinds):  # where this step picks
+            for index in bits_of(palette & among):
+                refused(Card(index))
+        elif palette & among:
+            reasons.update(_palette_reasons(palette & among, None if mine else names[seat], lang))
+    return reasons
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _cannot_use(card: Card, refusals: tuple[Refusal, ...], lang: str) -> str:
+    # refusals are immutable values: each sentence is made once per language
+    words = " ".join(dict.fromkeys(refusal_text(refusal) for refusal in refusals))
+    return _("{card} cannot be used now: {reasons}").format(card=card_label(card), reasons=words)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _palette_reasons(palette: int, owner: str | None, lang: str) -> tuple[tuple[str, str], ...]:
+    # the web server words every palette card of the mover's frame at every change, and
+    # palettes change a card at a time: a palette's sentences are made once per owner
+    # and language (``owner`` None: the mover's own palette)
     if owner is not None:
-        return _("{card} is in your palette: only a 7's action moves a palette card.").format(card=card_label(card))
-    return None
+        words = _("{card} is in {name}'s palette: only a 1's action takes a card from another palette.")
+        return tuple((str(c), words.format(card=card_label(c), name=owner)) for c in map(Card, bits_of(palette)))
+    words = _("{card} is in your palette: only a 7's action moves a palette card.")
+    return tuple((str(c), words.format(card=card_label(c))) for c in map(Card, bits_of(palette)))
 
 
 def turn_summary(staged: Sequence[Action], last: Action) -> str:

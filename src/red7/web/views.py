@@ -50,7 +50,7 @@ from ..ui.words import (
     turn_prompt,
     turn_summary,
     unsafe_reason,
-    unusable_reason,
+    unusable_reasons,
     winners_line,
     winning_line,
 )
@@ -403,15 +403,13 @@ def seat_game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> d
 
 def unusable_json(table: Table, obs: Observation, options: Sequence[Option], names: Sequence[str]) -> dict[str, str]:
     """For the mover only: each card of their hand and of the palettes that no legal
-    decision names now, with why (:func:`~red7.ui.words.unusable_reason`, the terminal
+    decision names now, with why (:func:`~red7.ui.words.unusable_reasons`, the terminal
     game's words), so tapping or hovering a greyed card says it."""
-    named = {option.action.card for option in options if option.action.card is not None}
-    cards = [*CardSet(obs.hand or 0), *(card for palette in obs.palettes for card in CardSet(palette))]
-    reasons = {}
-    for card in cards:
-        if card not in named and (why := unusable_reason(obs, card, table.check, names)) is not None:
-            reasons[str(card)] = why
-    return reasons
+    named = 0
+    for option in options:
+        if option.action.card is not None:
+            named |= 1 << option.action.card
+    return unusable_reasons(obs, table.check, names, ~named)
 
 
 def waiting_text(live: LiveTable, names: Sequence[str]) -> str:

@@ -20,8 +20,9 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("tables") as batch:
-        batch.add_column(sa.Column("hints", sa.Boolean(), nullable=False, server_default=sa.true()))
+    # a plain ADD COLUMN (SQLite has it): a batch copy of ``tables`` would trip the
+    # foreign keys of its seats and games
+    op.add_column("tables", sa.Column("hints", sa.Boolean(), nullable=False, server_default=sa.true()))
 
 
 def downgrade() -> None:

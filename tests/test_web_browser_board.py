@@ -105,10 +105,10 @@ def test_notice_greyed_reason_hint_and_review(people: People, server: WebServer,
 
     # a greyed card (a palette card at the hand's step) says why: as its title when
     # hovered, in the alert line when tapped
-    greyed = page.locator("button.card[data-usable=false]").first
+    greyed = page.locator("button.card[data-why]").first
     why = greyed.get_attribute("data-why")
     assert why and greyed.get_attribute("title") == why
-    press("button.card[data-usable=false]", force=True)  # aria-disabled: Playwright would wait
+    press("button.card[data-why]", force=True)  # aria-disabled: Playwright would wait
     expect(page.locator("#toast")).to_have_text(why)
 
     # the hint: the terminal game's words, the whole turn

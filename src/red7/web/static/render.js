@@ -36,7 +36,6 @@ export function cardEl(card, o = {}) {
         title: o.why,
         "aria-disabled": "true",
         "aria-label": `${card.name}: ${o.why}`,
-        "data-usable": "false",
         "data-why": o.why,
         "data-focus": `card:${card.id}`,
         onclick: () => o.onWhy(o.why),

@@ -32,7 +32,7 @@ from red7.bots.greedy import GreedyBot
 from red7.core import compiled
 from red7.core.actions import Action
 from red7.core.cards import NAME_OF
-from red7.core.events import CardDrawn, PlayerEliminated, draws_unknown
+from red7.core.events import CardDrawn, DrawReason, PlayerEliminated, draws_unknown
 from red7.core.worlds import WorldSampler, sample_world
 from red7.play import bot_rng, play_game
 
@@ -372,11 +372,11 @@ def test_chance_is_read_from_the_events_of_a_decision() -> None:
     not a decision that draws nothing."""
     hidden = one_rescue_position()
     events = hidden.apply("play Y3")
-    assert CardDrawn(0, Card.parse("O2"), False) in events
+    assert CardDrawn(0, Card.parse("O2"), False, DrawReason.THREE) in events
     assert draws_unknown(events)
     public = one_rescue_position(deck_known=1)
     events = public.apply("play Y3")
-    assert CardDrawn(0, Card.parse("G4"), True) in events
+    assert CardDrawn(0, Card.parse("G4"), True, DrawReason.THREE) in events
     assert not draws_unknown(events)
     assert not draws_unknown(one_rescue_position().apply("concede"))
 

@@ -177,6 +177,7 @@ def test_a_public_top_card_is_drawn_without_a_chance_node() -> None:
                     "seat": seat,
                     "card": str(Card(top)),
                     "public": True,
+                    "reason": "three",
                 }
                 assert game.observe(None).known_hand_cards[seat] >> top & 1
                 return
@@ -240,6 +241,7 @@ def test_an_unknown_draw_is_a_chance_node_over_the_decks_unknown_cards() -> None
                     "seat": seat,
                     "card": str(card),
                     "public": False,
+                    "reason": "canvas",
                 }
                 assert str(card) in game.hand(seat) and len(game.hand(seat)) == len(hand) + 1
                 assert str(card) not in game.deck()

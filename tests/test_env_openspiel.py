@@ -24,7 +24,7 @@ from helpers import dealing_order
 from red7 import Card, Game, GameError, IllegalActionError, Step
 from red7.core.actions import CANVAS, CONCEDE, NUM_ACTIONS, Action, ActionError
 from red7.core.cards import NAME_OF, VALUE_OF, CardError, mask_of, parse_index
-from red7.core.events import CanvasPlayed, CardDrawn, CardPlayed, Event, RoundDealt
+from red7.core.events import CanvasPlayed, CardDrawn, CardPlayed, DrawReason, Event, RoundDealt
 from red7.core.model import MAX_ROUNDS
 from red7.core.worlds import WorldSampler
 from red7.envs.encoding import OBS_SIZE, encode
@@ -341,7 +341,7 @@ def test_drawing_a_public_deck_top_card_is_no_chance_event() -> None:
     state.apply_action(three_ids(state)[0])
     assert not state.is_chance_node()
     assert hand(state.engine, me) >> top & 1 and state.engine.observe(None).known_hand_cards[me] >> top & 1
-    assert state.events[-1] == CardDrawn(me, Card(top), True)
+    assert state.events[-1] == CardDrawn(me, Card(top), True, DrawReason.THREE)
     for seat in range(2):
         assert state.information_state_string(seat).endswith(f"{me} drew known {NAME_OF[top]}")
 

@@ -27,6 +27,7 @@ from red7.core.events import (
     CardPlayed,
     CardTaken,
     DrawDeclined,
+    DrawReason,
     Event,
     GameOver,
     PlayerEliminated,
@@ -116,7 +117,7 @@ def test_a_ones_take() -> None:
 def test_a_threes_draw_of_an_unknown_card() -> None:
     """R7.3: the 3 draws O5, the unknown top card: a private CardDrawn."""
     game = position([["B3"], ["O2"]], [["G4"], ["V2"]], deck=["O5", "I6"])
-    assert applied(game, "play B3") == [CardPlayed(0, c("B3")), CardDrawn(0, c("O5"), False)]
+    assert applied(game, "play B3") == [CardPlayed(0, c("B3")), CardDrawn(0, c("O5"), False, DrawReason.THREE)]
 
 
 def test_a_threes_draw_of_a_public_card() -> None:
@@ -126,7 +127,7 @@ def test_a_threes_draw_of_a_public_card() -> None:
     assert applied(game, "play R7") == [CardPlayed(0, c("R7"))]
     assert applied(game, "move G2 deck") == [CardMoved(0, c("G2"), False)]
     applied(game, "end")
-    assert applied(game, "play Y3") == [CardPlayed(1, c("Y3")), CardDrawn(1, c("G2"), True)]
+    assert applied(game, "play Y3") == [CardPlayed(1, c("Y3")), CardDrawn(1, c("G2"), True, DrawReason.THREE)]
 
 
 def draw_position() -> Game:
@@ -139,7 +140,7 @@ def test_the_advanced_draw() -> None:
     """R5.1: the canvas play stops at the draw step; 'draw' draws O3 and ends the turn."""
     game = draw_position()
     assert applied(game, "canvas B6") == [CanvasPlayed(0, c("B6"))]
-    assert applied(game, "draw") == [CardDrawn(0, c("O3"), False), TurnEnded(0)]
+    assert applied(game, "draw") == [CardDrawn(0, c("O3"), False, DrawReason.CANVAS), TurnEnded(0)]
 
 
 def test_the_advanced_draw_declined() -> None:
@@ -238,9 +239,9 @@ def test_an_unknown_draw_is_hidden_from_everyone_but_the_drawer() -> None:
     see that P0 drew, not what."""
     game = position([["B3"], ["O2"], ["Y1"]], [["G4"], ["V2"], ["I1"]], deck=["O5", "I6"])
     drawn = applied(game, "play B3")[-1]
-    assert drawn.seen_by(0) == CardDrawn(0, c("O5"), False)
+    assert drawn.seen_by(0) == CardDrawn(0, c("O5"), False, DrawReason.THREE)
     for viewer in (1, 2, None):
-        assert drawn.seen_by(viewer) == CardDrawn(0, None, False)
+        assert drawn.seen_by(viewer) == CardDrawn(0, None, False, DrawReason.THREE)
         assert "O5" not in json.dumps([e.to_json() for e in game.events_for(viewer)])
     assert game.events_for(0)[-1] == drawn
 
@@ -252,7 +253,7 @@ def test_a_public_draw_is_seen_by_all() -> None:
         applied(game, action)
     drawn = applied(game, "play Y3")[-1]
     for viewer in (0, 1, None):
-        assert drawn.seen_by(viewer) == CardDrawn(1, c("G2"), True)
+        assert drawn.seen_by(viewer) == CardDrawn(1, c("G2"), True, DrawReason.THREE)
 
 
 def test_a_deal_shows_each_seat_only_its_own_hand() -> None:
@@ -336,7 +337,7 @@ def test_events_for_starts_where_asked() -> None:
     """events_for(seat, start) is the log from event ``start`` on, as ``seat`` sees it."""
     game = position([["B3"], ["O2"]], [["G4"], ["V2"]], deck=["O5", "I6"])
     applied(game, "play B3")
-    assert game.events_for(1, 1) == [CardDrawn(0, None, False)]
+    assert game.events_for(1, 1) == [CardDrawn(0, None, False, DrawReason.THREE)]
     assert game.events_for(0) == list(game.events)
 
 
@@ -363,8 +364,20 @@ def test_events_to_json() -> None:
         "to_canvas": False,
     }
     assert CardTaken(1, c("O4"), 0).to_json() == {"event": "card_taken", "seat": 1, "card": "O4", "owner": 0}
-    assert CardDrawn(0, None, False).to_json() == {"event": "card_drawn", "seat": 0, "card": None, "public": False}
-    assert CardDrawn(0, c("I2"), True).to_json() == {"event": "card_drawn", "seat": 0, "card": "I2", "public": True}
+    assert CardDrawn(0, None, False, DrawReason.THREE).to_json() == {
+        "event": "card_drawn",
+        "seat": 0,
+        "card": None,
+        "public": False,
+        "reason": "three",
+    }
+    assert CardDrawn(0, c("I2"), True, DrawReason.CANVAS).to_json() == {
+        "event": "card_drawn",
+        "seat": 0,
+        "card": "I2",
+        "public": True,
+        "reason": "canvas",
+    }
     assert DrawDeclined(1).to_json() == {"event": "draw_declined", "seat": 1}
     assert TurnEnded(0).to_json() == {"event": "turn_ended", "seat": 0}
     assert PlayerEliminated(2, True).to_json() == {"event": "player_eliminated", "seat": 2, "conceded": True}

@@ -14,7 +14,7 @@ import pytest
 import helpers
 from red7 import Card, CardSet, Config, Game, GameError, IllegalActionError, RefusalCode, Step
 from red7.core.cards import RED, names_of
-from red7.core.events import CardDrawn, RoundDealt
+from red7.core.events import CardDrawn, DrawReason, RoundDealt
 
 LETTERS = "ROYGBIV"
 SEEDS = range(150)
@@ -244,7 +244,7 @@ def test_chance_picks_the_drawn_card_but_no_other_seat_sees_it_R9() -> None:
     for card in outcomes[:3]:
         drawn = game.clone()
         (event,) = drawn.apply_chance(card)
-        assert event == CardDrawn(0, card, public=False)
+        assert event == CardDrawn(0, card, public=False, reason=DrawReason.THREE)
         assert str(card) in drawn.hand(0) and drawn.step is Step.AFTER
         drawer_views.add(drawn.observe(0))
         other_views.add((drawn.observe(1), drawn.observe(None), event.seen_by(1), event.seen_by(None)))
@@ -262,7 +262,7 @@ def test_a_public_deck_top_is_drawn_without_chance_R7_z() -> None:
     game.apply("end")
     assert game.observe(None).deck_known_top == (Card.parse("V1"),)
     events = game.apply("play V3")  # seat 1's 3 draws the public V1
-    assert CardDrawn(1, Card.parse("V1"), public=True) in events
+    assert CardDrawn(1, Card.parse("V1"), public=True, reason=DrawReason.THREE) in events
     assert not game.is_chance_node and game.chance_outcomes() == []
     assert "V1" in game.hand(1)
     with pytest.raises(GameError, match="no chance node"):

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 import helpers
-from red7 import Game, IllegalActionError, RefusalCode
+from red7 import Card, Game, IllegalActionError, RefusalCode
+from red7.core.events import CardDrawn, DrawReason
 
 
 def make(
@@ -137,6 +138,17 @@ def test_r5_1_draw_takes_top_card_and_passes_turn() -> None:
     obs = g.observe(None)
     assert obs.deck_size == 1
     assert obs.hand_sizes[0] == 7
+
+
+def test_r5_1_the_draw_event_says_it_is_the_canvas_draw_to_every_viewer() -> None:
+    """R5.1 / R9: the draw's event carries its reason (the canvas draw) for every
+    viewer, the drawer's own view naming the card and the others' hiding it (a draw
+    made as a chance node says the same: tests/test_chance.py)."""
+    g = canvas_only()
+    g.apply("canvas Y5")
+    (drawn, _ended) = g.apply("draw")
+    assert drawn == CardDrawn(0, Card.parse("O7"), False, DrawReason.CANVAS)
+    assert drawn.seen_by(1) == drawn.seen_by(None) == CardDrawn(0, None, False, DrawReason.CANVAS)
 
 
 def test_r5_1_draw_after_play_then_canvas() -> None:

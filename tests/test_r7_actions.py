@@ -16,6 +16,8 @@ import pytest
 
 from helpers import settle
 from red7 import Card, Game, IllegalActionError, Step
+from red7.core.events import CardDrawn, DrawReason
+from red7.ui.words import move_log
 
 Seat = int | None
 
@@ -402,6 +404,17 @@ def test_r7_3_three_draws_the_top_card_privately() -> None:
     assert "O5" not in json.dumps(g.observation(1))
     # Red: G4 > V2; Orange: singles, G4 > V2.
     assert legal(g) == {"end", "canvas O5", "concede"}
+
+
+def test_r7_3_the_draw_event_says_it_is_the_threes_action_to_every_viewer() -> None:
+    """R7.3 / R9: the 3's draw carries its reason in the event itself, so a log that
+    begins at the draw (no 3 played before it in view) still tells it from a canvas
+    draw; the card stays the drawer's."""
+    g = position([["B3"], ["O2"]], [["G4"], ["V2"]], deck=["O5", "I6"])
+    drawn = g.apply("play B3")[-1]
+    assert drawn == CardDrawn(0, Card.parse("O5"), False, DrawReason.THREE)
+    assert g.events_for(1, len(g.events) - 1) == [CardDrawn(0, None, False, DrawReason.THREE)]
+    assert move_log(g.events_for(1, len(g.events) - 1), ["Ana", "Bia"], 1) == ["Ana: drew a card (the 3's action)"]
 
 
 def test_r7_3_three_with_empty_deck_draws_nothing() -> None:

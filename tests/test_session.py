@@ -160,7 +160,7 @@ def test_the_log_never_shows_another_seats_unknown_draw_R9() -> None:
         assert len(log) == len(everything)
         for seen, event in zip(log, everything, strict=True):
             if isinstance(event, CardDrawn) and not event.public and event.seat != viewer:
-                assert seen == CardDrawn(event.seat, None, False)
+                assert seen == CardDrawn(event.seat, None, False, event.reason)
             elif isinstance(event, RoundDealt):  # each seat sees its own hand only
                 assert isinstance(seen, RoundDealt) and seen.palettes == event.palettes
                 assert seen.hands == tuple(h if s == viewer else None for s, h in enumerate(event.hands))

@@ -13,7 +13,7 @@ from red7 import Game
 from red7.bots import Bot, Option, make_bot
 from red7.core.actions import Action
 from red7.core.cards import Card, CardSet
-from red7.core.events import CardDrawn
+from red7.core.events import CardDrawn, DrawReason
 from red7.core.model import Config, GameError, IllegalActionError, RefusalCode, Step
 from red7.core.observation import Observation
 from red7.core.record import replay
@@ -101,7 +101,7 @@ def test_a_drawn_card_cannot_be_taken_back_R7_3() -> None:
     game = make(["Y3 B2", "G1"], ["O6", "Y5"], deck="R7 V1", actions=True)
     table = Table.around(game, [Seat("Ana"), Seat("Bia")])
     events = table.decide("play Y3")
-    assert [e for e in events if isinstance(e, CardDrawn)] == [CardDrawn(0, Card.parse("R7"), False)]
+    assert [e for e in events if isinstance(e, CardDrawn)] == [CardDrawn(0, Card.parse("R7"), False, DrawReason.THREE)]
     assert "R7" in table.game.hand(0)
     assert table.staged == [] and table.take_back() is False
     assert "R7" in table.game.hand(0)
@@ -119,7 +119,7 @@ def test_a_public_draw_can_be_taken_back_R7_z() -> None:
     table = public_top()
     before = table.game.fingerprint()
     events = table.decide("play Y3")
-    assert [e for e in events if isinstance(e, CardDrawn)] == [CardDrawn(0, Card.parse("R7"), True)]
+    assert [e for e in events if isinstance(e, CardDrawn)] == [CardDrawn(0, Card.parse("R7"), True, DrawReason.THREE)]
     assert table.staged == [Action.parse("play Y3")]
     assert table.take_back() is True
     assert table.game.fingerprint() == before

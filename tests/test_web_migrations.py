@@ -249,3 +249,35 @@ def test_tables_of_migration_0004_are_public_and_named_by_their_settings(
         first = person.first()
         assert first["you"] == 0 and first["table"]["private"] is False and first["table"]["name"] == ""
         person.close()
+
+
+def test_tables_made_before_the_hints_option_allow_hints(tmp_path: Path) -> None:
+    """Migration 0009 (board) from 0004 with a table in it: the table keeps its game and
+    allows hints (as every table did before the option); a table made after may not."""
+    url = f"sqlite:///{tmp_path / 'hints.sqlite3'}"
+    store = Store(url)
+    with store.engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0004")
+        meta = sa.MetaData()
+        tables = sa.Table("tables", meta, autoload_with=connection)
+        connection.execute(
+            tables.insert().values(
+                id="old4",
+                created=datetime.now(UTC),
+                players=2,
+                advanced=False,
+                actions=False,
+                lang="en",
+                status="open",
+                version=3,
+            )
+        )
+    upgraded = red7_db("upgrade", "--database-url", url)
+    assert f"upgraded from 0004 to migration {HEAD}" in upgraded.stdout, upgraded.stderr
+    old = store.table("old4")
+    assert old is not None and old.hints and old.version == 3
+    new = store.create_table("new5", 2, False, False, "en", hints=False)
+    assert not new.hints
+    again = store.table("new5")
+    assert again is not None and not again.hints
+    store.close()

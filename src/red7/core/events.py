@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
+from enum import StrEnum
 from typing import Any
 
 from .cards import ALL_CARDS, COLOURS, Card, CardSet
@@ -110,17 +111,29 @@ class CardTaken(Event):
     owner: int
 
 
+class DrawReason(StrEnum):
+    """Why a card was drawn: a 3's action (R7.3) or the advanced canvas draw (R5.1)."""
+
+    THREE = "three"
+    CANVAS = "canvas"
+
+
 @dataclass(frozen=True, slots=True)
 class CardDrawn(Event):
-    """``seat`` drew the top card of the deck (a 3, R7.3; the advanced draw, R5.1).
-    ``public``: the card was known to all (R7.z); otherwise only ``seat`` sees it."""
+    """``seat`` drew the top card of the deck, for ``reason``: a 3's action (R7.3) or
+    the advanced draw after a card went on the canvas (R5.1). ``public``: the card was
+    known to all (R7.z); otherwise only ``seat`` sees it. Why the card was drawn is
+    public, whoever may see the card."""
 
     seat: int
     card: Card | None
     public: bool
+    reason: DrawReason
 
     def seen_by(self, viewer: int | None) -> CardDrawn:
-        return self if self.public or viewer == self.seat or self.card is None else HIDDEN_DRAW[self.seat]
+        if self.public or viewer == self.seat or self.card is None:
+            return self
+        return HIDDEN_DRAW[self.seat][self.reason is DrawReason.CANVAS]
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,10 +204,18 @@ CANVASED: tuple[tuple[CanvasPlayed, ...], ...] = tuple(tuple(CanvasPlayed(s, c) 
 MOVED: tuple[tuple[tuple[CardMoved, ...], ...], ...] = tuple(
     tuple(tuple(CardMoved(s, c, to_canvas) for c in ALL_CARDS) for to_canvas in (False, True)) for s in _SEATS
 )
-DRAWN: tuple[tuple[tuple[CardDrawn, ...], ...], ...] = tuple(
-    tuple(tuple(CardDrawn(s, c, public) for c in ALL_CARDS) for public in (False, True)) for s in _SEATS
+_REASONS = (DrawReason.THREE, DrawReason.CANVAS)  # indexed by "the draw ends the turn"
+DRAWN: tuple[tuple[tuple[tuple[CardDrawn, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(tuple(CardDrawn(s, c, public, reason) for c in ALL_CARDS) for reason in _REASONS)
+        for public in (False, True)
+    )
+    for s in _SEATS
 )
-HIDDEN_DRAW: tuple[CardDrawn, ...] = tuple(CardDrawn(s, None, False) for s in _SEATS)
+"""DRAWN[seat][public][canvas][card]: ``canvas`` is 1 for the advanced draw (R5.1), 0 for a 3's (R7.3)."""
+HIDDEN_DRAW: tuple[tuple[CardDrawn, ...], ...] = tuple(
+    tuple(CardDrawn(s, None, False, reason) for reason in _REASONS) for s in _SEATS
+)
 TURN_ENDED: tuple[TurnEnded, ...] = tuple(TurnEnded(s) for s in _SEATS)
 ELIMINATED: tuple[tuple[PlayerEliminated, ...], ...] = tuple(
     tuple(PlayerEliminated(s, conceded) for conceded in (False, True)) for s in _SEATS

@@ -656,7 +656,7 @@ class Game:
                 s.deck_known_count -= 1
                 s.known_hand_cards[seat] |= bit
             self._log_draw(seat, card if public else -1)
-            self._events.append(DRAWN[seat][public][card])
+            self._events.append(DRAWN[seat][public][end_turn][card])
         if end_turn:
             self._end_turn()
         else:
@@ -825,7 +825,7 @@ class Game:
             seat = s.current
             s.hands[seat] |= 1 << c
             self._log_draw(seat, -1)
-            events.append(DRAWN[seat][False][c])
+            events.append(DRAWN[seat][False][s.draw_ends_turn][c])
             if s.draw_ends_turn:
                 self._end_turn()
             else:

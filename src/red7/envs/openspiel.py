@@ -495,7 +495,9 @@ def _rebuild(events: Sequence[Event], obs: Observation, world: Game, rng: random
             cards = placed[q] + hidden
             hands[q] = CardSet(mask_of(cards[:size]))
             for i, card in zip(draws[q], cards[size:], strict=True):
-                out[i] = CardDrawn(q, ALL_CARDS[card], False)
+                drawn = events[i]
+                assert isinstance(drawn, CardDrawn)  # the slots are the seat's unknown draws
+                out[i] = replace(drawn, card=ALL_CARDS[card])  # the same draw, its reason kept
         out[begin] = replace(deal, hands=tuple(hands))
         scored |= sum(e.scored.mask for e in out[begin:end] if isinstance(e, RoundOver))
     return out

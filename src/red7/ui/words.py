@@ -11,12 +11,12 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Final
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Final
 
 from ..bots.base import Appraisal
 from ..core.actions import Action, Kind
-from ..core.cards import COLOUR_LETTERS, COLOURS, Card, CardSet, to_card
+from ..core.cards import COLOUR_LETTERS, COLOURS, Card, CardSet, bits_of, to_card
 from ..core.events import (
     CanvasPlayed,
     CardDrawn,
@@ -24,19 +24,23 @@ from ..core.events import (
     CardPlayed,
     CardTaken,
     DrawDeclined,
+    DrawReason,
     Event,
     GameOver,
     PlayerEliminated,
     RoundDealt,
     RoundOver,
 )
-from ..core.model import Config, Option, Refusal, RoundResult, Step
+from ..core.model import STEP_KINDS, Config, Option, Refusal, RoundResult, Step
 from ..core.standing import Standing
 from ..play.records import last_unfinished
 from ..play.saving import Saver
 from ..play.session import Plan, PlanEnd, SeatKind, SeatName
 from ..solver.marks import Estimate, Mark
 from .i18n import LANGUAGES, N_, _, language, ngettext, translations
+
+if TYPE_CHECKING:
+    from ..core.observation import Observation
 
 CARD_MARKS: Final = N_("R O Y G B I V")
 """The colours' marks on a card as the interfaces show it (the mark, then the number:
@@ -318,37 +322,21 @@ def log_lines(
     person: "You drew G3 (the 3's action)"; whose palette a 1 took a card from is told
     to all (:func:`_log_line`)."""
     names, lang = tuple(names), language()
-    lines = [
-        line
-        for i, event in enumerate(events)
-        if (line := _log_line(event, names, viewer, lang, _by_three(events, i))) is not None
-    ]
+    lines = [line for event in events if (line := _log_line(event, names, viewer, lang)) is not None]
     return lines if last is None else lines[-last:]
 
 
-def _by_three(events: Sequence[Event], i: int) -> bool:
-    """Is ``events[i]`` a 3's draw (R7.3) rather than the advanced canvas draw (R5.1)?
-    A 3's draw comes from the same decision as the 3 played to the palette, so that
-    play is the event just before it in any slice of the log; the canvas draw is a
-    decision of its own, after a card went on the canvas."""
-    if not isinstance(event := events[i], CardDrawn) or i == 0:
-        return False
-    before = events[i - 1]
-    return isinstance(before, CardPlayed) and before.seat == event.seat and before.card.value == 3
-
-
 @functools.lru_cache(maxsize=1 << 14)
-def _log_line(
-    event: Event, names: tuple[str, ...], viewer: int | None, lang: str, by_three: bool = False
-) -> str | None:
+def _log_line(event: Event, names: tuple[str, ...], viewer: int | None, lang: str) -> str | None:
     # Events are immutable and their words depend on these arguments only, so a line is
     # made once: the web server writes every seat's whole log at every change.
     seat = getattr(event, "seat", None)  # every event the log tells of has a seat
     if seat is None:
         return None
     if isinstance(event, CardDrawn):
-        # why the card was drawn is public; the card only when it was known to all
-        # (R7.z) or ``viewer`` drew it (R9: the event as seen already hides it)
+        # why the card was drawn is public (the event says it); the card only when it was
+        # known to all (R7.z) or ``viewer`` drew it (R9: the event as seen already hides it)
+        by_three = event.reason is DrawReason.THREE
         if event.card is None:
             text = _("drew a card (the 3's action)") if by_three else _("drew a card (the canvas draw)")
         elif seat == viewer:
@@ -424,11 +412,94 @@ def refusal_text(refusal: Refusal) -> str:
     translated by the catalog and filled by the refusal, e.g. "With B3 on the canvas you
     would not be winning.". The rule's ID (``refusal.rule``) is for the API and for
     the rules documents, not for a player."""
+    return _refusal_text(refusal, language())
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _refusal_text(refusal: Refusal, lang: str) -> str:
+    # refusals are immutable values: the web frames word the mover's greyed cards at
+    # every change, each sentence once per language
     fields = {"step": step_name(refusal.step)}
     if refusal.card is not None:
         fields["card"] = card_label(refusal.card)
     reason = refusal.format(_(refusal.template), **fields)
     return f"{reason[:1].upper()}{reason[1:]}."
+
+
+CARD_DECISIONS: Final = (
+    (Kind.PLAY, None),
+    (Kind.CANVAS, None),
+    (Kind.MOVE, "canvas"),
+    (Kind.MOVE, "deck"),
+    (Kind.TAKE, None),
+)
+"""The decisions that name a card (a kind and, for a 7's move, its destination), in the
+order their refusals are told."""
+
+
+def unusable_reason(
+    obs: Observation, card: Card, check: Callable[[Action], Refusal | None], names: Sequence[str]
+) -> str | None:
+    """Why the mover, whose view is ``obs``, cannot use ``card`` now, in words; None when
+    a decision of this step can use it, or when it is in no place a decision could pick
+    it from (a hand card at a 7's step: the front end words that with its own controls).
+
+    A card where this step's decisions pick (the hand for a play or the canvas, the
+    mover's palette at a 7's step, the others' palettes at a 1's step) gets the engine's
+    refusal of each of those decisions about it (``check``: the table's, None for a
+    legal decision); a card in a palette elsewhere, which action would move it. The
+    terminal game words a greyed card with this function, the web frames with
+    :func:`unusable_reasons` (the same words, for all the cards at once)."""
+    return unusable_reasons(obs, check, names, 1 << card).get(str(card))
+
+
+def unusable_reasons(
+    obs: Observation, check: Callable[[Action], Refusal | None], names: Sequence[str], among: int = ~0
+) -> dict[str, str]:
+    """:func:`unusable_reason` of every card of the mover's hand and of the palettes in
+    the mask ``among`` (default: all) that has one, by notation, at once: what the
+    step's decisions pick is worked out once, not per card, and a palette's sentences
+    once per palette (the web server words the mover's frame at every change)."""
+    kinds = STEP_KINDS[obs.step]
+    decisions = [(kind, to) for kind, to in CARD_DECISIONS if kind in kinds]
+    lang = language()
+    reasons: dict[str, str] = {}
+
+    def refused(card: Card) -> None:
+        refusals = tuple(refusal for kind, to in decisions if (refusal := check(Action.of(kind, card, to))) is not None)
+        if refusals and len(refusals) == len(decisions):  # no decision of this step can use it
+            reasons[str(card)] = _cannot_use(card, refusals, lang)
+
+    if kinds & {Kind.PLAY, Kind.CANVAS}:
+        for index in bits_of((obs.hand or 0) & among):
+            refused(Card(index))
+    for seat, palette in enumerate(obs.palettes):
+        mine = seat == obs.seat
+        if (mine and Kind.MOVE in kinds) or (not mine and Kind.TAKE in kinds):  # where this step picks
+            for index in bits_of(palette & among):
+                refused(Card(index))
+        elif palette & among:
+            reasons.update(_palette_reasons(palette & among, None if mine else names[seat], lang))
+    return reasons
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _cannot_use(card: Card, refusals: tuple[Refusal, ...], lang: str) -> str:
+    # refusals are immutable values: each sentence is made once per language
+    words = " ".join(dict.fromkeys(refusal_text(refusal) for refusal in refusals))
+    return _("{card} cannot be used now: {reasons}").format(card=card_label(card), reasons=words)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _palette_reasons(palette: int, owner: str | None, lang: str) -> tuple[tuple[str, str], ...]:
+    # the web server words every palette card of the mover's frame at every change, and
+    # palettes change a card at a time: a palette's sentences are made once per owner
+    # and language (``owner`` None: the mover's own palette)
+    if owner is not None:
+        words = _("{card} is in {name}'s palette: only a 1's action takes a card from another palette.")
+        return tuple((str(c), words.format(card=card_label(c), name=owner)) for c in map(Card, bits_of(palette)))
+    words = _("{card} is in your palette: only a 7's action moves a palette card.")
+    return tuple((str(c), words.format(card=card_label(c))) for c in map(Card, bits_of(palette)))
 
 
 def turn_summary(staged: Sequence[Action], last: Action) -> str:
@@ -519,7 +590,7 @@ def move_log(events: Sequence[Event], names: Sequence[str], viewer: int | None =
     the move that ends a round stays in the log."""
     names, lang = tuple(names), language()
     lines: list[str] = []
-    for i, event in enumerate(events):
+    for event in events:
         if isinstance(event, RoundDealt):
             if event.round > 1:
                 lines.append(_("— Round {n} —").format(n=event.round))
@@ -527,7 +598,7 @@ def move_log(events: Sequence[Event], names: Sequence[str], viewer: int | None =
             lines.append(round_winner(event, names))
         elif isinstance(event, GameOver):
             lines.append(winners_line(event.winners, names, is_match(event)))
-        elif (line := _log_line(event, names, viewer, lang, _by_three(events, i))) is not None:
+        elif (line := _log_line(event, names, viewer, lang)) is not None:
             lines.append(line)
     return lines
 

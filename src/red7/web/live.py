@@ -94,6 +94,9 @@ class LiveTable:
     invite_hash: str | None = field(default=None, repr=False)
     """The SHA-256 of a private table's invitation secret."""
 
+    hints: bool = True
+    """The people at the table may ask for a hint (a table option; never changes)."""
+
     def invited(self, secret: str | None) -> bool:
         """Whether ``secret`` is this private table's invitation (compared in constant
         time); a public table needs none: always True."""
@@ -154,6 +157,7 @@ class LiveTable:
             name=self.name,
             private=self.private,
             invite_hash=self.invite_hash,
+            hints=self.hints,
         )
 
     @property

@@ -128,6 +128,8 @@ class CreateTable(Request):
     """The table's name: spaces folded, up to 40 characters; empty: "Ana's table"."""
     private: bool = False
     """A private table is not in the lobby: only its invitation link (``invite`` of the answer) opens it."""
+    hints: bool = True
+    """The people at the table may ask for a hint on their turn (off: no hint button)."""
 
 
 class TakeSeat(Request):
@@ -263,7 +265,15 @@ class Say(Request):
     reaction: Reaction | None = None
 
 
-Sent = Decide | TakeBack | Again | Decline | Say
+class Hint(Request):
+    """The person to move asks what a bot would do with the rest of their turn, at the
+    frame whose ``seq`` they saw (answered to them alone by a ``hint`` frame)."""
+
+    type: Literal["hint"]
+    seq: Number
+
+
+Sent = Decide | TakeBack | Again | Decline | Say | Hint
 """The messages a client sends on its WebSocket after its hello."""
 ClientMessage = Annotated[Sent, Field(discriminator="type")]
 """What a client sends on its WebSocket after its hello, told apart by its ``type``."""
@@ -333,6 +343,14 @@ class OptionView(Message):
     text: str
 
 
+class LastMoveView(Message):
+    """The cards the latest turn moved, as the frame's seat may see them (R9: another
+    seat's hidden draw is never named), for the board to highlight."""
+
+    seat: int
+    cards: list[Annotated[str, Field(pattern=r"^[ROYGBIV][1-7]$")]]
+
+
 class GameView(Message):
     """A game as one seat (or a spectator) may see it: the public part (board,
     standing, last round, result) and the seat's own (hand, log, options)."""
@@ -369,6 +387,16 @@ class GameView(Message):
     """Where the cards of this step's decisions are picked (null: not the receiver's turn)."""
     staged: list[str]
     """The receiver's decisions of this turn that it may still take back."""
+    unusable: dict[str, str] = {}
+    """On the receiver's turn: each card of its hand and of the palettes that no legal
+    decision names, by notation, with why it cannot be used now (the engine's refusal in
+    words); empty otherwise."""
+    hands: list[list[CardView]] | None = None
+    """Every seat's hand: only in the replay of a game that is over, when asked
+    (``?hands=all``); absent everywhere else."""
+    last: LastMoveView | None = None
+    """The cards the latest turn moved, as the receiver may see them (null: none yet in
+    this round)."""
 
 
 class TableInfo(Message):
@@ -386,6 +414,8 @@ class TableInfo(Message):
     """The table's name (empty: a table made before tables had names)."""
     private: bool | None = None
     """Whether the table is private (not in the lobby; opened by its invitation link)."""
+    hints: bool = True
+    """The people at the table may ask for a hint (a table option)."""
 
 
 class ClockView(Message):
@@ -492,9 +522,24 @@ class ChatFrame(Message):
     """The words of the chat panel, in the table's language (history frames only)."""
 
 
-ServerFrame = Annotated[TableFrame | ErrorFrame | ChatFrame, Field(discriminator="type")]
-"""What the server sends on a WebSocket."""
-SERVER_FRAME: Final = TypeAdapter[TableFrame | ErrorFrame | ChatFrame](ServerFrame)
+class HintFrame(Message):
+    """The answer to a ``hint``, sent to the asking connection only: the bot's whole
+    turn in the person's place, its reason and odds, in words (the terminal game's), and
+    its decisions in notation. ``seq``: the position it is for (a later frame makes it
+    stale)."""
+
+    v: Literal[1]
+    type: Literal["hint"]
+    seq: int
+    text: str
+    decisions: list[str]
+
+
+Frame = TableFrame | ErrorFrame | ChatFrame | HintFrame
+"""The frames the server sends on a WebSocket."""
+ServerFrame = Annotated[Frame, Field(discriminator="type")]
+"""What the server sends on a WebSocket, told apart by its ``type``."""
+SERVER_FRAME: Final = TypeAdapter[Frame](ServerFrame)
 
 
 class Refusal(Message):
@@ -644,6 +689,20 @@ class AdminView(Message):
     metrics: dict[str, float]
 
 
+class ReviewView(Message):
+    """``GET .../games/{n}/review``: the review of a finished game, worked out once:
+    ``working`` (``done`` of ``total`` decisions marked so far; ask again), ``done``
+    (``text``: the review in the table's language) or ``failed`` (asking again starts it
+    again)."""
+
+    status: Literal["working", "done", "failed"]
+    lang: Literal["en", "pt-BR"]
+    """The table's language: the review's and the page's."""
+    done: int
+    total: int
+    text: str | None
+
+
 class Replay(Message):
     """``GET .../games/{n}/replay``: the game step by step as the token's seat saw it."""
 
@@ -701,7 +760,7 @@ def _decision() -> Refused:
 
 
 def _kind() -> Refused:
-    return Refused("bad-type", _("Unknown message type: use decide, take_back, again, decline or chat."))
+    return Refused("bad-type", _("Unknown message type: use decide, take_back, again, decline, chat or hint."))
 
 
 def turns_refusal() -> Refused:
@@ -721,6 +780,10 @@ def _spectator_chat() -> Refused:
     return Refused("bad-settings", _("Spectators' chat is separate or off."))
 
 
+def _hints_option() -> Refused:
+    return Refused("bad-settings", _("The option hints is true or false."))
+
+
 def _hello() -> Refused:
     return Refused("bad-hello", _('A connection starts with its hello: {"type": "hello", "token": ...}.'))
 
@@ -729,6 +792,7 @@ FIELD_REFUSALS: Final[dict[str, Why]] = {
     "players": _settings_players,
     "advanced": _settings_option,
     "actions": _settings_option,
+    "hints": _hints_option,
     "lang": _settings_language,
     "name": _name,
     "token": _token,
@@ -844,6 +908,7 @@ REQUESTS: Final[dict[str, type[BaseModel]]] = {
     "WebSocket /ws/{id}: decline": Decline,
     "POST /api/turns": YourTurn,
     "WebSocket /ws/{id}: chat": Say,
+    "WebSocket /ws/{id}: hint": Hint,
 }
 """Each request and the model its body or message is."""
 ANSWERS: Final[dict[str, type[BaseModel]]] = {
@@ -865,10 +930,12 @@ ANSWERS: Final[dict[str, type[BaseModel]]] = {
     "POST /api/tables/{id}/leave": Done,
     "GET /api/tables/{id}/games/{n}/replay": Replay,
     "POST /api/turns": TurnsPage,
+    "GET /api/tables/{id}/games/{n}/review": ReviewView,
     "any refusal (4xx)": Refusal,
     "WebSocket /ws/{id}: table": TableFrame,
     "WebSocket /ws/{id}: error": ErrorFrame,
     "WebSocket /ws/{id}: chat": ChatFrame,
+    "WebSocket /ws/{id}: hint": HintFrame,
 }
 """Each answer and the model it is (a game's record, ``GET .../record``, is the engine's
 record format: docs/library.md)."""

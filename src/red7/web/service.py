@@ -280,6 +280,7 @@ class Tables:
             name=stored.name,
             private=stored.private,
             invite_hash=stored.invite_hash,
+            hints=stored.hints,
         )
         self._copy(live, stored)
         for seat in live.seats:
@@ -396,6 +397,7 @@ class Tables:
         account: Account | None = None,
         table_name: str = "",
         invite: str | None = None,
+        hints: bool = True,
     ) -> tuple[LiveTable, str]:
         """A new table; its creator takes seat 0. Returns the table and the creator's token
         (the values are a :class:`~red7.web.protocol.CreateTable`'s, checked for their
@@ -403,7 +405,7 @@ class Tables:
         ``account``: the creator is logged in, and sits under their username;
         ``table_name``: its name (empty: "Ana's table", after the creator's seat name);
         ``invite``: a private table's invitation secret (None: a public table), of which
-        only the hash is kept)."""
+        only the hash is kept; ``hints``: whether its people may ask for a hint)."""
         try:
             config = Config(players, advanced, actions)
         except GameError as err:
@@ -434,6 +436,7 @@ class Tables:
             name=title,
             private=hashed is not None,
             invite_hash=hashed,
+            hints=hints,
         )
         live.session.clock = clock
         live.saved = await self._db(
@@ -447,6 +450,7 @@ class Tables:
             spectator_chat,
             title,
             hashed,
+            hints,
         )
         self.live[table_id] = live
         async with self._changing(live):

@@ -61,6 +61,7 @@ from sqlalchemy import (
     insert,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -134,6 +135,8 @@ class TableRow(Base):
     """A private table is not in the lobby; only its invitation link opens it."""
     invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """The SHA-256 of a private table's invitation secret (never the secret itself)."""
+    hints: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """Whether the people at the table may ask for a hint (set when it is created)."""
 
 
 class SeatRow(Base):
@@ -286,12 +289,13 @@ class StoredTable:
     """The seat whose person declined the last rematch proposed."""
     spectator_chat: str = "separate"
     """Whether spectators talk among themselves (``separate``) or not (``off``): :mod:`red7.web.chat`."""
-
     name: str = ""
     """The table's name (set when it is made, never changed)."""
     private: bool = False
     invite_hash: str | None = None
     """A private table's invitation secret, hashed (:func:`token_hash`)."""
+    hints: bool = True
+    """The people may ask for a hint (a table option, set when it is created)."""
 
     def rematch_columns(self) -> dict[str, Any]:
         """The values of the columns that change with the clock and the rematch, by the
@@ -379,10 +383,11 @@ class Store:
         spectator_chat: str = "separate",
         name: str = "",
         invite_hash: str | None = None,
+        hints: bool = True,
     ) -> StoredTable:
         """A new table with empty seats, at version 0 (``clock``: seconds per turn, 0: none;
         ``spectator_chat``: :mod:`red7.web.chat`); private if it has an ``invite_hash``
-        (the hash of its invitation secret)."""
+        (the hash of its invitation secret); ``hints``: whether its people may ask for a hint."""
         with Session(self.engine) as s, s.begin():
             s.add(
                 TableRow(
@@ -399,6 +404,7 @@ class Store:
                     name=name,
                     private=invite_hash is not None,
                     invite_hash=invite_hash,
+                    hints=hints,
                 )
             )
             s.flush()  # the table before its seats (no ORM relationship orders them)
@@ -420,6 +426,7 @@ class Store:
             name=name,
             private=invite_hash is not None,
             invite_hash=invite_hash,
+            hints=hints,
         )
 
     def commit(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
@@ -651,6 +658,7 @@ class Store:
             name=row.name,
             private=row.private,
             invite_hash=row.invite_hash,
+            hints=row.hints,
         )
 
     @classmethod

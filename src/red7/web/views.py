@@ -35,6 +35,7 @@ from ..core.cards import COLOURS, Card, CardSet
 from ..core.events import RoundOver
 from ..core.model import STEP_KINDS, Option, Step
 from ..core.standing import standing_of
+from ..play.last_move import last_move
 from ..play.session import cards_at_round_end
 from ..ui.i18n import N_, _, language, ngettext, using
 from ..ui.words import (
@@ -49,6 +50,7 @@ from ..ui.words import (
     turn_prompt,
     turn_summary,
     unsafe_reason,
+    unusable_reasons,
     winners_line,
     winning_line,
 )
@@ -91,6 +93,11 @@ UI_WORDS: Final = {
     "online": N_("online"),
     "offline": N_("offline"),
     "replay": N_("Replay"),
+    "review": N_("Review"),
+    "reviewing": N_("Reviewing the game… {done} of {total} decisions"),
+    "review_failed": N_("The review could not be worked out: reload the page to try again."),
+    "all_hands": N_("Show every hand"),
+    "hand": N_("Hand:"),
     "record": N_("Game record (JSON)"),
     "reconnecting": N_("Connection lost: reconnecting…"),
     "your_turn": N_("Your turn"),
@@ -108,6 +115,10 @@ UI_WORDS: Final = {
     "players": N_("Players"),
     "advanced_game": N_("Advanced game (scores over a match)"),
     "action_cards": N_("Action cards"),
+    "hints_allowed": N_("Hints allowed"),
+    "hint": N_("Hint"),
+    "hint_title": N_("Hint"),
+    "thinking_hint": N_("Thinking of a hint…"),
     "language": N_("Language"),
     "create": N_("Create the table"),
     "open_tables": N_("Open tables"),
@@ -126,6 +137,9 @@ UI_WORDS: Final = {
     "rules": N_("Rules"),
     "counts": N_("Underlined: counts under the rule"),
     "drawn": N_("+ just drawn"),
+    "moved": N_("Outlined: moved in the last turn"),
+    "your_turn_title": N_("● Your turn — Red7"),
+    "sound": N_("Sound when it is your turn"),
     "in_hand": N_("Cards in hand: {n}"),
     "points": N_("Points: {score} of {target}"),
     "known_top": N_("Known on top:"),
@@ -276,6 +290,7 @@ def shared_view(live: LiveTable, viewer: int | None = None) -> Shared:
             "clock": int(live.session.clock),
             "name": live.name,
             "private": live.private,
+            "hints": live.hints,
         }
         seats = [
             {
@@ -437,6 +452,8 @@ def seat_game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> d
         "options": [],
         "picks": None,
         "staged": [],
+        "unusable": {},
+        "last": None,
     }
     if seat is not None:
         obs = table.observe(seat)
@@ -449,7 +466,21 @@ def seat_game_json(live: LiveTable, seat: int | None, names: Sequence[str]) -> d
             game["options"] = [option_json(table, obs, option, names, lines) for option in options]
             game["picks"] = picks(obs.step)
             game["staged"] = [str(a) for a in table.staged]
+            game["unusable"] = unusable_json(table, obs, options, names)
+    moved = last_move(events)  # as ``seat`` sees the events: another seat's hidden draw is no card (R9)
+    game["last"] = None if moved is None else {"seat": moved.seat, "cards": [str(card) for card in moved.cards]}
     return game
+
+
+def unusable_json(table: Table, obs: Observation, options: Sequence[Option], names: Sequence[str]) -> dict[str, str]:
+    """For the mover only: each card of their hand and of the palettes that no legal
+    decision names now, with why (:func:`~red7.ui.words.unusable_reasons`, the terminal
+    game's words), so tapping or hovering a greyed card says it."""
+    named = 0
+    for option in options:
+        if option.action.card is not None:
+            named |= 1 << option.action.card
+    return unusable_reasons(obs, table.check, names, ~named)
 
 
 def waiting_text(live: LiveTable, names: Sequence[str]) -> str:
@@ -558,9 +589,19 @@ def lobby_json(lives: Sequence[LiveTable]) -> list[dict[str, Any]]:
     return rows
 
 
-def replay_frames(live: LiveTable, number: int, seat: int | None) -> list[dict[str, Any]]:
+def replay_frames(live: LiveTable, number: int, seat: int | None, every_hand: bool = False) -> list[dict[str, Any]]:
     """A finished (or running) game of the table step by step as ``seat`` may see it:
     one frame per decision, each made by :func:`table_frame` over a table rewound to
     that decision (a running game: only its decisions that cannot be taken back); the
-    first one with the words of the page's controls (``ui``)."""
-    return [table_frame(step, seat, words=i == 0) for i, step in enumerate(live.rewound(number))]
+    first one with the words of the page's controls (``ui``). ``every_hand``: each
+    frame's game also shows every seat's hand then (``hands``): only for a game that is
+    over (the caller checks), when nothing is hidden any more."""
+    frames = []
+    for i, step in enumerate(live.rewound(number)):
+        frame = table_frame(step, seat, words=i == 0)
+        if every_hand and step.table is not None and frame["game"] is not None:
+            with using(live.lang):
+                hands = [step.table.observe(s).hand for s in range(live.config.players)]
+                frame["game"]["hands"] = [cards_json(hand or 0) for hand in hands]
+        frames.append(frame)
+    return frames

@@ -56,6 +56,7 @@ from ..words import (
     turn_prompt,
     turn_summary,
     unsafe_reason,
+    unusable_reason,
     winners_line,
     winning_line,
 )
@@ -755,14 +756,13 @@ class PlayApp(BoardApp):
         return _("There is no card to pick now. {keys}").format(keys=self._prompt())
 
     def _why_not(self, card: Card) -> str:
-        """Why ``card`` cannot be used at this step: the engine's refusal of each decision
-        of this step about it (play, canvas, a 7's move, a 1's take), in words."""
-        accepted = STEP_KINDS[self.table.observe(self.viewer).step]
-        keys = dict.fromkeys(k for ks in VERBS.values() for k in ks if k[0] in accepted and k[0] in CARD_KINDS)
-        reasons = dict.fromkeys(
-            refusal_text(refusal) for key in keys if (refusal := self.table.check(decision_of(key, card))) is not None
-        )
-        return _("{card} cannot be used now: {reasons}").format(card=card_label(card), reasons=" ".join(reasons))
+        """Why ``card`` cannot be used now, in words (:func:`~red7.ui.words.unusable_reason`,
+        shared with the web game), or, for a card no decision of this step could pick,
+        which keys decide now."""
+        why = unusable_reason(self.table.observe(self.viewer), card, self.table.check, self.names)
+        if why is not None:
+            return why
+        return _("{card} cannot be used now. {keys}").format(card=card_label(card), keys=self._hint_keys())
 
     def action_pick(self, name: str) -> None:
         """A click on a card (``name`` in notation)."""
@@ -773,25 +773,7 @@ class PlayApp(BoardApp):
         if card in self.selectable():
             self._pick(card)
             return
-        if card in self.numbered():
-            self._refuse_pick(self._why_not(card))
-            return
-        obs = self.table.observe(self.viewer)
-        owner = next((s for s, p in enumerate(obs.palettes) if p >> card & 1), None)
-        if owner is not None and owner != self.viewer:
-            self._refuse_pick(
-                _("{card} is in {name}'s palette: only a 1's action takes a card from another palette.").format(
-                    card=card_label(card), name=self.names[owner]
-                )
-            )
-        elif owner is not None:
-            self._refuse_pick(
-                _("{card} is in your palette: only a 7's action moves a palette card.").format(card=card_label(card))
-            )
-        else:
-            self._refuse_pick(
-                _("{card} cannot be used now. {keys}").format(card=card_label(card), keys=self._hint_keys())
-            )
+        self._refuse_pick(self._why_not(card))
 
     def _not_now(self) -> str:
         if self.thinking and self.table.current is not None:

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends, Path
 from starlette.requests import HTTPConnection
 
 from ..accounts import Accounts
+from ..hints import Hints
 from ..limits import ClientLimits
 from ..lobby import Lobby
 from ..login_limits import LoginLimits
 from ..metrics import Metrics
 from ..origins import Origin
 from ..protocol import MAX_NUMBER
+from ..reviews import Reviews
 from ..service import Tables
 from ..settings import Settings
 
@@ -37,6 +39,10 @@ class Context:
     """What each client may try of logins and registrations (made with the app)."""
     live_accounts: Accounts | None = None
     """The accounts (once the app has started)."""
+    hints: Hints = field(default_factory=Hints)
+    """The hints being worked out and each seat's share of them."""
+    reviews: Reviews = field(default_factory=Reviews)
+    """The finished games' reviews, worked out once each."""
 
     def tables(self) -> Tables:
         """The app's tables (the app has started: no route is served before)."""

@@ -128,6 +128,7 @@ async def create_table(request: Request, context: Shared) -> Created:
                 account=account,
                 table_name=asked.table_name,
                 invite=invite,
+                hints=asked.hints,
             )
     except Refused:
         context.client_limits.uncount(who)

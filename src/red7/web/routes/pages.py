@@ -1,6 +1,6 @@
 """The pages (plain HTML, CSS and ES modules from ``red7/web/static``; no build step):
 ``/`` the lobby, ``/t/{id}`` a table (``?watch`` for spectators), ``/t/{id}/replay/{n}``
-the replay of a game."""
+the replay of a game, ``/t/{id}/review/{n}`` its review."""
 
 from __future__ import annotations
 
@@ -29,3 +29,8 @@ async def table_page(table_id: str) -> FileResponse:
 @router.get("/t/{table_id}/replay/{number}")
 async def replay_page(table_id: str, number: GameNumber) -> FileResponse:
     return FileResponse(STATIC / "replay.html")
+
+
+@router.get("/t/{table_id}/review/{number}")
+async def review_page(table_id: str, number: GameNumber) -> FileResponse:
+    return FileResponse(STATIC / "review.html")

@@ -4,7 +4,11 @@
   engine's JSON format, which ``red7 replay`` reads);
 * ``GET /api/tables/{id}/games/{n}/replay`` (``Authorization: Bearer <token>``): a game
   step by step, as the token's seat saw it (no token: the spectator's view):
-  ``{"frames": [...]}``, each a table frame (:class:`red7.web.protocol.Replay`).
+  ``{"frames": [...]}``, each a table frame (:class:`red7.web.protocol.Replay`);
+  with ``?hands=all``, once the game is over, every frame shows every hand too;
+* ``GET /api/tables/{id}/games/{n}/review``: the review of a finished game
+  (:mod:`red7.web.reviews`): how far it is worked out, then its text
+  (:class:`red7.web.protocol.ReviewView`); the page asks again until it is done.
 
 A seat token never travels in an address (``?token=`` is refused: addresses reach
 access and error logs, a proxy's included). A private table's games are read only
@@ -22,7 +26,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from ...play.session import Session
+from ...play.table import Table
 from ...ui.i18n import _, using
+from ..limits import client_key
 from ..refusals import Refused
 from ..views import replay_frames
 from .context import Context, GameNumber, Shared
@@ -74,4 +81,31 @@ async def record(table_id: str, number: GameNumber, request: Request, context: S
 async def replay(table_id: str, number: GameNumber, request: Request, context: Shared) -> dict[str, Any]:
     seat = await _reader(table_id, request, context)
     tables = context.tables()
-    return {"frames": replay_frames(await tables.played(table_id, number), number, seat)}
+    played = await tables.played(table_id, number)
+    every_hand = request.query_params.get("hands") == "all"
+    with using(played.lang):
+        if every_hand and (played.table is None or not played.table.is_over):
+            raise Refused("not-over", _("Every hand is shown once the game is over."), 409)
+    return {"frames": replay_frames(played, number, seat, every_hand)}
+
+
+@router.get("/api/tables/{table_id}/games/{number}/review")
+async def review(table_id: str, number: GameNumber, request: Request, context: Shared) -> dict[str, Any]:
+    """The review of game ``number`` once it is over (every hand is read), the same one
+    for every asker; started by the first to ask (a private table's: with its invitation
+    or a seat token, as its replay)."""
+    await _reader(table_id, request, context)
+    tables = context.tables()
+    played = await tables.played(table_id, number)
+    table = played.table
+    with using(played.lang):
+        if table is None or not table.is_over:
+            raise Refused("not-over", _("The review is shown once the game is over."), 409)
+        people = [s for s, seat in enumerate(played.seats) if seat.bot is None]
+        who = client_key(request.client.host if request.client else None)
+        # a copy of the finished game: the table's own session moves on to a rematch
+        session = Session(Table.around(table.game.clone(), table.seats))
+        found = context.reviews.of(
+            (table_id, number), session, played.names(), played.lang, people, who, context.settings.clock()
+        )
+    return found.json()

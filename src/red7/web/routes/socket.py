@@ -7,12 +7,14 @@ a private table's invitation secret, which a spectator of it needs). The server
 then sends a ``table`` frame (:func:`red7.web.views.table_frame`) and another after every
 change, and an ``error`` frame for anything refused. The client sends
 ``{"type": "decide", "seq": n, "action": "play R7"}``, ``{"type": "take_back", "seq": n}``,
-``{"type": "again"}`` (a rematch's proposal or agreement), ``{"type": "decline"}`` and
-``{"type": "chat", "text": "..."}`` or ``{"type": "chat", "reaction": "gg"}``
-(:data:`~red7.web.protocol.ClientMessage`); ``seq`` is the
+``{"type": "again"}`` (a rematch's proposal or agreement), ``{"type": "decline"}``,
+``{"type": "chat", "text": "..."}`` or ``{"type": "chat", "reaction": "gg"}``, and
+``{"type": "hint", "seq": n}`` (:data:`~red7.web.protocol.ClientMessage`); ``seq`` is the
 frame's ``seq`` the decision was made against. A connection whose hello says
 ``"chat": true`` gets, after its first ``table`` frame, a ``chat`` frame with the chat's
-recent history, then one for each line said (:mod:`red7.web.chat`). A connection refused is accepted, told
+recent history, then one for each line said (:mod:`red7.web.chat`). A hint is worked out
+while the connection goes on (:mod:`red7.web.hints`) and answered to it alone by a
+``hint`` frame. A connection refused is accepted, told
 why (an ``error`` frame) and closed with a code a page can read: 4400 (no hello, or a
 token in the address), 4403 (another site's page, a token this table does not know, a private table without
 its invitation),
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -38,7 +41,7 @@ from ...ui.i18n import _, using
 from ..limits import Bucket, client_key
 from ..live import LiveTable
 from ..origins import same_origin
-from ..protocol import MAX_MESSAGE, Again, Decide, Decline, Say, parse_hello, parse_message
+from ..protocol import MAX_MESSAGE, Again, Decide, Decline, Hint, Say, parse_hello, parse_message
 from ..refusals import Limited, Refused, asked_language
 from ..service import Client
 from ..views import encode, error_frame
@@ -52,6 +55,7 @@ RATE, BURST = 20.0, 60
 few a second at most; a flood is refused message by message)."""
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 Refuse = Callable[..., Awaitable[None]]
 
@@ -155,6 +159,19 @@ async def _game(context: Context, websocket: WebSocket, live: LiveTable, seat: i
     if chat:
         await tables.chat.history(live, seat, send)
     messages = Bucket.full(RATE, BURST, clock())
+    hinting: set[asyncio.Task[None]] = set()  # this connection's hints being worked out
+
+    async def hint(seat: int, seq: int) -> None:
+        try:
+            frame = await context.hints.work_out(live, seat, seq)
+        except Exception:  # a hint that fails says so; it never ends the connection
+            log.exception("a hint failed at table %s", live.id)
+            with using(live.lang):
+                await refuse("hint-failed", _("The hint could not be worked out: try again."))
+            return
+        with contextlib.suppress(Exception):  # the client may be gone meanwhile
+            await send(encode(frame))
+
     try:
         while True:
             received = await websocket.receive()
@@ -173,27 +190,41 @@ async def _game(context: Context, websocket: WebSocket, live: LiveTable, seat: i
                     continue
                 try:
                     with context.metrics.round_trip.time():
-                        await _handle(context, live, client, message)
+                        asked = await _handle(context, live, client, message)
                 except Limited as err:
                     await refuse(err.code, err.message, retry_after=err.retry_after)
+                    continue
                 except Refused as err:
                     await refuse(err.code, err.message)
+                    continue
+                if asked is not None:
+                    task = asyncio.create_task(hint(*asked))
+                    hinting.add(task)
+                    task.add_done_callback(hinting.discard)
     except WebSocketDisconnect:
         pass
     finally:
+        for task in hinting:
+            task.cancel()
         await tables.disconnect(client)
 
 
-async def _handle(context: Context, live: LiveTable, client: Client, text: str) -> None:
-    """One message of a greeted connection (in the table's language)."""
+async def _handle(context: Context, live: LiveTable, client: Client, text: str) -> tuple[int, int] | None:
+    """One message of a greeted connection (in the table's language), from the seat it
+    holds now (:attr:`Client.seat`). A hint the seat may have is only checked here (and
+    counted): its seat and ``seq`` are returned for the connection to work it out while
+    it goes on reading."""
     message = parse_message(text)
     seat = client.seat
     if isinstance(message, Say):  # (the seat is the connection's: a message cannot name one)
         await context.tables().chat.say(live, seat, client, message)
-        return
+        return None
     if seat is None:
         raise Refused("spectator", _("Spectators cannot play: take a seat to play."), 403)
     tables = context.tables()
+    if isinstance(message, Hint):
+        context.hints.check(live, seat, message.seq, context.settings.clock())
+        return seat, message.seq
     if isinstance(message, Decide):
         await tables.decide(live.id, seat, message.seq, message.action)
     elif isinstance(message, Again):
@@ -202,3 +233,4 @@ async def _handle(context: Context, live: LiveTable, client: Client, text: str) 
         await tables.decline(live.id, seat, message.game)
     else:
         await tables.take_back(live.id, seat, message.seq)
+    return None

@@ -30,6 +30,7 @@ function applyWords() {
   $("players-label").textContent = t(ui, "players");
   $("advanced-label").textContent = t(ui, "advanced_game");
   $("actions-label").textContent = t(ui, "action_cards");
+  $("hints-label").textContent = t(ui, "hints_allowed");
   $("table-lang-label").textContent = t(ui, "language");
   $("clock-label").textContent = t(ui, "clock");
   for (const option of $("clock").options) option.textContent = t(ui, `clock_${option.value}`);
@@ -234,6 +235,7 @@ async function create(event) {
       players: Number(form.elements.players.value),
       advanced: $("advanced").checked,
       actions: $("actions").checked,
+      hints: $("hints").checked,
       lang: $("table-lang").value,
       name: name(),
       clock: Number(CLOCKS.includes($("clock").value) ? $("clock").value : 0),

@@ -25,6 +25,24 @@ export function cardEl(card, o = {}) {
     h("span", { class: "label" }, card.label),
     o.drawn ? h("span", { class: "mark", "aria-hidden": "true" }, "+") : null,
   ];
+  if (o.why) {
+    // a card that cannot be used now: still a button, so tapping or focusing it says why
+    // (the server's words: the engine's refusal); hovering shows it as its title
+    return h(
+      "button",
+      {
+        ...attrs,
+        type: "button",
+        title: o.why,
+        "aria-disabled": "true",
+        "aria-label": `${card.name}: ${o.why}`,
+        "data-why": o.why,
+        "data-focus": `card:${card.id}`,
+        onclick: () => o.onWhy(o.why),
+      },
+      inside,
+    );
+  }
   if (o.onClick) {
     return h(
       "button",
@@ -152,6 +170,17 @@ function seatEl(frame, s, view) {
         "palette",
       ),
     );
+    if (g.hands && view && view.allHands) {
+      // the replay of a finished game, every hand shown (the server sends them only then)
+      body.push(
+        h(
+          "div",
+          { class: "known all-hands" },
+          h("span", { class: "known-title" }, t(ui, "hand")),
+          cardList(g.hands[s], () => ({ mini: true }), "known-cards"),
+        ),
+      );
+    }
   }
   return h(
     "section",
@@ -162,7 +191,8 @@ function seatEl(frame, s, view) {
 }
 
 /** How a card is drawn: pickable (a button), muted (in the picking area but not usable),
- * selected, numbered. */
+ * selected, numbered; a card the frame says cannot be used now (`unusable`, the mover's
+ * only) tells why when tapped (`view.onWhy`). */
 function cardOptions(card, view, inPickArea, extra = {}) {
   const o = { ...extra };
   if (view && view.interactive && inPickArea) {
@@ -174,6 +204,11 @@ function cardOptions(card, view, inPickArea, extra = {}) {
     } else if (index >= 0) {
       o.muted = true;
     }
+  }
+  const why = view && view.interactive && view.unusable ? view.unusable[card.id] : null;
+  if (why && !o.onClick && view.onWhy) {
+    o.why = why;
+    o.onWhy = view.onWhy;
   }
   return o;
 }
@@ -188,6 +223,13 @@ function legendEl(ui) {
       h("span", { class: "sample counts", "aria-hidden": "true" }, "7"),
       " ",
       t(ui, "counts"),
+    ),
+    h(
+      "span",
+      { id: "legend-moved" },
+      h("span", { class: "sample moved", "aria-hidden": "true" }, "7"),
+      " ",
+      t(ui, "moved"),
     ),
     h(
       "span",
@@ -290,8 +332,8 @@ function logEl(frame) {
 
 /**
  * The whole board of `frame` into `root` (replacing what was there).
- * `view`: `{interactive, selected, numbered, usable, onCard, turn, pending, prompt, actions,
- * side}`: `actions` (the buttons) goes beside the hand, under the prompt (the frame's, or
+ * `view`: `{interactive, selected, numbered, usable, unusable, onCard, onWhy, turn, pending,
+ * prompt, actions, side}`: `actions` (the buttons) goes beside the hand, under the prompt (the frame's, or
  * `prompt`); `side` (nodes) after the log.
  */
 export function renderBoard(root, frame, view = {}) {
@@ -317,6 +359,17 @@ export function renderBoard(root, frame, view = {}) {
   );
   const side = h("div", { class: "side" }, g ? legendEl(frame.ui) : null, logEl(frame), view.side || null);
   root.replaceChildren(h("div", { class: "board" }, main, side));
+
+  // the cards the latest turn moved (as this seat may see them: the server names no
+  // hidden card), wherever they are now
+  const moved = new Set(g && g.last ? g.last.cards : []);
+  for (const el of root.querySelectorAll(".board .card[data-card]")) {
+    if (moved.has(el.getAttribute("data-card"))) {
+      el.classList.add("moved");
+      const described = el.getAttribute("aria-describedby");
+      el.setAttribute("aria-describedby", described ? `${described} legend-moved` : "legend-moved");
+    }
+  }
 
   const log = root.querySelector(".logbox");
   if (log) log.scrollTop = atBottom ? log.scrollHeight : oldScroll;

@@ -10,6 +10,7 @@ const parts = location.pathname.split("/");
 const tableId = decodeURIComponent(parts[2] || "");
 const number = Number(parts[4]);
 let frames = [];
+let withHands = null; // the frames with every hand (a finished game's, fetched when asked)
 let at = 0;
 let ui = {};
 const $ = (id) => document.getElementById(id);
@@ -20,14 +21,17 @@ function words() {
   $("next").textContent = t(ui, "next");
   $("last").textContent = t(ui, "last");
   $("back").textContent = t(ui, "back_to_table");
+  $("review-link").textContent = t(ui, "review");
+  $("all-hands-label").textContent = t(ui, "all_hands");
   $("bar").setAttribute("aria-label", t(ui, "replay"));
 }
 
 function show(i) {
   if (!frames.length) return;
   at = Math.max(0, Math.min(frames.length - 1, i));
-  const frame = { ...frames[at], ui }; // the words of the controls come with the first frame only
-  renderBoard($("board"), frame, { interactive: false });
+  const shownFrames = $("all-hands").checked && withHands ? withHands : frames;
+  const frame = { ...shownFrames[at], ui }; // the words of the controls come with the first frame only
+  renderBoard($("board"), frame, { interactive: false, allHands: shownFrames === withHands });
   $("where").textContent = t(ui, "decision_of", { i: at, n: frames.length - 1 });
   $("first").disabled = $("previous").disabled = at === 0;
   $("next").disabled = $("last").disabled = at === frames.length - 1;
@@ -56,6 +60,10 @@ async function load() {
   }
   const first = frames[0];
   ui = first.ui;
+  // a finished game has a review and may show every hand (never one still played)
+  const over = Boolean(frames[frames.length - 1].game && frames[frames.length - 1].game.over);
+  $("review-link").hidden = !over;
+  $("hands-box").hidden = !over;
   document.documentElement.lang = first.table.lang;
   $("settings").textContent = `${t(ui, "replay")} · ${first.table.settings}`;
   document.title = `Red7 · ${t(ui, "replay")} · ${first.table.settings}`;
@@ -65,10 +73,23 @@ async function load() {
 
 function main() {
   $("back").href = `/t/${encodeURIComponent(tableId)}`;
+  $("review-link").href = `/t/${encodeURIComponent(tableId)}/review/${number}`;
   $("first").addEventListener("click", () => show(0));
   $("previous").addEventListener("click", () => show(at - 1));
   $("next").addEventListener("click", () => show(at + 1));
   $("last").addEventListener("click", () => show(frames.length - 1));
+  $("all-hands").addEventListener("change", async () => {
+    if ($("all-hands").checked && !withHands) {
+      try {
+        const base = `/api/tables/${encodeURIComponent(tableId)}/games/${number}/replay?hands=all`;
+        withHands = (await api(base, undefined, getToken(tableId) || undefined)).frames;
+      } catch (err) {
+        $("all-hands").checked = false;
+        toast(err.message);
+      }
+    }
+    show(at);
+  });
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: frames.length - 1 };

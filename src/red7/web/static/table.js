@@ -16,6 +16,7 @@ import { showClock } from "./clock.js";
 import { rematchEl } from "./rematch.js";
 import { chatSeats, initChat, onChat } from "./chat.js";
 import { cardEl, pickable, renderBoard } from "./render.js";
+import { noticeTurn, soundToggle } from "./notice.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const watching = new URLSearchParams(location.search).has("watch");
@@ -42,6 +43,7 @@ let refusal = null; // the error frame a refused connection was sent before it w
 let tokenDropped = false; // the server refused this browser's token: reconnect as a spectator
 let firstFrame = true;
 let lastPrompt = "";
+let hint = null; // {seq, text}: the hint asked at frame `seq` (text null while it is worked out)
 const drafts = { name: getName(), levels: {} }; // what is typed in the set-up panel
 
 const $ = (id) => document.getElementById(id);
@@ -77,6 +79,7 @@ function connect() {
     if (data.type === "table") onFrame(data);
     else if (data.type === "error") onError(data);
     else if (data.type === "chat") onChat(data);
+    else if (data.type === "hint") onHint(data);
   });
   ws.addEventListener("close", (event) => {
     if (socket !== ws) return; // replaced on purpose (a seat was taken)
@@ -140,8 +143,24 @@ function showGone() {
 
 // --- frames -------------------------------------------------------------------------------
 
+/** A hint's answer: shown if it is for the position on the board (a later frame made it stale). */
+function onHint(data) {
+  if (!frame || !hint || data.seq !== frame.seq) return;
+  hint = { seq: data.seq, text: data.text };
+  draw();
+}
+
+function askHint() {
+  if (!myTurn() || !frame.table.hints || (hint && hint.seq === frame.seq)) return;
+  if (send({ type: "hint", seq: frame.seq })) {
+    hint = { seq: frame.seq, text: null };
+    draw();
+  }
+}
+
 function onError(data) {
   pending = null;
+  if (data.code && data.code !== "hint-busy" && hint && hint.text === null) hint = null; // refused: ask again later
   if (CLOSING.has(data.code)) {
     refusal = data; // said when the socket closes
     return;
@@ -192,8 +211,9 @@ function onFrame(data) {
   frame = data;
   chatSeats(data);
   document.documentElement.lang = data.table.lang;
-  document.title = `Red7 · ${data.table.name || data.table.settings}`;
   if (pending && pending.seq !== data.seq) pending = null;
+  if (hint && hint.seq !== data.seq) hint = null; // the hint was for a position that is gone
+  noticeTurn(myTurn(), `Red7 · ${data.table.name || data.table.settings}`, t(ui, "your_turn_title"), firstFrame);
   const { usable } = pickable(data);
   if (!usable.includes(selected)) selected = usable.length === 1 ? usable[0] : null;
   draw();
@@ -233,7 +253,9 @@ function draw() {
     selected,
     numbered: picks.numbered,
     usable: picks.usable,
+    unusable: frame.game.unusable || {},
     onCard: pickCard,
+    onWhy: (why) => toast(why),
     turn: myTurn(),
     pending: Boolean(pending),
     actions: actionsEl(picks),
@@ -293,9 +315,24 @@ function actionsEl(picks) {
       actionButton(t(ui, "take_back"), "u", { class: "act k-take-back", "data-kind": "take_back", "data-focus": "act:take_back" }, takeBack),
     );
   }
+  if (frame.table.hints) {
+    buttons.push(
+      actionButton(t(ui, "hint"), "h", { class: "act k-hint", "data-kind": "hint", "data-focus": "act:hint", disabled: Boolean(hint) }, askHint),
+    );
+  }
   const concede = g.options.find((o) => o.kind === "concede");
   if (concede) buttons.push(optionButton(concede));
-  return h("div", { class: "buttons", role: "group", "aria-labelledby": "prompt" }, buttons);
+  return [
+    hint
+      ? h(
+          "section",
+          { class: "hint-box", id: "hint", role: "status", "aria-labelledby": "hint-title" },
+          h("h2", { id: "hint-title", class: "sr-only" }, t(ui, "hint_title")),
+          h("p", {}, hint.text === null ? t(ui, "thinking_hint") : hint.text),
+        )
+      : null,
+    h("div", { class: "buttons", role: "group", "aria-labelledby": "prompt" }, buttons),
+  ];
 }
 
 function overEl() {
@@ -309,6 +346,7 @@ function overEl() {
       "p",
       { class: "over-links" },
       h("a", { href: `/t/${encodeURIComponent(tableId)}/replay/${n}` }, t(ui, "replay")),
+      h("a", { href: `/t/${encodeURIComponent(tableId)}/review/${n}`, class: "link-review" }, t(ui, "review")),
       recordLink(n),
     ),
     rematchEl(frame, ui, playAgain, declineAgain),
@@ -365,7 +403,7 @@ function shareLinks() {
 }
 
 function linksEl() {
-  return h("section", { class: "links" }, shareLinks());
+  return h("section", { class: "links" }, frame.you !== null ? soundToggle(t(ui, "sound")) : null, shareLinks());
 }
 
 // --- a table not started yet ----------------------------------------------------------------
@@ -668,6 +706,7 @@ function roundEnded() {
     const proposed = frame.rematch && frame.rematch.agreed.length;
     if (frame.you !== null && !proposed) buttons.push({ label: t(ui, "play_again"), value: "again", primary: true });
     buttons.push({ label: t(ui, "replay"), href: `/t/${encodeURIComponent(tableId)}/replay/${n}` });
+    buttons.push({ label: t(ui, "review"), href: `/t/${encodeURIComponent(tableId)}/review/${n}` });
     if (!frame.table.private) { // (a private table's record needs its invitation: the panel's link)
       buttons.push({ label: t(ui, "record"), href: `/api/tables/${encodeURIComponent(tableId)}/games/${n}/record` });
     }
@@ -717,6 +756,7 @@ document.addEventListener("keydown", (event) => {
   } else if (/^[1-9]$/.test(key)) {
     const id = picks.numbered[Number(key) - 1];
     if (id && picks.usable.includes(id)) pickCard(id);
+    else if (id && frame.game.unusable && frame.game.unusable[id]) toast(frame.game.unusable[id]);
   } else if (key === "p") option = cardOption((o) => o.kind === "play");
   else if (key === "c") option = cardOption((o) => o.kind === "canvas" || (o.kind === "move" && o.to !== "deck"));
   else if (key === "k") option = cardOption((o) => o.kind === "move" && o.to === "deck");
@@ -726,6 +766,7 @@ document.addEventListener("keydown", (event) => {
   else if (key === "e") option = optionFor((o) => o.kind === "end");
   else if (key === "x") option = optionFor((o) => o.kind === "concede");
   else if (key === "u" || key === "Backspace") takeBack();
+  else if (key === "h") askHint();
   else if (key === "Enter") {
     if (tag === "BUTTON" || tag === "A") return; // the focused control's own Enter
     const mine = selected ? picks.byCard.get(selected) || [] : [];

@@ -52,6 +52,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     insert,
     select,
     text,
@@ -111,6 +112,9 @@ class TableRow(Base):
     unused: :data:`red7.web.service.EXPIRED`)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     """Bumped by every change of the table (:meth:`Store.commit`)."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether its games move the ratings of its players (:mod:`red7.web.ratings`;
+    migration 0005)."""
 
 
 class SeatRow(Base):

@@ -16,7 +16,7 @@ from red7.analysis.rating import Skill, first_skill, rated
 from red7.web import local_services as services
 from red7.web import ratings as ratings_module
 from red7.web.ratings import BOT, PERSON, Placing, Ratings, identity
-from red7.web.store import Store, StoredGame, StoredSeat, StoredTable, TableRow
+from red7.web.store import Store, StoredGame, StoredSeat, TableRow
 
 CONFIG = {"players": 2, "advanced": False, "actions": False}
 
@@ -186,3 +186,33 @@ def test_a_game_needs_two_different_players_to_be_rated(store: Store) -> None:
     with pytest.raises(ValueError):
         ratings.apply(game, [ANA, ANA])
     assert not ratings.is_rated(game)
+
+
+def test_the_leaderboard_api_pages_and_filters_the_lines_and_refuses_bad_queries(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+    from tests.web_client import make_app
+
+    app = make_app(tmp_path)
+    with TestClient(app) as client:
+        r = client.get("/api/leaderboard")
+        assert r.status_code == 200 and r.json()["lines"] == [] and r.json()["total"] == 0
+        store = app.state.tables().store
+        games = finished(store, "t1", games=3)
+        ratings = Ratings(store.engine)
+        for game, level in zip(games, ("easy", "medium", "hard"), strict=True):
+            ratings.apply(game, [Placing("account:1", "Ana", 1), Placing(f"bot:{level}", level, 2)])
+        whole = client.get("/api/leaderboard").json()
+        assert whole["total"] == 4 and whole["offset"] == 0 and "PlackettLuce" in whole["model"]
+        assert [line["name"] for line in whole["lines"]][0] == "Ana"
+        assert [line["place"] for line in whole["lines"]] == [1, 2, 3, 4]
+        assert set(whole["lines"][0]) == {"place", "name", "kind", "rating", "mu", "sigma", "games"}
+        assert whole["lines"][0] == {**whole["lines"][0], "kind": "person", "games": 3}
+        bots = client.get("/api/leaderboard?kind=bot&offset=1&limit=1").json()
+        assert bots["total"] == 3 and len(bots["lines"]) == 1 and bots["lines"][0]["place"] == 2
+        assert bots["lines"][0]["kind"] == "bot"
+        for bad in ("kind=admin", "offset=-1", "limit=0", "limit=100000", "offset=99999999999999999999"):
+            refused = client.get(f"/api/leaderboard?{bad}")
+            assert refused.status_code == 422, bad
+            assert set(refused.json()) == {"code", "message"}, bad
+        page = client.get("/leaderboard")
+        assert page.status_code == 200 and "leaderboard.js" in page.text

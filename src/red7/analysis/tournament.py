@@ -24,7 +24,6 @@ from .runner import GameRecord
 from .schedule import Schedule
 
 
-
 @dataclass
 class _Tally:
     """One entrant's games, wins (a shared victory counting ``1/k``) and times, overall

@@ -44,7 +44,7 @@ from .lobby import Lobby
 from .metrics import Metrics
 from .origins import Hosts, parse_origin
 from .refusals import Refused, asked_language, refusal_response, response_of
-from .routes import health, lobby, pages, records, schema, socket
+from .routes import health, lobby, pages, ratings, records, schema, socket
 from .routes.context import Context
 from .routes.pages import STATIC
 from .service import Tables, end_with_parent
@@ -159,7 +159,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(Refused, _refused)
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(HTTPException, _not_here)
-    for router in (pages.router, health.router, schema.router, lobby.router, records.router, socket.router):
+    for router in (
+        pages.router,
+        health.router,
+        schema.router,
+        lobby.router,
+        records.router,
+        ratings.router,
+        socket.router,
+    ):
         app.include_router(router)
     app.state.context = context
     app.state.tables = context.tables

@@ -64,6 +64,7 @@ from .bus import Bus
 from .frames import FrameCache
 from .live import LiveTable, SeatState
 from .metrics import Metrics
+from .ratings import Ratings, Standing
 from .refusals import Refused, session_refusal
 from .store import Store, StoredTable, change_message, changed_table, new_token, replayed, token_hash
 
@@ -215,6 +216,8 @@ class Tables:
         self.heard: dict[str, float] = {}
         """When (``time.monotonic``) each other process was last heard."""
         self._watcher: asyncio.Task[None] | None = None
+        self.ratings = Ratings(store.engine)
+        """The ratings rated tables move (:mod:`red7.web.ratings`)."""
 
     # --- starting and stopping ------------------------------------------------------
 
@@ -428,6 +431,10 @@ class Tables:
         """``call(*args)`` on the database, in one of the store's threads: the event loop
         serves the other tables while PostgreSQL commits (and waits for its disk)."""
         return await asyncio.get_running_loop().run_in_executor(self.store.executor, call, *args)
+
+    async def leaderboard(self, offset: int, limit: int, kind: str | None = None) -> tuple[list[Standing], int]:
+        """A page of the ratings' leaderboard (:meth:`Ratings.board`), read off the loop."""
+        return await self._db(self.ratings.board, offset, limit, kind)
 
     async def add_bot(self, table_id: str, token: str, seat: int, level: str) -> None:
         """A person at the table puts a bot (``level``: easy, medium, hard, expert) in a free seat."""

@@ -121,6 +121,21 @@ UI_WORDS: Final = {
     "previous": N_("Previous"),
     "next": N_("Next"),
     "last": N_("Last"),
+    "leaderboard": N_("Leaderboard"),
+    "leaderboard_about": N_(
+        "Every game at a rated table moves the ratings of its players, people and bots alike "
+        "(openskill): the rating shown is the cautious one, μ − 3σ, so it rises as games make it sure."
+    ),
+    "place": N_("Place"),
+    "player": N_("Player"),
+    "rating": N_("Rating"),
+    "games_played": N_("Games"),
+    "everyone": N_("Everyone"),
+    "people_only": N_("People"),
+    "bots_only": N_("Bots"),
+    "bot_line": N_("{level} (bot)"),
+    "no_ratings": N_("No rated game has been played yet."),
+    "page_of": N_("{first}–{last} of {total}"),
     "decision_of": N_("Decision {i} of {n}"),
     "rules": N_("Rules"),
     "counts": N_("Underlined: counts under the rule"),

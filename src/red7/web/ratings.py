@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import DateTime, Float, ForeignKey, Integer, String, and_, cast, exists, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -75,6 +75,30 @@ class Placing:
     identity: str
     name: str
     rank: int
+
+
+class SeatHolder(Protocol):
+    """Who sits in a seat, as far as the ratings ask (a live table's seat)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def bot(self) -> str | None: ...
+    @property
+    def account(self) -> int | None: ...
+
+
+def placings(seats: Sequence[SeatHolder], ranks: Sequence[int]) -> list[Placing] | None:
+    """The placings of a finished game whose seat ``i`` (held by ``seats[i]``) finished
+    in place ``ranks[i]`` (:func:`red7.play.match.ranks_of`); None if a guest played
+    (a game with a guest moves no rating)."""
+    found = []
+    for seat, rank in zip(seats, ranks, strict=True):
+        who = identity(seat.account, seat.bot)
+        if who is None:
+            return None
+        found.append(Placing(who, seat.bot or seat.name, rank))
+    return found
 
 
 @dataclass(frozen=True)

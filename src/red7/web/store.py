@@ -48,6 +48,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    UniqueConstraint,
     bindparam,
     create_engine,
     delete,
@@ -133,6 +134,7 @@ class SeatRow(Base):
 
 class GameRow(Base):
     __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)

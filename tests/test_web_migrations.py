@@ -281,3 +281,24 @@ def test_tables_made_before_the_hints_option_allow_hints(tmp_path: Path) -> None
     again = store.table("new5")
     assert again is not None and not again.hints
     store.close()
+
+
+def test_the_migrations_build_the_schema_the_models_describe(
+    kind: str, pg: services.Postgres | None, tmp_path: Path
+) -> None:
+    """Every table, column, key and index of the models (every module of the server that
+    holds some: importing the app imports them) is what the migrations make, and nothing
+    more: a model changed without its migration, or the reverse, fails here."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    import red7.web.server  # noqa: F401  (the app's modules, each model with them)
+    from red7.web.store import Base
+
+    store = Store(database(kind, pg, tmp_path))
+    store.upgrade()
+    with store.engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        differences = compare_metadata(context, Base.metadata)
+    store.close()
+    assert differences == []

@@ -221,6 +221,7 @@ def test_a_table_of_each_configuration_is_made_with_its_creator_in_seat_0(
         "name": "Ana's table",
         "private": False,
         "hints": True,
+        "rated": False,
     }
     assert [(s["name"], s["taken"], s["you"]) for s in frame["seats"]] == [("Ana", True, True)] + [
         (f"Player {s + 1}", False, False) for s in range(1, players)

@@ -61,7 +61,7 @@ class Clock:
             self._offset, self._stopped = self._stopped - self._base(), None
 
 
-HEAD = "0009"
+HEAD = "0010"
 """The newest migration of the server's database (tests that upgrade one check they reach it)."""
 
 

@@ -19,10 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .measures import bootstrap_ratio, percentile, win_rate
+from .rating import RATING_MODEL, first_skill, rated
 from .runner import GameRecord
 from .schedule import Schedule
-
-RATING_MODEL = "openskill PlackettLuce (ranks of each game, in game-index order); ordinal = mu - 3 sigma"
 
 
 @dataclass
@@ -107,17 +106,13 @@ def summarize_tournament(plan: Schedule, results: Sequence[GameRecord]) -> dict[
 
 def _ratings(plan: Schedule, results: Sequence[GameRecord]) -> dict[str, dict[str, float]]:
     """Each entrant's openskill rating after rating every game's ranks in game-index order."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    ratings = {e.label: model.rating(name=e.label) for e in plan.entrants}
+    skills = {e.label: first_skill() for e in plan.entrants}
     for r in results:
-        rated = model.rate([[ratings[label]] for label in r["seating"]], ranks=list(r["ranks"]))
-        for label, team in zip(r["seating"], rated, strict=True):
-            ratings[label] = team[0]
+        after = rated([skills[label] for label in r["seating"]], r["ranks"])
+        skills.update(zip(r["seating"], after, strict=True))
     return {
-        label: {"mu": round(x.mu, 4), "sigma": round(x.sigma, 4), "ordinal": round(x.ordinal(), 4)}
-        for label, x in ratings.items()
+        label: {"mu": round(x.mu, 4), "sigma": round(x.sigma, 4), "ordinal": round(x.ordinal, 4)}
+        for label, x in skills.items()
     }
 
 

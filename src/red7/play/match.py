@@ -76,15 +76,22 @@ def play_game(
         times[seat].append(time.perf_counter() - started)
         game.apply(action)
     assert game.result is not None
-    winners = game.result.winners
-    if config.advanced:
+    return PlayedGame(game, game.result.winners, ranks_of(game), times)
+
+
+def ranks_of(game: Game) -> list[int]:
+    """Per seat of a finished game, its place: 1 for the winner(s); then by final score
+    (advanced) or by how long the seat stayed in the last round (basic), equal places
+    sharing a rank. Tournaments and the web's ratings rank games with it."""
+    assert game.result is not None, "only a finished game has ranks"
+    n = game.config.players
+    if game.config.advanced:
         strength = list(game.result.scores)
     else:  # the seats in the order they left the (only) round, from the events: later is stronger
         strength = [0] * n
         out = [e.seat for e in game.events if isinstance(e, PlayerEliminated)]
         for place, s in enumerate(out, 1):
             strength[s] = place
-        for w in winners:
+        for w in game.result.winners:
             strength[w] = n + 1
-    ranks = [1 + sum(other > strength[s] for other in strength) for s in range(n)]
-    return PlayedGame(game, winners, ranks, times)
+    return [1 + sum(other > strength[s] for other in strength) for s in range(n)]

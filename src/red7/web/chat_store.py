@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, insert, select
+from sqlalchemy import DateTime, ForeignKey, Index, Integer, String, insert, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .store import Base, Store, now
@@ -18,6 +18,7 @@ from .store import Base, Store, now
 
 class ChatRow(Base):
     __tablename__ = "chat"
+    __table_args__ = (Index("chat_by_table", "table_id", "id"),)  # a table's recent lines
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))

@@ -96,6 +96,8 @@ class LiveTable:
 
     hints: bool = True
     """The people at the table may ask for a hint (a table option; never changes)."""
+    rated: bool = False
+    """Its games move its players' ratings (:mod:`red7.web.ratings`; never changes)."""
 
     def invited(self, secret: str | None) -> bool:
         """Whether ``secret`` is this private table's invitation (compared in constant
@@ -158,6 +160,7 @@ class LiveTable:
             private=self.private,
             invite_hash=self.invite_hash,
             hints=self.hints,
+            rated=self.rated,
         )
 
     @property

@@ -130,6 +130,8 @@ class CreateTable(Request):
     """A private table is not in the lobby: only its invitation link (``invite`` of the answer) opens it."""
     hints: bool = True
     """The people at the table may ask for a hint on their turn (off: no hint button)."""
+    rated: bool = False
+    """Its games move its players' ratings (the leaderboard): registered people only, no hints."""
 
 
 class TakeSeat(Request):
@@ -416,6 +418,8 @@ class TableInfo(Message):
     """Whether the table is private (not in the lobby; opened by its invitation link)."""
     hints: bool = True
     """The people at the table may ask for a hint (a table option)."""
+    rated: bool = False
+    """Whether the table's games move its players' ratings."""
 
 
 class ClockView(Message):

@@ -47,7 +47,7 @@ from .login_limits import LoginLimits
 from .metrics import Metrics
 from .origins import Hosts, parse_origin
 from .refusals import Refused, asked_language, refusal_response, response_of
-from .routes import accounts, admin, health, lobby, pages, records, schema, socket, turns
+from .routes import accounts, admin, health, lobby, pages, ratings, records, schema, socket, turns
 from .routes.context import Context
 from .routes.pages import STATIC
 from .service import Tables, end_with_parent
@@ -169,7 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(HTTPException, _not_here)
     routers = (pages.router, health.router, schema.router, lobby.router, records.router, socket.router, turns.router)
-    for router in (*routers, accounts.router, admin.router):
+    for router in (*routers, accounts.router, admin.router, ratings.router):
         app.include_router(router)
     app.state.context = context
     app.state.tables = context.tables

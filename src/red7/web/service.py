@@ -55,6 +55,7 @@ from ..core.model import Config, GameError, IllegalActionError, Option
 from ..core.observation import Observation
 from ..core.record import SeatRecord, to_record
 from ..core.seeds import derive_seed, fresh_seed
+from ..play.match import ranks_of
 from ..play.session import BotTurn, Role, Session, Stop
 from ..play.session import Refused as SessionRefused
 from ..play.table import Seat, Table
@@ -67,6 +68,7 @@ from .clocks import CLOCKS, clock_refusal
 from .frames import FrameCache
 from .live import LiveTable, SeatState
 from .metrics import Metrics
+from .ratings import Ratings, Standing, placings
 from .refusals import Refused, session_refusal
 from .seating import (
     clean_table_name,
@@ -85,6 +87,9 @@ T = TypeVar("T")
 
 SUBSTITUTE = "medium"
 """The bot that plays for a person away longer than the table's patience."""
+RATE_LOOK = 30.0
+"""Seconds between two looks of a process for finished games of rated tables left
+unrated (their rater died before it wrote the ratings: :mod:`red7.web.ratings`)."""
 TAKEOVER = 10.0
 """Seconds a bot's turn may wait before a process other than the one that asked the
 bot (dead, perhaps) asks it again (the database lets only one of their moves in)."""
@@ -251,6 +256,10 @@ class Tables:
         self._watcher: asyncio.Task[None] | None = None
         self.chat = Chat(store, self.bus, self._chat_clients, self._db, clock)
         """The tables' chat (:mod:`red7.web.chat`)."""
+        self.ratings = Ratings(store.engine)
+        """The ratings rated tables move (:mod:`red7.web.ratings`)."""
+        self._rating: set[asyncio.Task[None]] = set()
+        """The ratings of games being written."""
 
     # --- starting and stopping ------------------------------------------------------
 
@@ -281,6 +290,7 @@ class Tables:
             private=stored.private,
             invite_hash=stored.invite_hash,
             hints=stored.hints,
+            rated=stored.rated,
         )
         self._copy(live, stored)
         for seat in live.seats:
@@ -341,6 +351,7 @@ class Tables:
         bots, and (alone) the bots of games waiting for one."""
         await self.bus.start(self._heard, self._connected)
         self._watcher = asyncio.create_task(self._watch())
+        self._rate_later(self._rate_pending())  # those a process that died left
         if not self.bus.shared:
             for live in self.live.values():
                 self._next_bot(live)
@@ -398,6 +409,7 @@ class Tables:
         table_name: str = "",
         invite: str | None = None,
         hints: bool = True,
+        rated: bool = False,
     ) -> tuple[LiveTable, str]:
         """A new table; its creator takes seat 0. Returns the table and the creator's token
         (the values are a :class:`~red7.web.protocol.CreateTable`'s, checked for their
@@ -405,7 +417,9 @@ class Tables:
         ``account``: the creator is logged in, and sits under their username;
         ``table_name``: its name (empty: "Ana's table", after the creator's seat name);
         ``invite``: a private table's invitation secret (None: a public table), of which
-        only the hash is kept; ``hints``: whether its people may ask for a hint)."""
+        only the hash is kept; ``hints``: whether its people may ask for a hint; ``rated``:
+        its games move its players' ratings, so it seats registered people only, and no
+        hint is given at it)."""
         try:
             config = Config(players, advanced, actions)
         except GameError as err:
@@ -421,6 +435,8 @@ class Tables:
             title = clean_table_name(table_name) or default_table_name(creator)
             if clock not in CLOCKS:
                 raise clock_refusal()
+            if rated and account is None:
+                raise Refused("rated-needs-account", _("A rated table is for registered players: log in first."), 403)
             if spectator_chat not in ("separate", "off"):
                 raise Refused("bad-settings", _("Spectators' chat is separate or off."))
         table_id = secrets.token_urlsafe(6)
@@ -436,7 +452,8 @@ class Tables:
             name=title,
             private=hashed is not None,
             invite_hash=hashed,
-            hints=hints,
+            hints=hints and not rated,
+            rated=rated,
         )
         live.session.clock = clock
         live.saved = await self._db(
@@ -450,7 +467,8 @@ class Tables:
             spectator_chat,
             title,
             hashed,
-            hints,
+            hints and not rated,
+            rated,
         )
         self.live[table_id] = live
         async with self._changing(live):
@@ -472,6 +490,8 @@ class Tables:
         return text
 
     def _sit(self, live: LiveTable, seat: int, name: str, account: Account | None = None) -> str:
+        if live.rated and account is None:
+            raise Refused("rated-needs-account", _("A rated table is for registered players: log in first."), 403)
         # a registered person sits under their username (already checked by its own rules)
         clean = account.username if account is not None else self._clean_name(name)
         if clean and any(name_key(clean) == name_key(other.name) for other in live.seats if other.name):
@@ -579,6 +599,10 @@ class Tables:
         serves the other tables while PostgreSQL commits (and waits for its disk)."""
         return await asyncio.get_running_loop().run_in_executor(self.store.executor, call, *args)
 
+    async def leaderboard(self, offset: int, limit: int, kind: str | None = None) -> tuple[list[Standing], int]:
+        """A page of the ratings' leaderboard (:meth:`Ratings.board`), read off the loop."""
+        return await self._db(self.ratings.board, offset, limit, kind)
+
     async def add_bot(self, table_id: str, token: str, seat: int, level: str) -> None:
         """A person at the table puts a bot (``level``: easy, medium, hard, expert) in a free seat."""
         live = await self.find(table_id)
@@ -587,6 +611,9 @@ class Tables:
             free = self._free_seat(live, seat)
             if level not in LEVELS:
                 raise Refused("bad-level", _("Bot levels: {levels}.").format(levels=", ".join(LEVELS)))
+            if live.rated and any(other.bot == level for other in live.seats):
+                # (a rating is a player's: two seats of one level would be one player twice)
+                raise Refused("bad-level", _("A rated table seats each bot level once: choose another level."))
             live.seats[free] = SeatState(bot=level)
             await self._changed(live)
 
@@ -877,7 +904,7 @@ class Tables:
         substitute bot (until they come back); with other processes, also: say this
         one is here, forget silent ones, look for tables changed unseen, and take over
         bots whose turn waits too long."""
-        beat = look = time.monotonic()
+        beat = look = rated = time.monotonic()
         while True:
             await asyncio.sleep(1.0)
             now = time.monotonic()
@@ -892,6 +919,9 @@ class Tables:
                 if now - look >= LOOK:
                     look = now
                     await self._look()
+            if now - rated >= RATE_LOOK:
+                rated = now
+                self._rate_later(self._rate_pending())
             for live in list(self.live.values()):
                 await self._watch_table(live, now)
                 await self._expire_if_idle(live, now)
@@ -979,6 +1009,45 @@ class Tables:
         self.bus.publish(change_message(before, live.saved))
         await self._fan_out(live)
         self._next_bot(live)
+        if live.rated and table is not None and table.is_over:
+            self._rate_later(self._rate(live.id, live.game_number))
+
+    # --- ratings ----------------------------------------------------------------------
+
+    def _rate_later(self, rating: Awaitable[None]) -> None:
+        """Write a rating in a task of its own: a game's end is written (and told) first,
+        and a rating that fails is tried again by the next look (:meth:`_rate_pending`)."""
+        task = asyncio.ensure_future(rating)
+        self._rating.add(task)
+        task.add_done_callback(self._rating.discard)
+
+    async def _rate(self, table_id: str, number: int) -> None:
+        """Rate game ``number`` of the rated table ``table_id`` once it is over, exactly
+        once whoever else rates it (:meth:`Ratings.apply`); a game with a guest in it
+        (none can sit at a rated table) moves nothing."""
+        live = self.live.get(table_id)
+        if live is None or not live.rated:
+            return
+        seats = list(live.seats)  # who sits there, read on the loop (the seats never change in a game)
+        try:
+            stored = await self._db(self.store.game, table_id, number)
+            if stored is None or stored.id is None or not stored.result:
+                return
+            places = placings(seats, ranks_of(replayed(stored)))
+            if places is not None:
+                await self._db(self.ratings.apply, stored.id, places)
+        except Exception:  # the database away for a moment: the next look rates it
+            log.exception("could not rate game %d of table %s", number, table_id)
+
+    async def _rate_pending(self) -> None:
+        """Rate the finished games of rated tables left unrated (:meth:`Ratings.unrated`)."""
+        try:
+            pending = await self._db(self.ratings.unrated)
+        except Exception as err:
+            log.warning("could not look for games to rate (%s)", type(err).__name__)
+            return
+        for table_id, number in pending:
+            await self._rate(table_id, number)
 
     async def _commit(self, live: LiveTable) -> None:
         """Write ``live`` as its next version (``live.lock`` held), or read it back and

@@ -52,6 +52,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    UniqueConstraint,
     bindparam,
     create_engine,
     delete,
@@ -137,6 +138,9 @@ class TableRow(Base):
     """The SHA-256 of a private table's invitation secret (never the secret itself)."""
     hints: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """Whether the people at the table may ask for a hint (set when it is created)."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether its games move the ratings of its players (:mod:`red7.web.ratings`;
+    migration 0010)."""
 
 
 class SeatRow(Base):
@@ -158,6 +162,7 @@ class SeatRow(Base):
 
 class GameRow(Base):
     __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
@@ -296,6 +301,8 @@ class StoredTable:
     """A private table's invitation secret, hashed (:func:`token_hash`)."""
     hints: bool = True
     """The people may ask for a hint (a table option, set when it is created)."""
+    rated: bool = False
+    """Its games move its players' ratings (:mod:`red7.web.ratings`; set when it is created)."""
 
     def rematch_columns(self) -> dict[str, Any]:
         """The values of the columns that change with the clock and the rematch, by the
@@ -384,10 +391,12 @@ class Store:
         name: str = "",
         invite_hash: str | None = None,
         hints: bool = True,
+        rated: bool = False,
     ) -> StoredTable:
         """A new table with empty seats, at version 0 (``clock``: seconds per turn, 0: none;
         ``spectator_chat``: :mod:`red7.web.chat`); private if it has an ``invite_hash``
-        (the hash of its invitation secret); ``hints``: whether its people may ask for a hint."""
+        (the hash of its invitation secret); ``hints``: whether its people may ask for a
+        hint; ``rated``: whether its games move its players' ratings."""
         with Session(self.engine) as s, s.begin():
             s.add(
                 TableRow(
@@ -405,6 +414,7 @@ class Store:
                     private=invite_hash is not None,
                     invite_hash=invite_hash,
                     hints=hints,
+                    rated=rated,
                 )
             )
             s.flush()  # the table before its seats (no ORM relationship orders them)
@@ -427,6 +437,7 @@ class Store:
             private=invite_hash is not None,
             invite_hash=invite_hash,
             hints=hints,
+            rated=rated,
         )
 
     def commit(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
@@ -659,6 +670,7 @@ class Store:
             private=row.private,
             invite_hash=row.invite_hash,
             hints=row.hints,
+            rated=row.rated,
         )
 
     @classmethod

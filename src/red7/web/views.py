@@ -116,6 +116,7 @@ UI_WORDS: Final = {
     "advanced_game": N_("Advanced game (scores over a match)"),
     "action_cards": N_("Action cards"),
     "hints_allowed": N_("Hints allowed"),
+    "rated_table": N_("Rated: the games move the players' ratings (registered players only, no hints)"),
     "hint": N_("Hint"),
     "hint_title": N_("Hint"),
     "thinking_hint": N_("Thinking of a hint…"),
@@ -133,6 +134,21 @@ UI_WORDS: Final = {
     "previous": N_("Previous"),
     "next": N_("Next"),
     "last": N_("Last"),
+    "leaderboard": N_("Leaderboard"),
+    "leaderboard_about": N_(
+        "Every game at a rated table moves the ratings of its players, people and bots alike "
+        "(openskill): the rating shown is the cautious one, μ − 3σ, so it rises as games make it sure."
+    ),
+    "place": N_("Place"),
+    "player": N_("Player"),
+    "rating": N_("Rating"),
+    "games_played": N_("Games"),
+    "everyone": N_("Everyone"),
+    "people_only": N_("People"),
+    "bots_only": N_("Bots"),
+    "bot_line": N_("{level} (bot)"),
+    "no_ratings": N_("No rated game has been played yet."),
+    "page_of": N_("{first}–{last} of {total}"),
     "decision_of": N_("Decision {i} of {n}"),
     "rules": N_("Rules"),
     "counts": N_("Underlined: counts under the rule"),
@@ -291,6 +307,7 @@ def shared_view(live: LiveTable, viewer: int | None = None) -> Shared:
             "name": live.name,
             "private": live.private,
             "hints": live.hints,
+            "rated": live.rated,
         }
         seats = [
             {

@@ -129,6 +129,7 @@ async def create_table(request: Request, context: Shared) -> Created:
                 table_name=asked.table_name,
                 invite=invite,
                 hints=asked.hints,
+                rated=asked.rated,
             )
     except Refused:
         context.client_limits.uncount(who)

@@ -1,6 +1,6 @@
 """The pages (plain HTML, CSS and ES modules from ``red7/web/static``; no build step):
-``/`` the lobby, ``/t/{id}`` a table (``?watch`` for spectators), ``/t/{id}/replay/{n}``
-the replay of a game, ``/t/{id}/review/{n}`` its review."""
+``/`` the lobby, ``/leaderboard`` the ratings, ``/t/{id}`` a table (``?watch`` for
+spectators), ``/t/{id}/replay/{n}`` the replay of a game, ``/t/{id}/review/{n}`` its review."""
 
 from __future__ import annotations
 
@@ -19,6 +19,11 @@ router = APIRouter(include_in_schema=False)
 @router.get("/")
 async def lobby_page() -> FileResponse:
     return FileResponse(STATIC / "lobby.html")
+
+
+@router.get("/leaderboard")
+async def leaderboard_page() -> FileResponse:
+    return FileResponse(STATIC / "leaderboard.html")
 
 
 @router.get("/t/{table_id}")

@@ -31,6 +31,8 @@ function applyWords() {
   $("advanced-label").textContent = t(ui, "advanced_game");
   $("actions-label").textContent = t(ui, "action_cards");
   $("hints-label").textContent = t(ui, "hints_allowed");
+  $("rated-label").textContent = t(ui, "rated_table");
+  $("leaderboard-link").textContent = t(ui, "leaderboard");
   $("table-lang-label").textContent = t(ui, "language");
   $("clock-label").textContent = t(ui, "clock");
   for (const option of $("clock").options) option.textContent = t(ui, `clock_${option.value}`);
@@ -236,6 +238,7 @@ async function create(event) {
       advanced: $("advanced").checked,
       actions: $("actions").checked,
       hints: $("hints").checked,
+      rated: $("rated").checked,
       lang: $("table-lang").value,
       name: name(),
       clock: Number(CLOCKS.includes($("clock").value) ? $("clock").value : 0),

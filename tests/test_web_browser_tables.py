@@ -47,7 +47,7 @@ WORDS = {
         "copy": "Copiar o link de convite",
         "copied": "Link copiado.",
         "private": "Esta mesa é privada",
-        "remove": "Tirar",
+        "remove": "Remover",
         "empty": "lugar vazio",
         "no_match": "Nenhuma mesa corresponde a estes filtros.",
     },

@@ -226,7 +226,7 @@ def test_a_rated_table_seats_registered_people_and_rates_its_game_once(tmp_path:
     import random
     import time
 
-    from test_web_accounts import app_client, register
+    from test_web_accounts import app_client, login, register
     from web_client import Conn, add_bot, careful, play_out, start
 
     with app_client(tmp_path) as guest:
@@ -265,3 +265,9 @@ def test_a_rated_table_seats_registered_people_and_rates_its_game_once(tmp_path:
         assert rated_lines() == [("bot", "easy", 1), ("person", "ana", 1)]
         board = guest.get("/api/leaderboard").json()
         assert {line["name"] for line in board["lines"]} == {"ana", "easy"}
+        # Ana's profile shows her line
+        assert login(guest, "ana").status_code == 200
+        mine = guest.get("/api/account/games").json()
+        ana_line = next(line for line in board["lines"] if line["name"] == "ana")
+        assert mine["rating"] == {"place": ana_line["place"], "rating": ana_line["rating"], "games": 1}
+        assert len(mine["games"]) == 1

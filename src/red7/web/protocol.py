@@ -646,11 +646,23 @@ class ProfileGame(Message):
     """The address of its replay."""
 
 
+class RatingView(Message):
+    """A person's line on the leaderboard (:mod:`red7.web.ratings`)."""
+
+    place: int
+    rating: float
+    """The cautious skill, ``mu - 3 sigma``, the leaderboard's order."""
+    games: int
+    """Rated games played."""
+
+
 class Profile(Message):
-    """``GET /api/account/games``: the logged-in person's finished games, the newest first."""
+    """``GET /api/account/games``: the logged-in person's finished games, the newest
+    first, and their rating (null: no rated game yet)."""
 
     username: str
     games: list[ProfileGame]
+    rating: RatingView | None = None
 
 
 class AdminSeat(Message):

@@ -42,6 +42,9 @@ router = APIRouter()
 PAGE_WORDS: Final = {
     "account": N_("Account"),
     "account_title": N_("Your account"),
+    "your_rating": N_("Your rating: {rating}, place {place} on the leaderboard ({games} rated games)."),
+    "not_rated": N_("No rated game yet: play at a rated table to appear on the leaderboard."),
+    "leaderboard": N_("Leaderboard"),
     "login": N_("Log in"),
     "register": N_("Register"),
     "register_title": N_("New account"),
@@ -188,4 +191,6 @@ async def my_games(request: Request, context: Shared) -> Profile:
         with using(asked_language(request.headers.get("accept-language"))):
             raise not_logged_in()
     games = await asyncio.to_thread(context.accounts().games, account.id)
-    return Profile.model_validate({"username": account.username, "games": games})
+    line = await asyncio.to_thread(context.tables().ratings.of, f"account:{account.id}")
+    rating = None if line is None else {"place": line.place, "rating": round(line.rating, 2), "games": line.games}
+    return Profile.model_validate({"username": account.username, "games": games, "rating": rating})

@@ -65,8 +65,9 @@ async function draw() {
     return;
   }
   let games = [];
+  let rating = null;
   try {
-    games = (await api("/api/account/games")).games;
+    ({ games, rating } = await api("/api/account/games"));
   } catch (err) {
     toast(err.message);
   }
@@ -82,7 +83,10 @@ async function draw() {
   box.replaceChildren(
     h("section", { class: "panel", "aria-labelledby": "me" },
       h("h2", { id: "me" }, t(ui, "logged_in_as", { name: me.username })),
-      h("p", {}, logout, me.admin ? [" ", h("a", { href: "/admin", id: "admin-link" }, t(ui, "admin"))] : null)),
+      h("p", {}, logout, me.admin ? [" ", h("a", { href: "/admin", id: "admin-link" }, t(ui, "admin"))] : null),
+      h("p", { id: "rating" },
+        rating ? t(ui, "your_rating", { rating: rating.rating.toFixed(1), place: rating.place, games: rating.games }) : t(ui, "not_rated"),
+        " ", h("a", { href: "/leaderboard" }, t(ui, "leaderboard")))),
     h("section", { class: "panel", "aria-labelledby": "games-title" },
       h("h2", { id: "games-title" }, t(ui, "games_title")),
       games.length ? h("ul", { id: "games", class: "games" }, games.map(gameLine)) : h("p", { class: "none" }, t(ui, "no_games"))),

@@ -357,8 +357,9 @@ class Tables:
                 self._next_bot(live)
 
     async def stop(self) -> None:
-        tasks = [t for t in [self._watcher, *(lv.bot_task for lv in self.live.values())] if t is not None]
-        for task in tasks:
+        bots = [live.bot_task for live in self.live.values()]
+        tasks = [t for t in [self._watcher, *bots, *self._rating] if t is not None]
+        for task in tasks:  # (a rating cut short is rated by the next start: Ratings.unrated)
             task.cancel()
         for task in tasks:
             with contextlib.suppress(BaseException):

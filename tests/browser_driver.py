@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from web_server import WebServer
@@ -28,6 +31,22 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+IMAGES = Path(os.environ.get("RED7_SCREENSHOTS") or tempfile.mkdtemp(prefix="red7-screens-"))
+"""Where the browser tests' screenshots go: a temporary folder, or docs/images with
+``RED7_SCREENSHOTS=docs/images .venv/bin/python -m pytest --full tests/test_web_browser*.py``."""
+
+
+def serious(page: Page) -> list[str]:
+    """The serious and critical accessibility violations axe finds on ``page``."""
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
 WAIT = 60_000
 """Milliseconds to wait for a page to show something the server sends (generous: a busy
 machine must not fail a test): every action's and every ``expect``'s default."""

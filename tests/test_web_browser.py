@@ -10,29 +10,21 @@ docs/images for the README.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 import web_client
-from browser_driver import LAPTOP, WAIT, People, launched, my_turn, play_until, round_over
+from browser_driver import IMAGES, LAPTOP, PHONE, WAIT, People, launched, my_turn, play_until, round_over, serious
 from web_server import WebServer
 
 pytestmark = pytest.mark.browser
 
-IMAGES = Path(os.environ.get("RED7_SCREENSHOTS") or tempfile.mkdtemp(prefix="red7-screens-"))
-"""Where the screenshots go: a temporary folder, or the README's pictures with
-``RED7_SCREENSHOTS=docs/images .venv/bin/python -m pytest tests/test_web_browser.py``."""
-PHONE = {"width": 390, "height": 844}
 PORTUGUESE_LABEL = re.compile(r"^(Vm|Lj|Am|Vd|Az|An|Vt)[1-7]$")
 PORTUGUESE_NAME = re.compile(r"^(Vermelho|Laranja|Amarelo|Verde|Azul|Anil|Violeta) [1-7]$")
 ENGLISH_LABEL = re.compile(r"^[ROYGBIV][1-7]$")
@@ -438,35 +430,26 @@ def test_the_replay_steps_through_the_game(people: People, server: WebServer) ->
     expect(where).to_have_text(f"Decision 1 of {total}")
 
 
-def serious(results: Any) -> list[str]:
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-
-
 def test_no_serious_accessibility_violations(people: People, server: WebServer) -> None:
-    axe = Axe()
     new_table(server, 3, start=False, name="Eva")  # the lobby lists a table
     lobby = people.context().new_page()
     lobby.goto("/")
     expect(lobby.locator("ul.tables li").first).to_be_visible()
-    assert serious(axe.run(lobby)) == []
+    assert serious(lobby) == []
 
     table, token = new_table(server, 3, advanced=True, actions=True, bots={1: "easy", 2: "medium"})
     page = people.seated(table, token)
     play_to_a_fresh_turn(page, 1)
     page.locator("button.card[data-usable]").first.click()
-    assert serious(axe.run(page)) == []
+    assert serious(page) == []
     page.locator(".actions button[data-kind=concede]").click()  # a dialog open
     expect(page.locator("dialog[open]")).to_be_visible()
-    assert serious(axe.run(page)) == []
+    assert serious(page) == []
     page.keyboard.press("Escape")
 
     page.goto(f"/t/{table}/replay/1")
     expect(page.locator("#where")).to_have_text(re.compile(r"Decision 0 of"))
-    assert serious(axe.run(page)) == []
+    assert serious(page) == []
 
 
 def test_screenshots(people: People, server: WebServer) -> None:

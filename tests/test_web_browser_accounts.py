@@ -14,13 +14,11 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from browser_driver import LAPTOP, People, launched
+from browser_driver import IMAGES, LAPTOP, PHONE, People, launched, serious
 from test_web_accounts import PASSWORD
 from test_web_admin import ADMIN, add_admin
-from test_web_browser import IMAGES, PHONE, serious
 from web_server import WebServer
 
 pytestmark = pytest.mark.browser
@@ -66,7 +64,6 @@ def log_in(page: Page, username: str, password: str, kind: str = "login") -> Non
 def test_register_sit_as_yourself_and_see_the_admin_close_the_table(
     people: People, server: WebServer, size: str, lang: str
 ) -> None:
-    axe = Axe()
     viewport = LAPTOP if size == "laptop" else PHONE
     locale = "en-GB" if lang == "en" else "pt-BR"
     username = f"ana_{lang.replace('-', '')}_{size}"
@@ -75,17 +72,17 @@ def test_register_sit_as_yourself_and_see_the_admin_close_the_table(
     person.goto("/account")
     expect(person.locator("#register-button")).to_be_visible()
     expect(person.locator("html")).to_have_attribute("lang", lang)
-    assert serious(axe.run(person)) == []
+    assert serious(person) == []
     log_in(person, username, PASSWORD, "register")
     expect(person.locator("#games-title")).to_be_visible()
-    assert serious(axe.run(person)) == []
+    assert serious(person) == []
     if size == "laptop":
         person.screenshot(path=str(IMAGES / f"web-account-{lang}.png"))
 
     person.goto("/")
     expect(person.locator("#account-link")).to_have_text(username)
     expect(person.locator("#name")).to_have_value(username)
-    assert serious(axe.run(person)) == []
+    assert serious(person) == []
     person.check("input[name=players][value='2']")
     person.select_option("#table-lang", lang)
     person.click("#create-button")
@@ -100,14 +97,14 @@ def test_register_sit_as_yourself_and_see_the_admin_close_the_table(
     row = admin.locator(f"li[data-table='{table}']")
     expect(row).to_contain_text(username)
     expect(row.locator("button[data-revoke]")).to_have_count(1)  # the person's seat, not the empty one
-    assert serious(axe.run(admin)) == []
+    assert serious(admin) == []
     if size == "laptop" and lang == "en":
         admin.screenshot(path=str(IMAGES / "web-admin.png"))
     admin.locator(f"button[data-close='{table}']").click()
     expect(row).to_have_count(0)
 
     expect(person.locator(".gone")).to_contain_text(CLOSED[lang])
-    assert serious(axe.run(person)) == []
+    assert serious(person) == []
     person.goto("/")
     expect(person.locator(f"[data-table='{table}']")).to_have_count(0)
 

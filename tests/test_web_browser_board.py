@@ -9,25 +9,19 @@ card's reason) and of the review page for the docs."""
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 import web_client
-from browser_driver import LAPTOP, WAIT, People, launched
+from browser_driver import IMAGES, LAPTOP, PHONE, WAIT, People, launched, serious
 from web_server import WebServer
 
 pytestmark = pytest.mark.browser
 
-IMAGES = Path(os.environ.get("RED7_SCREENSHOTS") or tempfile.mkdtemp(prefix="red7-screens-"))
-PHONE = {"width": 390, "height": 844}
 WORDS = {
     "en": {
         "title": "● Your turn — Red7",
@@ -60,15 +54,6 @@ def people(browser: Browser, server: WebServer) -> Iterator[People]:
     yield crowd
     crowd.close()
     assert not crowd.errors, f"JavaScript errors: {crowd.errors}"
-
-
-def serious(page: Page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def table_with_a_bot(server: WebServer, lang: str, name: str) -> tuple[str, str]:

@@ -4,17 +4,12 @@ phone, reached from the lobby, with no serious accessibility violation (axe)."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, expect
 
-from browser_driver import LAPTOP, People, launched
+from browser_driver import IMAGES, LAPTOP, PHONE, People, launched, serious
 from red7.web.ratings import Placing, Ratings
 from red7.web.store import Store
 from test_web_ratings import finished
@@ -22,8 +17,6 @@ from web_server import WebServer
 
 pytestmark = pytest.mark.browser
 
-IMAGES = Path(os.environ.get("RED7_SCREENSHOTS") or tempfile.mkdtemp(prefix="red7-screens-"))
-PHONE = {"width": 390, "height": 844}
 WORDS = {
     "en": {"title": "Leaderboard", "bots": "Bots", "easy": "easy (bot)"},
     "pt-BR": {"title": "Classificação", "bots": "Bots", "easy": "fácil (bot)"},
@@ -61,14 +54,6 @@ def people(browser: Browser, server: WebServer) -> Iterator[People]:
     assert not crowd.errors, f"JavaScript errors: {crowd.errors}"
 
 
-def serious(results: Any) -> list[str]:
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-
-
 @pytest.mark.parametrize("size", ["laptop", "phone"])
 @pytest.mark.parametrize("lang", ["en", "pt-BR"])
 def test_the_leaderboard_lists_people_and_bots_best_first(people: People, lang: str, size: str) -> None:
@@ -82,11 +67,11 @@ def test_the_leaderboard_lists_people_and_bots_best_first(people: People, lang: 
     expect(rows).to_have_count(4)
     expect(rows.first.locator("th")).to_have_text("Ana")  # two wins: first
     expect(page.locator("table.ratings tbody")).to_contain_text(words["easy"])
-    assert serious(Axe().run(page)) == []
+    assert serious(page) == []
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # nothing off the side
     page.screenshot(path=str(IMAGES / f"web-leaderboard-{lang}-{size}.png"), full_page=True)
     page.locator("label.choice", has_text=words["bots"]).click()
     expect(rows).to_have_count(2)
     for i in range(2):
         expect(rows.nth(i)).to_have_class("bot")
-    assert serious(Axe().run(page)) == []
+    assert serious(page) == []

@@ -12,27 +12,19 @@ The lobby's filters narrow the list to the tables asked for.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 import web_client
-from browser_driver import LAPTOP, People, launched
+from browser_driver import IMAGES, LAPTOP, PHONE, People, launched, serious
 from web_server import WebServer
 
 pytestmark = pytest.mark.browser
 
-IMAGES = Path(os.environ.get("RED7_SCREENSHOTS") or tempfile.mkdtemp(prefix="red7-screens-"))
-"""Where the screenshots go: a temporary folder, or docs/images with
-``RED7_SCREENSHOTS=docs/images .venv/bin/python -m pytest --full tests/test_web_browser_tables.py``."""
-PHONE = {"width": 390, "height": 844}
 SIZES = {"laptop": LAPTOP, "phone": PHONE}
 WORDS = {
     "en": {
@@ -73,16 +65,6 @@ def people(browser: Browser, server: WebServer) -> Iterator[People]:
     yield crowd
     crowd.close()
     assert not crowd.errors, f"JavaScript errors: {crowd.errors}"
-
-
-def serious(page: Page) -> list[str]:
-    """The serious and critical accessibility violations axe finds on ``page``."""
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def page_of(people: People, size: str, lang: str, clipboard: bool = False) -> Page:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 import random
 import subprocess
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -51,6 +53,30 @@ def pg(kind: str, request: pytest.FixtureRequest) -> services.Postgres | None:
 
 def red7_db(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*red7_command(), "db", *args], capture_output=True, text=True, timeout=60)
+
+
+def table_at_0004(store: Store, table_id: str, *, advanced: bool = False, seats: Sequence[dict[str, Any]] = ()) -> None:
+    """Brings ``store``'s empty database to migration 0004 and writes one open 2-player
+    table there as that release did (no clock, name, privacy or hints yet), with ``seats``
+    (rows of the ``seats`` table without ``table_id``) if any."""
+    with store.engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0004")
+        meta = sa.MetaData()
+        tables, seat_rows = (sa.Table(name, meta, autoload_with=connection) for name in ("tables", "seats"))
+        connection.execute(
+            tables.insert().values(
+                id=table_id,
+                created=datetime.now(UTC),
+                players=2,
+                advanced=advanced,
+                actions=False,
+                lang="en",
+                status="open",
+                version=3,
+            )
+        )
+        if seats:
+            connection.execute(seat_rows.insert(), [{"table_id": table_id, **seat} for seat in seats])
 
 
 def test_an_empty_database_is_upgraded_once(kind: str, pg: services.Postgres | None, tmp_path: Path) -> None:
@@ -184,14 +210,7 @@ def test_migration_0005_gives_every_table_no_clock_and_no_proposal(
     no deadline and no rematch proposed (today's behaviour), and a new one keeps its own."""
     url = database(kind, pg, tmp_path)
     store = Store(url)
-    with store.engine.begin() as connection:
-        command.upgrade(alembic_config(connection), "0004")
-        tables = sa.Table("tables", sa.MetaData(), autoload_with=connection)
-        connection.execute(
-            tables.insert().values(
-                id="t4", created=datetime.now(UTC), players=2, advanced=False, actions=False, lang="en", status="open"
-            )
-        )
+    table_at_0004(store, "t4")
     store.upgrade()
     assert store.revision() == HEAD
     old = store.table("t4")
@@ -210,30 +229,15 @@ def test_tables_of_migration_0004_are_public_and_named_by_their_settings(
     public: an open one stays in the lobby, its seat token opens its seat."""
     url = database(kind, pg, tmp_path)
     store = Store(url)
-    with store.engine.begin() as connection:
-        command.upgrade(alembic_config(connection), "0004")
-    meta = sa.MetaData()
-    with store.engine.begin() as connection:
-        tables, seats = (sa.Table(name, meta, autoload_with=connection) for name in ("tables", "seats"))
-        connection.execute(
-            tables.insert().values(
-                id="open4",
-                created=datetime.now(UTC),
-                players=2,
-                advanced=True,
-                actions=False,
-                lang="en",
-                status="open",
-                version=3,
-            )
-        )
-        connection.execute(
-            seats.insert(),
-            [
-                {"table_id": "open4", "seat": 0, "name": "Ana", "token_hash": token_hash(TOKEN), "bot": None},
-                {"table_id": "open4", "seat": 1, "name": "", "token_hash": None, "bot": None},
-            ],
-        )
+    table_at_0004(
+        store,
+        "open4",
+        advanced=True,
+        seats=[
+            {"seat": 0, "name": "Ana", "token_hash": token_hash(TOKEN), "bot": None},
+            {"seat": 1, "name": "", "token_hash": None, "bot": None},
+        ],
+    )
     store.close()
     upgraded = red7_db("upgrade", "--database-url", url)
     assert f"upgraded from 0004 to migration {HEAD}" in upgraded.stdout, upgraded.stderr
@@ -256,22 +260,7 @@ def test_tables_made_before_the_hints_option_allow_hints(tmp_path: Path) -> None
     allows hints (as every table did before the option); a table made after may not."""
     url = f"sqlite:///{tmp_path / 'hints.sqlite3'}"
     store = Store(url)
-    with store.engine.begin() as connection:
-        command.upgrade(alembic_config(connection), "0004")
-        meta = sa.MetaData()
-        tables = sa.Table("tables", meta, autoload_with=connection)
-        connection.execute(
-            tables.insert().values(
-                id="old4",
-                created=datetime.now(UTC),
-                players=2,
-                advanced=False,
-                actions=False,
-                lang="en",
-                status="open",
-                version=3,
-            )
-        )
+    table_at_0004(store, "old4")
     upgraded = red7_db("upgrade", "--database-url", url)
     assert f"upgraded from 0004 to migration {HEAD}" in upgraded.stdout, upgraded.stderr
     old = store.table("old4")

@@ -792,7 +792,8 @@ def _reaction() -> Refused:
     return Refused("bad-reaction", _("Reactions: {reactions}.").format(reactions=", ".join(get_args(Reaction))))
 
 
-def _spectator_chat() -> Refused:
+def spectator_chat_refusal() -> Refused:
+    """A table's ``spectator_chat`` that is neither ``separate`` nor ``off``."""
     return Refused("bad-settings", _("Spectators' chat is separate or off."))
 
 
@@ -824,7 +825,7 @@ FIELD_REFUSALS: Final[dict[str, Why]] = {
     "game": lambda: session_refusal(Stop.STALE),
     "text": _chat_text,
     "reaction": _reaction,
-    "spectator_chat": _spectator_chat,
+    "spectator_chat": spectator_chat_refusal,
     "username": username_refusal,
     "password": password_refusal,
 }

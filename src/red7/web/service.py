@@ -68,6 +68,7 @@ from .clocks import CLOCKS, clock_refusal
 from .frames import FrameCache
 from .live import LiveTable, SeatState
 from .metrics import Metrics
+from .protocol import spectator_chat_refusal
 from .ratings import Ratings, Standing, placings
 from .refusals import Refused, session_refusal
 from .seating import (
@@ -439,7 +440,7 @@ class Tables:
             if rated and account is None:
                 raise Refused("rated-needs-account", _("A rated table is for registered players: log in first."), 403)
             if spectator_chat not in ("separate", "off"):
-                raise Refused("bad-settings", _("Spectators' chat is separate or off."))
+                raise spectator_chat_refusal()
         table_id = secrets.token_urlsafe(6)
         hashed = None if invite is None else token_hash(invite)
         live = LiveTable(

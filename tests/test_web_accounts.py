@@ -239,6 +239,9 @@ def test_a_logged_in_person_sits_as_their_username_and_their_games_are_listed(tm
         assert (game.table, game.number, game.seat, game.players) == (table_id, 1, 0, 2)
         assert game.won == (0 in winners) and game.replay == f"/t/{table_id}/replay/1"
         assert ana.get(game.replay).status_code == 200
+        assert game.review == f"/t/{table_id}/review/1" and ana.get(game.review).status_code == 200
+        review = ana.get(f"/api/tables/{table_id}/games/1/review")
+        assert review.status_code == 200 and review.json()["status"] in ("working", "done"), review.text
         assert Profile.model_validate_json(bia.get("/api/account/games").text).games[0].seat == 1
         bia.cookies.clear()
         r = bia.get("/api/account/games")

@@ -372,7 +372,8 @@ class Accounts:
 
     def games(self, account_id: int, limit: int = 200) -> list[dict[str, Any]]:
         """The finished games played in a seat the account took, the newest first: table,
-        game number, seat, players, when it started, and whether the seat won."""
+        game number, seat, players, when it started, whether the seat won, and the
+        addresses of its replay and its review."""
         with Session(self.store.engine) as s:
             rows = s.execute(
                 select(GameRow.table_id, GameRow.number, GameRow.created, GameRow.result)
@@ -395,6 +396,7 @@ class Accounts:
                     "started": created.isoformat() if isinstance(created, datetime) else str(created),
                     "won": seat in winners,
                     "replay": f"/t/{table_id}/replay/{number}",
+                    "review": f"/t/{table_id}/review/{number}",
                 }
             )
         return games

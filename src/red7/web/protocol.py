@@ -644,6 +644,8 @@ class ProfileGame(Message):
     won: bool
     replay: str
     """The address of its replay."""
+    review: str
+    """The address of its review (:mod:`red7.web.reviews`)."""
 
 
 class RatingView(Message):

@@ -60,6 +60,7 @@ PAGE_WORDS: Final = {
     "won": N_("won"),
     "lost": N_("lost"),
     "replay": N_("Replay"),
+    "review": N_("Review"),
     "back": N_("Back to the lobby"),
     "language": N_("Language"),
     "admin": N_("Admin"),

@@ -54,7 +54,7 @@ function gameLine(game) {
   const ui = words.ui;
   const line = t(ui, "game_line", { n: game.number, table: game.table, players: game.players, seat: game.seat + 1 });
   return h("li", {}, line, " · ", h("strong", {}, t(ui, game.won ? "won" : "lost")), " · ",
-    h("a", { href: game.replay }, t(ui, "replay")));
+    h("a", { href: game.replay }, t(ui, "replay")), " · ", h("a", { href: game.review }, t(ui, "review")));
 }
 
 async function draw() {

@@ -114,3 +114,41 @@ def test_the_admin_page_sends_others_to_the_account_page(people: People, server:
     page.goto("/admin")
     page.wait_for_url(re.compile(r"/account$"))
     expect(page.locator("#login-button")).to_be_visible()
+
+
+@pytest.mark.parametrize(("size", "lang"), [("laptop", "en"), ("phone", "pt-BR")])
+def test_a_finished_game_is_on_the_account_page_with_its_replay_and_review(
+    people: People, server: WebServer, size: str, lang: str
+) -> None:
+    """A registered person plays a game against a bot (conceding ends it: the basic game
+    has one round); their account page lists it, and its review link opens the review."""
+    viewport = LAPTOP if size == "laptop" else PHONE
+    person = people.context(viewport=viewport, locale="en-GB" if lang == "en" else "pt-BR").new_page()
+    person.goto("/account")
+    log_in(person, f"rev_{size}", PASSWORD, "register")
+    expect(person.locator("#games-title")).to_be_visible()
+    person.goto("/")
+    person.check("input[name=players][value='2']")
+    person.select_option("#table-lang", lang)
+    person.click("#create-button")
+    person.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    table = person.url.rsplit("/", 1)[1]
+    person.select_option("#level-1", "easy")
+    person.click("button.add-bot[data-seat='1']")
+    person.click("button.start")
+    person.wait_for_selector(".hand-zone.my-turn:not(.pending)", timeout=60_000)
+    person.click(".actions [data-kind=concede]")
+    person.click("dialog[open] button.primary")
+    expect(person.locator("dialog.round-end[open]")).to_be_visible(timeout=60_000)
+
+    person.goto("/account")
+    line = person.locator("#account li", has=person.locator(f"a[href='/t/{table}/replay/1']"))
+    expect(line).to_have_count(1)
+    expect(line.locator(f"a[href='/t/{table}/review/1']")).to_be_visible()
+    assert serious(person) == []
+    if size == "phone":
+        assert person.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    line.locator(f"a[href='/t/{table}/review/1']").click()
+    person.wait_for_url(re.compile(r"/review/1$"))
+    expect(person.locator("body[data-review=done]")).to_have_count(1, timeout=120_000)
+    assert person.locator("html").get_attribute("lang") == lang

@@ -143,6 +143,9 @@ function showGone() {
     h("p", { class: "gone", role: "alert" }, gone || t(ui, "no_table"), " ", h("a", { href: "/" }, t(ui, "lobby_title"))),
   );
   $("setup").replaceChildren();
+  // nothing of the game or its chat stays (a spectator whose invitation the host changed sees them no more)
+  $("chat").replaceChildren();
+  $("chat").hidden = true;
 }
 
 // --- frames -------------------------------------------------------------------------------

@@ -700,6 +700,8 @@ def test_every_commands_help_follows_the_locale(
         (["serve", "--sockets", "0"], "--sockets precisa estar entre 1 e 10**9, não 0"),
         (["serve", "--tables-per-hour", "-1"], "--tables-per-hour precisa ser um número positivo, não -1.0"),
         (["serve", "--expire-open", "-5"], "--expire-open precisa ser 0 (nunca) ou um número de segundos, não -5.0"),
+        (["serve", "--joins-per-hour", "0"], "--joins-per-hour precisa ser um número positivo, não 0.0"),
+        (["serve", "--join-burst", "0"], "--join-burst precisa estar entre 1 e 10**9, não 0"),
         (["db", "upgrade", "--database-url", "nonsense://x"], "não é possível usar o banco de dados: "),
         (["play", "--players", "5"], "argumento --players: Red7 é jogado por 2 a 4 jogadores, não 5"),
         (["play", "--hint", "hard:x=1"], "--hint: o nível 'hard' não aceita opções; use um nome de bot como"),

@@ -378,3 +378,104 @@ def test_migration_0006_chat_upgrades_a_database_with_tables_and_downgrades(data
         assert "chat" not in sa.inspect(connection).get_table_names()
         assert "spectator_chat" not in {c["name"] for c in sa.inspect(connection).get_columns("tables")}
     store.close()
+
+
+# --- mute follows the person ------------------------------------------------------------------
+
+
+def said_by(conn: Conn, speaker: Conn, text: str) -> dict[str, Any]:
+    """``speaker`` says ``text``; the line as ``conn`` reads it."""
+    speaker.send({"type": "chat", "text": text})
+    frame = conn.until(lambda f: f["type"] == "chat" and not f["history"] and f["lines"][0]["text"] == text)
+    result: dict[str, Any] = frame["lines"][0]
+    return result
+
+
+def test_a_line_says_who_said_it_whichever_seat_and_never_a_token(client: TestClient) -> None:
+    """A line's ``who`` (what a page mutes) is the person's, not the seat's: Bia who
+    leaves seat 1 and sits in seat 2 is the same Bia; Cy in Bia's old seat is not Bia.
+    The seats of the table frames say who sits there, in the same words."""
+    r = client.post("/api/tables", json={"players": 3, "name": "Ana"})
+    table_id, ana = r.json()["id"], r.json()["token"]
+    bia = join(client, table_id, 1, "Bia")
+    with Conn(client, table_id, ana, 0) as anas_page, Conn(client, table_id) as spectator:
+        history(anas_page)
+        history(spectator)
+        with Conn(client, table_id, bia, 1) as bias_page:
+            history(bias_page)
+            first = said_by(anas_page, bias_page, "hi from seat 2")
+        assert (first["seat"], first["who"]) == (1, "g:bia")
+        assert said_by(spectator, anas_page, "hello")["who"] == "g:ana"
+        assert client.post(f"/api/tables/{table_id}/leave", json={"token": bia}).status_code == 200
+        bia = join(client, table_id, 2, "BIA")  # the same name, as the table folds it
+        cy = join(client, table_id, 1, "Cy")
+        frame = anas_page.until(lambda f: f["type"] == "table" and f["seats"][1]["taken"] and f["seats"][2]["taken"])
+        assert [s["who"] for s in frame["seats"]] == ["g:ana", "g:cy", "g:bia"]
+        with Conn(client, table_id, bia, 2) as bias_page, Conn(client, table_id, cy, 1) as cys_page:
+            history(bias_page)
+            history(cys_page)
+            moved = said_by(anas_page, bias_page, "I moved")
+            assert (moved["seat"], moved["who"]) == (2, "g:bia")
+            taken = said_by(anas_page, cys_page, "my seat now")
+            assert (taken["seat"], taken["who"]) == (1, "g:cy")
+        assert said_by(spectator, spectator, "watching")["who"] is None
+    with Conn(client, table_id) as reloaded:  # the history says who too
+        lines = history(reloaded)["lines"]
+        assert [line["who"] for line in lines[-5:]] == ["g:bia", "g:ana", "g:bia", "g:cy", None]
+    tables = client.app.state.tables()  # type: ignore[attr-defined]
+    hashes = {s.token_hash for s in tables.live[table_id].seats}
+    for line in lines:  # a person's who is made of their name: no token, no hash of one
+        assert not any(h and line["who"] and h[:8] in line["who"] for h in hashes)
+
+
+def test_a_registered_persons_lines_say_their_username(tmp_path: Path) -> None:
+    """Dora, logged in, is ``u:dora`` wherever she sits; a guest who calls herself Dora
+    at another table is ``g:dora``, someone else."""
+    from red7.web.login_limits import LoginRules
+
+    rules = LoginRules(per_minute=1e6, burst=10**6, failures=10**6)
+    with TestClient(make_app(tmp_path, password_cost=(1, 8, 1), login_rules=rules)) as dora:
+        r = dora.post("/api/account/register", json={"username": "Dora", "password": "correct horse battery"})
+        assert r.status_code == 200, r.text
+        r = dora.post("/api/tables", json={"players": 2, "name": "ignored"})
+        table_id, token = r.json()["id"], r.json()["token"]
+        with Conn(dora, table_id, token, 0) as page:
+            frame = page.until(lambda f: f["type"] == "table")
+            assert frame["seats"][0]["who"] == "u:dora" and frame["seats"][1]["who"] is None
+            history(page)
+            assert said_by(page, page, "hello")["who"] == "u:dora"
+        dora.cookies.clear()  # a guest now, on the same browser
+        r = dora.post("/api/tables", json={"players": 2, "name": "Dora"})
+        other, guest = r.json()["id"], r.json()["token"]
+        with Conn(dora, other, guest, 0) as page:
+            history(page)
+            assert said_by(page, page, "hello")["who"] == "g:dora"
+
+
+def test_migration_0011_keeps_older_lines_saying_nobody_and_downgrades(tmp_path: Path) -> None:
+    """A line kept before lines said who (migration 0011) says nobody (null: no page can
+    mute it); the migration goes down and up again."""
+    store = Store(f"sqlite:///{tmp_path / 'who.sqlite3'}")
+    with store.engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0010")
+    store.create_table("t0010", 2, False, False, "en")
+    with store.engine.begin() as connection:
+        connection.execute(
+            sa.text(
+                "INSERT INTO chat (table_id, channel, seat, name, reaction, text, at) "
+                "VALUES ('t0010', 'players', 0, 'Ana', NULL, 'old words', :at)"
+            ),
+            {"at": datetime.now(UTC)},
+        )
+    store.upgrade()
+    assert store.revision() == HEAD
+    (old,) = recent_lines(store, "t0010", ("players",), 10)
+    assert (old.text, old.who) == ("old words", None)
+    new = add_line(store, "t0010", "players", 1, "Bia", None, "new words", "g:bia")
+    assert recent_lines(store, "t0010", ("players",), 10) == [old, new]
+    with store.engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0010")
+        assert "who" not in {c["name"] for c in sa.inspect(connection).get_columns("chat")}
+    store.upgrade()
+    assert [line.who for line in recent_lines(store, "t0010", ("players",), 10)] == [None, None]
+    store.close()

@@ -91,6 +91,7 @@ def test_lines_said_through_one_process_reach_the_other(pair: tuple[WebServer, W
     for chatter in (ana, watcher_a, bia, watcher_b):
         got = chatter.line()
         assert (got["seat"], got["name"], got["text"], got["channel"]) == (0, "Ana", "hello from A", "players")
+        assert got["who"] == "g:ana"  # who said it (what a page mutes), told over the bus too
     watcher_b.say("spectator on B")
     for chatter in (watcher_b, watcher_a):
         assert chatter.line()["text"] == "spectator on B"

@@ -103,3 +103,53 @@ def test_a_private_table_stays_hidden_through_either_process(pair: tuple[WebServ
     invited = Client(b, private["id"], None, None, invite=private["invite"])
     assert invited.first()["table"]["private"] is True
     invited.close()
+
+
+def test_the_host_renews_and_revokes_the_invitation_through_either_process(pair: tuple[WebServer, WebServer]) -> None:
+    """The host renews the invitation through A: a spectator watching through B by the
+    old one is told why and its connection ends; the old secret opens nothing through B
+    (a seat, a look), the new one does; seated people on either process keep their seats.
+    Revoked through B: the spectator by the new invitation, on A, is ended too. Nobody but
+    the host may ask, through either process."""
+    a, b = pair
+    created = post(a, "/api/tables", {"players": 3, "name": "Ana", "private": True})
+    table, host, old = created["id"], created["token"], created["invite"]
+    bia = post(b, f"/api/tables/{table}/seats/1", {"name": "Bia", "invite": old})["token"]
+    hosts = Client(a, table, host, 0, invite=old)
+    bias = Client(b, table, bia, 1, invite=old)
+    watcher = Client(b, table, None, None, invite=old)
+    for client in (hosts, bias, watcher):
+        client.until(lambda c: c.last is not None and c.last["seats"][1]["taken"])
+
+    assert refused(b, f"/api/tables/{table}/invite", {"token": bia}) == (403, "not-host")
+    assert refused(a, f"/api/tables/{table}/invite", {"token": "f" * 43}) == (403, "bad-token")
+    assert refused(b, f"/api/tables/{table}/invite", {"token": old, "revoke": True}) == (403, "bad-token")
+    new = post(a, f"/api/tables/{table}/invite", {"token": host})["invite"]
+    assert new not in (None, old)
+    watcher.until(lambda c: any(e.get("code") == "invite-changed" for e in c.errors))
+    with pytest.raises(ConnectionClosed):
+        while True:
+            watcher.recv(60)
+    assert refused(b, f"/api/tables/{table}/seats/2", {"name": "Eve", "invite": old}) == (403, "private")
+    stale = Client(b, table, None, None, invite=old)
+    frame = stale.recv(60)
+    assert frame is not None and frame["code"] == "private"
+    late = Client(b, table, None, None, invite=new)
+    assert late.first()["table"]["invitation"] is True
+
+    # the seated stay, in both processes: a bot sat down through B reaches them all
+    post(b, f"/api/tables/{table}/bots", {"token": host, "seat": 2, "level": "easy"})
+    for client in (hosts, bias, late):
+        client.until(lambda c: c.last is not None and c.last["seats"][2]["taken"])
+    assert bias.last is not None and bias.last["you"] == 1
+    assert not any(e.get("code") in ("invite-changed", "unseated", "seat-revoked") for e in hosts.errors + bias.errors)
+
+    # revoked through B: the spectator by the new invitation, on B, is ended; the seated stay
+    assert post(b, f"/api/tables/{table}/invite", {"token": host, "revoke": True})["invite"] is None
+    late.until(lambda c: any(e.get("code") == "invite-changed" for e in c.errors))
+    hosts.until(lambda c: c.last is not None and c.last["table"]["invitation"] is False)
+    assert refused(a, f"/api/tables/{table}/seats/2", {"name": "Eve", "invite": new}) == (403, "private")
+    again = Client(a, table, bia, 1)  # a seat token still opens its seat
+    assert again.first()["you"] == 1
+    for client in (hosts, bias, again, stale):
+        client.close()

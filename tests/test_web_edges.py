@@ -298,6 +298,28 @@ def test_one_client_gets_its_share_of_tables_and_sockets(tmp_path: Path) -> None
         assert 'red7_refused_total{reason="sockets"} 1.0' in metrics
 
 
+def test_one_client_gets_its_share_of_seats_taken_and_left(tmp_path: Path) -> None:
+    """``red7 serve --join-burst 3 --joins-per-hour 1``: a client takes and leaves seats
+    three times at once, then gets a 429 with ``Retry-After`` (in the table's language)
+    and nothing changes at the table; another client takes a seat as usual."""
+    options = ["--join-burst", "3", "--joins-per-hour", "1"]
+    with WebServer(tmp_path, bot_delay=0, limits=True, options=options) as server:
+        eve, ann = {"X-Forwarded-For": "203.0.113.5"}, {"X-Forwarded-For": "198.51.100.7"}
+        table = call(server, "POST", "/api/tables", json={"players": 4, "name": "Ana", "lang": "pt-BR"}, headers=ann)
+        table_id = table.json()["id"]
+        seat = f"/api/tables/{table_id}/seats/1"
+        token = call(server, "POST", seat, json={"name": "Eve"}, headers=eve).json()["token"]
+        assert call(server, "POST", f"/api/tables/{table_id}/leave", json={"token": token}, headers=eve).is_success
+        assert call(server, "POST", seat, json={"name": "Eve"}, headers=eve).is_success
+        refusal = call(server, "POST", f"/api/tables/{table_id}/seats/2", json={"name": "Eve 2"}, headers=eve)
+        assert "espere" in refused(refusal, 429, "too-many-joins")
+        assert 1000 <= int(refusal.headers["Retry-After"]) <= 3600  # one an hour
+        assert call(server, "POST", f"/api/tables/{table_id}/seats/2", json={"name": "Bia"}, headers=ann).is_success
+        seats = call(server, "GET", "/api/tables?limit=100").json()["tables"][0]["seats"]
+        assert seats == ["Ana", "Eve", "Bia", None]
+        assert 'red7_refused_total{reason="joins"} 1.0' in call(server, "GET", "/metrics").text
+
+
 @pytest.mark.parametrize(
     ("argv", "env", "words"),
     [

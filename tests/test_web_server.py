@@ -220,6 +220,7 @@ def test_a_table_of_each_configuration_is_made_with_its_creator_in_seat_0(
         "clock": 0,
         "name": "Ana's table",
         "private": False,
+        "invitation": None,
         "hints": True,
         "rated": False,
     }

@@ -134,6 +134,20 @@ def add_commands(sub: Commands) -> None:
         help=_("tables one client may create at once (default {n})").format(n=defaults.table_burst),
     )
     p.add_argument(
+        "--joins-per-hour",
+        type=float,
+        default=None,
+        metavar="N",
+        help=_("seats one client may take or leave an hour (default {n:g})").format(n=defaults.joins_per_hour),
+    )
+    p.add_argument(
+        "--join-burst",
+        type=int,
+        default=None,
+        metavar="N",
+        help=_("seats one client may take or leave at once (default {n})").format(n=defaults.join_burst),
+    )
+    p.add_argument(
         "--open-tables",
         type=int,
         default=None,
@@ -219,6 +233,8 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         "open_tables": pick("OPEN_TABLES", Limits.open_tables, int),
         "sockets": pick("SOCKETS", Limits.sockets, int),
         "expire_open": pick("EXPIRE_OPEN", Limits.expire_open, float),
+        "joins_per_hour": pick("JOINS_PER_HOUR", Limits.joins_per_hour, float),
+        "join_burst": pick("JOIN_BURST", Limits.join_burst, int),
         "log_format": pick("LOG_FORMAT", "text", str),
         "access_log": pick("ACCESS_LOG", False, _switch),
     }
@@ -255,7 +271,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 _("--host must be an IP address (or localhost), not {host!r}").format(host=o["host"])
             ) from None
     try:
-        limits = Limits(o["tables_per_hour"], o["table_burst"], o["open_tables"], o["sockets"], o["expire_open"])
+        limits = Limits(
+            tables_per_hour=o["tables_per_hour"],
+            table_burst=o["table_burst"],
+            open_tables=o["open_tables"],
+            sockets=o["sockets"],
+            expire_open=o["expire_open"],
+            joins_per_hour=o["joins_per_hour"],
+            join_burst=o["join_burst"],
+        )
     except LimitError as err:
         raise UsageError(error_text(err)) from None
     for origin in o["origins"]:

@@ -13,7 +13,11 @@ Who reads what (the rule docs/web.md states):
 The seat a line is said from is always the connection's (its token's): a message cannot
 name one (:class:`~red7.web.protocol.Say` forbids any other field), so a spectator
 never speaks as a seat. A line's name is the seat's at the moment it is said; a
-spectator's is empty (the page writes "Spectator").
+spectator's is empty (the page writes "Spectator"). A seated person's line also says
+who they are (``who``: :attr:`~red7.web.live.SeatState.who`, their username or their
+name at the table, never a token), which the seats of the table frames say too: a page
+mutes a person by it, whichever seat they sit in (a muted person who changes seat or
+comes back stays muted; someone else in their old seat is not).
 
 Text is cleaned before it is kept (:func:`clean`): control and format characters
 (a bidirectional override, a zero-width space...) are dropped, runs of spaces and line
@@ -127,6 +131,7 @@ def line_json(line: StoredLine) -> dict[str, Any]:
         "id": line.id,
         "seat": line.seat,
         "name": line.name,
+        "who": line.who,
         "channel": line.channel,
         "reaction": line.reaction,
         "text": _(REACTIONS[line.reaction]) if line.reaction in REACTIONS else line.text,
@@ -192,7 +197,8 @@ class Chat:
             seconds = max(1, math.ceil(wait))
             raise Limited("chat-too-fast", _("You are chatting fast: wait {seconds} s.").format(seconds=seconds), wait)
         name = "" if seat is None else live.names()[seat]
-        stored = await self.db(add_line, self.store, live.id, channel_of(seat), seat, name, message.reaction, text)
+        who = None if seat is None else live.seats[seat].who  # (what a page mutes: the person, not the seat)
+        stored = await self.db(add_line, self.store, live.id, channel_of(seat), seat, name, message.reaction, text, who)
         line = line_json(stored)
         await self._deliver(live, line)
         self.bus.publish({"t": live.id, "chat": line})

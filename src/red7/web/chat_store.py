@@ -25,6 +25,9 @@ class ChatRow(Base):
     channel: Mapped[str] = mapped_column(String(12))
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     name: Mapped[str] = mapped_column(String(40))
+    who: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """Who said it (:attr:`red7.web.live.SeatState.who`; null: a spectator, or a line
+    kept before migration 0011)."""
     reaction: Mapped[str | None] = mapped_column(String(16), nullable=True)
     text: Mapped[str] = mapped_column(String(400))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -43,21 +46,32 @@ class StoredLine:
     reaction: str | None
     text: str
     at: datetime
+    who: str | None = None
+    """Who said it, whichever seat (:attr:`red7.web.live.SeatState.who`; None: a spectator)."""
 
 
 def add_line(
-    store: Store, table_id: str, channel: str, seat: int | None, name: str, reaction: str | None, text: str
+    store: Store,
+    table_id: str,
+    channel: str,
+    seat: int | None,
+    name: str,
+    reaction: str | None,
+    text: str,
+    who: str | None = None,
 ) -> StoredLine:
-    """Write a new line of ``table_id``'s chat; the line with its id and time."""
+    """Write a new line of ``table_id``'s chat (``who``: who said it); the line with its id and time."""
     at = now()
     with store.engine.begin() as connection:
         inserted = connection.execute(
             insert(ChatRow)
-            .values(table_id=table_id, channel=channel, seat=seat, name=name, reaction=reaction, text=text, at=at)
+            .values(
+                table_id=table_id, channel=channel, seat=seat, name=name, reaction=reaction, text=text, at=at, who=who
+            )
             .returning(ChatRow.id)
         )
         line_id = inserted.scalar_one()
-    return StoredLine(line_id, table_id, channel, seat, name, reaction, text, at)
+    return StoredLine(line_id, table_id, channel, seat, name, reaction, text, at, who)
 
 
 def recent_lines(store: Store, table_id: str, channels: tuple[str, ...], limit: int) -> list[StoredLine]:
@@ -71,7 +85,7 @@ def recent_lines(store: Store, table_id: str, channels: tuple[str, ...], limit: 
     with store.engine.connect() as connection:
         rows = connection.execute(query).all()
     return [
-        StoredLine(row.id, row.table_id, row.channel, row.seat, row.name, row.reaction, row.text, _utc(row.at))
+        StoredLine(row.id, row.table_id, row.channel, row.seat, row.name, row.reaction, row.text, _utc(row.at), row.who)
         for row in reversed(rows)
     ]
 

@@ -1,5 +1,6 @@
-"""What one client may take of a server: tables and WebSockets (``red7 serve``'s
-``--tables-per-hour``, ``--table-burst``, ``--open-tables``, ``--sockets``).
+"""What one client may take of a server: tables, seats and WebSockets (``red7 serve``'s
+``--tables-per-hour``, ``--table-burst``, ``--open-tables``, ``--sockets``,
+``--joins-per-hour``, ``--join-burst``).
 
 A client is an IP address (the one a trusted reverse proxy names in ``X-Forwarded-For``:
 ``--trusted-proxy``), or an IPv6 /64 network, which one household or host gets whole.
@@ -45,11 +46,16 @@ class Limits:
     expire_open: float = 3600.0
     """Seconds an open table stays with nobody connected and nothing changing before it
     expires (0: never)."""
+    joins_per_hour: float = 600.0
+    """Seats a client may take or leave an hour, on average (each asked, granted or not)..."""
+    join_burst: int = 40
+    """...and at once (a club arriving on one address; a flood of joins and leaves is
+    refused before it changes any table)."""
 
     def __post_init__(self) -> None:
         """:class:`LimitError` (a ``ValueError``), naming the option of ``red7 serve`` at
         fault, if a limit is not one."""
-        for name in ("table_burst", "open_tables", "sockets"):
+        for name in ("table_burst", "open_tables", "sockets", "join_burst"):
             if not 1 <= getattr(self, name) <= 10**9:
                 raise LimitError(
                     N_("--{option} must be between 1 and 10**9, not {value}"),
@@ -58,6 +64,8 @@ class Limits:
                 )
         if not 0 < self.tables_per_hour <= 1e9:
             raise LimitError(N_("--tables-per-hour must be a positive number, not {value}"), value=self.tables_per_hour)
+        if not 0 < self.joins_per_hour <= 1e9:
+            raise LimitError(N_("--joins-per-hour must be a positive number, not {value}"), value=self.joins_per_hour)
         if not 0 <= self.expire_open <= 1e9:
             raise LimitError(
                 N_("--expire-open must be 0 (never) or a number of seconds, not {value}"), value=self.expire_open
@@ -68,7 +76,15 @@ class Limits:
         return [part for f in fields(self) for part in (f"--{f.name.replace('_', '-')}", str(getattr(self, f.name)))]
 
 
-UNLIMITED = Limits(tables_per_hour=1e9, table_burst=10**9, open_tables=10**9, sockets=10**9, expire_open=0.0)
+UNLIMITED = Limits(
+    tables_per_hour=1e9,
+    table_burst=10**9,
+    open_tables=10**9,
+    sockets=10**9,
+    expire_open=0.0,
+    joins_per_hour=1e9,
+    join_burst=10**9,
+)
 """No limit at all (tests that make many tables from one address)."""
 
 
@@ -135,6 +151,8 @@ class ClientLimits:
     _sockets: dict[str, int] = field(default_factory=dict)
     _asks: dict[str, Bucket] = field(default_factory=dict)
     """Each client's ``POST /api/turns`` (:meth:`ask_wait`)."""
+    _joins: dict[str, Bucket] = field(default_factory=dict)
+    """Each client's seats taken and left (:meth:`join_wait`)."""
 
     def table_refusal(self, client: str, still_open: Callable[[str], bool]) -> tuple[str, float] | None:
         """Why ``client`` may not create a table now, and in how many seconds to try again
@@ -175,16 +193,14 @@ class ClientLimits:
         """Count a ``POST /api/turns`` of ``client``: 0 if allowed, else the seconds to
         wait (a page asks when it opens and now and then: :data:`ASKS_PER_MINUTE` on
         average, :data:`ASK_BURST` at once)."""
-        now = self.clock()
-        bucket = self._asks.get(client)
-        if bucket is None:
-            if len(self._asks) > 100_000:  # a spread flood: forget the full buckets
-                for key, full in list(self._asks.items()):
-                    if full.level(now) >= full.burst:
-                        del self._asks[key]
-            bucket = self._asks[client] = Bucket.full(ASKS_PER_MINUTE / 60.0, ASK_BURST, now)
-        wait = bucket.take(now)
-        return max(1.0, math.ceil(wait)) if wait else 0.0
+        return _wait(self._asks, client, ASKS_PER_MINUTE / 60.0, ASK_BURST, self.clock())
+
+    def join_wait(self, client: str) -> float:
+        """Count a seat ``client`` asks to take or leave (``POST .../seats/{n}``,
+        ``POST .../leave``), granted or not: 0 if it may ask now, else the seconds to
+        wait (:attr:`Limits.joins_per_hour`, :attr:`Limits.join_burst`). A request
+        refused so is refused before it reaches any table."""
+        return _wait(self._joins, client, self.limits.joins_per_hour / 3600.0, self.limits.join_burst, self.clock())
 
     def open_socket(self, client: str) -> bool:
         """Count a WebSocket of ``client`` opening; False (not counted) if it has too many."""
@@ -200,3 +216,18 @@ class ClientLimits:
             self._sockets[client] = count
         else:
             self._sockets.pop(client, None)
+
+
+def _wait(buckets: dict[str, Bucket], client: str, rate: float, burst: float, now: float) -> float:
+    """Take one of ``client``'s tokens in ``buckets`` (a full bucket of ``burst`` refilled
+    at ``rate`` a second for a client not seen yet): 0 if there was one, else the whole
+    seconds (at least 1) until there is."""
+    bucket = buckets.get(client)
+    if bucket is None:
+        if len(buckets) > 100_000:  # a spread flood: forget the full buckets
+            for key, full in list(buckets.items()):
+                if full.level(now) >= full.burst:
+                    del buckets[key]
+        bucket = buckets[client] = Bucket.full(rate, burst, now)
+    wait = bucket.take(now)
+    return max(1.0, math.ceil(wait)) if wait else 0.0

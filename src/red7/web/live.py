@@ -13,13 +13,17 @@ import hmac
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from ..core.game import Game
 from ..core.model import Config
 from ..play.session import SeatKind, SeatName, Session
 from ..play.table import Seat, Table
-from ..ui.words import seat_name
+from ..ui.words import name_key, seat_name
 from .store import StoredGame, StoredSeat, StoredTable, token_hash
+
+WHO_LENGTH: Final = 64
+"""The most characters of a person's :attr:`SeatState.who` (a chat line keeps it)."""
 
 
 @dataclass
@@ -47,6 +51,18 @@ class SeatState:
     @property
     def taken(self) -> bool:
         return self.bot is not None or self.token_hash is not None
+
+    @property
+    def who(self) -> str | None:
+        """Who the person sitting here is, the same in whichever seat they sit and after
+        they leave and come back (what a page's chat mutes; None: nobody, a bot):
+        ``u:`` and their username if they sat down logged in, else ``g:`` and their
+        name as the table knows it (:func:`~red7.ui.words.name_key`: two people at a
+        table never share one), cut to :data:`WHO_LENGTH` characters. Made of what
+        everyone at the table sees, never of a token: it gives nothing away."""
+        if self.token_hash is None or self.bot is not None:
+            return None
+        return (("u:" if self.account is not None else "g:") + name_key(self.name))[:WHO_LENGTH]
 
     def stored(self, substitute: str | None, undone: int) -> StoredSeat:
         """The seat as the database keeps it, with what the session says of its

@@ -175,6 +175,15 @@ class Reseat(Request):
     token: Text
 
 
+class ChangeInvite(Request):
+    """``POST /api/tables/{id}/invite``: the host (seat 0) of a private table makes a new
+    invitation (the old link stops opening the table) or, with ``revoke``, ends it (only
+    the seated people open the table then)."""
+
+    token: Text
+    revoke: bool = False
+
+
 class Credentials(Request):
     """``POST /api/account/register`` and ``POST /api/account/login``: a username and its password."""
 
@@ -416,6 +425,9 @@ class TableInfo(Message):
     """The table's name (empty: a table made before tables had names)."""
     private: bool | None = None
     """Whether the table is private (not in the lobby; opened by its invitation link)."""
+    invitation: bool | None = None
+    """Whether a private table has an invitation now (false: its host revoked it, and
+    only its seated people open it; null or absent: a public table)."""
     hints: bool = True
     """The people at the table may ask for a hint (a table option)."""
     rated: bool = False
@@ -449,6 +461,8 @@ class SeatView(Message):
     name: str
     bot: Level | None
     person: bool
+    who: str | None = None
+    """Who sits there, for the chat's mute (a person's :attr:`ChatLine.who`; null: nobody, a bot)."""
     taken: bool
     online: bool
     away: bool
@@ -495,6 +509,11 @@ class ChatLine(Message):
     id: int
     seat: int | None
     name: str
+    who: str | None = None
+    """Who said it, the same whichever seat they sit in (what a page mutes): ``u:`` and a
+    registered person's username, or ``g:`` and a guest's name as the table knows it
+    (folded: the table's names are unique); null: a spectator, or a line kept before lines
+    said who."""
     channel: Literal["players", "spectators"]
     """``players``: read by everyone at the table; ``spectators``: by spectators only."""
     reaction: Reaction | None
@@ -614,6 +633,13 @@ class Created(Message):
     invite: str | None = None
     """A private table's invitation secret, told once, to its creator: its link is
     ``/t/{id}#invite={invite}`` (a fragment: browsers never send it to a server)."""
+
+
+class Invitation(Message):
+    """A private table's invitation after its host changed it: the new secret (its link is
+    ``/t/{id}#invite={invite}``), told to the host alone; null: revoked."""
+
+    invite: str | None
 
 
 class Seated(Message):
@@ -920,6 +946,7 @@ REQUESTS: Final[dict[str, type[BaseModel]]] = {
     "POST /api/admin/...": Empty,
     "POST /api/tables/{id}/seats/{seat}/remove": RemoveSeat,
     "POST /api/tables/{id}/leave": LeaveSeat,
+    "POST /api/tables/{id}/invite": ChangeInvite,
     "WebSocket /ws/{id}: first message": Hello,
     "WebSocket /ws/{id}: decide": Decide,
     "WebSocket /ws/{id}: take_back": TakeBack,
@@ -947,6 +974,7 @@ ANSWERS: Final[dict[str, type[BaseModel]]] = {
     "POST /api/admin/...": Done,
     "POST /api/tables/{id}/seats/{seat}/remove": Done,
     "POST /api/tables/{id}/leave": Done,
+    "POST /api/tables/{id}/invite": Invitation,
     "GET /api/tables/{id}/games/{n}/replay": Replay,
     "POST /api/turns": TurnsPage,
     "GET /api/tables/{id}/games/{n}/review": ReviewView,

@@ -5,7 +5,11 @@ A table has a name its creator chose (:func:`clean_table_name`; default "Ana's t
 :func:`default_table_name`). A private table is not in the lobby: its page, frames and
 records open only with a seat token of the table or its invitation secret
 (:meth:`red7.web.live.LiveTable.invited`; a person who knows neither is told
-:func:`not_invited`). Before the start, the host (seat 0, who made the table) may empty
+:func:`not_invited`). Its host may renew the invitation (a new secret: the old link
+opens nothing any more) or revoke it (only the seated people open the table then):
+:func:`invite_refusal` says who may; the spectators who came in by the old invitation
+stop seeing the table, told why (:func:`invite_withdrawn`), and seated people keep
+their seats. Before the start, the host (seat 0, who made the table) may empty
 another seat (:func:`removal_refusal`) and a person may leave theirs
 (:func:`leaving_refusal`); the seat is then free again (:func:`vacate`) and the token
 of the person who sat there opens nothing any more. The checks are here; the changes
@@ -16,9 +20,10 @@ from __future__ import annotations
 
 from typing import Final
 
+from ..play.session import Stop
 from ..ui.i18n import _
 from .live import LiveTable, SeatState
-from .refusals import Refused
+from .refusals import Refused, session_refusal
 
 TABLE_NAME_LENGTH: Final = 40
 """The most characters a table's name has (after its spaces are folded)."""
@@ -44,9 +49,44 @@ def default_table_name(creator: str) -> str:
     return _("{name}'s table").format(name=creator)[:TABLE_NAME_LENGTH]
 
 
-def not_invited() -> Refused:
-    """The refusal of a private table to someone with neither its invitation nor a seat."""
+def not_invited(secret: str | None = None) -> Refused:
+    """The refusal (``private``) of a private table to someone with neither its
+    invitation nor a seat; ``secret``: the invitation they gave, which is not, or no
+    longer, the table's (its host may have renewed or revoked it: :func:`invite_refusal`;
+    a forged one and an old one cannot be told apart, only hashes are kept)."""
+    if secret:
+        message = _(
+            "This invitation link does not open this table: its host may have renewed or revoked it. "
+            "Ask them for the current link."
+        )
+        return Refused("private", message, 403)
     return Refused("private", _("This table is private: open it through its invitation link."), 403)
+
+
+def invite_withdrawn() -> str:
+    """What someone holding an invitation the host renewed or revoked is told: when they
+    use it, and when they were watching the table through it (their connection ends)."""
+    return _(
+        "This invitation link no longer opens the table: its host renewed or revoked it. Ask them for the new link."
+    )
+
+
+def invite_refusal(live: LiveTable, by: int | None) -> Refused | None:
+    """Why the person in seat ``by`` (None: no seat) may not renew or revoke ``live``'s
+    invitation (None: they may). Only the host does, of a private table, while the table
+    is not closed; the new secret replaces the old one, whose link then opens nothing."""
+    if by != HOST:
+        return Refused("not-host", _("Only the host, who made the table, can change its invitation."), 403)
+    if not live.private:
+        return Refused("not-private", _("This table is public: it has no invitation to change."), 409)
+    if live.status == "closed":
+        return session_refusal(Stop.CLOSED)
+    return None
+
+
+def revoked_message() -> str:
+    """What a connection whose seat token an admin revoked is told before it ends."""
+    return _("An admin revoked this seat's token: ask the table's host to seat you again.")
 
 
 def _before_start(live: LiveTable) -> Refused | None:

@@ -74,9 +74,12 @@ from .refusals import Refused, session_refusal
 from .seating import (
     clean_table_name,
     default_table_name,
+    invite_refusal,
+    invite_withdrawn,
     leaving_refusal,
     not_invited,
     removal_refusal,
+    revoked_message,
     unseated_message,
     vacate,
 )
@@ -132,8 +135,20 @@ class Client:
     """The hash of the seat token it connected with: once the seat's is another (its
     person removed or gone: :meth:`Tables.unseat_gone`; an admin revoked it:
     :meth:`Tables.revoke_seat`), the connection no longer holds the seat."""
-    end: Callable[[], Awaitable[None]] | None = None
-    """How to end the connection, telling it why its seat token was revoked."""
+    end: Callable[[str, str], Awaitable[None]] | None = None
+    """How to end the connection, telling it why (an error frame's code and message):
+    its seat token was revoked, or the invitation it watches by was changed."""
+    invite_hash: str | None = None
+    """The hash of the private table's invitation it came with (None: none, or a public
+    table): once the table's is another (its host renewed or revoked it:
+    :meth:`Tables.change_invite`), a spectator's connection is ended."""
+
+    def admitted(self, live: LiveTable) -> bool:
+        """Whether the connection may still see ``live`` as a spectator: it holds a seat
+        (checked against its token apart), or the table is public, or it came with no
+        invitation (a person unseated before the start watches on), or with the one the
+        table has now."""
+        return self.seat is not None or not live.private or self.invite_hash in (None, live.invite_hash)
 
 
 class Hub:
@@ -172,6 +187,8 @@ class Hub:
             held = client.token_hash  # (None: a client made without one, in tests)
             if client.seat is not None and held is not None and held != live.seats[client.seat].token_hash:
                 continue  # its seat is no longer its: it never sees the seat's next person (unseat_gone tells it)
+            if not client.admitted(live):
+                continue  # came by an invitation its host changed: unseat_gone ends it
             # each client's view as the table is now: a send may let the table change meanwhile
             view = self.frames.view(live, client.seat)
             whole = view.whole
@@ -328,6 +345,7 @@ class Tables:
         for seat, stored_seat in zip(live.seats, stored.seats, strict=True):
             seat.load(stored_seat)
         live.status = stored.status
+        live.invite_hash = stored.invite_hash  # (its host may renew or revoke it)
         game = stored.game
         session = live.session
         if game is None:
@@ -553,7 +571,7 @@ class Tables:
         a private table opens only to a seat (``seat``: the one the person's token opens)
         or its invitation secret ``invite``."""
         if seat is None and not live.invited(invite):
-            raise not_invited()
+            raise not_invited(invite)
 
     async def remove(self, table_id: str, token: str, seat: int) -> None:
         """The host (seat 0, by their ``token``) empties ``seat`` before the start: the
@@ -791,7 +809,12 @@ class Tables:
 
     def _chat_clients(self, table_id: str) -> list[tuple[int | None, Send]]:
         """The connections to ``table_id`` in this process, for its chat: (seat, send) each."""
-        return [(client.seat, client.send) for client in self.hub.of(table_id) if client.chat]
+        live = self.live.get(table_id)
+        return [
+            (client.seat, client.send)
+            for client in self.hub.of(table_id)
+            if client.chat and (live is None or client.admitted(live))
+        ]
 
     # --- the other processes --------------------------------------------------------
 
@@ -864,7 +887,9 @@ class Tables:
         await self.hub.publish(live)
 
     async def unseat_gone(self, live: LiveTable) -> None:
-        """Every connection here whose seat token no longer opens its seat, here or
+        """Every spectator's connection here that came by an invitation the host has
+        changed since (:meth:`change_invite`) is ended, told why; every connection here
+        whose seat token no longer opens its seat, here or
         through another process, stops holding the seat, told why: if the seat was
         emptied (its person removed by the host, or left) it is a spectator's from now
         on and counts no more as the seat's presence; if the seat kept its person under
@@ -873,12 +898,17 @@ class Tables:
         the old token may not even watch a private table. (Without this, a connection
         of a removed person would see the hand of whoever sits there next.)"""
         for client in self.hub.of(live.id):
-            if client.seat is None or live.seats[client.seat].token_hash == client.token_hash:
+            if client.seat is None:
+                if not client.admitted(live) and client.end is not None:
+                    with using(live.lang), contextlib.suppress(Exception):  # (its handler then counts it gone)
+                        await client.end("invite-changed", invite_withdrawn())
+                continue
+            if live.seats[client.seat].token_hash == client.token_hash:
                 continue
             state = live.seats[client.seat]
             if state.taken and state.bot is None and client.end is not None:
-                with contextlib.suppress(Exception):  # (its handler then counts it gone)
-                    await client.end()
+                with using(live.lang), contextlib.suppress(Exception):  # (its handler then counts it gone)
+                    await client.end("seat-revoked", revoked_message())
                 continue
             seat, client.seat, client.token_hash = client.seat, None, None
             client.greeted, client.shown, client.log = False, None, ()
@@ -1141,6 +1171,25 @@ class Tables:
             state.token_hash = token_hash(token)
             await self._changed(live)
         return token
+
+    async def change_invite(self, table_id: str, host_token: str, revoke: bool = False) -> str | None:
+        """The host (the person in seat 0, by their token) of a private table makes a new
+        invitation secret, returned (the old one stops opening the table), or with
+        ``revoke`` ends it (None: only the seated people open the table from now on).
+        Either way the spectators who came in by the old invitation stop seeing the
+        table, in every process (:meth:`unseat_gone`); seated people keep their seats
+        (their tokens open them). Only the secret's hash is kept."""
+        live = await self.find(table_id)
+        await self._member(live, host_token)
+        async with self._changing(live, reread=True):
+            refusal = invite_refusal(live, live.seat_of(host_token))
+            if refusal is not None:
+                raise refusal
+            secret = None if revoke else new_token()
+            live.invite_hash = None if secret is None else token_hash(secret)
+            await self._changed(live)
+        log.info("table %s: its invitation was %s by its host", live.id, "revoked" if revoke else "renewed")
+        return secret
 
     @staticmethod
     def _persons_seat(live: LiveTable, seat: int) -> SeatState:

@@ -464,6 +464,10 @@ class Store:
             if moved.rowcount != 1:
                 connection.rollback()
                 return None
+            if invite_changed(before, after):  # (its host renewed or revoked it: rare, its own statement)
+                connection.execute(
+                    update(TableRow).where(TableRow.id == before.id).values(invite_hash=after.invite_hash)
+                )
             for number, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
                 if old != new:
                     connection.execute(
@@ -687,15 +691,21 @@ class Store:
         return StoredGame(row.id, row.number, config, row.seed, row.result, moves, row.committed, row.deal)
 
 
+def invite_changed(before: StoredTable, after: StoredTable) -> bool:
+    """Whether a change gives the table another invitation (renewed or revoked by its host):
+    written apart, and told to the other processes as a version to read (never the hash)."""
+    return before.invite_hash != after.invite_hash
+
+
 def change_message(before: StoredTable, after: StoredTable) -> dict[str, Any]:
     """What other processes are told of a change from ``before`` to ``after`` (written
     as ``after.version``): the version, and when the seats and the game are the same,
     the change itself (the decisions kept and added, how many are final, the status and
     result), which :func:`changed_table` applies without reading the database. Seats
-    never travel (their token hashes stay in the database)."""
+    and the invitation never travel (their hashes stay in the database)."""
     message: dict[str, Any] = {"t": after.id, "v": after.version}
     old, new = before.game, after.game
-    if before.seats != after.seats or new is None or old is None or old.id != new.id:
+    if before.seats != after.seats or invite_changed(before, after) or new is None or old is None or old.id != new.id:
         return message  # read it from the database
     keep = _kept(old, new)
     message.update(
@@ -739,7 +749,14 @@ def _appends(before: StoredTable, after: StoredTable) -> int | None:
     decisions to the same game (and perhaps commits them, ends it, changes the table's
     status): all of them. None for any other change (seats, a new game, a take-back)."""
     old, new = before.game, after.game
-    if before.seats != after.seats or old is None or new is None or old.id is None or old.id != new.id:
+    if (
+        before.seats != after.seats
+        or invite_changed(before, after)
+        or old is None
+        or new is None
+        or old.id is None
+        or old.id != new.id
+    ):
         return None
     kept = _kept(old, new)
     return kept if kept == len(old.decisions) else None

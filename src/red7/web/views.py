@@ -202,6 +202,14 @@ UI_WORDS: Final = {
     "copied": N_("Link copied."),
     "invite_link": N_("Invitation link (anyone with it can join or watch):"),
     "invite_lost": N_("This browser does not have the invitation link: ask the host for it."),
+    "invite_renew": N_("New invitation link"),
+    "invite_revoke": N_("Revoke the invitation"),
+    "invite_renewed": N_("New invitation link made: the old one no longer opens the table."),
+    "invite_revoked": N_("Invitation revoked: only the people seated can open the table."),
+    "invite_none": N_("This table has no invitation: only the people seated can open it."),
+    "invite_host": N_(
+        "A new link or a revocation closes the old one: its spectators stop watching; the seated keep their seats."
+    ),
     "remove": N_("Remove"),
     "remove_seat": N_("Remove {name} from seat {n}"),
     "leave_seat": N_("Leave my seat"),
@@ -306,6 +314,7 @@ def shared_view(live: LiveTable, viewer: int | None = None) -> Shared:
             "clock": int(live.session.clock),
             "name": live.name,
             "private": live.private,
+            "invitation": live.invite_hash is not None if live.private else None,
             "hints": live.hints,
             "rated": live.rated,
         }
@@ -315,6 +324,7 @@ def shared_view(live: LiveTable, viewer: int | None = None) -> Shared:
                 "name": names[s],
                 "bot": seat_info.bot,
                 "person": seat_info.bot is None,
+                "who": seat_info.who,
                 "taken": seat_info.taken,
                 "online": seat_info.online > 0,
                 "away": live.substitute(s) is not None,
@@ -354,11 +364,11 @@ def frame_key(live: LiveTable, seat: int | None) -> tuple[Any, ...]:
     in a tuple: two equal keys give equal frames, so a view is made once per key
     (:class:`~red7.web.frames.FrameCache`). The table (status, language, game), each
     seat (who sits there, online or away: presence is not written, it is told over the
-    bus), the game as ``seat`` sees it (:meth:`~red7.play.table.Table.seen_at`: another
+    bus), whether it has an invitation, the game as ``seat`` sees it (:meth:`~red7.play.table.Table.seen_at`: another
     seat's staged decision changes nothing of it) and ``seat``'s sequence number."""
     table = live.table
     game = None if table is None else (id(table), table.seen_at(seat), table.committed)
-    seats = tuple((s.name, s.bot, live.substitute(n), s.taken, s.online > 0) for n, s in enumerate(live.seats))
+    seats = tuple((s.who, s.name, s.bot, live.substitute(n), s.taken, s.online > 0) for n, s in enumerate(live.seats))
     session = live.session
     timing = (session.clock, countdown_key(live), session.agreed, session.declined)
     return (
@@ -367,6 +377,7 @@ def frame_key(live: LiveTable, seat: int | None) -> tuple[Any, ...]:
         live.lang,
         live.game_number,
         live.game_id,
+        live.invite_hash is not None,  # (whether a private table has an invitation: its host may revoke it)
         game,
         seats,
         seat,

@@ -18,13 +18,17 @@ Each body is parsed through its model (:mod:`red7.web.protocol`):
 * ``POST /api/tables/{id}/bots`` ``{"token", "seat", "level"}``: a bot in a free seat;
 * ``POST /api/tables/{id}/start`` ``{"token"}``: start once every seat is taken;
 * ``POST /api/tables/{id}/seats/{seat}/reseat`` ``{"token"}``: the host (seat 0) gives the
-  person of a seat a new token (after an admin revoked theirs): ``{"seat", "token"}``.
+  person of a seat a new token (after an admin revoked theirs): ``{"seat", "token"}``;
+* ``POST /api/tables/{id}/invite`` ``{"token", "revoke"}``: the host of a private table
+  renews its invitation (``{"invite"}``: the new secret; the old link opens nothing any
+  more) or revokes it (``{"invite": null}``: only its seated people open it).
 
 A person logged in (:mod:`red7.web.routes.accounts`) who creates a table or takes a seat
 sits under their username (the ``name`` given is not used), and the seat is linked to
 their account (their profile lists its games).
 
-Each client may create so many tables (:mod:`red7.web.limits`: 429 with ``Retry-After``).
+Each client may create so many tables, and take or leave so many seats (:mod:`red7.web.limits`:
+429 with ``Retry-After``).
 """
 
 from __future__ import annotations
@@ -42,9 +46,11 @@ from ..lobby import MAX_PAGE, PAGE, Filters
 from ..protocol import (
     MAX_NUMBER,
     AddBot,
+    ChangeInvite,
     Created,
     CreateTable,
     Done,
+    Invitation,
     LeaveSeat,
     RemoveSeat,
     Reseat,
@@ -144,8 +150,22 @@ def _in_language(context: Context, table_id: str, request: Request) -> str:
     return live.lang if live is not None else asked_language(request.headers.get("accept-language"))
 
 
+def _join_limit(context: Context, table_id: str, request: Request) -> None:
+    """Count a seat taken or left by the request's client; refused (429, ``Retry-After``,
+    in the table's language) if it asks too often: a flood of joins and leaves changes no
+    table (:meth:`~red7.web.limits.ClientLimits.join_wait`)."""
+    who = client_key(request.client.host if request.client else None)
+    wait = context.client_limits.join_wait(who)
+    if wait:
+        context.metrics.refused.labels(reason="joins").inc()
+        with using(_in_language(context, table_id, request)):
+            message = _("You have taken and left many seats in a short time: wait {seconds} s.")
+            raise Limited("too-many-joins", message.format(seconds=int(wait)), wait)
+
+
 @router.post("/api/tables/{table_id}/seats/{seat}")
 async def take_seat(table_id: str, seat: int, request: Request, context: Shared) -> Seated:
+    _join_limit(context, table_id, request)
     with using(_in_language(context, table_id, request)):
         asked = parse_body(TakeSeat, await request.body())
     account = await account_of(request, context)
@@ -169,8 +189,16 @@ async def remove_seat(table_id: str, seat: int, request: Request, context: Share
     return Done(ok=True)
 
 
+@router.post("/api/tables/{table_id}/invite")
+async def change_invite(table_id: str, request: Request, context: Shared) -> Invitation:
+    with using(_in_language(context, table_id, request)):
+        asked = parse_body(ChangeInvite, await request.body())
+    return Invitation(invite=await context.tables().change_invite(table_id, asked.token, asked.revoke))
+
+
 @router.post("/api/tables/{table_id}/leave")
 async def leave_seat(table_id: str, request: Request, context: Shared) -> Done:
+    _join_limit(context, table_id, request)
     with using(_in_language(context, table_id, request)):
         asked = parse_body(LeaveSeat, await request.body())
     await context.tables().leave(table_id, asked.token)

@@ -17,7 +17,8 @@ while the connection goes on (:mod:`red7.web.hints`) and answered to it alone by
 ``hint`` frame. A connection refused is accepted, told
 why (an ``error`` frame) and closed with a code a page can read: 4400 (no hello, or a
 token in the address), 4403 (another site's page, a token this table does not know, a private table without
-its invitation),
+its invitation, or with one its host has renewed or revoked: ``invite-changed``; a
+spectator watching by an invitation its host changes is ended so too),
 4404 (no such table), 4408 (no hello in time), 4429 (too many connections from one
 address: the frame's ``retry_after`` says when to try again).
 
@@ -44,6 +45,7 @@ from ..origins import same_origin
 from ..protocol import MAX_MESSAGE, Again, Decide, Decline, Hint, Say, parse_hello, parse_message
 from ..refusals import Limited, Refused, asked_language
 from ..service import Client
+from ..store import token_hash
 from ..views import encode, error_frame
 from .context import Context, context_of
 from .records import token_in_url
@@ -134,10 +136,14 @@ async def _greeted(context: Context, websocket: WebSocket, table_id: str, lang: 
     except Refused as err:  # a private table, and neither a seat nor its invitation
         await refuse(err.code, err.message, 4403)
         return
-    await _game(context, websocket, live, seat, hello.chat)
+    # the invitation it came by: a spectator's connection ends once the host changes it
+    invited = token_hash(hello.invite) if hello.invite and live.private and live.invited(hello.invite) else None
+    await _game(context, websocket, live, seat, hello.chat, invited)
 
 
-async def _game(context: Context, websocket: WebSocket, live: LiveTable, seat: int | None, chat: bool) -> None:
+async def _game(
+    context: Context, websocket: WebSocket, live: LiveTable, seat: int | None, chat: bool, invited: str | None
+) -> None:
     """The greeted connection's messages, one at a time, until it closes."""
     tables, clock = context.tables(), context.settings.clock
 
@@ -147,14 +153,12 @@ async def _game(context: Context, websocket: WebSocket, live: LiveTable, seat: i
     async def refuse(code: str, message: str, **extra: Any) -> None:
         await send(encode({**error_frame(code, message), **extra}))
 
-    async def end() -> None:  # its seat's token was revoked (Tables.revoke_seat)
-        with using(live.lang):
-            message = _("An admin revoked this seat's token: ask the table's host to seat you again.")
-        await send(encode(error_frame("seat-revoked", message)))
-        await websocket.close(code=4403, reason="seat-revoked")
+    async def end(code: str, message: str) -> None:  # its seat's token revoked, its invitation changed
+        await send(encode(error_frame(code, message)))
+        await websocket.close(code=4403, reason=code)
 
     holds = None if seat is None else live.seats[seat].token_hash
-    client = Client(live.id, seat, send, chat=chat, token_hash=holds, end=end)
+    client = Client(live.id, seat, send, chat=chat, token_hash=holds, end=end, invite_hash=invited)
     await tables.connect(client)
     if chat:
         await tables.chat.history(live, seat, send)

@@ -2,8 +2,10 @@
 // WebSocket: first the recent history (`history: true`, with the panel's words and the
 // canned reactions in the table's language), then each new line. Lines are shown as text
 // (textContent through h(): never HTML, no link made of a URL). Who is muted is kept in
-// this browser only (localStorage, by table and seat): muting hides that seat's lines
-// here, and nobody else is told.
+// this browser only (localStorage, by table and person): muting hides that person's lines
+// here, and nobody else is told. A person is their line's and seat's `who` (their username,
+// or their name at the table), not a seat: they stay muted in another seat or when they
+// come back, and someone else in their old seat is not muted.
 
 import { h, t } from "./common.js";
 
@@ -25,16 +27,17 @@ const muteKey = () => `red7:mute:${tableId}`;
 function muted() {
   try {
     const list = JSON.parse(localStorage.getItem(muteKey()) || "[]");
-    return new Set(Array.isArray(list) ? list.filter((s) => Number.isInteger(s)) : []);
+    // (a seat number kept by an older page names nobody now: left out)
+    return new Set(Array.isArray(list) ? list.filter((who) => typeof who === "string" && who) : []);
   } catch {
     return new Set();
   }
 }
 
-function toggleMute(seat) {
+function toggleMute(who) {
   const set = muted();
-  if (set.has(seat)) set.delete(seat);
-  else set.add(seat);
+  if (set.has(who)) set.delete(who);
+  else set.add(who);
   localStorage.setItem(muteKey(), JSON.stringify([...set]));
   draw();
 }
@@ -47,10 +50,10 @@ export function initChat(id, sender) {
 
 /** The table frame's seats and this page's seat (for the names to mute). */
 export function chatSeats(frame) {
-  const before = JSON.stringify([seats.map((s) => [s.name, s.person, s.taken]), you]);
+  const before = JSON.stringify([seats.map((s) => [s.name, s.who, s.taken]), you]);
   seats = frame.seats;
   you = frame.you;
-  if (started && before !== JSON.stringify([seats.map((s) => [s.name, s.person, s.taken]), you])) drawMutes();
+  if (started && before !== JSON.stringify([seats.map((s) => [s.name, s.who, s.taken]), you])) drawMutes();
 }
 
 /** A `chat` frame: the history replaces what is shown (lines said since it was read are
@@ -146,7 +149,7 @@ function draw() {
   const box = $("chat-log");
   if (!list || !box) return;
   const hidden = muted();
-  const shown = lines.filter((line) => line.seat === null || !hidden.has(line.seat));
+  const shown = lines.filter((line) => !line.who || !hidden.has(line.who));
   const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
   list.replaceChildren(
     ...(shown.length
@@ -164,18 +167,18 @@ function draw() {
   drawMutes();
 }
 
-/** A toggle for each other person seated: their lines hidden on this device. */
+/** A toggle for each other person seated: their lines hidden on this device, whichever seat. */
 function drawMutes() {
   const box = $("chat-mutes");
   if (!box) return;
   const hidden = muted();
   box.replaceChildren(
     ...seats
-      .filter((s) => s.person && s.taken && s.seat !== you)
+      .filter((s) => s.who && s.seat !== you)
       .map((s) =>
         h(
           "button",
-          { type: "button", class: "mute", "aria-pressed": hidden.has(s.seat) ? "true" : "false", "data-mute": s.seat, onclick: () => toggleMute(s.seat) },
+          { type: "button", class: "mute", "aria-pressed": hidden.has(s.who) ? "true" : "false", "data-mute": s.seat, onclick: () => toggleMute(s.who) },
           t(words, "chat_mute", { name: s.name }),
         )),
   );

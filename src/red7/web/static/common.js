@@ -99,6 +99,7 @@ export const clearToken = (id) => localStorage.removeItem(tokenKey(id));
 const inviteKey = (id) => `red7:invite:${id}`;
 export const getInvite = (id) => localStorage.getItem(inviteKey(id));
 export const setInvite = (id, secret) => localStorage.setItem(inviteKey(id), secret);
+export const clearInvite = (id) => localStorage.removeItem(inviteKey(id));
 
 export const getName = () => localStorage.getItem("red7:name") || "";
 export const setName = (name) => localStorage.setItem("red7:name", name);

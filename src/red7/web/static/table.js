@@ -7,10 +7,12 @@
 // card-less one); the server's marks decide what asks first (safe, ends_turn).
 // A private table opens with its invitation, the `#invite=` fragment of its link (never
 // sent to the server in an address: the page sends it in its hello and requests' bodies)
-// or this browser's seat token; the host copies the link from the set-up panel.
+// or this browser's seat token; the host copies the link from the side panel, and may
+// make a new one or revoke it (the old link then opens nothing, and whoever watched by it
+// is told so and stops seeing the table: the page says why instead of reconnecting).
 
 import {
-  api, clearToken, getInvite, getName, getToken, h, loadWords, pageLanguage, setInvite, setName, setToken, t, toast,
+  api, clearInvite, clearToken, getInvite, getName, getToken, h, loadWords, pageLanguage, setInvite, setName, setToken, t, toast,
 } from "./common.js";
 import { showClock } from "./clock.js";
 import { rematchEl } from "./rematch.js";
@@ -21,7 +23,7 @@ import { noticeTurn, soundToggle } from "./notice.js";
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const watching = new URLSearchParams(location.search).has("watch");
 let token = watching ? null : getToken(tableId);
-const invite = inviteFromLink() || getInvite(tableId); // a private table's invitation (null: none known)
+let invite = inviteFromLink() || getInvite(tableId); // a private table's invitation (null: none known)
 
 /** The invitation of the address's fragment (`#invite=...`), kept for later visits. */
 function inviteFromLink() {
@@ -51,7 +53,9 @@ const $ = (id) => document.getElementById(id);
 // --- the connection ---------------------------------------------------------------------
 
 /** Error codes the server closes the connection after (the close event says what next). */
-const CLOSING = new Set(["no-table", "cross-origin", "too-many", "token-in-url", "bad-hello", "no-hello", "private"]);
+const CLOSING = new Set([
+  "no-table", "cross-origin", "too-many", "token-in-url", "bad-hello", "no-hello", "private", "invite-changed",
+]);
 
 function socketUrl() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -139,6 +143,9 @@ function showGone() {
     h("p", { class: "gone", role: "alert" }, gone || t(ui, "no_table"), " ", h("a", { href: "/" }, t(ui, "lobby_title"))),
   );
   $("setup").replaceChildren();
+  // nothing of the game or its chat stays (a spectator whose invitation the host changed sees them no more)
+  $("chat").replaceChildren();
+  $("chat").hidden = true;
 }
 
 // --- frames -------------------------------------------------------------------------------
@@ -163,6 +170,7 @@ function onError(data) {
   if (data.code && data.code !== "hint-busy" && hint && hint.text === null) hint = null; // refused: ask again later
   if (CLOSING.has(data.code)) {
     refusal = data; // said when the socket closes
+    if (data.code === "invite-changed") clearInvite(tableId); // its host renewed or revoked it: it opens nothing
     return;
   }
   toast(data.message || data.code);
@@ -385,14 +393,46 @@ async function copyText(text) {
   }
 }
 
+/** The host renews the invitation (`revoke` false: a new secret, which this page keeps and
+ * shows) or revokes it; either way the old link opens nothing any more. */
+async function changeInvite(revoke) {
+  try {
+    const answer = await api(`/api/tables/${encodeURIComponent(tableId)}/invite`, { token, revoke });
+    invite = answer.invite;
+    if (invite) setInvite(tableId, invite);
+    else clearInvite(tableId);
+    // the address bar shows the link that opens the table now (the fragment is never sent)
+    history.replaceState(null, "", location.pathname + location.search + (invite ? `#invite=${encodeURIComponent(invite)}` : ""));
+    toast(t(ui, revoke ? "invite_revoked" : "invite_renewed"));
+    if (frame) draw();
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+/** The host's controls of a private table's invitation. */
+function inviteControls() {
+  if (frame.you !== 0 || frame.table.status === "closed") return [];
+  return [
+    h("p", { class: "share invite-note" }, t(ui, "invite_host")),
+    h("p", { class: "invite-actions" },
+      h("button", { type: "button", class: "invite-renew", "data-focus": "invite-renew", onclick: () => changeInvite(false) }, t(ui, "invite_renew")),
+      frame.table.invitation
+        ? h("button", { type: "button", class: "invite-revoke", "data-focus": "invite-revoke", onclick: () => changeInvite(true) }, t(ui, "invite_revoke"))
+        : null),
+  ];
+}
+
 function shareLinks() {
   const base = `${location.origin}/t/${encodeURIComponent(tableId)}`;
   if (frame.table.private) { // the links carry the invitation, in their fragment
-    if (!invite) return [h("p", { class: "share" }, t(ui, "invite_lost"))];
+    if (frame.table.invitation === false) return [h("p", { class: "share invite-none" }, t(ui, "invite_none")), ...inviteControls()];
+    if (!invite) return [h("p", { class: "share" }, t(ui, "invite_lost")), ...inviteControls()];
     const fragment = `#invite=${encodeURIComponent(invite)}`;
     return [
       h("p", { class: "share" }, t(ui, "invite_link"), " ", h("a", { href: base + fragment, class: "link-invite" }, base + fragment)),
       h("p", {}, h("button", { type: "button", class: "copy-link", "data-focus": "copy", onclick: () => copyText(base + fragment) }, t(ui, "copy_invite"))),
+      ...inviteControls(),
     ];
   }
   return [

@@ -137,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             seeds=settings.seeds,
             wall=settings.wall,
             clock=settings.clock,
+            rate_look=settings.rate_look,
         )
         tables.load()
         metrics.count_tables(lambda: len(tables.listed()))

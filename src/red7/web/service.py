@@ -237,6 +237,7 @@ class Tables:
         seeds: Callable[[], int] = fresh_seed,
         wall: Callable[[], float] = time.time,
         clock: Callable[[], float] = time.monotonic,
+        rate_look: float = RATE_LOOK,
     ) -> None:
         self.store, self.pool, self.bot_delay, self.patience = store, pool, bot_delay, patience
         self.seeds = seeds
@@ -260,6 +261,9 @@ class Tables:
         """The ratings rated tables move (:mod:`red7.web.ratings`)."""
         self._rating: set[asyncio.Task[None]] = set()
         """The ratings of games being written."""
+        self.rate_look = rate_look
+        """Seconds between two looks for finished games of rated tables left unrated
+        (:data:`RATE_LOOK` unless the server's ``--rate-look`` says otherwise)."""
 
     # --- starting and stopping ------------------------------------------------------
 
@@ -920,7 +924,7 @@ class Tables:
                 if now - look >= LOOK:
                     look = now
                     await self._look()
-            if now - rated >= RATE_LOOK:
+            if now - rated >= self.rate_look:
                 rated = now
                 self._rate_later(self._rate_pending())
             for live in list(self.live.values()):
@@ -1035,8 +1039,8 @@ class Tables:
             if stored is None or stored.id is None or not stored.result:
                 return
             places = placings(seats, ranks_of(replayed(stored)))
-            if places is not None:
-                await self._db(self.ratings.apply, stored.id, places)
+            if places is not None and await self._db(self.ratings.apply, stored.id, places):
+                self.metrics.rated.inc()
         except Exception:  # the database away for a moment: the next look rates it
             log.exception("could not rate game %d of table %s", number, table_id)
 

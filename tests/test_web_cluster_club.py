@@ -1,0 +1,266 @@
+"""The club's features across two ``red7 serve`` processes sharing one PostgreSQL database
+and one Redis (started by the tests on loopback: red7.web.local_services), as
+tests/test_web_cluster.py does for the game itself.
+
+What must hold: a rated game moves its players' ratings exactly once, even when the
+process rating it is killed inside the rating's transaction (the other one rates it at
+its next look) and when both processes rate it at once.
+
+Nothing here waits on a timer to line a kill up with the code: a test holds a
+PostgreSQL lock the rating's transaction must wait for, sees (in ``pg_locks``) the
+process's connection waiting on it, and only then kills the process. Each server's
+connections are named by libpq's ``PGAPPNAME`` (``red7-a``, ``red7-b``), which tells
+whose connection waits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import Connection, create_engine, text
+from sqlalchemy.engine import Engine
+
+from red7.analysis.rating import Skill, rated
+from red7.core.record import replay
+from red7.play.match import ranks_of
+from red7.web import local_services as services
+from web_live import Client, play, settle, until
+from web_server import WebServer
+
+pytestmark = pytest.mark.services
+
+PASSWORD = "correct horse battery"
+LOOK = 1.0
+"""The servers' ``--rate-look`` here: a game a dead process left unrated waits a second."""
+PATIENT = 300.0
+"""Seconds a condition may take to come on this busy machine (a deadline, never a pace)."""
+
+
+@dataclass
+class Cluster:
+    """Two servers on one database, and a connection of the test's own to it."""
+
+    a: WebServer
+    b: WebServer
+    database: Engine
+
+    def name_of(self, server: WebServer) -> str:
+        return "red7-a" if server is self.a else "red7-b"
+
+    def server(self, name: str) -> WebServer:
+        return self.a if name == "red7-a" else self.b
+
+
+@pytest.fixture
+def cluster(postgres: services.Postgres, redis_url: str, tmp_path: Path) -> Iterator[Cluster]:
+    """A and B on a fresh PostgreSQL database and the session's Redis, looking for unrated
+    games every :data:`LOOK` seconds."""
+    url = postgres.create_database()
+    options = ["--rate-look", str(LOOK)]
+    engine = create_engine(url, pool_size=2)
+    with (
+        WebServer(
+            tmp_path / "a",
+            bot_delay=0,
+            database_url=url,
+            redis_url=redis_url,
+            options=options,
+            env={"PGAPPNAME": "red7-a"},
+        ) as a,
+        WebServer(
+            tmp_path / "b",
+            bot_delay=0,
+            database_url=url,
+            redis_url=redis_url,
+            options=options,
+            env={"PGAPPNAME": "red7-b"},
+        ) as b,
+    ):
+        yield Cluster(a, b, engine)
+    engine.dispose()
+
+
+def metric(server: WebServer, name: str) -> float:
+    """A counter of ``server``'s /metrics (0 if not there yet)."""
+    page = httpx.get(f"{server.url}/metrics", trust_env=False, timeout=60).text
+    found = re.search(rf"^{re.escape(name)} (\S+)$", page, re.MULTILINE)
+    return float(found.group(1)) if found else 0.0
+
+
+def person(server: WebServer, username: str) -> httpx.Client:
+    """A registered person's browser (its session cookie) on ``server``."""
+    browser = httpx.Client(base_url=server.url, trust_env=False, timeout=60)
+    r = browser.post("/api/account/register", json={"username": username, "password": PASSWORD})
+    assert r.status_code == 200, r.text
+    return browser
+
+
+@dataclass
+class RatedTable:
+    id: str
+    tokens: dict[int, str]
+    identities: list[str]
+    """Who each seat is to the ratings (``account:<id>``, ``bot:easy``)."""
+
+
+def rated_table(cluster: Cluster) -> RatedTable:
+    """A rated table of three seats made through A: Ana and Bia (registered), the easy bot;
+    each person's rating and the bot's set beforehand to skills of the test's choosing."""
+    ana, bia = person(cluster.a, "ana"), person(cluster.a, "bia")
+    settings = {"players": 3, "advanced": False, "actions": False, "name": "ana", "rated": True}
+    r = ana.post("/api/tables", json=settings)
+    assert r.status_code == 200, r.text
+    table, tokens = r.json()["id"], {0: r.json()["token"]}
+    r = bia.post(f"/api/tables/{table}/seats/1", json={"name": "bia"})
+    assert r.status_code == 200, r.text
+    tokens[1] = r.json()["token"]
+    r = ana.post(f"/api/tables/{table}/bots", json={"token": tokens[0], "seat": 2, "level": "easy"})
+    assert r.status_code == 200, r.text
+    ana.close()
+    bia.close()
+    with cluster.database.begin() as connection:
+        ids = dict(connection.execute(text("SELECT username, id FROM accounts")).all())
+        identities = [f"account:{ids['ana']}", f"account:{ids['bia']}", "bot:easy"]
+        for n, who in enumerate(identities):  # ratings of players with rated games behind them
+            kind = "bot" if who.startswith("bot:") else "person"
+            connection.execute(
+                text(
+                    "INSERT INTO ratings (identity, name, kind, mu, sigma, games, updated)"
+                    " VALUES (:who, :name, :kind, :mu, :sigma, 5, now())"
+                ),
+                {"who": who, "name": who, "kind": kind, "mu": 22.0 + 3 * n, "sigma": 6.0 - n},
+            )
+    return RatedTable(table, tokens, identities)
+
+
+def skills(database: Engine) -> dict[str, tuple[float, float, int]]:
+    with database.connect() as connection:
+        rows = connection.execute(text("SELECT identity, mu, sigma, games FROM ratings")).all()
+    return {row.identity: (row.mu, row.sigma, row.games) for row in rows}
+
+
+def claims(database: Engine) -> list[int]:
+    with database.connect() as connection:
+        return list(connection.execute(text("SELECT game_id FROM rated_games")).scalars())
+
+
+@contextlib.contextmanager
+def ratings_locked(database: Engine) -> Iterator[Connection]:
+    """The ratings table locked by the test (``EXCLUSIVE``: every rating's transaction
+    waits at its first write to it, after its claim) until the block ends."""
+    with database.connect() as connection:
+        connection.execute(text("LOCK TABLE ratings IN EXCLUSIVE MODE"))
+        try:
+            yield connection
+        finally:
+            connection.rollback()
+
+
+def waiting(database: Engine) -> dict[str, set[str]]:
+    """The servers' connections waiting for a lock: per application name, the kinds
+    (``ratings``: the ratings table, the test's lock; ``transactionid``: another
+    transaction's row, e.g. a claim not yet committed)."""
+    query = text(
+        "SELECT a.application_name AS who, COALESCE(l.relation::regclass::text, l.locktype) AS what"
+        " FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+        " WHERE NOT l.granted AND a.datname = current_database()"
+    )
+    found: dict[str, set[str]] = {}
+    with database.connect() as connection:
+        for who, what in connection.execute(query).all():
+            found.setdefault(who, set()).add(what)
+    return found
+
+
+def play_to_the_end(server: WebServer, table: RatedTable, seed: int) -> dict[str, Any]:
+    """Ana and Bia connect to ``server``, Bia starts, they play to the game's end; its record."""
+    clients = [Client(server, table.id, token, seat) for seat, token in table.tokens.items()]
+    for c in clients:
+        c.first()
+    r = httpx.post(
+        f"{server.url}/api/tables/{table.id}/start", json={"token": table.tokens[1]}, trust_env=False, timeout=60
+    )
+    assert r.status_code == 200, r.text
+    play(clients, random.Random(seed))
+    settle(clients)
+    for c in clients:
+        assert c.errors == [] and c.last is not None and c.last["game"]["over"]
+        c.close()
+    r = httpx.get(f"{server.url}/api/tables/{table.id}/games/1/record", trust_env=False, timeout=60)
+    assert r.status_code == 200, r.text
+    record: dict[str, Any] = r.json()
+    assert record["result"] is not None
+    return record
+
+
+def moved_once(
+    database: Engine, before: dict[str, tuple[float, float, int]], table: RatedTable, record: dict[str, Any]
+) -> None:
+    """The skills now are one openskill update of ``before`` by the game's places, each
+    with one game more."""
+    ranks = ranks_of(replay(record))
+    expected = rated([Skill(*before[who][:2]) for who in table.identities], ranks)
+    after = skills(database)
+    for who, skill in zip(table.identities, expected, strict=True):
+        mu, sigma, games = after[who]
+        assert (mu, sigma) == pytest.approx((skill.mu, skill.sigma), rel=1e-9), (who, after)
+        assert games == before[who][2] + 1
+
+
+def test_a_process_killed_inside_the_rating_leaves_it_to_the_other_which_rates_once(cluster: Cluster) -> None:
+    """A rated game played to its end through A; A's rating transaction (its claim
+    inserted, not committed) waits for the test's lock on the ratings; A is killed with
+    SIGKILL there. B's look rates the game: one claim, each skill one update, one game
+    more; A, restarted, rates nothing again."""
+    table = rated_table(cluster)
+    before = skills(cluster.database)
+    with ratings_locked(cluster.database):
+        record = play_to_the_end(cluster.a, table, seed=35)
+        # the rater is whoever wrote the game's end (A, but for a bot's last move taken
+        # over by B on a very slow machine): its connection waits inside the rating
+        until(lambda: any("ratings" in kinds for kinds in waiting(cluster.database).values()), timeout=PATIENT)
+        rater_name = next(who for who, kinds in waiting(cluster.database).items() if "ratings" in kinds)
+        rater = cluster.server(rater_name)
+        other = cluster.b if rater is cluster.a else cluster.a
+        assert claims(cluster.database) == []  # its claim is not committed: nobody sees it
+        rater.kill()
+    # the lock released: the dead process's transaction ends unwritten, the other rates
+    until(lambda: len(claims(cluster.database)) == 1, timeout=PATIENT)
+    until(lambda: metric(other, "red7_games_rated_total") == 1, timeout=PATIENT)
+    moved_once(cluster.database, before, table, record)
+    rater.start()
+    until(lambda: httpx.get(f"{rater.url}/api/leaderboard", trust_env=False, timeout=60).json()["total"] == 3)
+    # (the restarted process looked for unrated games as it started: there was none)
+    until(lambda: waiting(cluster.database) == {}, timeout=PATIENT)
+    assert len(claims(cluster.database)) == 1
+    moved_once(cluster.database, before, table, record)
+    assert metric(rater, "red7_games_rated_total") == 0
+
+
+def test_two_live_processes_rating_one_game_at_once_rate_it_once(cluster: Cluster) -> None:
+    """The game's end written by A, which rates it; B's look finds it unrated at the same
+    time (A's claim is not committed yet) and rates it too: both wait on the test's lock,
+    then the database lets one claim in, and the skills move once."""
+    table = rated_table(cluster)
+    before = skills(cluster.database)
+    with ratings_locked(cluster.database):
+        record = play_to_the_end(cluster.a, table, seed=36)
+
+        def both_rating() -> bool:
+            found = waiting(cluster.database)
+            return set(found) == {"red7-a", "red7-b"} and any("ratings" in kinds for kinds in found.values())
+
+        until(both_rating, timeout=PATIENT)
+    until(lambda: len(claims(cluster.database)) == 1, timeout=PATIENT)
+    until(lambda: waiting(cluster.database) == {}, timeout=PATIENT)
+    rated_by = [metric(server, "red7_games_rated_total") for server in (cluster.a, cluster.b)]
+    assert sorted(rated_by) == [0, 1]
+    moved_once(cluster.database, before, table, record)

@@ -4,7 +4,11 @@ tests/test_web_cluster.py does for the game itself.
 
 What must hold: a rated game moves its players' ratings exactly once, even when the
 process rating it is killed inside the rating's transaction (the other one rates it at
-its next look) and when both processes rate it at once.
+its next look) and when both processes rate it at once; a finished game's review is
+worked out once, by one process, and served by the other from the database, and a
+review whose process died before keeping it is worked out again on request by the
+other; a hint asked through one process for a game played through the other is the
+mover's, and refused to every other seat and to spectators.
 
 Nothing here waits on a timer to line a kill up with the code: a test holds a
 PostgreSQL lock the rating's transaction must wait for, sees (in ``pg_locks``) the
@@ -32,7 +36,7 @@ from red7.analysis.rating import Skill, rated
 from red7.core.record import replay
 from red7.play.match import ranks_of
 from red7.web import local_services as services
-from web_live import Client, play, settle, until
+from web_live import Client, new_game, play, settle, until, waiting_for
 from web_server import WebServer
 
 pytestmark = pytest.mark.services
@@ -127,7 +131,7 @@ def rated_table(cluster: Cluster) -> RatedTable:
     ana.close()
     bia.close()
     with cluster.database.begin() as connection:
-        ids = dict(connection.execute(text("SELECT username, id FROM accounts")).all())
+        ids: dict[str, int] = {name: id_ for name, id_ in connection.execute(text("SELECT username, id FROM accounts"))}
         identities = [f"account:{ids['ana']}", f"account:{ids['bia']}", "bot:easy"]
         for n, who in enumerate(identities):  # ratings of players with rated games behind them
             kind = "bot" if who.startswith("bot:") else "person"
@@ -153,11 +157,13 @@ def claims(database: Engine) -> list[int]:
 
 
 @contextlib.contextmanager
-def ratings_locked(database: Engine) -> Iterator[Connection]:
-    """The ratings table locked by the test (``EXCLUSIVE``: every rating's transaction
-    waits at its first write to it, after its claim) until the block ends."""
+def locked(database: Engine, table: str) -> Iterator[Connection]:
+    """``table`` locked by the test (``EXCLUSIVE``: reads go on, every write waits; for
+    ``ratings``, a rating's transaction waits at its first write to it, after its claim)
+    until the block ends."""
+    assert table in ("ratings", "reviews")
     with database.connect() as connection:
-        connection.execute(text("LOCK TABLE ratings IN EXCLUSIVE MODE"))
+        connection.execute(text(f"LOCK TABLE {table} IN EXCLUSIVE MODE"))
         try:
             yield connection
         finally:
@@ -222,7 +228,7 @@ def test_a_process_killed_inside_the_rating_leaves_it_to_the_other_which_rates_o
     more; A, restarted, rates nothing again."""
     table = rated_table(cluster)
     before = skills(cluster.database)
-    with ratings_locked(cluster.database):
+    with locked(cluster.database, "ratings"):
         record = play_to_the_end(cluster.a, table, seed=35)
         # the rater is whoever wrote the game's end (A, but for a bot's last move taken
         # over by B on a very slow machine): its connection waits inside the rating
@@ -251,7 +257,7 @@ def test_two_live_processes_rating_one_game_at_once_rate_it_once(cluster: Cluste
     then the database lets one claim in, and the skills move once."""
     table = rated_table(cluster)
     before = skills(cluster.database)
-    with ratings_locked(cluster.database):
+    with locked(cluster.database, "ratings"):
         record = play_to_the_end(cluster.a, table, seed=36)
 
         def both_rating() -> bool:
@@ -264,3 +270,113 @@ def test_two_live_processes_rating_one_game_at_once_rate_it_once(cluster: Cluste
     rated_by = [metric(server, "red7_games_rated_total") for server in (cluster.a, cluster.b)]
     assert sorted(rated_by) == [0, 1]
     moved_once(cluster.database, before, table, record)
+
+
+def review(server: WebServer, table: str) -> dict[str, Any]:
+    r = httpx.get(f"{server.url}/api/tables/{table}/games/1/review", trust_env=False, timeout=60)
+    assert r.status_code == 200, r.text
+    answer: dict[str, Any] = r.json()
+    return answer
+
+
+def reviewed(server: WebServer, table: str) -> dict[str, Any]:
+    """The review of the table's first game through ``server``, asked (as the page does)
+    until it is done."""
+    answers: list[dict[str, Any]] = []
+
+    def finished() -> bool:
+        answers.append(review(server, table))
+        return bool(answers[-1]["status"] != "working")
+
+    until(finished, timeout=PATIENT)
+    assert answers[-1]["status"] == "done", answers[-1]
+    return answers[-1]
+
+
+def finished_game(server: WebServer, seed: int) -> str:
+    """A 2-player basic game of two people played to its end through ``server``; its table."""
+    game = new_game(server, 2, False, False, people=2, level="easy")
+    play(game.clients, random.Random(seed))
+    settle(game.clients)
+    assert all(c.errors == [] and c.last is not None and c.last["game"]["over"] for c in game.clients)
+    game.close()
+    return game.id
+
+
+def kept_reviews(database: Engine) -> int:
+    with database.connect() as connection:
+        return int(connection.execute(text("SELECT count(*) FROM reviews")).scalar_one())
+
+
+def test_a_review_worked_out_by_one_process_is_served_by_the_other_from_the_database(cluster: Cluster) -> None:
+    a, b = cluster.a, cluster.b
+    table = finished_game(a, seed=1)
+    done = reviewed(a, table)
+    assert done["text"] and kept_reviews(cluster.database) == 1
+    assert review(b, table) == done  # at the first asking: nothing to work out
+    assert metric(a, "red7_reviews_worked_out_total") == 1
+    assert metric(b, "red7_reviews_worked_out_total") == 0
+    assert kept_reviews(cluster.database) == 1
+
+
+def test_a_review_whose_process_died_before_keeping_it_is_worked_out_by_the_other(cluster: Cluster) -> None:
+    """A works the review out and waits, to keep it, for the test's lock on the reviews;
+    A is killed there. Asked through B, the review is worked out there (nothing was
+    kept) and kept once; A, restarted, serves B's."""
+    a, b = cluster.a, cluster.b
+    table = finished_game(a, seed=2)
+    with locked(cluster.database, "reviews"):
+        assert review(a, table)["status"] == "working"
+        until(lambda: "reviews" in waiting(cluster.database).get("red7-a", set()), timeout=PATIENT)
+        assert review(a, table)["status"] == "working"  # worked out, not kept: not done
+        a.kill()
+    assert kept_reviews(cluster.database) == 0
+    done = reviewed(b, table)
+    assert metric(b, "red7_reviews_worked_out_total") == 1
+    assert kept_reviews(cluster.database) == 1
+    a.start()
+    assert review(a, table) == done
+    assert metric(a, "red7_reviews_worked_out_total") == 0
+
+
+def test_a_hint_through_either_process_is_the_movers_only(cluster: Cluster) -> None:
+    """A table created and played through A; its mover's seat asks for a hint through a
+    second connection on B: B answers that seat's hint (its decisions are the mover's
+    options, at the mover's seq); the other seat and a spectator, on B, are refused."""
+    a, b = cluster.a, cluster.b
+    game = new_game(a, 2, False, False, people=2, level="easy")
+    settle(game.clients)
+    mover = waiting_for(game.clients)
+    assert mover is not None and mover.last is not None and mover.token is not None
+    other = next(c for c in game.clients if c.seat is not None and c is not mover)
+    assert other.token is not None
+    frame = mover.last
+    twins = [Client(b, game.id, c.token, c.seat) for c in (mover, other)] + [Client(b, game.id, None, None)]
+    mover_twin, other_twin, watcher = twins
+    assert mover_twin.first()["seq"] == frame["seq"]
+    for twin in (other_twin, watcher):
+        twin.first()
+    for twin in twins:
+        assert twin.last is not None
+        twin.send({"type": "hint", "seq": twin.last["seq"]})
+
+    def answered(client: Client) -> bool:
+        return any(f["type"] in ("hint", "error") for f in client.frames)
+
+    for twin in twins:
+        twin.until(answered, timeout=PATIENT)
+    hint = next(f for f in mover_twin.frames if f["type"] in ("hint", "error"))
+    assert hint["type"] == "hint", hint
+    assert hint["seq"] == frame["seq"] and hint["text"]
+    options = {o["action"] for o in frame["game"]["options"]}
+    assert hint["decisions"] and hint["decisions"][0] in options
+    refusals = [next(f for f in c.frames if f["type"] in ("hint", "error")) for c in (other_twin, watcher)]
+    assert [f["type"] for f in refusals] == ["error", "error"], refusals
+    assert [f["code"] for f in refusals] == ["not-your-turn", "spectator"], refusals
+    assert not any(f["type"] == "hint" for c in (other_twin, watcher) for f in c.frames)
+    # nothing was played by asking: every connection still sees the same position
+    settle([*game.clients, *twins])
+    assert mover.last["seq"] == frame["seq"]
+    for twin in twins:
+        twin.close()
+    game.close()

@@ -8,7 +8,13 @@ its next look) and when both processes rate it at once; a finished game's review
 worked out once, by one process, and served by the other from the database, and a
 review whose process died before keeping it is worked out again on request by the
 other; a hint asked through one process for a game played through the other is the
-mover's, and refused to every other seat and to spectators.
+mover's, and refused to every other seat and to spectators; a person's turn whose clock
+runs out is played once by a substitute, whether its process is down then (the other
+plays it, and the first, back, does not play it again) or both processes see it run out.
+
+The clocks are real: the shortest a table may have is a minute a turn, and a real
+process reads the real time, so those tests wait the minute out (on a condition, with a
+deadline well past it).
 
 Nothing here waits on a timer to line a kill up with the code: a test holds a
 PostgreSQL lock the rating's transaction must wait for, sees (in ``pg_locks``) the
@@ -36,7 +42,7 @@ from red7.analysis.rating import Skill, rated
 from red7.core.record import replay
 from red7.play.match import ranks_of
 from red7.web import local_services as services
-from web_live import Client, new_game, play, settle, until, waiting_for
+from web_live import Client, Frame, new_game, play, position, post, settle, until, waiting_for
 from web_server import WebServer
 
 pytestmark = pytest.mark.services
@@ -380,3 +386,143 @@ def test_a_hint_through_either_process_is_the_movers_only(cluster: Cluster) -> N
     for twin in twins:
         twin.close()
     game.close()
+
+
+TURN = 60
+"""The table's clock in these tests: the shortest a table may have, seconds a turn."""
+
+
+def clocked_table(where: dict[int | None, WebServer]) -> tuple[str, dict[int, str], list[Client]]:
+    """A 2-player table of Ana and Bia with a one-minute clock, each person (and a
+    spectator, seat None) connected through ``where[seat]``; started. The table's id,
+    the seats' tokens and the clients (the spectator last)."""
+    created = post(where[0], "/api/tables", {"players": 2, "name": "Ana", "clock": TURN})
+    table, tokens = created["id"], {0: created["token"]}
+    tokens[1] = post(where[1], f"/api/tables/{table}/seats/1", {"name": "Bia"})["token"]
+    clients = [Client(where[seat], table, token, seat) for seat, token in tokens.items()]
+    clients.append(Client(where[None], table, None, None))
+    for c in clients:
+        c.first()
+    post(where[1], f"/api/tables/{table}/start", {"token": tokens[1]})
+    settle(clients)
+    return table, tokens, clients
+
+
+def turn_of(frame: Frame | None) -> int | None:
+    """The seat whose clock runs in ``frame`` (None: none runs, e.g. a substitute playing)."""
+    clock = None if frame is None else frame["clock"]
+    return None if clock is None or clock["kind"] != "turn" else int(clock["seat"])
+
+
+def history(database: Engine, table: str) -> list[tuple[int, str]]:
+    """The first game's final decisions so far, as (seat, action), as the database holds
+    them (the record is served once the game is over only)."""
+    query = text(
+        "SELECT d.seat, d.action FROM decisions d JOIN games g ON g.id = d.game_id"
+        " WHERE g.table_id = :table AND g.number = 1 AND d.seq < g.committed ORDER BY d.seq"
+    )
+    with database.connect() as connection:
+        return [(seat, action) for seat, action in connection.execute(query, {"table": table})]
+
+
+def take_a_turn(client: Client) -> None:
+    """``client``'s person (to move) plays a whole turn; every decision must be taken."""
+    assert client.last is not None
+    start = position(client.last)
+    while position(client.last)[1] == start[1]:
+        frame = client.last
+        assert frame["game"]["options"] and len(frame["game"]["staged"]) < 5, frame
+        options = frame["game"]["options"]
+        safe = [o for o in options if o["safe"] and o["kind"] != "concede"]
+        # a safe decision ending the turn, else a safe one staged (a play before a
+        # discard), else whatever ends the turn (a concession, at the worst)
+        chosen = next((o for o in safe if o["ends_turn"]), safe[0] if safe else None)
+        chosen = chosen or next((o for o in options if o["ends_turn"]), None)
+        chosen = chosen or next(o for o in options if o["kind"] == "concede")
+        seq: int = frame["seq"]
+
+        def answered(c: Client, seq: int = seq) -> bool:
+            return c.errors != [] or (c.last is not None and c.last["seq"] > seq)
+
+        client.send({"type": "decide", "seq": seq, "action": chosen["action"]})
+        client.until(answered, timeout=PATIENT)
+        assert client.errors == [], client.errors
+
+
+def decisions_written(server: WebServer) -> float:
+    return sum(metric(server, f'red7_decisions_total{{by="{by}"}}') for by in ("person", "bot"))
+
+
+def test_a_turn_whose_clock_runs_out_while_its_process_is_down_is_played_once(cluster: Cluster) -> None:
+    """Ana and Bia at a one-minute table, both through A, a spectator on B. The mover
+    lets the clock run; A is killed. B sees the deadline pass and its substitute plays
+    that one turn; A, restarted, shows the table where B left it and plays nothing
+    again: the other person's decision, through A, goes in right after the substitute's
+    turn."""
+    a, b = cluster.a, cluster.b
+    table, tokens, clients = clocked_table({0: a, 1: a, None: b})
+    *people, watcher = clients
+    mover = turn_of(watcher.last)
+    assert mover is not None
+    other = 1 - mover
+    before = position(watcher.last)  # type: ignore[arg-type]
+    a.kill()
+    for c in people:
+        c.close()
+    # the minute runs out with A down: B's substitute plays the turn, then Bia's clock runs
+    watcher.until(lambda c: turn_of(c.last) == other, timeout=TURN + PATIENT)
+    after = position(watcher.last)  # type: ignore[arg-type]
+    assert after[0] == before[0] and after[1] > before[1]
+    assert watcher.last is not None and watcher.last["seats"][mover]["away"] is False  # their next turn is theirs
+    played = history(cluster.database, table)
+    assert len(played) == after[1] and {seat for seat, _ in played[before[1] :]} == {mover}
+    assert metric(b, 'red7_decisions_total{by="bot"}') == after[1] - before[1]
+
+    a.start()
+    again = [Client(a, table, tokens[seat], seat) for seat in (0, 1)]
+    for c in again:
+        assert position(c.first()) == after and turn_of(c.last) == other
+    take_a_turn(again[other])
+    settle([*again, watcher])
+    assert history(cluster.database, table)[: after[1]] == played  # the substitute's turn, once
+    assert history(cluster.database, table)[after[1]][0] == other
+    assert metric(a, 'red7_decisions_total{by="bot"}') == 0
+    assert metric(a, "red7_conflicts_total") == metric(b, "red7_conflicts_total") == 0
+    for c in [*again, watcher]:
+        c.close()
+
+
+def test_a_clock_running_out_seen_by_both_processes_is_played_once(cluster: Cluster) -> None:
+    """Ana through A, Bia through B, a spectator on each: the mover lets the minute run
+    out; both processes watch the deadline and both may try the substitution, but the
+    turn is played once (every decision is written by one process) and the other
+    person's decision goes in right after it."""
+    a, b = cluster.a, cluster.b
+    table, _tokens, clients = clocked_table({0: a, 1: b, None: a})
+    watcher_b = Client(b, table, None, None)
+    watcher_b.first()
+    clients.append(watcher_b)
+    watcher = clients[2]
+    mover = turn_of(watcher.last)
+    assert mover is not None
+    other = 1 - mover
+    before = position(watcher.last)  # type: ignore[arg-type]
+    for c in clients:
+        c.until(lambda c: turn_of(c.last) == other, timeout=TURN + PATIENT)
+    after = position(watcher.last)  # type: ignore[arg-type]
+    assert after[1] > before[1]
+    played = history(cluster.database, table)
+    assert len(played) == after[1] and {seat for seat, _ in played[before[1] :]} == {mover}
+    # each decision written once, by one of the two processes
+    by_bots = metric(a, 'red7_decisions_total{by="bot"}') + metric(b, 'red7_decisions_total{by="bot"}')
+    assert by_bots == after[1] - before[1]
+    assert decisions_written(a) + decisions_written(b) == len(played)
+    take_a_turn(clients[other])
+    settle(clients)
+    assert (
+        history(cluster.database, table)[: after[1]] == played
+        and history(cluster.database, table)[after[1]][0] == other
+    )
+    for c in clients:
+        assert c.errors == []
+        c.close()

@@ -261,6 +261,8 @@ class Tables:
         """The ratings rated tables move (:mod:`red7.web.ratings`)."""
         self._rating: set[asyncio.Task[None]] = set()
         """The ratings of games being written."""
+        self._pending_look: asyncio.Task[None] | None = None
+        """The look for unrated games under way, if one is."""
         self.rate_look = rate_look
         """Seconds between two looks for finished games of rated tables left unrated
         (:data:`RATE_LOOK` unless the server's ``--rate-look`` says otherwise)."""
@@ -924,9 +926,13 @@ class Tables:
                 if now - look >= LOOK:
                     look = now
                     await self._look()
-            if now - rated >= self.rate_look:
+            if now - rated >= self.rate_look and self._pending_look is None:
+                # (one look at a time: a look waiting on a rating another process is
+                # writing must not be joined by more, each holding a store thread)
                 rated = now
-                self._rate_later(self._rate_pending())
+                self._pending_look = asyncio.create_task(self._rate_pending())
+                self._rating.add(self._pending_look)
+                self._pending_look.add_done_callback(self._look_done)
             for live in list(self.live.values()):
                 await self._watch_table(live, now)
                 await self._expire_if_idle(live, now)
@@ -1025,6 +1031,11 @@ class Tables:
         task = asyncio.ensure_future(rating)
         self._rating.add(task)
         task.add_done_callback(self._rating.discard)
+
+    def _look_done(self, look: asyncio.Task[None]) -> None:
+        self._rating.discard(look)
+        if self._pending_look is look:
+            self._pending_look = None
 
     async def _rate(self, table_id: str, number: int) -> None:
         """Rate game ``number`` of the rated table ``table_id`` once it is over, exactly

@@ -13,9 +13,11 @@ second request for the same game gets the same one, however many ask.
 insert that loses gracefully to one already there: the first process to finish writes
 it, and every process (this one included) then serves the text the database holds. A
 process asked for a review first looks there, so a review finished by another process
-is served without being worked out again. A review being worked out when its process
-dies is in no database (nothing was written): the next request, to any process, starts
-it again.
+is served without being worked out again. A review being worked out is known to its
+process only: asked through another process meanwhile, it is worked out there too, and
+the first finished is the one kept and served. A review being worked out when its
+process dies is in no database (nothing was written): the next request, to any
+process, starts it again.
 
 Starting one is limited per client (:data:`STARTS_RATE`) and in all (:data:`RUNNING`),
 in each process (as the hints' and the chat's limits), so one client cannot start many.

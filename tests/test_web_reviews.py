@@ -1,7 +1,8 @@
 """The review of a finished web game (red7.web.reviews): refused while the game is
 played, worked out once per game (a second asker gets the same one, with how far it is),
-kept, limited per client; the review of the terminal game, in the table's language.
-In-process app."""
+kept (in the database: another app on it serves it without working it out), limited
+per client; the review of the terminal game, in the table's language. In-process app
+(two real processes: tests/test_web_cluster_club.py)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from red7.ui.i18n import using
 from red7.ui.words import review_text
 from red7.web.hints import HINT_BOT
 from red7.web.protocol import Replay, ReviewView
-from red7.web.reviews import Reviews
+from red7.web.reviews import Review, Reviews, StoredReviews
 from web_client import Conn, join, make_app, my_turn, new_table, start
 
 
@@ -123,6 +124,43 @@ def test_one_computation_per_game_with_its_progress_and_kept(
     assert done["status"] == "done" and done["text"]
     assert review_of(client, table_id) == done
     assert calls == [1]
+
+
+def test_a_review_kept_in_the_database_is_served_by_another_app_without_working_it_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One app (a process) works the review out and keeps it; a second app on the same
+    database (another process, or the first one restarted) answers it at once, the
+    same answer, and works nothing out (a review worked out there would fail here)."""
+    with TestClient(make_app(tmp_path)) as first:
+        table_id = played_table(first)
+        done = until_done(first, table_id)
+    assert done["status"] == "done" and done["total"] == done["done"] == 1
+
+    def never(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the review was worked out again")
+
+    monkeypatch.setattr(Session, "review", never)
+    with TestClient(make_app(tmp_path)) as second:
+        assert review_of(second, table_id) == done
+        assert review_of(second, table_id, {"X-Forwarded-For": "10.0.0.9"}) == done
+        metrics = second.get("/metrics").text
+        assert "red7_reviews_worked_out_total 0.0" in metrics
+
+
+def test_the_first_review_kept_stays_and_a_later_one_changes_nothing(client: TestClient) -> None:
+    """Two processes finishing the same review: the first one in is kept, the second
+    insert changes nothing and is told the kept one; a game that is not there: refused."""
+    table_id = played_table(client)
+    stored = StoredReviews(client.app.state.tables().store.engine)  # type: ignore[attr-defined]
+    assert stored.find(table_id, 1) is None
+    first = stored.keep(table_id, 1, Review("en", 4, 4, "first"))
+    assert first == Review("en", 4, 4, "first")
+    assert stored.keep(table_id, 1, Review("pt-BR", 5, 5, "second")) == first
+    assert stored.find(table_id, 1) == first
+    with pytest.raises(LookupError):
+        stored.keep(table_id, 2, Review("en", 1, 1, "none"))
+    assert review_of(client, table_id) == first.json()  # what the page is answered
 
 
 def test_one_client_cannot_start_many_reviews(client: TestClient) -> None:

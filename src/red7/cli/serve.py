@@ -89,6 +89,16 @@ def add_commands(sub: Commands) -> None:
         help=_("seconds a player may be away on their turn before a bot plays for them (default 60)"),
     )
     p.add_argument(
+        "--rate-look",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help=_(
+            "seconds between two looks for finished rated games left unrated by a process that died "
+            "(default 30; env RED7_RATE_LOOK)"
+        ),
+    )
+    p.add_argument(
         "--allow-origin",
         action="append",
         default=None,
@@ -225,6 +235,7 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         "workers": pick("WORKERS", 2, int),
         "bot_delay": pick("BOT_DELAY", 0.8, float),
         "away": pick("AWAY", 60.0, float),
+        "rate_look": pick("RATE_LOOK", 30.0, float),
         "origins": listed("ALLOW_ORIGIN"),
         "hosts": listed("ALLOWED_HOST"),
         "proxies": listed("TRUSTED_PROXY") or ("127.0.0.1", "::1"),
@@ -261,6 +272,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(_("--bot-delay must be between 0 and 10 seconds, not {delay}").format(delay=o["bot_delay"]))
     if not o["away"] > 0:
         raise UsageError(_("--away must be a positive number of seconds, not {away}").format(away=o["away"]))
+    if not 1 <= o["rate_look"] <= 86400:
+        raise UsageError(
+            _("--rate-look must be between 1 and 86400 seconds, not {seconds}").format(seconds=o["rate_look"])
+        )
     if o["log_format"] not in ("text", "json"):
         raise UsageError(_("--log-format must be text or json, not {format!r}").format(format=o["log_format"]))
     try:
@@ -313,6 +328,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         allowed_hosts=o["hosts"],
         listening=o["host"],
         limits=limits,
+        rate_look=o["rate_look"],
     )
     address = f"http://{o['host']}:{o['port']}/"
     print(_("red7: the web game is at {address} (Ctrl+C stops it)").format(address=address), flush=True)

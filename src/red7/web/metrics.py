@@ -39,6 +39,16 @@ class Metrics:
             "Changes of tables by other processes, heard over the bus (Redis or PostgreSQL).",
             registry=self.registry,
         )
+        self.rated = Counter(
+            "red7_games_rated",
+            "Games of rated tables whose ratings this process wrote (each game is rated by one process only).",
+            registry=self.registry,
+        )
+        self.reviews = Counter(
+            "red7_reviews_worked_out",
+            "Reviews of finished games this process worked out (one another process kept is served, not worked out).",
+            registry=self.registry,
+        )
         self.clients = Gauge(
             "red7_connected_clients", "WebSocket clients connected to this process.", registry=self.registry
         )

@@ -47,6 +47,7 @@ from .login_limits import LoginLimits
 from .metrics import Metrics
 from .origins import Hosts, parse_origin
 from .refusals import Refused, asked_language, refusal_response, response_of
+from .reviews import StoredReviews
 from .routes import accounts, admin, health, lobby, pages, ratings, records, schema, socket, turns
 from .routes.context import Context
 from .routes.pages import STATIC
@@ -137,12 +138,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             seeds=settings.seeds,
             wall=settings.wall,
             clock=settings.clock,
+            rate_look=settings.rate_look,
         )
         tables.load()
         metrics.count_tables(lambda: len(tables.listed()))
         metrics.watch_bus(bus.kind, lambda: bus.ready)
         await tables.start_background()
         context.live_tables, context.lobby = tables, Lobby(tables.listed)
+        context.reviews.stored, context.reviews.worked_out = StoredReviews(store.engine), metrics.reviews.inc
         passes, memory, lanes = settings.password_cost
         hasher = PasswordHasher(time_cost=passes, memory_cost=memory, parallelism=lanes)
         context.live_accounts = Accounts(store, hasher, settings.wall, settings.lockout)

@@ -255,6 +255,7 @@ class Tables:
         seeds: Callable[[], int] = fresh_seed,
         wall: Callable[[], float] = time.time,
         clock: Callable[[], float] = time.monotonic,
+        rate_look: float = RATE_LOOK,
     ) -> None:
         self.store, self.pool, self.bot_delay, self.patience = store, pool, bot_delay, patience
         self.seeds = seeds
@@ -278,6 +279,11 @@ class Tables:
         """The ratings rated tables move (:mod:`red7.web.ratings`)."""
         self._rating: set[asyncio.Task[None]] = set()
         """The ratings of games being written."""
+        self._pending_look: asyncio.Task[None] | None = None
+        """The look for unrated games under way, if one is."""
+        self.rate_look = rate_look
+        """Seconds between two looks for finished games of rated tables left unrated
+        (:data:`RATE_LOOK` unless the server's ``--rate-look`` says otherwise)."""
 
     # --- starting and stopping ------------------------------------------------------
 
@@ -951,9 +957,13 @@ class Tables:
                 if now - look >= LOOK:
                     look = now
                     await self._look()
-            if now - rated >= RATE_LOOK:
+            if now - rated >= self.rate_look and self._pending_look is None:
+                # (one look at a time: a look waiting on a rating another process is
+                # writing must not be joined by more, each holding a store thread)
                 rated = now
-                self._rate_later(self._rate_pending())
+                self._pending_look = asyncio.create_task(self._rate_pending())
+                self._rating.add(self._pending_look)
+                self._pending_look.add_done_callback(self._look_done)
             for live in list(self.live.values()):
                 await self._watch_table(live, now)
                 await self._expire_if_idle(live, now)
@@ -1053,6 +1063,11 @@ class Tables:
         self._rating.add(task)
         task.add_done_callback(self._rating.discard)
 
+    def _look_done(self, look: asyncio.Task[None]) -> None:
+        self._rating.discard(look)
+        if self._pending_look is look:
+            self._pending_look = None
+
     async def _rate(self, table_id: str, number: int) -> None:
         """Rate game ``number`` of the rated table ``table_id`` once it is over, exactly
         once whoever else rates it (:meth:`Ratings.apply`); a game with a guest in it
@@ -1066,8 +1081,8 @@ class Tables:
             if stored is None or stored.id is None or not stored.result:
                 return
             places = placings(seats, ranks_of(replayed(stored)))
-            if places is not None:
-                await self._db(self.ratings.apply, stored.id, places)
+            if places is not None and await self._db(self.ratings.apply, stored.id, places):
+                self.metrics.rated.inc()
         except Exception:  # the database away for a moment: the next look rates it
             log.exception("could not rate game %d of table %s", number, table_id)
 

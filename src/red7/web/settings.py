@@ -53,3 +53,7 @@ class Settings:
     """When failed logins lock a username out, for every process."""
     login_rules: LoginRules = LoginRules()
     """What each client may try of logins and registrations, in each process."""
+    rate_look: float = 30.0
+    """Seconds between two looks of this process for finished games of rated tables
+    left unrated (their rater died mid-rating): how long such a game may wait for its
+    rating. Each look is one query; ``red7 serve --rate-look``."""

@@ -92,8 +92,8 @@ async def replay(table_id: str, number: GameNumber, request: Request, context: S
 @router.get("/api/tables/{table_id}/games/{number}/review")
 async def review(table_id: str, number: GameNumber, request: Request, context: Shared) -> dict[str, Any]:
     """The review of game ``number`` once it is over (every hand is read), the same one
-    for every asker; started by the first to ask (a private table's: with its invitation
-    or a seat token, as its replay)."""
+    for every asker in every process; started by the first to ask if no process has
+    kept it (a private table's: with its invitation or a seat token, as its replay)."""
     await _reader(table_id, request, context)
     tables = context.tables()
     played = await tables.played(table_id, number)
@@ -101,6 +101,10 @@ async def review(table_id: str, number: GameNumber, request: Request, context: S
     with using(played.lang):
         if table is None or not table.is_over:
             raise Refused("not-over", _("The review is shown once the game is over."), 409)
+    kept = await context.reviews.kept((table_id, number))  # (worked out here, or kept by any process)
+    if kept is not None:
+        return kept.json()
+    with using(played.lang):
         people = [s for s, seat in enumerate(played.seats) if seat.bot is None]
         who = client_key(request.client.host if request.client else None)
         # a copy of the finished game: the table's own session moves on to a rematch

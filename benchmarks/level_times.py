@@ -91,8 +91,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--configs", default="", help="only these configurations, comma-separated as printed, e.g. '3p advanced'"
+    )
     args = parser.parse_args(argv)
-    tasks = [(level, c, args.decisions, args.seed) for level in args.levels.split(",") for c in CONFIGS]
+    wanted = {c.strip() for c in args.configs.split(",") if c.strip()}
+    configs = [c for c in CONFIGS if not wanted or name(c) in wanted]
+    tasks = [(level, c, args.decisions, args.seed) for level in args.levels.split(",") for c in configs]
     with ProcessPoolExecutor(args.jobs) as pool:
         rows = []
         for row in pool.map(cell, tasks):

@@ -55,6 +55,13 @@ TRIES: Final = 20_000 if native.available() else 1_000
 """The most candidate worlds ``model=1`` deals per decision by default: compiled, a
 candidate costs some 20 microseconds; in Python about a millisecond."""
 
+DRAWING_JUDGEMENT: Final = 8
+"""What one judgement of the opponent model counts for in ``judgements=N`` in the advanced
+game: there a line of ``greedy`` can draw an unknown card (the canvas draw), and it is then
+scored in each of greedy's 8 worlds, so a judgement costs up to 8 of the basic game's
+(measured: 50,000 judgements took 1.1 s of CPU in a 3-player advanced round;
+docs/results/levels.md)."""
+
 OPENING: Final = 13
 """The cards in the two hands together from which a position is an *opening* (13 or 14:
 a 2-player basic game's first turn, both players' first decisions and the first
@@ -84,9 +91,10 @@ class PIMCBot(Appraiser):
     ``worlds`` when the two hands hold :data:`OPENING` cards or more, where a solve costs
     the most; default ``worlds``: a deterministic budget that keeps the first turn of a
     2-player basic game within the level's clock), judgements=N (the most decisions of
-    the other players the model's replays judge per decision; default: no bound, only
-    ``tries``; a deterministic budget of work, since a deal of a 3- or 4-player advanced
-    round costs a hundred times one of a 2-player basic round)
+    the other players the model's replays judge per decision, each counting
+    :data:`DRAWING_JUDGEMENT` in the advanced game; default: no bound, only ``tries``; a
+    deterministic budget of work, since a deal of a 3- or 4-player advanced round costs a
+    hundred times one of a 2-player basic round)
     """
 
     name = "pimc"
@@ -139,7 +147,10 @@ class PIMCBot(Appraiser):
         count = self.opening if cards >= OPENING else self.worlds
         worlds: list[Any] = []
         if self.model and inference.applies(observation):
-            explained, _ = inference.explained_worlds(observation, rng, count, self.tries, judgements=self.judgements)
+            judgements = self.judgements
+            if judgements and observation.advanced:
+                judgements = max(1, judgements // DRAWING_JUDGEMENT)
+            explained, _ = inference.explained_worlds(observation, rng, count, self.tries, judgements=judgements)
             worlds = [world for world, _ in explained]
         self.last_explained = len(worlds)
         if not worlds:

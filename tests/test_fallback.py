@@ -21,7 +21,7 @@ from web_server import WebServer
 
 RED7 = Path(sys.executable).with_name("red7")
 ENGLISH = "The compiled core is not in use (turned off by RED7_NATIVE=0): the level"
-PORTUGUESE = "O núcleo compilado não está em uso (desligado por RED7_NATIVE=0): os níveis difícil e especialista"
+PORTUGUESE = "O núcleo compilado não está em uso (desligado por RED7_NATIVE=0): o nível difícil busca menos"
 
 
 def red7(

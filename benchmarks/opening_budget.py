@@ -110,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
         lo, hi = row["ci"]
         line = f"{row['bot']:<70} {row['kept']:>5.0f} / {row['won']:<5.0f} = {100 * (row['share'] or 0):5.1f} % "
         line += f"({100 * lo:.1f}-{100 * hi:.1f})"
+        if row["share"] is None:  # no won opening position among these deals
+            print(f"{row['bot']:<70} no won opening position", flush=True)
+            continue
         if row["paired_difference_to_first"] is not None:
             dlo, dhi = row["paired_difference_to_first"]
             difference = 100 * (row["share"] - per_bot[0]["share"])

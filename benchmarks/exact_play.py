@@ -16,7 +16,7 @@ cards, so they are resampled together). ``--against perfect`` is an opponent tha
 every card and plays a winning decision whenever it has one (greedy's choice among
 them, or among all when it has none): an upper bound on what any bot faces.
 
-    .venv/bin/python benchmarks/exact_play.py --bots easy,medium,hard,expert --against medium --deals 1000 --jobs 2
+    .venv/bin/python benchmarks/exact_play.py --bots easy,medium,hard --against medium --deals 1000 --jobs 2
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def measure(spec: str, against: str, deals: int, jobs: int, seed: int) -> dict[s
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--bots", default="easy,medium,hard,expert", help="comma-separated bot specs to measure")
+    parser.add_argument("--bots", default="easy,medium,hard", help="comma-separated bot specs to measure")
     parser.add_argument("--against", default="medium", help="the opponent's spec, or 'perfect'")
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=1)

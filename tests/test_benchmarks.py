@@ -66,6 +66,25 @@ def test_level_times() -> None:
     assert all(row["decisions"] >= 3 and row["p99_ms"] >= 0 for row in rows)
 
 
+def test_level_times_of_some_configurations_with_their_cpu_time() -> None:
+    rows = figures("level_times", "--levels", "easy", "--decisions", "2", "--configs", "2p basic,3p advanced")
+    assert [row["config"] for row in rows] == ["2p basic", "3p advanced"]
+    assert all(row["cpu_p99_ms"] >= 0 and row["load"] >= 0 for row in rows)
+
+
+def test_opening_budget_compares_two_specs_on_the_same_positions() -> None:
+    result = figures(
+        "opening_budget",
+        "--bots",
+        "pimc:worlds=2,tries=50,steps=100,pimc:worlds=2,opening=1,tries=50,steps=100",
+        "--deals",
+        "2",
+    )
+    first, second = result["bots"]
+    assert first["won"] == second["won"] and first["paired_difference_to_first"] is None
+    assert second["bot"].endswith("opening=1,tries=50,steps=100") and len(second["paired_difference_to_first"]) == 2
+
+
 def test_solver_speed_compares_the_compiled_solver_with_its_python_twin() -> None:
     proc = benchmark("solver_speed", "--deals", "1", "--worlds", "1", "--json")
     if not native.available():  # nothing to compare with: it says why

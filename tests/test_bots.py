@@ -19,6 +19,7 @@ import pytest
 from red7 import Card, Config, Game, Observation
 from red7.bots import (
     LEVELS,
+    RETIRED_LEVELS,
     Bot,
     BotSpecError,
     Option,
@@ -26,6 +27,7 @@ from red7.bots import (
     make_bot,
     register_bot,
     safe_or_concede,
+    stored_spec,
     unregister_bot,
 )
 from red7.bots.greedy import GreedyBot
@@ -207,6 +209,12 @@ def test_bots_ignore_hidden_cards_along_whole_games(spec: str, config: tuple[int
         ("pimc:plans=1", r"bot 'pimc' does not take options \['plans'\]"),
         ("pimc:deals=64", r"bot 'pimc' does not take options \['deals'\]"),
         ("ismcts:forget=1", r"bot 'ismcts' does not take options \['forget'\].*solve=N"),
+        # a level measured as no stronger than the one below it and removed
+        (
+            "expert",
+            r"the level 'expert' was removed: it played no stronger than 'hard'; choose one of easy, medium, hard$",
+        ),
+        ("Expert", r"the level 'expert' was removed"),
     ],
 )
 def test_make_bot_rejects_bad_specs_clearly(spec: str, message: str) -> None:
@@ -223,6 +231,22 @@ def test_make_bot_names_and_options() -> None:
     assert GreedyBot().worlds == 8
     assert bot_names()[: len(LEVELS)] == list(LEVELS)
     assert {"random", "greedy", "ismcts"} <= set(bot_names())
+
+
+def test_data_written_before_plays_a_removed_level_as_its_replacement() -> None:
+    """``expert`` is refused from a user (above) and taken by no registration, but a saved
+    game or stored seat naming it plays ``hard`` (:func:`stored_spec`, the one place)."""
+    assert RETIRED_LEVELS == {"expert": "hard"} and "expert" not in LEVELS and "expert" not in bot_names()
+    assert stored_spec("expert") == stored_spec(" Expert ") == "hard"
+    assert [stored_spec(s) for s in ("hard", "medium", "greedy:worlds=3")] == ["hard", "medium", "greedy:worlds=3"]
+    with pytest.raises(BotSpecError, match="is taken"):
+        register_bot("expert", GreedyBot)
+    from red7.core.record import SeatRecord
+    from red7.play.table import Seat
+
+    seat = Seat.of(SeatRecord("", "expert"))
+    assert seat.spec == "hard" and seat.bot is not None and seat.bot.name == "hard"
+    assert seat.record == SeatRecord("", "hard")
 
 
 class Stubborn(Bot):

@@ -412,11 +412,11 @@ def test_bench_rejects_an_unknown_bot(capsys: pytest.CaptureFixture[str]) -> Non
             "--bots: 2 bots for 2 players, that is 1 person (you) and 1 bot seat; give 1 bot, or use --players 3",
         ),
         (
-            ["--bots", "easy,medium,hard,expert"],
+            ["--bots", "easy,medium,hard,hard"],
             "--bots: 4 bots and you make 5 players, but Red7 is played by 2 to 4; give at most 3 bots",
         ),
         (
-            ["--hotseat", "--bots", "easy,medium,hard,expert"],
+            ["--hotseat", "--bots", "easy,medium,hard,hard"],
             "--bots: 4 bots and at least 1 person make 5 players, but Red7 is played by 2 to 4; give at most 3 bots",
         ),
         (
@@ -653,7 +653,7 @@ def test_command_line_errors_and_help_follow_the_locale(
         ([], "mostra a versão do programa e sai"),  # argparse's own help of --version
         (["serve"], "a porta (padrão 8000)"),
         (["tournament"], "jogos por mesa, arredondados para baixo"),
-        (["analyse"], "o bot que estima (padrão: expert)"),
+        (["analyse"], "o bot que estima (padrão: hard)"),
         (["replay"], "com --check, mostrar cada decisão"),
         (["stats"], "Com um bot, ele ocupa todos os lugares"),  # the commands' descriptions too
         (["tournament"], "Os resultados dependem só de --seed."),
@@ -716,7 +716,7 @@ def test_every_commands_help_follows_the_locale(
             "--bots: 2 bots para 2 jogadores, isto é, 1 pessoa (você) e 1 lugar de bot; dê 1 bot, ou use --players 3",
         ),
         (
-            ["play", "--hotseat", "--bots", "easy,medium,hard,expert"],
+            ["play", "--hotseat", "--bots", "easy,medium,hard,hard"],
             "--bots: 4 bots e pelo menos 1 pessoa fazem 5 jogadores, mas Red7 é jogado por 2 a 4; dê no máximo 3 bots",
         ),
         (

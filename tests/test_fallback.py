@@ -21,7 +21,7 @@ from web_server import WebServer
 
 RED7 = Path(sys.executable).with_name("red7")
 ENGLISH = "The compiled core is not in use (turned off by RED7_NATIVE=0): the level"
-PORTUGUESE = "O núcleo compilado não está em uso (desligado por RED7_NATIVE=0): os níveis difícil e especialista"
+PORTUGUESE = "O núcleo compilado não está em uso (desligado por RED7_NATIVE=0): o nível difícil busca menos"
 
 
 def red7(
@@ -38,11 +38,11 @@ def red7(
     )
 
 
-def test_the_python_budgets_change_only_hard_and_expert() -> None:
+def test_the_python_budgets_change_only_hard() -> None:
     changed = [level for level in COMPILED_LEVELS if COMPILED_LEVELS[level] != PYTHON_LEVELS[level]]
-    assert changed == ["hard", "expert"]
+    assert changed == ["hard"]
     assert LEVELS == (COMPILED_LEVELS if native.available() else PYTHON_LEVELS)
-    assert fallback_levels() == ([] if native.available() else ["hard", "expert"])
+    assert fallback_levels() == ([] if native.available() else ["hard"])
     for spec in PYTHON_LEVELS.values():
         make_bot(spec)  # every fallback budget is a spec the registry takes
 
@@ -53,14 +53,14 @@ def test_the_notice_names_only_the_levels_a_command_plays() -> None:
     else:
         assert fallback_notice(["easy", "medium", "greedy"]) is None
         notice = fallback_notice(["Hard", "easy"])
-        assert notice is not None and "the level hard searches less" in notice and "expert" not in notice
+        assert notice is not None and "the level hard searches less" in notice and "medium" not in notice
 
 
 def test_the_text_game_says_so_once_in_english_and_portuguese(tmp_path: Path) -> None:
     english = red7(["play", "--text", "--seed", "3"], tmp_path)
     assert english.returncode == 0, english.stderr
     assert english.stdout.count(ENGLISH) == 1
-    assert "the levels hard and expert search less here and play weaker" in english.stdout
+    assert "the level hard searches less here and plays weaker" in english.stdout
     assert english.stdout.splitlines()[1].startswith(ENGLISH)  # under the game's first line
     portuguese = red7(["play", "--text", "--seed", "3"], tmp_path, lang="pt_BR.UTF-8")
     assert portuguese.returncode == 0, portuguese.stderr
@@ -89,17 +89,17 @@ def test_analyse_says_so_in_the_language_asked_for(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     played = red7(["play", "--text", "--seed", "3", "--save", str(record)], tmp_path, off=False, stdin="1\n" * 400)
     assert played.returncode == 0 and record.exists(), played.stderr
-    proc = red7(["analyse", str(record), "--lang", "pt-BR"], tmp_path)  # its judge: expert
+    proc = red7(["analyse", str(record), "--lang", "pt-BR"], tmp_path)  # its judge: hard
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.count("O núcleo compilado não está em uso") == 1
-    assert "o nível especialista busca menos" in proc.stderr
+    assert "o nível difícil busca menos" in proc.stderr
 
 
 def test_serve_logs_it_once_at_its_start(tmp_path: Path) -> None:
     with WebServer(tmp_path / "web", env={"RED7_NATIVE": "0", "LANG": "en_US.UTF-8", "LANGUAGE": ""}) as server:
         log = server.log()
     assert log.count("red7: The compiled core is not in use") == 1, log
-    assert "the levels hard and expert search less here" in log
+    assert "the level hard searches less here" in log
 
 
 def test_the_terminal_game_shows_its_notice_once_at_the_start() -> None:

@@ -160,6 +160,31 @@ def test_the_compiled_replay_judges_a_deal_as_the_python_reference(players: int)
     assert compared > 50 and 0 < explained < compared
 
 
+@pytest.mark.parametrize("compiled_replay", [pytest.param(True, marks=native), False])
+def test_a_judgement_budget_bounds_the_work_of_the_replays(compiled_replay: bool) -> None:
+    """``judgements=J``: no deal starts once greedy has judged J decisions of the others,
+    in the compiled replay as in Python: with J=1 a single deal is tried (a deal of a round
+    in which the other player decided judges at least one); a bound never reached changes
+    nothing (the same worlds from the same stream)."""
+    checked = 0
+    for game, _ in played(Config(2), range(6), mixed=False):
+        observation = game.observe(game.current_player)
+        past = inference.round_past(observation)
+        if not any(seat != observation.seat for seat, _ in past.history):
+            continue
+        kept, tried = inference.explained_worlds(
+            observation, random.Random(1), 64, 10**6, native=compiled_replay, judgements=1
+        )
+        assert tried == 1 and len(kept) <= 1
+        free, free_tried = inference.explained_worlds(observation, random.Random(2), 4, 500, native=compiled_replay)
+        bound, bound_tried = inference.explained_worlds(
+            observation, random.Random(2), 4, 500, native=compiled_replay, judgements=10**9
+        )
+        assert free_tried == bound_tried and [k for _, k in free] == [k for _, k in bound]
+        checked += 1
+    assert checked > 3
+
+
 def test_pimc_model_falls_back_on_plain_worlds_when_nothing_explains_the_other_player() -> None:
     """Against a random player, whose decisions greedy rarely explains, pimc with the model
     still decides, on plain worlds when no deal explains the other player."""

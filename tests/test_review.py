@@ -113,7 +113,30 @@ def test_pimc_is_ismcts_where_the_solver_does_not_apply() -> None:
 def test_pimc_options_are_checked() -> None:
     with pytest.raises(ValueError, match="worlds=0.5 must be a whole number"):
         make_bot("pimc:worlds=0.5")
+    with pytest.raises(ValueError, match="opening=1.5 must be a whole number"):
+        make_bot("pimc:opening=1.5")
+    with pytest.raises(ValueError, match="judgements=0.5 must be a whole number"):
+        make_bot("pimc:judgements=0.5")
     assert make_bot("pimc:worlds=4,cards=3").name == "pimc:worlds=4,cards=3"
+
+
+def test_pimc_solves_fewer_worlds_in_the_opening() -> None:
+    """``opening=N``: N worlds while the two hands hold 13 cards or more (a 2-player basic
+    game's first turn), ``worlds`` once they hold fewer; by default ``worlds`` always."""
+    bot, plain = PIMCBot(worlds=6, opening=2), PIMCBot(worlds=6)
+    game = Game(players=2, seed=11)
+    rng = random.Random(11)
+    seen = set()
+    while not game.is_over and sum(game.observe(0).hand_sizes) >= 10:
+        observation, options = game.observe(game.current_player), game.options()
+        if len(options) > 1:
+            cards = sum(observation.hand_sizes)
+            appraisal = bot.appraise(observation, options, rng)
+            assert appraisal.solved and appraisal.samples == (2 if cards >= 13 else 6), cards
+            assert plain.appraise(observation, options, rng).samples == 6
+            seen.add(cards >= 13)
+        game.apply(options[0].action)
+    assert seen == {True, False}
 
 
 def test_bootstrap_over_deals_is_wider_when_games_of_a_deal_agree() -> None:
@@ -366,7 +389,7 @@ def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
     assert main(["analyse", str(path), "--exact", "--json"]) == 0
     assert all(m["estimate"] is None for m in json.loads(capsys.readouterr().out))
     for bad, message in (
-        (["--judge", "medium"], "medium cannot estimate chances: use hard, expert, or an ismcts or pimc spec"),
+        (["--judge", "medium"], "medium cannot estimate chances: use hard, or an ismcts or pimc spec"),
         (["--judge", "ismcts:iters=-1"], "option iters=-1 must be a positive number"),
         (["--seat", "4"], "--seat must be 1 to 3: this game has 3 players"),
     ):

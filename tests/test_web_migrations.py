@@ -291,3 +291,57 @@ def test_the_migrations_build_the_schema_the_models_describe(
         differences = compare_metadata(context, Base.metadata)
     store.close()
     assert differences == []
+
+
+def test_migration_0013_seats_the_removed_expert_level_as_hard(tmp_path: Path) -> None:
+    """A table stored at 0010 with an ``expert`` bot (a level since removed): after 0013
+    the seat's bot is ``hard``, the other seats are as they were, the server lists the
+    table and its person's seat opens (nothing refuses the stored level); the downgrade
+    to 0010 runs and keeps ``hard``."""
+    url = f"sqlite:///{tmp_path / 'expert.sqlite3'}"
+    store = Store(url)
+    with store.engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0010")
+        meta = sa.MetaData()
+        tables, seats = (sa.Table(name, meta, autoload_with=connection) for name in ("tables", "seats"))
+        connection.execute(
+            tables.insert().values(
+                id="old10",
+                created=datetime.now(UTC),
+                players=3,
+                advanced=False,
+                actions=False,
+                lang="en",
+                status="open",
+                version=2,
+            )
+        )
+        connection.execute(
+            seats.insert(),
+            [
+                {"table_id": "old10", "seat": 0, "name": "Ana", "token_hash": token_hash(TOKEN), "bot": None},
+                {"table_id": "old10", "seat": 1, "name": "", "token_hash": None, "bot": "expert"},
+                {"table_id": "old10", "seat": 2, "name": "", "token_hash": None, "bot": "medium"},
+            ],
+        )
+    store.close()
+    upgraded = red7_db("upgrade", "--database-url", url)
+    assert f"upgraded from 0010 to migration {HEAD}" in upgraded.stdout, upgraded.stderr
+    store = Store(url)
+    stored = store.table("old10")
+    store.close()
+    assert stored is not None and [s.bot for s in stored.seats] == [None, "hard", "medium"]
+    with WebServer(tmp_path / "server", bot_delay=0, database_url=url) as server:
+        listed = httpx.get(f"{server.url}/api/tables", trust_env=False).json()["tables"]
+        assert [row["id"] for row in listed] == ["old10"]
+        person = Client(server, "old10", TOKEN, 0)
+        first = person.first()
+        assert first["you"] == 0
+        person.close()
+    store = Store(url)
+    with store.engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0010")
+    assert store.revision() == "0010"
+    stored = store.table("old10")
+    store.close()
+    assert stored is not None and [s.bot for s in stored.seats] == [None, "hard", "medium"]

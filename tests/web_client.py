@@ -61,7 +61,7 @@ class Clock:
             self._offset, self._stopped = self._stopped - self._base(), None
 
 
-HEAD = "0012"
+HEAD = "0013"
 """The newest migration of the server's database (tests that upgrade one check they reach it)."""
 
 

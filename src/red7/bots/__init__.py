@@ -2,7 +2,7 @@
 
 Build one from a short spec, as the command line does (:mod:`red7.bots.spec`)::
 
-    make_bot("easy")                 # a level: easy, medium, hard, expert
+    make_bot("easy")                 # a level: easy, medium, hard
     make_bot("greedy")               # a bot by name: random, greedy, ismcts
     make_bot("ismcts:iters=400")     # with options (name:key=value,key=value)
     make_bot("ismcts:seconds=0.5")   # a time budget instead of iterations
@@ -18,10 +18,12 @@ from .spec import (
     COMPILED_LEVELS,
     LEVELS,
     PYTHON_LEVELS,
+    RETIRED_LEVELS,
     bot_names,
     fallback_levels,
     make_bot,
     register_bot,
+    stored_spec,
     unregister_bot,
 )
 
@@ -29,6 +31,7 @@ __all__ = [
     "COMPILED_LEVELS",
     "LEVELS",
     "PYTHON_LEVELS",
+    "RETIRED_LEVELS",
     "Bot",
     "BotSpecError",
     "Option",
@@ -37,5 +40,6 @@ __all__ = [
     "make_bot",
     "register_bot",
     "safe_or_concede",
+    "stored_spec",
     "unregister_bot",
 ]

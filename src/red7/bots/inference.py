@@ -167,17 +167,23 @@ def deal(past: RoundPast, rng: random.Random) -> Game:
     )
 
 
-def mismatches(world: Game, past: RoundPast, most: int, rng: random.Random) -> int | None:
+def mismatches(
+    world: Game, past: RoundPast, most: int, rng: random.Random, judged: list[int] | None = None
+) -> int | None:
     """Replay the round on ``world`` (a deal of :func:`deal`) and count the decisions of
     the other players ``greedy`` would have made otherwise; None past ``most``. The
-    world ends at the position the viewer sees now."""
+    world ends at the position the viewer sees now. ``judged[0]``, if given, grows by
+    the decisions ``greedy`` judged (the work done, as the compiled replay counts it)."""
     me = past.observation.seat
     count = 0
     for seat, a in past.history:
-        if seat != me and _MODEL.choose(world.observe(seat), world.options(), rng).id != a:
-            count += 1
-            if count > most:
-                return None
+        if seat != me:
+            if judged is not None:
+                judged[0] += 1
+            if _MODEL.choose(world.observe(seat), world.options(), rng).id != a:
+                count += 1
+                if count > most:
+                    return None
         world.apply(a)  # checks it: a deal that does not fit the decisions is a bug
     return count
 
@@ -189,11 +195,15 @@ def explained_worlds(
     tries: int,
     most: int = 0,
     native: bool | None = None,
+    judgements: int = 0,
 ) -> tuple[list[tuple[Any, int]], int]:
     """Up to ``worlds`` worlds whose round ``greedy`` explains but for at most ``most``
     decisions of the other players, from at most ``tries`` deals drawn with ``rng``:
-    (world, decisions unexplained) pairs, and the deals tried. The worlds are compiled
-    engines where the compiled core is built (unless ``native=False``), else games."""
+    (world, decisions unexplained) pairs, and the deals tried. With ``judgements`` > 0,
+    no deal starts once ``greedy`` has judged that many decisions of the others in the
+    replays (a deterministic bound on the work: a deal of a long round with three or four
+    players costs many judgements, one of a 2-player basic round few). The worlds are
+    compiled engines where the compiled core is built (unless ``native=False``), else games."""
     past = round_past(observation)
     if compiled.available() if native is None else native:
         start = compiled.load(observation.config, past.start_fields())
@@ -201,16 +211,27 @@ def explained_worlds(
         assert me is not None  # round_past holds it: a seat's observation
         history = [a for _, a in past.history]
         kept, tried, broken = start.replayed(
-            me, past.dealt, past.draws, past.required, past.pool, history, most, worlds, tries, rng.getrandbits(64)
+            me,
+            past.dealt,
+            past.draws,
+            past.required,
+            past.pool,
+            history,
+            most,
+            worlds,
+            tries,
+            rng.getrandbits(64),
+            judgements,
         )
         assert not broken, f"{broken} deals of the round did not fit its decisions"
         return list(kept), int(tried)
     out: list[tuple[Any, int]] = []
     tried = 0
-    while len(out) < worlds and tried < tries:
+    judged = [0]
+    while len(out) < worlds and tried < tries and (judgements <= 0 or judged[0] < judgements):
         tried += 1
         world = deal(past, rng)
-        count = mismatches(world, past, most, rng)
+        count = mismatches(world, past, most, rng, judged)
         if count is not None:
             out.append((world, count))
     return out, tried

@@ -1,4 +1,4 @@
-"""``ismcts`` (levels ``hard`` and ``expert``): Information-Set Monte Carlo Tree Search.
+"""``ismcts`` (inside the level ``hard``): Information-Set Monte Carlo Tree Search.
 
 Single-observer ISMCTS (Cowling, Powley & Whitehouse, 2012, "Information Set Monte
 Carlo Tree Search"), max-n for 2-4 players:

@@ -1,4 +1,4 @@
-"""``pimc`` (levels ``hard`` and ``expert``): sampled worlds solved exactly, ISMCTS elsewhere.
+"""``pimc`` (the level ``hard``): sampled worlds solved exactly, ISMCTS elsewhere.
 
 Perfect-information Monte Carlo (Ginsberg's GIB, 2001; Long et al., 2010, "Understanding
 the success of perfect information Monte Carlo sampling") with exact leaves: when the
@@ -55,6 +55,20 @@ TRIES: Final = 20_000 if native.available() else 1_000
 """The most candidate worlds ``model=1`` deals per decision by default: compiled, a
 candidate costs some 20 microseconds; in Python about a millisecond."""
 
+DRAWING_JUDGEMENT: Final = 8
+"""What one judgement of the opponent model counts for in ``judgements=N`` in the advanced
+game: there a line of ``greedy`` can draw an unknown card (the canvas draw), and it is then
+scored in each of greedy's 8 worlds, so a judgement costs up to 8 of the basic game's
+(measured: 50,000 judgements took 1.1 s of CPU in a 3-player advanced round;
+docs/results/levels.md)."""
+
+OPENING: Final = 13
+"""The cards in the two hands together from which a position is an *opening* (13 or 14:
+a 2-player basic game's first turn, both players' first decisions and the first
+player's canvas after a play), where ``opening=N`` solves fewer worlds. A solve's cost
+grows some fourfold per card in the two hands: seven cards against seven cost about
+five times six against six (docs/results/strength.md, "Within the clock")."""
+
 
 def _whole(name: str, value: int | float, low: int) -> int:
     if isinstance(value, float) and value == int(value):
@@ -73,7 +87,14 @@ class PIMCBot(Appraiser):
     with at most N cards in the bot's hand, default :data:`CARDS`), steps=N (the ISMCTS budget
     elsewhere, default 8000), model=1 (solved worlds that explain the other players'
     decisions, :mod:`red7.bots.inference`; default 0), tries=N (the most deals the model
-    tries per decision, default :data:`TRIES`)
+    tries per decision, default :data:`TRIES`), opening=N (the worlds solved instead of
+    ``worlds`` when the two hands hold :data:`OPENING` cards or more, where a solve costs
+    the most; default ``worlds``: a deterministic budget that keeps the first turn of a
+    2-player basic game within the level's clock), judgements=N (the most decisions of
+    the other players the model's replays judge per decision, each counting
+    :data:`DRAWING_JUDGEMENT` in the advanced game; default: no bound, only ``tries``; a
+    deterministic budget of work, since a deal of a 3- or 4-player advanced round costs a
+    hundred times one of a 2-player basic round)
     """
 
     name = "pimc"
@@ -85,9 +106,13 @@ class PIMCBot(Appraiser):
         steps: int = 8000,
         model: int = 0,
         tries: int = TRIES,
+        opening: int | None = None,
+        judgements: int | None = None,
     ) -> None:
-        """options: worlds=N, cards=N, steps=N, model=0|1, tries=N (see the class docstring)"""
+        """options: worlds=N, cards=N, steps=N, model=0|1, tries=N, opening=N, judgements=N
+        (see the class docstring)"""
         self.worlds = _whole("worlds", worlds, 1)
+        self.opening = self.worlds if opening is None else _whole("opening", opening, 1)
         self.cards = _whole("cards", cards, 1)
         self.search = ISMCTSBot(steps=_whole("steps", steps, 1))
         self.tiebreak = GreedyBot()
@@ -95,6 +120,7 @@ class PIMCBot(Appraiser):
             raise BotSpecError(N_("option {key}={value!r} must be 0 or 1"), key="model", value=model)
         self.model = bool(model)
         self.tries = _whole("tries", tries, 1)
+        self.judgements = 0 if judgements is None else _whole("judgements", judgements, 1)
         self.last_solved = False
         """Did the last decision come from solved worlds (for measurements)?"""
         self.last_explained = 0
@@ -116,14 +142,20 @@ class PIMCBot(Appraiser):
         self.last_solved = hand.bit_count() <= self.cards and solvable(observation, fast=True)
         if not self.last_solved:
             return self.search.appraise(observation, options, rng, include)
+        # two players remain here (solvable), so the live hands are the bot's and the other's
+        cards = sum(size for size, alive in zip(observation.hand_sizes, observation.alive, strict=True) if alive)
+        count = self.opening if cards >= OPENING else self.worlds
         worlds: list[Any] = []
         if self.model and inference.applies(observation):
-            explained, _ = inference.explained_worlds(observation, rng, self.worlds, self.tries)
+            judgements = self.judgements
+            if judgements and observation.advanced:
+                judgements = max(1, judgements // DRAWING_JUDGEMENT)
+            explained, _ = inference.explained_worlds(observation, rng, count, self.tries, judgements=judgements)
             worlds = [world for world, _ in explained]
         self.last_explained = len(worlds)
         if not worlds:
             sampler = WorldSampler(observation)
-            worlds = [sampler.sample(rng) for _ in range(self.worlds)]
+            worlds = [sampler.sample(rng) for _ in range(count)]
         kept = {o.action.id: 0 for o in options}
         for world in worlds:
             for a, won in _values(world):

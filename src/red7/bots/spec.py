@@ -2,7 +2,7 @@
 
 The command line, tournaments and the terminal game build their bots from a spec::
 
-    make_bot("easy")                 # a level: easy, medium, hard, expert
+    make_bot("easy")                 # a level: easy, medium, hard
     make_bot("greedy")               # a bot by name: random, greedy, ismcts
     make_bot("ismcts:iters=400")     # with options (name:key=value,key=value)
     make_bot("ismcts:seconds=0.5")   # a time budget instead of iterations
@@ -38,28 +38,40 @@ it does not accept with ValueError (its message is shown to the user)."""
 COMPILED_LEVELS: Final[dict[str, str]] = {
     "easy": "random",
     "medium": "greedy",
-    "hard": "pimc:worlds=64,model=1,tries=50000,steps=200000",
-    "expert": "pimc:worlds=256,model=1,tries=200000,steps=1000000",
+    "hard": "pimc:worlds=64,model=1,tries=50000,steps=200000,opening=16,judgements=50000",
 }
-"""What each level is where the compiled core (:mod:`red7.native`) is in use."""
+"""What each level is where the compiled core (:mod:`red7.native`) is in use. ``hard``'s
+``opening`` and ``judgements`` are deterministic budgets that keep it within 1 s at the
+99th percentile where a solve or the opponent model's replays cost the most
+(docs/results/strength.md, "Within the clock")."""
 PYTHON_LEVELS: Final[dict[str, str]] = {
     **COMPILED_LEVELS,
     "hard": "pimc:worlds=16,model=1,tries=400,steps=8000",
-    "expert": "pimc:worlds=48,model=1,tries=2000,steps=40000",
 }
 """What each level is where it is not: the pure-Python search runs the same bots with smaller
 budgets (ISMCTS does some 70 times fewer iterations per second in Python, the opponent
 model deals some hundred times fewer candidates), so that each level keeps its time per
-decision (``hard`` within 1 s at the 99th percentile, ``expert`` within 5 s); they play
-weaker (measured in docs/results/strength.md, summed up in docs/bots.md)."""
+decision (``hard`` within 1 s at the 99th percentile); it plays weaker (measured in
+docs/results/strength.md, summed up in docs/bots.md)."""
 LEVELS: Final[dict[str, str]] = COMPILED_LEVELS if native.available() else PYTHON_LEVELS
 """What each level exposed to players is here: :data:`COMPILED_LEVELS` or :data:`PYTHON_LEVELS`
 (budgets measured in docs/results/strength.md)."""
+RETIRED_LEVELS: Final[dict[str, str]] = {"expert": "hard"}
+"""Levels that were offered once and left, with the level that plays in their place in data
+written before (:func:`stored_spec`). ``expert`` measured no stronger than ``hard`` at five
+times its time (docs/bots.md, "Tried and removed"); a spec naming it is refused."""
+
+
+def stored_spec(spec: str) -> str:
+    """The spec to play for ``spec`` read from data written before (a saved game, a stored
+    web table's seat): a retired level (:data:`RETIRED_LEVELS`) becomes the level that
+    replaced it, any other spec is itself. The one place old data's levels are read."""
+    return RETIRED_LEVELS.get(spec.strip().lower(), spec) if isinstance(spec, str) else spec
 
 
 def fallback_levels() -> list[str]:
     """The levels that play differently here from where the compiled core is in use:
-    ``["hard", "expert"]`` when the pure-Python budgets are in use, ``[]`` when not. The
+    ``["hard"]`` when the pure-Python budgets are in use, ``[]`` when not. The
     front ends say so once (:func:`red7.ui.fallback.fallback_notice`)."""
     return [level for level, spec in LEVELS.items() if spec != COMPILED_LEVELS[level]]
 
@@ -80,7 +92,7 @@ def register_bot(name: str, factory: BotFactory) -> None:
         raise BotSpecError(
             N_("bot name {name!r} must be lower-case letters, digits, '-' or '_', starting with a letter"), name=name
         )
-    if name in LEVELS or name in _BOTS:
+    if name in LEVELS or name in RETIRED_LEVELS or name in _BOTS:
         raise BotSpecError(N_("the bot name {name!r} is taken: {names}"), name=name, names=", ".join(bot_names()))
     if not callable(factory):
         raise BotSpecError(
@@ -117,6 +129,13 @@ def make_bot(spec: str) -> Bot:
         level_bot.name = name
         return level_bot
     factory = _BOTS.get(name)
+    if factory is None and name in RETIRED_LEVELS:
+        raise BotSpecError(
+            N_("the level {name!r} was removed: it played no stronger than {level!r}; choose one of {names}"),
+            name=name,
+            level=RETIRED_LEVELS[name],
+            names=", ".join(LEVELS),
+        )
     if factory is None:
         raise BotSpecError(N_("unknown bot {spec!r}: choose one of {names}"), spec=spec, names=", ".join(bot_names()))
     options = _options(spec, rest)

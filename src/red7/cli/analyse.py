@@ -15,10 +15,14 @@ from .common import Commands, UsageError, language, positive, say_fallback
 
 DEFAULT_BUDGET: Final = 60.0
 """Seconds ``red7 analyse`` gives its estimates by default: a 4-player match of some
-150 decisions took the expert judge 4 minutes on a 2-core machine."""
+150 decisions took the judge ``expert`` (since removed: ``hard``'s strength at five
+times its time) 4 minutes on a 2-core machine, ``hard``, the judge by default now, about
+a fifth of that, so the budget binds only a larger judge given with ``--judge``."""
+JUDGE: Final = "hard"
+"""The judge by default."""
 FALLBACK: Final = "hard"
-"""The smaller judge that estimates the decisions left once half the budget is spent
-(a quarter of the expert's worlds: some four times faster)."""
+"""The judge that estimates the decisions left once half the budget is spent: ``hard``
+(for the default judge itself, which keeps its own pace)."""
 
 
 def seconds(text: str) -> float:
@@ -46,7 +50,7 @@ def add_commands(sub: Commands) -> None:
     p.add_argument("file", help=_("a record written by 'red7 play' or red7.core.record.save"))
     p.add_argument("--all", action="store_true", help=_("list every decision marked, not only the mistakes"))
     p.add_argument("--json", action="store_true", help=_("print the marks as JSON"))
-    p.add_argument("--judge", default="expert", metavar="SPEC", help=_("the bot that estimates (default: expert)"))
+    p.add_argument("--judge", default=JUDGE, metavar="SPEC", help=_("the bot that estimates (default: hard)"))
     p.add_argument(
         "--budget",
         type=seconds,
@@ -93,7 +97,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         say_fallback([args.judge], args.lang)
         if not isinstance(bot, Appraiser):
             raise UsageError(
-                _("{spec} cannot estimate chances: use hard, expert, or an ismcts or pimc spec").format(spec=args.judge)
+                _("{spec} cannot estimate chances: use hard, or an ismcts or pimc spec").format(spec=args.judge)
             )
         judged = {s - 1 for s in args.seat} if args.seat else None
         fallback = make_bot(FALLBACK)

@@ -25,7 +25,7 @@ def add_commands(sub: argparse._SubParsersAction[Parser]) -> None:
         metavar="LEVEL,...",
         default=None,
         help=_(
-            "the bots, separated by commas: easy, medium, hard, expert or any bot spec. Without --hotseat you "
+            "the bots, separated by commas: easy, medium, hard or any bot spec. Without --hotseat you "
             "are the one person and the bots fill the other seats: give one spec for every bot seat or one per bot "
             "seat (default medium). With --hotseat each spec is one bot (default none) and the other seats are "
             "people. 2 to 4 players in all."

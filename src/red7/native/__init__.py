@@ -12,7 +12,7 @@ What is compiled so far (each with its Python twin, compared in ``tests/test_nat
 
 * the rules' keys (:mod:`red7.core.rules`);
 * the exact solver's turn plans and search (:mod:`red7.solver.exact`), which the
-  ``hard`` and ``expert`` levels, ``red7 analyse`` and the reviews run;
+  ``hard`` level, ``red7 analyse`` and the reviews run;
 * the engine (``Engine``: :mod:`red7.core.compiled` is its bridge to
   :class:`~red7.core.game.Game`), with the random games of ``red7 sim`` and ``red7 bench``
   (:mod:`red7.analysis.sim`).

@@ -75,10 +75,12 @@ class Engine:
         worlds: int,
         tries: int,
         seed: int,
+        judgements: int = 0,
         /,
     ) -> tuple[list[tuple[Engine, int]], int, int]:
         """([(world, mismatches)], tries made, broken deals): this round's first position
-        dealt again and replayed (inference.c; red7.bots.inference)."""
+        dealt again and replayed (inference.c; red7.bots.inference); with ``judgements``
+        > 0 no deal starts once greedy has judged that many decisions."""
     def encode(self, seat: int, /) -> bytes: ...
     def ismcts(
         self,

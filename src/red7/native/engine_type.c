@@ -553,23 +553,25 @@ static int read_tuples(PyObject *arg, int width, const int low[3], const long hi
     return (int)n;
 }
 
-/* replayed(viewer, dealt, draws, required, pool, history, most, worlds, tries, seed):
- * ([(world, mismatches)], tries made, broken deals) (inference.h), this engine being the
+/* replayed(viewer, dealt, draws, required, pool, history, most, worlds, tries, seed[, judgements]):
+ * ([(world, mismatches)], tries made, broken deals) (inference.h; `judgements`, the most
+ * decisions greedy judges before no deal starts, 0 for no bound), this engine being the
  * round's first position with its hands and deck empty. The cards of `required` and
  * `pool` go into those hands and that deck: each of them once, none placed already (each
  * deal is checked again by r7_check, engine.h, and a deal that fails it is broken). */
 static PyObject *engine_replayed(EngineObject *self, PyObject *args) {
     int viewer, most, worlds;
-    long tries;
+    long tries, judgements = 0;
     unsigned long long seed;
     PyObject *dealt_arg, *draws_arg, *required_arg, *pool_arg, *history_arg;
-    if (!PyArg_ParseTuple(args, "iOOOOOiilK:replayed", &viewer, &dealt_arg, &draws_arg, &required_arg, &pool_arg,
-                          &history_arg, &most, &worlds, &tries, &seed))
+    if (!PyArg_ParseTuple(args, "iOOOOOiilK|l:replayed", &viewer, &dealt_arg, &draws_arg, &required_arg, &pool_arg,
+                          &history_arg, &most, &worlds, &tries, &seed, &judgements))
         return r7_refuse_overflow();
     int n = self->g.players;
     if (viewer < 0 || viewer >= n) return PyErr_Format(PyExc_ValueError, "no seat %d", viewer);
-    if (worlds < 1 || worlds > 4096 || tries < 1 || most < 0)
-        return PyErr_Format(PyExc_ValueError, "give 1 to 4096 worlds, some tries and a mismatch bound of 0 or more");
+    if (worlds < 1 || worlds > 4096 || tries < 1 || most < 0 || judgements < 0)
+        return PyErr_Format(PyExc_ValueError,
+                            "give 1 to 4096 worlds, some tries, a mismatch bound of 0 or more and a judgement bound of 0 or more");
     int16_t dealt16[R7_MAX_PLAYERS], pool16[R7_CARDS], *history = PyMem_Malloc(MOST_HISTORY * sizeof(int16_t));
     long at[R7_CARDS], seat[R7_CARDS], rseat[R7_CARDS], rcard[R7_CARDS], rdeadline[R7_CARDS], unused[R7_CARDS];
     r7_game *out = PyMem_Malloc((size_t)worlds * sizeof(r7_game));
@@ -618,9 +620,10 @@ static PyObject *engine_replayed(EngineObject *self, PyObject *args) {
         r7_past past = {&start, viewer, dealt, draw_at, draw_seat, draws, needed, required, pool, pool_size, history, count};
         mt_t rng;
         mt_seed_u64(&rng, seed);
-        long tried = 0, broken = 0;
+        long tried = 0, broken = 0, judged = 0;
         int kept;
-        Py_BEGIN_ALLOW_THREADS kept = r7_replayed(&past, most, worlds, tries, &rng, out, mismatches, &tried, &broken);
+        Py_BEGIN_ALLOW_THREADS kept =
+            r7_replayed(&past, most, worlds, tries, judgements, &rng, out, mismatches, &tried, &broken, &judged);
         Py_END_ALLOW_THREADS PyObject *list = PyList_New(kept);
         for (int i = 0; list && i < kept; i++) {
             EngineObject *world = (EngineObject *)engine_clone(self, NULL);
@@ -795,7 +798,7 @@ static PyMethodDef engine_methods[] = {
      "plan_values($self, /)\n--\n\n[(plan, it keeps the round won)] for every plan of the mover to the end of its turn, two players "
      "left without chance"},
     {"replayed", (PyCFunction)engine_replayed, METH_VARARGS,
-     "replayed($self, viewer, dealt, draws, required, pool, history, most, worlds, tries, seed, /)\n--\n\n([(world, mismatches)], "
+     "replayed($self, viewer, dealt, draws, required, pool, history, most, worlds, tries, seed, judgements=0, /)\n--\n\n([(world, mismatches)], "
      "tries made, broken deals): the round dealt again and replayed from this first position (inference.h)"},
     {"redeal", (PyCFunction)engine_redeal, METH_VARARGS,
      "redeal($self, viewer, seed, /)\n--\n\na copy with the cards viewer cannot see dealt again at random (a sampled world)"},

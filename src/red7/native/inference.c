@@ -60,29 +60,30 @@ static int deal(const r7_past *p, mt_t *rng, r7_game *g) {
 
 /* Replay the round in g: 1 when greedy explains the other seats' decisions but for at most
  * `most` (counted in *mismatches), 0 when it does not, -1 at an illegal decision */
-static int replay(const r7_past *p, r7_game *g, int most, mt_t *rng, int *mismatches) {
+static int replay(const r7_past *p, r7_game *g, int most, mt_t *rng, int *mismatches, long *judged) {
     int m = 0;
     for (int i = 0; i < p->history_count; i++) {
         int id = p->history[i];
         if (g->step >= R7_OVER || !r7_is_legal(g, id)) return -1;
-        if (g->current != p->viewer && r7_greedy(g, MODEL_WORLDS, rng, 0) != id && ++m > most) return 0;
+        if (g->current != p->viewer && (++*judged, r7_greedy(g, MODEL_WORLDS, rng, 0) != id) && ++m > most) return 0;
         r7_apply(g, id);
     }
     *mismatches = m;
     return 1;
 }
 
-int r7_replayed(const r7_past *past, int most, int worlds, long tries, mt_t *rng, r7_game *out, int *mismatches,
-                long *tried, long *broken) {
+int r7_replayed(const r7_past *past, int most, int worlds, long tries, long judgements, mt_t *rng, r7_game *out,
+                int *mismatches, long *tried, long *broken, long *judged) {
     int kept = 0;
     long made = 0, bad = 0;
-    while (kept < worlds && made < tries) {
+    *judged = 0;
+    while (kept < worlds && made < tries && (judgements <= 0 || *judged < judgements)) {
         made++;
         if (!deal(past, rng, &out[kept])) {
             bad++;
             continue;
         }
-        int verdict = replay(past, &out[kept], most, rng, &mismatches[kept]);
+        int verdict = replay(past, &out[kept], most, rng, &mismatches[kept], judged);
         if (verdict > 0) kept++;
         else if (verdict < 0) bad++;
     }

@@ -45,8 +45,10 @@ typedef struct {
  * worlds whose other seats' decisions greedy explains but for at most `most` of them are
  * written to `out`, with those counts in `mismatches`; returns how many, or -1 when
  * memory ran out. `*broken` counts deals whose replay met an illegal decision (a caller's
- * mistake: it must stay 0). */
-int r7_replayed(const r7_past *past, int most, int worlds, long tries, mt_t *rng, r7_game *out, int *mismatches,
-                long *tried, long *broken);
+ * mistake: it must stay 0). `*judged` counts greedy's judgements of a decision (the work:
+ * a deal of a long round with many players costs many); with `judgements` > 0 no deal
+ * starts once that many were made, a deterministic budget of work (0: none). */
+int r7_replayed(const r7_past *past, int most, int worlds, long tries, long judgements, mt_t *rng, r7_game *out,
+                int *mismatches, long *tried, long *broken, long *judged);
 
 #endif

@@ -1,7 +1,7 @@
 """A search bot as the judge of a review: where the exact solver cannot value a
 decision, the bot appraises it from the mover's own observation (R9).
 
-:func:`judge` turns an :class:`~red7.bots.base.Appraiser` (``hard``, ``expert``, any
+:func:`judge` turns an :class:`~red7.bots.base.Appraiser` (``hard``, any
 ``ismcts`` or ``pimc`` spec) into the :data:`~red7.solver.marks.Judge` that
 :func:`red7.solver.marks.review` asks; ``red7 analyse`` and the terminal game's
 post-game review use it.

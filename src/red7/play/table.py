@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..bots import BotSpecError, make_bot
+from ..bots import BotSpecError, make_bot, stored_spec
 from ..bots.base import Bot
 from ..core.actions import Action, Kind, to_action
 from ..core.events import Event, PlayerEliminated, TurnEnded, draws_unknown
@@ -73,8 +73,10 @@ class Seat:
     @classmethod
     def of(cls, record: SeatRecord) -> Seat:
         """The seat a record describes, with a new bot made from its spec (a spec that
-        names no bot raises BotSpecError)."""
-        return cls(record.name, make_bot(record.bot) if record.bot is not None else None, record.bot)
+        names no bot raises BotSpecError; a level removed since the record was written
+        plays as its replacement, :func:`red7.bots.stored_spec`)."""
+        spec = stored_spec(record.bot) if record.bot is not None else None
+        return cls(record.name, make_bot(spec) if spec is not None else None, spec)
 
 
 @dataclass(frozen=True)

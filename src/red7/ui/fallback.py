@@ -1,7 +1,7 @@
 """What the front ends say, once, where the compiled core is not in use.
 
 Where :mod:`red7.native` is not in use (not built, or ``RED7_NATIVE=0``) the levels
-``hard`` and ``expert`` run smaller budgets and play weaker
+``hard`` runs smaller budgets and play weaker
 (:func:`red7.bots.fallback_levels`; by how much: docs/bots.md). The terminal game, the
 text game, ``red7 serve`` and the commands that pick bots say so at their start, in the
 language in use, with :func:`fallback_notice`.

@@ -69,6 +69,8 @@ RULE_TEXT: Final = {
     "violet": N_("most cards below 4"),
 }
 BOT_LEVELS: Final = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"), "expert": N_("expert")}
+"""The levels' names in words: those offered (:data:`red7.bots.LEVELS`) and ``expert``,
+removed (:data:`red7.bots.RETIRED_LEVELS`) but named by records written before."""
 SEAT_WORDS: Final[Mapping[SeatKind, str]] = {
     SeatKind.YOU: N_("You"),
     SeatKind.PLAYER: N_("Player {n}"),

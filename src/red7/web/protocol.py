@@ -64,8 +64,9 @@ Number = Annotated[int, Field(ge=0, le=MAX_NUMBER)]
 SeatNumber = Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
 """A seat, counted from 0 as the engine does (the pages show them from 1)."""
 Text = Annotated[str, Field(max_length=MAX_TEXT)]
-Level = Literal["easy", "medium", "hard", "expert"]
-"""A bot's level (:data:`red7.bots.LEVELS`)."""
+Level = Literal["easy", "medium", "hard"]
+"""A bot's level (:data:`red7.bots.LEVELS`; ``expert``, removed, is refused, and the seats
+stored with it were moved to ``hard`` by the migration 0013)."""
 Colour = Literal["red", "orange", "yellow", "green", "blue", "indigo", "violet"]
 Status = Literal["open", "playing", "over", "expired", "closed"]
 ClockSeconds = Literal[0, 60, 180, 86_400, 259_200]

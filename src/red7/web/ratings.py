@@ -3,7 +3,8 @@
 A game finished at a rated table moves the skill (:mod:`red7.analysis.rating`, the
 model tournaments use) of each of its players: a registered person
 (``account:<id>``) or a bot level (``bot:<level>``, so a person sees how they compare
-with ``easy`` … ``expert``). A game with a guest in it is not rated (a rated table
+with ``easy`` … ``hard``; the line of ``bot:expert``, a level since removed, stays as the
+history of the games it played). A game with a guest in it is not rated (a rated table
 seats registered people only).
 
 **Exactly once.** A game is rated in one transaction that first claims it: the row of

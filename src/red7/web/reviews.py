@@ -9,7 +9,7 @@ first positions of a deal, an estimate per decision), so it runs in a thread:
 second request for the same game gets the same one, however many ask.
 
 **Once across processes.** A finished review is kept in the database
-(:class:`StoredReviews`, a row keyed by the game: migration ``0011``), written by an
+(:class:`StoredReviews`, a row keyed by the game: migration ``0012``), written by an
 insert that loses gracefully to one already there: the first process to finish writes
 it, and every process (this one included) then serves the text the database holds. A
 process asked for a review first looks there, so a review finished by another process

@@ -48,7 +48,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from ..bots import LEVELS, BotSpecError, make_bot
+from ..bots import LEVELS, BotSpecError, make_bot, stored_spec
 from ..bots.base import Bot
 from ..core.actions import Action, ActionError
 from ..core.model import Config, GameError, IllegalActionError, Option
@@ -630,7 +630,7 @@ class Tables:
         return await self._db(self.ratings.board, offset, limit, kind)
 
     async def add_bot(self, table_id: str, token: str, seat: int, level: str) -> None:
-        """A person at the table puts a bot (``level``: easy, medium, hard, expert) in a free seat."""
+        """A person at the table puts a bot (``level``: easy, medium, hard) in a free seat."""
         live = await self.find(table_id)
         await self._member(live, token)
         async with self._changing(live, reread=True):
@@ -712,7 +712,11 @@ class Tables:
 
     @staticmethod
     def _table_seats(live: LiveTable) -> list[Seat]:
-        return [Seat(s.name, make_bot(s.bot) if s.bot else None, s.bot) for s in live.seats]
+        # a level removed since the seat was stored plays as its replacement (stored_spec)
+        return [
+            Seat(s.name, make_bot(stored_spec(s.bot)) if s.bot else None, stored_spec(s.bot) if s.bot else None)
+            for s in live.seats
+        ]
 
     # --- playing --------------------------------------------------------------------
 

@@ -482,7 +482,7 @@ function setupEl() {
               drafts.levels[s] = e.target.value;
             },
           },
-          ["easy", "medium", "hard", "expert"].map((lv) => h("option", { value: lv, selected: lv === level }, t(ui, `level_${lv}`))),
+          ["easy", "medium", "hard"].map((lv) => h("option", { value: lv, selected: lv === level }, t(ui, `level_${lv}`))),
         );
         parts.push(
           select,

@@ -354,6 +354,13 @@ async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict
     return data
 
 
+KEEP_ALIVE = 2.0
+"""Seconds the generator keeps an idle HTTP connection. Less than the server's (uvicorn's
+5 s, which is also httpx's default): with both at 5 s, a request sent on a connection
+just as the server closes it fails (``httpx.ReadError``), as a loaded machine's slow
+set-up showed."""
+
+
 def spread(clients: list[httpx.AsyncClient], game: int, seat: int) -> httpx.AsyncClient:
     """The client through which seat ``seat`` of game ``game`` calls: one process after
     another, as a round-robin proxy spreads them (the module's docstring)."""
@@ -711,7 +718,7 @@ async def people_load(
     people: list[Person] = []
     tasks = []
     started = time.monotonic()
-    limits = httpx.Limits(max_connections=20)
+    limits = httpx.Limits(max_connections=20, keepalive_expiry=KEEP_ALIVE)
     async with contextlib.AsyncExitStack() as clients:
         https = [
             await clients.enter_async_context(
@@ -800,7 +807,14 @@ async def bots_load(cluster: Cluster, counts: list[int], seconds: float, budget:
     steps = []
     async with contextlib.AsyncExitStack() as clients:
         https = [
-            await clients.enter_async_context(httpx.AsyncClient(base_url=server.base, trust_env=False, timeout=60))
+            await clients.enter_async_context(
+                httpx.AsyncClient(
+                    base_url=server.base,
+                    trust_env=False,
+                    timeout=60,
+                    limits=httpx.Limits(keepalive_expiry=KEEP_ALIVE),
+                )
+            )
             for server in cluster.servers
         ]
         for k in counts:

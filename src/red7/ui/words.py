@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 
 from ..bots.base import Appraisal
 from ..core.actions import Action, Kind
-from ..core.cards import COLOUR_LETTERS, COLOURS, Card, CardSet, bits_of, to_card
+from ..core.cards import COLOUR_LETTERS, COLOURS, NAME_OF, Card, CardSet, bits_of, to_card
 from ..core.events import (
     CanvasPlayed,
     CardDrawn,
@@ -466,7 +466,7 @@ def unusable_reasons(
     reasons: dict[str, str] = {}
 
     def refused(card: Card) -> None:
-        refusals = tuple(refusal for kind, to in decisions if (refusal := check(Action.of(kind, card, to))) is not None)
+        refusals = tuple(refusal for kind, to in decisions if (refusal := check(_decision(kind, card, to))) is not None)
         if refusals and len(refusals) == len(decisions):  # no decision of this step can use it
             reasons[str(card)] = _cannot_use(card, refusals, lang)
 
@@ -483,6 +483,13 @@ def unusable_reasons(
     return reasons
 
 
+@functools.cache
+def _decision(kind: Kind, card: Card, to: str | None) -> Action:
+    # Action.of reads the decision's notation: half the time of a greyed card's reason,
+    # which the web server words for the mover at every change (5 kinds x 49 cards)
+    return Action.of(kind, card, to)
+
+
 @functools.lru_cache(maxsize=1 << 12)
 def _cannot_use(card: Card, refusals: tuple[Refusal, ...], lang: str) -> str:
     # refusals are immutable values: each sentence is made once per language
@@ -493,13 +500,20 @@ def _cannot_use(card: Card, refusals: tuple[Refusal, ...], lang: str) -> str:
 @functools.lru_cache(maxsize=1 << 12)
 def _palette_reasons(palette: int, owner: str | None, lang: str) -> tuple[tuple[str, str], ...]:
     # the web server words every palette card of the mover's frame at every change, and
-    # palettes change a card at a time: a palette's sentences are made once per owner
-    # and language (``owner`` None: the mover's own palette)
+    # palettes change a card at a time: a palette's sentences are kept by owner and
+    # language (``owner`` None: the mover's own palette), and a changed palette's are
+    # made of the cards' sentences, kept too (a card's is made once per owner and language)
+    return tuple((NAME_OF[index], _palette_reason(index, owner, lang)) for index in bits_of(palette))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _palette_reason(index: int, owner: str | None, lang: str) -> str:
+    card = card_label(index)
     if owner is not None:
-        words = _("{card} is in {name}'s palette: only a 1's action takes a card from another palette.")
-        return tuple((str(c), words.format(card=card_label(c), name=owner)) for c in map(Card, bits_of(palette)))
-    words = _("{card} is in your palette: only a 7's action moves a palette card.")
-    return tuple((str(c), words.format(card=card_label(c))) for c in map(Card, bits_of(palette)))
+        return _("{card} is in {name}'s palette: only a 1's action takes a card from another palette.").format(
+            card=card, name=owner
+        )
+    return _("{card} is in your palette: only a 7's action moves a palette card.").format(card=card)
 
 
 def turn_summary(staged: Sequence[Action], last: Action) -> str:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 
 from ..bots.base import Appraisal
 from ..core.actions import Action, Kind
-from ..core.cards import COLOUR_LETTERS, COLOURS, NAME_OF, Card, CardSet, bits_of, to_card
+from ..core.cards import COLOUR_LETTERS, COLOURS, NAME_OF, NUM_CARDS, Card, CardSet, bits_of, to_card
 from ..core.events import (
     CanvasPlayed,
     CardDrawn,
@@ -460,34 +460,38 @@ def unusable_reasons(
     the mask ``among`` (default: all) that has one, by notation, at once: what the
     step's decisions pick is worked out once, not per card, and a palette's sentences
     once per palette (the web server words the mover's frame at every change)."""
-    kinds = STEP_KINDS[obs.step]
-    decisions = [(kind, to) for kind, to in CARD_DECISIONS if kind in kinds]
+    hand, own, others, decisions = _picks(obs.step)
     lang = language()
     reasons: dict[str, str] = {}
 
-    def refused(card: Card) -> None:
-        refusals = tuple(refusal for kind, to in decisions if (refusal := check(_decision(kind, card, to))) is not None)
-        if refusals and len(refusals) == len(decisions):  # no decision of this step can use it
-            reasons[str(card)] = _cannot_use(card, refusals, lang)
+    def refused(cards: int) -> None:
+        for index in bits_of(cards):
+            actions = decisions[index]
+            refusals = tuple(refusal for action in actions if (refusal := check(action)) is not None)
+            if refusals and len(refusals) == len(actions):  # no decision of this step can use it
+                reasons[NAME_OF[index]] = _cannot_use(Card(index), refusals, lang)
 
-    if kinds & {Kind.PLAY, Kind.CANVAS}:
-        for index in bits_of((obs.hand or 0) & among):
-            refused(Card(index))
+    if hand:
+        refused((obs.hand or 0) & among)
     for seat, palette in enumerate(obs.palettes):
         mine = seat == obs.seat
-        if (mine and Kind.MOVE in kinds) or (not mine and Kind.TAKE in kinds):  # where this step picks
-            for index in bits_of(palette & among):
-                refused(Card(index))
+        if own if mine else others:  # where this step picks
+            refused(palette & among)
         elif palette & among:
             reasons.update(_palette_reasons(palette & among, None if mine else names[seat], lang))
     return reasons
 
 
 @functools.cache
-def _decision(kind: Kind, card: Card, to: str | None) -> Action:
-    # Action.of reads the decision's notation: half the time of a greyed card's reason,
-    # which the web server words for the mover at every change (5 kinds x 49 cards)
-    return Action.of(kind, card, to)
+def _picks(step: Step) -> tuple[bool, bool, bool, tuple[tuple[Action, ...], ...]]:
+    """Where the decisions of ``step`` pick their card (the hand, the mover's palette,
+    the others' palettes), and each card's decisions of this step (:data:`CARD_DECISIONS`
+    of its kinds), by card index: made once per step, not at every frame of the mover
+    (reading a decision's notation was half the time of their greyed cards)."""
+    kinds = STEP_KINDS[step]
+    ways = [(kind, to) for kind, to in CARD_DECISIONS if kind in kinds]
+    decisions = tuple(tuple(Action.of(kind, Card(i), to) for kind, to in ways) for i in range(NUM_CARDS))
+    return bool(kinds & {Kind.PLAY, Kind.CANVAS}), Kind.MOVE in kinds, Kind.TAKE in kinds, decisions
 
 
 @functools.lru_cache(maxsize=1 << 12)

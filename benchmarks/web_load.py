@@ -354,11 +354,12 @@ async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict
     return data
 
 
-KEEP_ALIVE = 2.0
-"""Seconds the generator keeps an idle HTTP connection. Less than the server's (uvicorn's
-5 s, which is also httpx's default): with both at 5 s, a request sent on a connection
-just as the server closes it fails (``httpx.ReadError``), as a loaded machine's slow
-set-up showed."""
+NO_KEEP_ALIVE = httpx.Limits(max_connections=20, max_keepalive_connections=0)
+"""The set-up's HTTP connections: a new one per request (on loopback: cheap). A connection
+kept idle is closed by the server after 5 s, and on a loaded machine the generator may
+read a response seconds after it was sent, then send its next request on a connection
+the server is closing (``httpx.ReadError``: it failed two set-ups at a load average of
+15); a POST cannot be sent again blindly (a seat taken twice)."""
 
 
 def spread(clients: list[httpx.AsyncClient], game: int, seat: int) -> httpx.AsyncClient:
@@ -718,7 +719,7 @@ async def people_load(
     people: list[Person] = []
     tasks = []
     started = time.monotonic()
-    limits = httpx.Limits(max_connections=20, keepalive_expiry=KEEP_ALIVE)
+    limits = NO_KEEP_ALIVE
     async with contextlib.AsyncExitStack() as clients:
         https = [
             await clients.enter_async_context(
@@ -812,7 +813,7 @@ async def bots_load(cluster: Cluster, counts: list[int], seconds: float, budget:
                     base_url=server.base,
                     trust_env=False,
                     timeout=60,
-                    limits=httpx.Limits(keepalive_expiry=KEEP_ALIVE),
+                    limits=NO_KEEP_ALIVE,
                 )
             )
             for server in cluster.servers

@@ -49,6 +49,26 @@ measured:
   card of another hand or of the deck is caught, since it was never public. Each frame is
   also checked to be addressed to its seat, with a hand of the size the table shows.
 
+Chat (``--chat``, with people): every person also chats, as the server lets a person: a
+line at random moments, on average one every ``--chat-every`` seconds (20 by default),
+never two within 2.5 s (the server's limit is a line every 2 s after a burst of 5: a
+person at this pace is never refused), half of them canned reactions and half free text
+of a few words to a long sentence (Portuguese and English words, emoji, markup that must
+stay text); at a game's end half the people say ``gg`` or ``wp`` (unless they chatted
+less than 2.5 s before). Every connection asks for the chat (``"chat": true``), so each
+line goes to the four seats of its table, through the database and, with N > 1, the bus.
+Measured besides the above:
+
+* chat delivery: from a line's send to its arrival at each of the three other seats'
+  clients (p50, p90, p99, max), for the lines sent in the window; the arrivals missing at
+  the end (``undelivered``: each line is owed to three seats);
+* chat refusals (``chat-too-fast`` and the others), counted with the errors;
+* the leak check covers chat frames: every line in the players' channel, from a seat,
+  under that seat's name, saying a reaction's words or a text its seat sent, and naming
+  no card the receiver cannot know (the texts name none).
+
+The servers' CPU per decision then includes the chat's (its writes and frames).
+
 Bots (``--bots``): K tables of one person and three ``hard`` bots, K = 1, 2, 4, 8...
 (``--bot-tables``), the person deciding at once, each K for ``--bot-seconds``. The
 latency of a bot's decision is measured by the person's client, from the frame that
@@ -57,7 +77,7 @@ hands the bot its turn to the frame of its decision. The run stops once the p99 
 processes (each with its one bot worker) serve. Table ``t`` is on process ``t % N``; with
 one process (the default) that is how many one process serves. Bots work on both backends.
 
-    python benchmarks/web_load.py [--games 250] [--seconds 60] [--json]
+    python benchmarks/web_load.py [--games 250] [--seconds 60] [--clock 60] [--chat [--chat-every 20]] [--json]
     python benchmarks/web_load.py --backend postgres --processes 2 [--games 500] [--seconds 60] [--json]
     python benchmarks/web_load.py --bots [--bot-tables 1,2,4,8,16] [--bot-seconds 20] [--json]
 
@@ -84,7 +104,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,6 +114,8 @@ import httpx
 import websockets
 
 from red7.web import local_services as services
+from red7.web.chat import RATE as CHAT_RATE
+from red7.web.chat import REACTIONS
 from red7.web.limits import UNLIMITED
 
 RED7 = Path(sys.executable).with_name("red7")
@@ -332,6 +354,14 @@ async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict
     return data
 
 
+NO_KEEP_ALIVE = httpx.Limits(max_connections=20, max_keepalive_connections=0)
+"""The set-up's HTTP connections: a new one per request (on loopback: cheap). A connection
+kept idle is closed by the server after 5 s, and on a loaded machine the generator may
+read a response seconds after it was sent, then send its next request on a connection
+the server is closing (``httpx.ReadError``: it failed two set-ups at a load average of
+15); a POST cannot be sent again blindly (a seat taken twice)."""
+
+
 def spread(clients: list[httpx.AsyncClient], game: int, seat: int) -> httpx.AsyncClient:
     """The client through which seat ``seat`` of game ``game`` calls: one process after
     another, as a round-robin proxy spreads them (the module's docstring)."""
@@ -345,7 +375,7 @@ async def new_table(
     the other seats, started; ``clock``: seconds per turn (0: no clock). Its id and the
     people's tokens. Each seat's calls go through ``via(seat)`` (seat 0 creates, adds the
     bots and starts)."""
-    settings: dict[str, Any] = {"players": 4, "name": NAMES[0]}
+    settings: dict[str, Any] = {"players": 4, "name": NAMES[0], "lang": "en"}
     if clock:
         settings["clock"] = clock
     created = await post(via(0), "/api/tables", settings)
@@ -374,10 +404,96 @@ class Stats:
     frames: int = 0
     frame_bytes: int = 0
     games_over: int = 0
+    chat: ChatStats | None = None
+    """With ``--chat``: what the chat did."""
     stop: asyncio.Event = field(default_factory=asyncio.Event)
 
     def measured(self, at: float) -> bool:
         return self.window[0] <= at < self.window[1]
+
+
+CHAT_GAP = 1 / CHAT_RATE + 0.5
+"""The least time between two lines of one person: the server's refill time (a line every
+2 s) and half a second for the network's jitter, so that a person who keeps the pace is
+never refused however long they chat (the burst is never needed)."""
+CHAT_REFUSALS = ("chat-too-fast", "chat-too-long", "chat-off", "bad-chat")
+"""The error codes that answer a chat message (each answers the oldest one waiting)."""
+WORDS = (
+    "boa",
+    "jogada",
+    "nice",
+    "hmm",
+    "wait",
+    "what",
+    "now",
+    "ok",
+    "que",
+    "sorte",
+    "again?",
+    "not",
+    "that",
+    "one",
+    "ai",
+    "não",
+    "acredito",
+    "rules",
+    "changed",
+    "haha",
+    "🎉",
+    "👍",
+    "sure",
+    "café?",
+    "amanhã",
+    "tonight",
+    "club",
+    "mesa",
+    "play",
+    "next",
+    "<b>bold</b>",
+    "<script>alert(1)</script>",
+    "&amp;",
+)
+"""Free text's words: short ones in two languages, emoji, markup that must stay text. No
+colour name or card notation (``R7``): a chat frame that names a card is a leak."""
+
+
+@dataclass
+class ChatStats:
+    """The chat of a ``--chat`` run, as its clients saw it. A line is known by its table
+    and its id (the server's); its sender learns the id from its own line coming back
+    (lines and refusals answer one connection's messages in order)."""
+
+    every: float
+    """Mean seconds between two lines of one person."""
+    said: dict[tuple[str, int], set[str]] = field(default_factory=dict)
+    """The texts each seat (table, seat) sent: a line must be one of its seat's."""
+    sent: dict[tuple[str, int], float] = field(default_factory=dict)
+    """Each line (table, id) said: when it was sent."""
+    arrivals: list[tuple[str, int, int, float]] = field(default_factory=list)
+    """Each line arriving at another seat: (table, id, that seat, when)."""
+    sends: int = 0
+    reactions: int = 0
+    refused: Counter[str] = field(default_factory=Counter)
+    frames: int = 0
+    held_back: int = 0
+    """Game-end reactions not sent: the person had chatted less than :data:`CHAT_GAP` before."""
+
+    def text(self, rng: random.Random) -> str:
+        """A free line: a few words, sometimes long, never a card's name."""
+        length = rng.choice((1, 2, 3, 4, 6, 9, 14, 20))
+        return " ".join(rng.choice(WORDS) for _ in range(length))[:200].strip()
+
+    def delivery(self, window: tuple[float, float]) -> dict[str, Any]:
+        """The lines sent in ``window``: how long they took to reach each other seat, and
+        how many arrivals are missing (each line goes to the three other seats)."""
+        lines = {key: at for key, at in self.sent.items() if window[0] <= at < window[1]}
+        waits = [now - lines[(table, line)] for table, line, _seat, now in self.arrivals if (table, line) in lines]
+        return {
+            "lines": len(lines),
+            "lines_per_second": round(len(lines) / (window[1] - window[0]), 1),
+            "delivery": summary(waits),
+            "undelivered": 3 * len(lines) - len(waits),
+        }
 
 
 @dataclass
@@ -407,15 +523,24 @@ class Person:
         self.known: set[str] = set()
         self.bot_waits: list[float] = []
         self.bot_turn: tuple[int, float] | None = None
+        self.talk = random.Random(-1 - seed)
+        """The chat's own randomness: the decisions are those of a run without chat."""
+        self.said_at: deque[float] = deque()
+        """This connection's chat messages waiting for their line or refusal: when each was sent."""
+        self.last_said = -CHAT_GAP
 
     async def run(self) -> None:
         try:
             async with websockets.connect(self.url, proxy=None, open_timeout=60, max_queue=None) as ws:
-                await ws.send(json.dumps({"type": "hello", "token": self.token}))
+                chat = self.stats.chat is not None
+                await ws.send(json.dumps({"type": "hello", "token": self.token, "chat": chat}))
                 receiving = asyncio.create_task(self.receive(ws))
                 stopping = asyncio.create_task(self.stats.stop.wait())
+                chatting = asyncio.create_task(self.chat(ws)) if chat else None
                 done, _ = await asyncio.wait({receiving, stopping}, return_when=asyncio.FIRST_COMPLETED)
                 stopping.cancel()
+                if chatting is not None:
+                    chatting.cancel()
                 if receiving in done:
                     receiving.result()  # the server closed the socket: raises if it broke
                     raise websockets.ConnectionClosedOK(None, None)
@@ -435,6 +560,13 @@ class Person:
             self.stats.frame_bytes += len(raw)
             if frame["type"] == "error":
                 self.stats.errors[frame["code"]] += 1
+                if self.stats.chat is not None and frame["code"] in CHAT_REFUSALS:
+                    self.stats.chat.refused[frame["code"]] += 1
+                    if self.said_at:
+                        self.said_at.popleft()
+                continue
+            if frame["type"] == "chat":
+                self.heard(raw, frame, now)
                 continue
             self.check(raw, frame)
             seq, game = frame["seq"], frame["game"]
@@ -454,6 +586,9 @@ class Person:
                     self.acted.add(key)
                     if self.seat == 0:
                         self.stats.games_over += self.stats.measured(now)
+                    if self.stats.chat is not None and self.talk.random() < 0.5:  # "gg", or "wp", at the end
+                        reaction = self.talk.choice(("gg", "wp"))
+                        self.say(ws, {"type": "chat", "reaction": reaction}, game_end=True)
                     again = {"type": "again", "game": frame["table"]["game"]}
                     asyncio.get_running_loop().call_later(self.delay, self.send, ws, again)
             elif game["options"] and key not in self.acted:
@@ -463,6 +598,72 @@ class Person:
                 wait = max(0.0, self.pace.last + self.delay - now)
                 message = {"type": "decide", "seq": seq, "action": action}
                 asyncio.get_running_loop().call_later(wait, self.send, ws, message, seq + 1)
+
+    async def chat(self, ws: Any) -> None:
+        """Say a line now and then: on average one every ``--chat-every`` seconds (at random
+        moments, never two within :data:`CHAT_GAP`), half canned reactions, half free text."""
+        chat = self.stats.chat
+        assert chat is not None
+        while not self.stats.stop.is_set():
+            await asyncio.sleep(CHAT_GAP + self.talk.expovariate(1 / max(1e-3, chat.every - CHAT_GAP)))
+            if self.talk.random() < 0.5:
+                self.say(ws, {"type": "chat", "reaction": self.talk.choice(tuple(REACTIONS))})
+            else:
+                self.say(ws, {"type": "chat", "text": chat.text(self.talk)})
+
+    def say(self, ws: Any, message: dict[str, Any], game_end: bool = False) -> None:
+        """Send a chat message, and note when (its line, coming back, tells its id)."""
+        chat = self.stats.chat
+        now = time.monotonic()
+        if chat is None or self.stats.stop.is_set():
+            return
+        if game_end and now - self.last_said < CHAT_GAP:
+            chat.held_back += 1
+            return
+        if "text" in message:
+            chat.said.setdefault((self.table, self.seat), set()).add(message["text"])
+        else:
+            chat.reactions += 1
+        chat.sends += 1
+        self.last_said = now
+        self.said_at.append(now)
+        asyncio.ensure_future(self._send(ws, json.dumps(message)))
+
+    def heard(self, raw: str, frame: dict[str, Any], now: float) -> None:
+        """A chat frame: its lines timed (the receiver's own: its send's id) and checked,
+        with this seat's knowledge only: in the players' channel, from a seat, under the
+        seat's name, saying a reaction's words or a text that seat sent, naming no card
+        the receiver cannot know."""
+        chat = self.stats.chat
+        assert chat is not None
+        chat.frames += 1
+        problems = []
+        if not frame["can_post"]:
+            problems.append("a seat told it may not chat")
+        for line in frame["lines"]:
+            seat = line["seat"]
+            if line["channel"] != "players" or seat not in range(4):
+                problems.append(f"a line of the {line['channel']} channel, seat {seat}")
+                continue
+            if line["name"] != NAMES[seat]:
+                problems.append(f"a line of seat {seat} under the name {line['name']!r}")
+            expected = REACTIONS.get(line["reaction"]) if line["reaction"] else None
+            if expected is not None and line["text"] != expected:
+                problems.append(f"reaction {line['reaction']} as {line['text']!r}")
+            if line["reaction"] is None and line["text"] not in chat.said.get((self.table, seat), ()):
+                problems.append(f"a line seat {seat} never said: {line['text'][:60]!r}")
+            if frame["history"]:
+                continue  # (said before this connection came: not timed)
+            if seat == self.seat:
+                if self.said_at:
+                    chat.sent[(self.table, line["id"])] = self.said_at.popleft()
+            else:
+                chat.arrivals.append((self.table, line["id"], self.seat, now))
+        unknown = card_ids(raw.replace(self.table, "")) - self.known
+        if unknown:
+            problems.append(f"cards it cannot know: {sorted(unknown)}")
+        if problems:
+            self.stats.leaks.append(f"table {self.table} seat {self.seat} chat: {'; '.join(problems)}")
 
     def send(self, ws: Any, message: dict[str, Any], answer: int | None = None) -> None:
         if self.stats.stop.is_set():
@@ -511,12 +712,14 @@ class Person:
                 self.bot_turn = (frame["seq"], now)
 
 
-async def people_load(cluster: Cluster, games: int, seconds: float, ramp: float, clock: int = 0) -> dict[str, Any]:
-    stats = Stats()
+async def people_load(
+    cluster: Cluster, games: int, seconds: float, ramp: float, clock: int = 0, chat: float | None = None
+) -> dict[str, Any]:
+    stats = Stats(chat=None if chat is None else ChatStats(every=chat))
     people: list[Person] = []
     tasks = []
     started = time.monotonic()
-    limits = httpx.Limits(max_connections=20)
+    limits = NO_KEEP_ALIVE
     async with contextlib.AsyncExitStack() as clients:
         https = [
             await clients.enter_async_context(
@@ -561,6 +764,7 @@ async def people_load(cluster: Cluster, games: int, seconds: float, ramp: float,
         "cluster": cluster.describe(),
         "games": games,
         "clock": clock,
+        "chat": None if stats.chat is None else chat_figures(stats.chat, stats.window),
         "connections": len(people),
         "seconds": seconds,
         "setup_seconds": round(setup, 1),
@@ -584,6 +788,19 @@ async def people_load(cluster: Cluster, games: int, seconds: float, ramp: float,
     }
 
 
+def chat_figures(chat: ChatStats, window: tuple[float, float]) -> dict[str, Any]:
+    """The chat of a run: its pace, the lines of the window and their delivery, refusals."""
+    return {
+        "every_seconds": chat.every,
+        "sent_in_run": chat.sends,
+        "reactions_in_run": chat.reactions,
+        **chat.delivery(window),
+        "frames": chat.frames,
+        "refused": dict(chat.refused),
+        "game_end_reactions_held_back": chat.held_back,
+    }
+
+
 # --- bots -----------------------------------------------------------------------------
 
 
@@ -591,7 +808,14 @@ async def bots_load(cluster: Cluster, counts: list[int], seconds: float, budget:
     steps = []
     async with contextlib.AsyncExitStack() as clients:
         https = [
-            await clients.enter_async_context(httpx.AsyncClient(base_url=server.base, trust_env=False, timeout=60))
+            await clients.enter_async_context(
+                httpx.AsyncClient(
+                    base_url=server.base,
+                    trust_env=False,
+                    timeout=60,
+                    limits=NO_KEEP_ALIVE,
+                )
+            )
             for server in cluster.servers
         ]
         for k in counts:
@@ -683,7 +907,8 @@ def report(result: dict[str, Any]) -> str:
         each = result["server_memory_mib_each"]
         lines = [
             result["cluster"],
-            f"{result['games']} games{' with a ' + str(result['clock']) + ' s clock' if result['clock'] else ''}, "
+            f"{result['games']} games{' with a ' + str(result['clock']) + ' s clock' if result['clock'] else ''}"
+            f"{', chatting' if result['chat'] else ''}, "
             f"{result['connections']} WebSockets, {result['seconds']} s measured "
             f"(set-up {result['setup_seconds']} s)",
             f"decision round trip: p50 {rt['p50_ms']:.1f} ms, p90 {rt['p90_ms']:.1f} ms, p99 {rt['p99_ms']:.1f} ms, "
@@ -715,6 +940,20 @@ def report(result: dict[str, Any]) -> str:
                 else ""
             ),
         ]
+        chat = result["chat"]
+        if chat is not None:
+            d = chat["delivery"]
+            lines.append(
+                f"chat: {chat['lines']} lines sent in the window ({chat['lines_per_second']}/s, a person's every "
+                f"{chat['every_seconds']} s on average), {chat['frames']} chat frames; delivery to the other seats "
+                + (
+                    f"p50 {d['p50_ms']:.1f} ms, p90 {d['p90_ms']:.1f} ms, p99 {d['p99_ms']:.1f} ms, "
+                    f"max {d['max_ms']:.1f} ms over {d['n']} arrivals"
+                    if d["n"]
+                    else "(none arrived)"
+                )
+                + f"; undelivered {chat['undelivered']}, refused {chat['refused'] or 0}"
+            )
         if len(counts["each"]) > 1:
             lines.append(
                 "clients by process in the window: " + ", ".join(str(e["clients_in_window"]) for e in counts["each"])
@@ -760,7 +999,9 @@ async def measure(args: argparse.Namespace, stack: contextlib.ExitStack) -> dict
         counts = [int(k) for k in args.bot_tables.split(",")]
         return await bots_load(cluster, counts, args.bot_seconds, args.budget)
     ramp = args.ramp if args.ramp is not None else max(5.0, args.games / 25)
-    return await people_load(cluster, args.games, args.seconds, ramp, args.clock)
+    return await people_load(
+        cluster, args.games, args.seconds, ramp, args.clock, args.chat_every if args.chat else None
+    )
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -801,8 +1042,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--clock", type=int, default=0, help="each table's clock, seconds per turn: 0 (none, the default), 60, 180..."
     )
+    parser.add_argument(
+        "--chat",
+        action="store_true",
+        help="people chat too: reactions and free text, each person a line every --chat-every s on average",
+    )
+    parser.add_argument(
+        "--chat-every",
+        type=float,
+        default=20.0,
+        help=f"with --chat: a person's mean seconds between two lines (default 20; at least {CHAT_GAP} s apart)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
+    if args.chat_every < CHAT_GAP:
+        parser.error(f"--chat-every must be at least {CHAT_GAP} s: the server refuses faster chat (a line every 2 s)")
     if args.processes < 1:
         parser.error("--processes must be at least 1")
     if args.backend == "sqlite" and args.processes > 1:

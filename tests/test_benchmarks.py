@@ -107,6 +107,24 @@ def test_web_load_with_people_on_sqlite() -> None:
     assert set(result["load_average"]) == {"min", "mean", "max"}
 
 
+def test_web_load_with_people_chatting_on_a_clock() -> None:
+    # a line every 3 s on average per person: some 20 lines in the window, each owed to three seats
+    result = figures(
+        "web_load", "--games", "2", "--seconds", "5", "--ramp", "0.5", "--chat", "--chat-every", "3", "--clock", "60"
+    )
+    assert result["clock"] == 60 and result["leaks"] == 0 and result["errors"] == {}
+    chat = result["chat"]
+    assert chat["every_seconds"] == 3 and chat["refused"] == {}
+    assert chat["sent_in_run"] > 0 and chat["frames"] > 0
+    assert chat["lines"] > 0 and chat["delivery"]["n"] == 3 * chat["lines"] and chat["undelivered"] == 0
+    assert 0 <= chat["delivery"]["p50_ms"] <= chat["delivery"]["p99_ms"]
+
+
+def test_web_load_refuses_chat_faster_than_the_server_allows() -> None:
+    proc = benchmark("web_load", "--chat", "--chat-every", "1")
+    assert proc.returncode == 2 and "--chat-every must be at least 2.5 s" in proc.stderr
+
+
 def test_web_frames() -> None:
     result = figures("web_frames", "--games", "1", "--connections", "2", "--spectators", "1", "--repeat", "1")
     assert result["decisions"] > 0 and result["frames_sent"] > result["decisions"]

@@ -4,22 +4,40 @@ not see, R9). Built from positions, without a server."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from helpers import make
-from red7.core.cards import Card
+from helpers import CONFIGS, make
+from red7.core.cards import Card, bits_of
+from red7.core.events import (
+    CanvasPlayed,
+    CardDrawn,
+    CardMoved,
+    CardPlayed,
+    CardTaken,
+    DrawDeclined,
+    Event,
+    PlayerEliminated,
+    RoundDealt,
+    TurnEnded,
+)
 from red7.core.game import Game
 from red7.core.model import Config
 from red7.play.last_move import LastMove, last_move
 from red7.play.session import Session
 from red7.play.table import Seat, Table
-from red7.ui.i18n import set_language
+from red7.ui.i18n import set_language, using
 from red7.ui.words import unusable_reason
+from red7.web.frames import FrameCache
 from red7.web.live import LiveTable, SeatState
 from red7.web.protocol import SERVER_FRAME
 from red7.web.views import table_frame
+from tiers import examples
 
 NAMES = ("Ana", "Bia")
 
@@ -121,3 +139,71 @@ def test_no_last_move_before_the_first_turn_or_after_a_hidden_draw_alone() -> No
     game.apply("draw")
     assert last_move(game.events_for(0)) == LastMove(0, (Card.parse("B7"), Card.parse("V4")))
     assert last_move(game.events_for(1)) == LastMove(0, (Card.parse("B7"),))
+
+
+MOVES = (CardPlayed, CanvasPlayed, CardMoved, CardTaken, CardDrawn)
+
+
+def plain_last_move(events: Sequence[Event]) -> dict[str, Any] | None:
+    """The frame's ``last``, read forwards from the first event, as docs/web.md says it:
+    the cards that the latest turn with a move moved, as the viewer's events show them;
+    a deal clears it, a turn ends at its ``TurnEnded`` or at another seat's event."""
+    last: tuple[int, list[str]] | None = None
+    open_turn = False
+    for event in events:
+        seat = getattr(event, "seat", None)
+        if isinstance(event, RoundDealt):
+            last, open_turn = None, False
+        elif isinstance(event, TurnEnded) or (open_turn and seat is not None and last and seat != last[0]):
+            open_turn = False
+        if isinstance(event, (*MOVES, DrawDeclined, PlayerEliminated)):
+            assert isinstance(seat, int)
+            if not open_turn:
+                last, open_turn = (seat, []), True
+            assert last is not None
+            if isinstance(event, MOVES) and event.card is not None:
+                last[1].append(str(event.card))
+    return {"seat": last[0], "cards": last[1]} if last is not None and last[1] else None
+
+
+def plain_unusable(table: Table, seat: int, names: Sequence[str], named: set[str]) -> list[tuple[str, str]]:
+    """The mover's greyed cards with the terminal game's words, a card at a time
+    (:func:`~red7.ui.words.unusable_reason`), in the order a frame lists them: the
+    hand, then each palette in seat order, each from its lowest card."""
+    obs = table.observe(seat)
+    cards = [Card(i) for mask in (obs.hand or 0, *obs.palettes) for i in bits_of(mask)]
+    found = [(str(c), unusable_reason(obs, c, table.check, names)) for c in cards if str(c) not in named]
+    return [(card, why) for card, why in found if why is not None]
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 2**32 - 1), lang=st.sampled_from(["en", "pt-BR"]))
+def test_every_frames_greyed_cards_and_last_move_are_their_plain_definitions(
+    config: Config, seed: int, lang: str
+) -> None:
+    """A whole game of people, every seat's and a spectator's frame at every decision
+    point, made as the server makes them (:class:`~red7.web.frames.FrameCache`): the
+    mover's ``unusable`` is the terminal game's reason of each card no option names, in
+    the hand-then-palettes order, and nobody else's has any; every ``last`` is the plain
+    forward reading of that viewer's events. (The frames' content, kept when the server
+    made both faster.)"""
+    names = ["Ana", "Bia", "Caio", "Davi"][: config.players]
+    seats = [SeatState(name=n, token_hash=f"h{n}") for n in names]
+    table = Table([Seat(n) for n in names], config, seed=seed)
+    live = LiveTable("t1", lang, config, seats, "playing", session=Session(table))
+    cache, rng = FrameCache(), random.Random(seed)
+    while True:
+        for seat in [*range(config.players), None]:
+            game = cache.view(live, seat).whole["game"]
+            assert game["last"] == plain_last_move(table.events_for(seat))
+            if seat is not None and seat == table.current:
+                named = {option["card"] for option in game["options"] if option["card"]}
+                with using(lang):
+                    assert list(game["unusable"].items()) == plain_unusable(table, seat, names, named)
+            else:
+                assert game["unusable"] == {}
+        if table.is_over:
+            break
+        options = table.options()
+        safe = [o.action for o in options if o.safe]
+        table.decide(rng.choice(safe) if safe and rng.random() < 0.95 else rng.choice(options).action)

@@ -30,6 +30,10 @@ __all__ = ["LastMove", "last_move"]
 
 _MOVES = (CardPlayed, CanvasPlayed, CardMoved, CardTaken, CardDrawn)
 """The events that move a card (a drawn card only when the events show it)."""
+_TURNS = (*_MOVES, DrawDeclined, PlayerEliminated)
+"""The events that end the search for the latest turn (it moved a card, or could have)."""
+_BOUNDS = (RoundDealt, TurnEnded)
+"""The events before the latest turn's moves."""
 
 
 @dataclass(frozen=True)
@@ -40,33 +44,33 @@ class LastMove:
     cards: tuple[Card, ...]
 
 
-def _card(event: Event) -> Card | None:
-    return event.card if isinstance(event, _MOVES) else None
-
-
 def last_move(events: Sequence[Event]) -> LastMove | None:
     """The latest turn's moved cards in ``events`` (one seat's view of a game, R9), or
     None: nothing moved yet in this round (a new round's deal clears the board), or the
     latest turn moved no card the view shows (a hidden draw, a concession).
 
     The turn is the latest one with a move: its seat's moves back to the end of the turn
-    before (or the round's deal)."""
-    end = len(events)
-    for i in range(len(events) - 1, -1, -1):
+    before (or the round's deal). Only the events of that turn and after it are read,
+    from the end (the web server asks this of every seat's view at every change, and a
+    game's events grow to hundreds)."""
+    i = len(events) - 1
+    while i >= 0:
         event = events[i]
         if isinstance(event, RoundDealt):
             return None
-        if isinstance(event, (*_MOVES, DrawDeclined, PlayerEliminated)):
-            end = i + 1
+        if isinstance(event, _TURNS):
             break
+        i -= 1
     else:
         return None
-    seat = getattr(events[end - 1], "seat", None)
+    seat = getattr(event, "seat", None)
     assert isinstance(seat, int)
     cards: list[Card] = []
-    for event in reversed(events[:end]):
-        if isinstance(event, RoundDealt | TurnEnded) or getattr(event, "seat", seat) != seat:
+    while i >= 0:
+        event = events[i]
+        if isinstance(event, _BOUNDS) or getattr(event, "seat", seat) != seat:
             break
-        if (card := _card(event)) is not None:
-            cards.append(card)
+        if isinstance(event, _MOVES) and event.card is not None:
+            cards.append(event.card)
+        i -= 1
     return LastMove(seat, tuple(reversed(cards))) if cards else None

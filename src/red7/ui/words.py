@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 
 from ..bots.base import Appraisal
 from ..core.actions import Action, Kind
-from ..core.cards import COLOUR_LETTERS, COLOURS, Card, CardSet, bits_of, to_card
+from ..core.cards import COLOUR_LETTERS, COLOURS, NAME_OF, NUM_CARDS, Card, CardSet, bits_of, to_card
 from ..core.events import (
     CanvasPlayed,
     CardDrawn,
@@ -462,27 +462,38 @@ def unusable_reasons(
     the mask ``among`` (default: all) that has one, by notation, at once: what the
     step's decisions pick is worked out once, not per card, and a palette's sentences
     once per palette (the web server words the mover's frame at every change)."""
-    kinds = STEP_KINDS[obs.step]
-    decisions = [(kind, to) for kind, to in CARD_DECISIONS if kind in kinds]
+    hand, own, others, decisions = _picks(obs.step)
     lang = language()
     reasons: dict[str, str] = {}
 
-    def refused(card: Card) -> None:
-        refusals = tuple(refusal for kind, to in decisions if (refusal := check(Action.of(kind, card, to))) is not None)
-        if refusals and len(refusals) == len(decisions):  # no decision of this step can use it
-            reasons[str(card)] = _cannot_use(card, refusals, lang)
+    def refused(cards: int) -> None:
+        for index in bits_of(cards):
+            actions = decisions[index]
+            refusals = tuple(refusal for action in actions if (refusal := check(action)) is not None)
+            if refusals and len(refusals) == len(actions):  # no decision of this step can use it
+                reasons[NAME_OF[index]] = _cannot_use(Card(index), refusals, lang)
 
-    if kinds & {Kind.PLAY, Kind.CANVAS}:
-        for index in bits_of((obs.hand or 0) & among):
-            refused(Card(index))
+    if hand:
+        refused((obs.hand or 0) & among)
     for seat, palette in enumerate(obs.palettes):
         mine = seat == obs.seat
-        if (mine and Kind.MOVE in kinds) or (not mine and Kind.TAKE in kinds):  # where this step picks
-            for index in bits_of(palette & among):
-                refused(Card(index))
+        if own if mine else others:  # where this step picks
+            refused(palette & among)
         elif palette & among:
             reasons.update(_palette_reasons(palette & among, None if mine else names[seat], lang))
     return reasons
+
+
+@functools.cache
+def _picks(step: Step) -> tuple[bool, bool, bool, tuple[tuple[Action, ...], ...]]:
+    """Where the decisions of ``step`` pick their card (the hand, the mover's palette,
+    the others' palettes), and each card's decisions of this step (:data:`CARD_DECISIONS`
+    of its kinds), by card index: made once per step, not at every frame of the mover
+    (reading a decision's notation was half the time of their greyed cards)."""
+    kinds = STEP_KINDS[step]
+    ways = [(kind, to) for kind, to in CARD_DECISIONS if kind in kinds]
+    decisions = tuple(tuple(Action.of(kind, Card(i), to) for kind, to in ways) for i in range(NUM_CARDS))
+    return bool(kinds & {Kind.PLAY, Kind.CANVAS}), Kind.MOVE in kinds, Kind.TAKE in kinds, decisions
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -495,13 +506,20 @@ def _cannot_use(card: Card, refusals: tuple[Refusal, ...], lang: str) -> str:
 @functools.lru_cache(maxsize=1 << 12)
 def _palette_reasons(palette: int, owner: str | None, lang: str) -> tuple[tuple[str, str], ...]:
     # the web server words every palette card of the mover's frame at every change, and
-    # palettes change a card at a time: a palette's sentences are made once per owner
-    # and language (``owner`` None: the mover's own palette)
+    # palettes change a card at a time: a palette's sentences are kept by owner and
+    # language (``owner`` None: the mover's own palette), and a changed palette's are
+    # made of the cards' sentences, kept too (a card's is made once per owner and language)
+    return tuple((NAME_OF[index], _palette_reason(index, owner, lang)) for index in bits_of(palette))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _palette_reason(index: int, owner: str | None, lang: str) -> str:
+    card = card_label(index)
     if owner is not None:
-        words = _("{card} is in {name}'s palette: only a 1's action takes a card from another palette.")
-        return tuple((str(c), words.format(card=card_label(c), name=owner)) for c in map(Card, bits_of(palette)))
-    words = _("{card} is in your palette: only a 7's action moves a palette card.")
-    return tuple((str(c), words.format(card=card_label(c))) for c in map(Card, bits_of(palette)))
+        return _("{card} is in {name}'s palette: only a 1's action takes a card from another palette.").format(
+            card=card, name=owner
+        )
+    return _("{card} is in your palette: only a 7's action moves a palette card.").format(card=card)
 
 
 def turn_summary(staged: Sequence[Action], last: Action) -> str:

@@ -43,7 +43,7 @@ COMPILED_LEVELS: Final[dict[str, str]] = {
 """What each level is where the compiled core (:mod:`red7.native`) is in use. ``hard``'s
 ``opening`` and ``judgements`` are deterministic budgets that keep it within 1 s at the
 99th percentile where a solve or the opponent model's replays cost the most
-(docs/results/strength.md, "Within the clock")."""
+(docs/results/levels.md)."""
 PYTHON_LEVELS: Final[dict[str, str]] = {
     **COMPILED_LEVELS,
     "hard": "pimc:worlds=16,model=1,tries=400,steps=8000",

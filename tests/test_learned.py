@@ -19,6 +19,7 @@ from red7.bots import BotSpecError, make_bot
 from red7.bots.encoding import OBS_SIZE, encode
 from red7.bots.learned import LearnedBot, Network, load_weights, save_weights, shipped
 from red7.core.actions import NUM_ACTIONS
+from red7.core.worlds import sample_world
 from red7.play import play_game
 
 CONFIGS = [Config(p, advanced=adv, actions=act) for p in (2, 3, 4) for adv in (False, True) for act in (False, True)]
@@ -57,14 +58,21 @@ def test_the_learned_bot_is_deterministic_and_samples_from_its_rng() -> None:
 
 
 def test_the_bot_reads_the_observation_only() -> None:
-    """Two worlds that differ only in cards seat 0 cannot see get the same decision:
-    the bot's input is the observation's encoding, which is the same for both."""
-    game = Game(Config(2), seed=3)
-    obs = game.observe(0)
+    """Worlds that differ from the game only in cards the seat cannot see (other hands,
+    the deck) encode to the same numbers and get the same decision."""
     bot = LearnedBot()
-    choice = bot.choose(obs, game.options(), random.Random(0))
-    assert choice in [o.action for o in game.options()]
-    assert np.array_equal(encode(obs), encode(game.observe(0)))
+    for seed in range(5):
+        game = Game(config=Config(2, advanced=True), seed=seed)
+        for _ in range(3 * seed):  # a few decisions in, by easy
+            game.apply(make_bot("easy").choose(game.observe(game.current_player or 0), game.options(), random.Random(seed)))
+        me = game.current_player
+        assert me is not None
+        choice = bot.choose(game.observe(me), game.options(), random.Random(0))
+        assert choice in [o.action for o in game.options()]
+        for k in range(3):
+            world = sample_world(game.observe(me), random.Random(k))
+            assert np.array_equal(encode(world.observe(me)), encode(game.observe(me)))
+            assert bot.choose(world.observe(me), world.options(), random.Random(0)) == choice
 
 
 def test_bad_options_and_bad_files_are_refused(tmp_path: Path) -> None:

@@ -109,6 +109,10 @@ class Options:
     eval_seed: int = 10_000
 
 
+EVALUATION: Final = ("eval_every", "eval_medium", "eval_hard", "eval_seed")
+"""The options that only say how the run is measured (a resumed run takes the command's)."""
+
+
 @dataclass
 class Point:
     """One evaluation on the learning curve."""
@@ -428,9 +432,7 @@ def win_rate_vs_bot(network: Network, opponent: str, deals: int, config: Config,
     return wins / (2 * deals)
 
 
-def evaluate(
-    net: Net, options: Options, iteration: int, steps: int, seconds: float, meta: dict[str, Any]
-) -> Point:
+def evaluate(net: Net, options: Options, iteration: int, steps: int, seconds: float, meta: dict[str, Any]) -> Point:
     """The learning curve's point now (most likely decisions, fixed deals)."""
     torch = _torch()
 
@@ -521,14 +523,16 @@ def train(options: Options, out: Path, resume: bool = False, quiet: bool = False
     checkpoint = out / "checkpoint.pt"
     if resume and checkpoint.exists():
         state = torch.load(checkpoint, weights_only=False)
-        # The run goes on as it was set up; only where it stops is the command's.
-        stops = {"iterations": options.iterations, "minutes": options.minutes}
+        # The run goes on as it was set up; where it stops and how often it is measured
+        # are the command's (measuring draws nothing from the training's random streams).
+        stops = {name: getattr(options, name) for name in ("iterations", "minutes", *EVALUATION)}
         options = Options(**{**state["options"], "hidden": tuple(state["options"]["hidden"]), **stops})
         net.load_state_dict(state["net"])
         optimizer.load_state_dict(state["optimizer"])
         league, iteration, steps, seconds = state["league"], state["iteration"], state["steps"], state["seconds"]
         curve = [Point(**p) for p in state["curve"]]
-        rng = np.random.default_rng(state["rng"])
+        rng = np.random.default_rng()
+        rng.bit_generator.state = state["rng"]
         torch.set_rng_state(state["torch_rng"])
 
     def meta() -> dict[str, Any]:

@@ -63,8 +63,10 @@ def test_the_bot_reads_the_observation_only() -> None:
     bot = LearnedBot()
     for seed in range(5):
         game = Game(config=Config(2, advanced=True), seed=seed)
+        easy = make_bot("easy")
         for _ in range(3 * seed):  # a few decisions in, by easy
-            game.apply(make_bot("easy").choose(game.observe(game.current_player or 0), game.options(), random.Random(seed)))
+            mover = game.current_player or 0
+            game.apply(easy.choose(game.observe(mover), game.options(), random.Random(seed)))
         me = game.current_player
         assert me is not None
         choice = bot.choose(game.observe(me), game.options(), random.Random(0))

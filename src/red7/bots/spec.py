@@ -203,7 +203,19 @@ def _usage(factory: BotFactory) -> str:
     return inspect.getdoc(target) or ""
 
 
+def learned(sample: int = 0) -> Bot:
+    """learned: the shipped policy network (red7.bots.learned; needs numpy, red7[rl]).
+    sample=1 draws each decision from the network's policy instead of taking the most
+    likely one."""
+    try:
+        from .learned import LearnedBot  # numpy: imported only when the bot is made
+    except ImportError as err:
+        raise BotSpecError(N_("the learned bot needs numpy: pip install 'red7[rl]' ({reason})"), reason=err) from None
+    return LearnedBot(sample=sample)
+
+
 register_bot("random", RandomBot)
 register_bot("greedy", GreedyBot)
 register_bot("ismcts", ISMCTSBot)
 register_bot("pimc", PIMCBot)
+register_bot("learned", learned)

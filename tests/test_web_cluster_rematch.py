@@ -72,3 +72,25 @@ def test_a_clocked_tables_countdown_is_the_same_through_both_processes(pair: tup
     assert 0 <= mine["remaining"] - seen["remaining"] <= 30
     ana.close()
     watcher.close()
+
+
+def test_every_person_agreeing_at_once_through_both_processes_starts_the_next_game(
+    pair: tuple[WebServer, WebServer],
+) -> None:
+    """Four people, two on each process, answer the rematch at the same moment, game after
+    game: answers that cross in the database are applied again to the table read back
+    (an agreement holds whatever the others did), so no one is told ``stale`` and every
+    next game starts (before, a crossed answer was refused and that table waited)."""
+    a, b = pair
+    game = new_game(lambda seat: a if seat in (0, 2, None) else b, 4, False, False, people=4, level="easy")
+    people = [c for c in game.clients if c.seat is not None]
+    assert len(people) == 4
+    for number in range(1, 6):
+        play(game.clients, random.Random(number))
+        settle(game.clients)
+        for person in people:  # back to back, nobody waiting for the others' frames
+            person.send({"type": "again", "game": number})
+        for c in game.clients:
+            c.until(lambda c, n=number: c.last is not None and c.last["table"]["game"] == n + 1)
+    assert [e for c in game.clients for e in c.errors] == []
+    game.close()

@@ -230,6 +230,17 @@ def choose_in_worker(spec: str, observation: Observation, options: list[Option],
     return str(bot.choose(observation, options, random.Random(seed)))
 
 
+CONFLICT_TRIES = 4
+"""How many times an answer that does not depend on what its sender saw (a rematch's
+answer) is applied again to a table read back after another process changed it first."""
+
+
+class Conflict(Refused):
+    """A write another process got in first: the table was read back, nothing of the change
+    stays. To a client it is ``stale``; an answer that holds whatever the table became is
+    applied again (:meth:`Tables._retried`)."""
+
+
 class Tables:
     """The live tables of one server, kept in ``store``.
 
@@ -661,7 +672,8 @@ class Tables:
         last one): the first agreement is the proposal the others see; once every person
         seated agreed (bots always do), a new deal for the same seats."""
         live = self.get(table_id)
-        async with self._changing(live, reread=True):
+
+        async def agree() -> None:
             self._after_game(live, game)
             try:
                 consented = live.session.agree(seat)
@@ -672,17 +684,37 @@ class Tables:
             else:
                 await self._changed(live)
 
+        await self._retried(live, agree)
+
     async def decline(self, table_id: str, seat: int, game: int | None = None) -> None:
         """The person of ``seat`` declines the rematch proposed after game ``game``: the
         proposal ends, and every seat is told who declined."""
         live = self.get(table_id)
-        async with self._changing(live, reread=True):
+
+        async def decline() -> None:
             self._after_game(live, game)
             try:
                 live.session.decline(seat)
             except SessionRefused as refused:
                 raise session_refusal(refused.stop) from None
             await self._changed(live)
+
+        await self._retried(live, decline)
+
+    async def _retried(self, live: LiveTable, change: Callable[[], Awaitable[None]]) -> None:
+        """``change()`` with ``live`` held and read back first, applied again (up to
+        :data:`CONFLICT_TRIES` times) while another process's write gets in first: the
+        people of a table answer a rematch at once, through different processes, and
+        each answer holds whatever the others did (a refusal of the re-read table, such
+        as the game having moved on, is the answer's)."""
+        for attempt in range(CONFLICT_TRIES):
+            try:
+                async with self._changing(live, reread=True):
+                    await change()
+                return
+            except Conflict:
+                if attempt == CONFLICT_TRIES - 1:
+                    raise
 
     @staticmethod
     def _after_game(live: LiveTable, game: int | None) -> None:
@@ -1110,7 +1142,8 @@ class Tables:
             stored = await self._db(self.store.table, live.id)
             assert stored is not None
             self._copy(live, stored)
-            raise session_refusal(Stop.STALE)
+            stale = session_refusal(Stop.STALE)
+            raise Conflict(stale.code, stale.message, stale.status)
         live.saved, live.touched = written, time.monotonic()
         live.game_id = None if written.game is None else written.game.id
 

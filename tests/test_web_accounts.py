@@ -23,7 +23,7 @@ from alembic import command
 from fastapi.testclient import TestClient
 
 from red7.web.accounts import COOKIE, Lockout
-from red7.web.login_limits import LoginRules
+from red7.web.login_limits import LoginLimits, LoginRules
 from red7.web.protocol import AccountView, Profile
 from red7.web.store import Store, alembic_config
 from web_client import HEAD, Clock, Conn, careful, make_app, new_table, play_out
@@ -210,6 +210,17 @@ def test_a_client_gets_so_many_tries_and_failures(tmp_path: Path) -> None:
         assert r.status_code == 429  # registrations too
         clock.advance(301)
         assert register(client, "Ana").status_code == 200
+
+
+def test_a_lockout_says_its_whole_seconds_whatever_the_clock_reads() -> None:
+    """A lockout of 300 s asks for 300 s at once, not 301: at this clock reading
+    ``(t + 300.0) - t`` is 300.0000000000291, whose ceiling was the 301 that made
+    test_a_client_gets_so_many_tries_and_failures fail on some runs."""
+    t = 262131.90478483363
+    assert (t + 300.0) - t > 300.0
+    limits = LoginLimits(LoginRules(failures=1, lock=300.0), lambda: t)
+    limits.failed("client")
+    assert limits.refusal("client") == 300.0
 
 
 def test_a_logged_in_person_sits_as_their_username_and_their_games_are_listed(tmp_path: Path) -> None:

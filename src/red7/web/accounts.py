@@ -41,6 +41,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..ui.i18n import _
 from ..ui.words import RESERVED_NAME, name_key
+from .limits import whole_seconds
 from .refusals import Limited, Refused
 from .store import Base, GameRow, SeatRow, Store, TableRow, new_token, now, token_hash
 
@@ -222,7 +223,7 @@ class Accounts:
             failure = s.get(FailureRow, key)
             clock = self.wall()
             if failure is not None and failure.locked_until is not None and failure.locked_until > clock:
-                wait = math.ceil(failure.locked_until - clock)
+                wait = whole_seconds(failure.locked_until - clock)
                 raise Limited(
                     "locked",
                     _("Too many failed logins for this name: wait {minutes} min.").format(minutes=math.ceil(wait / 60)),

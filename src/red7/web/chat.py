@@ -39,7 +39,6 @@ read from the database, whichever process it reaches.
 from __future__ import annotations
 
 import contextlib
-import math
 import time
 import unicodedata
 from collections.abc import Awaitable, Callable
@@ -51,7 +50,7 @@ from pydantic import ValidationError
 from ..ui.i18n import N_, _, using
 from .bus import Bus
 from .chat_store import StoredLine, add_line, recent_lines
-from .limits import Bucket
+from .limits import Bucket, whole_seconds
 from .live import LiveTable
 from .protocol import MAX_CHAT, PROTOCOL_VERSION, ChatLine, Say
 from .refusals import Limited, Refused
@@ -194,7 +193,7 @@ class Chat:
         bucket = self._bucket(live.id, seat, connection)
         wait = bucket.take(self.clock())
         if wait:
-            seconds = max(1, math.ceil(wait))
+            seconds = whole_seconds(wait)
             raise Limited("chat-too-fast", _("You are chatting fast: wait {seconds} s.").format(seconds=seconds), wait)
         name = "" if seat is None else live.names()[seat]
         who = None if seat is None else live.seats[seat].who  # (what a page mutes: the person, not the seat)

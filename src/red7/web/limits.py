@@ -107,6 +107,13 @@ def client_key(host: str | None) -> str:
     return str(address)
 
 
+def whole_seconds(seconds: float) -> int:
+    """The whole seconds, at least 1, to wait ``seconds`` (a ``Retry-After``): read to the
+    microsecond first, since a wait is a difference of clock readings and carries float
+    noise (``(t + 300.0) - t`` may be 300.00000000001, which would round up to 301)."""
+    return max(1, math.ceil(round(seconds, 6)))
+
+
 @dataclass
 class Bucket:
     """A token bucket: ``burst`` takes at once, ``rate`` a second on average (a client's
@@ -173,7 +180,7 @@ class ClientLimits:
                 self._forget_full(now)
             self._buckets[client] = bucket
         wait = bucket.take(now)
-        return ("rate", max(1.0, math.ceil(wait))) if wait else None
+        return ("rate", float(whole_seconds(wait))) if wait else None
 
     def created(self, client: str, table_id: str) -> None:
         self._created.setdefault(client, []).append(table_id)
@@ -230,4 +237,4 @@ def _wait(buckets: dict[str, Bucket], client: str, rate: float, burst: float, no
                     del buckets[key]
         bucket = buckets[client] = Bucket.full(rate, burst, now)
     wait = bucket.take(now)
-    return max(1.0, math.ceil(wait)) if wait else 0.0
+    return float(whole_seconds(wait)) if wait else 0.0

@@ -9,11 +9,10 @@ Time is read from the server's clock (``Settings.clock``), which tests move by h
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .limits import Bucket
+from .limits import Bucket, whole_seconds
 
 
 @dataclass(frozen=True)
@@ -49,7 +48,7 @@ class LoginLimits:
         until = self._locked.get(client)
         if until is not None:
             if until > now:
-                return float(math.ceil(until - now))
+                return float(whole_seconds(until - now))
             del self._locked[client]
         bucket = self._buckets.get(client)
         if bucket is None:
@@ -57,7 +56,7 @@ class LoginLimits:
                 self._buckets = {k: b for k, b in self._buckets.items() if b.level(now) < b.burst}
             bucket = self._buckets[client] = Bucket.full(self.rules.per_minute / 60.0, self.rules.burst, now)
         wait = bucket.take(now)
-        return float(max(1, math.ceil(wait))) if wait else None
+        return float(whole_seconds(wait)) if wait else None
 
     def failed(self, client: str) -> None:
         """Count a failed login of ``client`` (locking it out at the count)."""

@@ -1,8 +1,11 @@
 """Shared test settings: the two tiers (``--full``, see ``tiers.py``) and their
-hypothesis profiles, the interface language, and the real services (PostgreSQL, Redis)
-some tests run against."""
+hypothesis profiles, the interface language, the real services (PostgreSQL, Redis)
+some tests run against, and the browser of the browser tests."""
+
+from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -10,6 +13,12 @@ from hypothesis import HealthCheck, settings
 import tiers
 from red7.ui.i18n import set_language
 from red7.web import local_services as services
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+    from browser_driver import People
+    from web_server import WebServer
 
 # No deadline and no health check that times the test: a busy machine must not fail a
 # correct test. The fast tier tries fewer examples of each property; the full tier,
@@ -91,3 +100,26 @@ def redis_url() -> Iterator[str]:
         pytest.fail("redis-server is not installed: run `apt-get install -y redis-server` (as root)")
     with services.Redis() as server:
         yield server.url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Chromium (Debian's, driven by Playwright: :func:`browser_driver.launched`), one per
+    browser test module."""
+    from browser_driver import launched
+
+    with launched() as running:
+        yield running
+
+
+@pytest.fixture
+def people(browser: Browser, server: WebServer) -> Iterator[People]:
+    """The people of one browser test, each a browser context on the module's ``server``
+    fixture (a server per module, with that module's options); a JavaScript error on any
+    of their pages fails the test."""
+    from browser_driver import People
+
+    crowd = People(browser, server)
+    yield crowd
+    crowd.close()
+    assert not crowd.errors, f"JavaScript errors: {crowd.errors}"

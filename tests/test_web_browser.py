@@ -17,10 +17,10 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 import web_client
-from browser_driver import IMAGES, LAPTOP, PHONE, WAIT, People, launched, my_turn, play_until, round_over, serious
+from browser_driver import IMAGES, LAPTOP, PHONE, WAIT, People, my_turn, play_until, round_over, serious
 from web_server import WebServer
 
 pytestmark = pytest.mark.browser
@@ -37,20 +37,6 @@ ENGLISH_LABEL = re.compile(r"^[ROYGBIV][1-7]$")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     with WebServer(tmp_path_factory.mktemp("red7-web"), bot_delay=0.05, away=60) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launched() as running:
-        yield running
-
-
-@pytest.fixture
-def people(browser: Browser, server: WebServer) -> Iterator[People]:
-    crowd = People(browser, server)
-    yield crowd
-    crowd.close()
-    assert not crowd.errors, f"JavaScript errors: {crowd.errors}"
 
 
 def new_table(

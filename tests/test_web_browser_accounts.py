@@ -14,9 +14,9 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from browser_driver import IMAGES, LAPTOP, PHONE, People, launched, serious
+from browser_driver import IMAGES, LAPTOP, PHONE, People, serious
 from test_web_accounts import PASSWORD
 from test_web_admin import ADMIN, add_admin
 from web_server import WebServer
@@ -35,20 +35,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     add_admin(f"sqlite:///{folder / 'db.sqlite3'}")  # the database the server then opens
     with WebServer(folder, bot_delay=0.05, away=60) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launched() as running:
-        yield running
-
-
-@pytest.fixture
-def people(browser: Browser, server: WebServer) -> Iterator[People]:
-    crowd = People(browser, server)
-    yield crowd
-    crowd.close()
-    assert not crowd.errors, f"JavaScript errors: {crowd.errors}"
 
 
 def log_in(page: Page, username: str, password: str, kind: str = "login") -> None:

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import expect
 
 import web_client
-from browser_driver import IMAGES, LAPTOP, PHONE, WAIT, People, launched, serious
+from browser_driver import IMAGES, LAPTOP, PHONE, WAIT, People, serious
 from web_server import WebServer
 
 pytestmark = pytest.mark.browser
@@ -40,20 +40,6 @@ WORDS = {
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     with WebServer(tmp_path_factory.mktemp("red7-board"), bot_delay=0.05, away=600) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launched() as running:
-        yield running
-
-
-@pytest.fixture
-def people(browser: Browser, server: WebServer) -> Iterator[People]:
-    crowd = People(browser, server)
-    yield crowd
-    crowd.close()
-    assert not crowd.errors, f"JavaScript errors: {crowd.errors}"
 
 
 def table_with_a_bot(server: WebServer, lang: str, name: str) -> tuple[str, str]:

@@ -21,9 +21,9 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from browser_driver import IMAGES, LAPTOP, PHONE, People, launched, serious
+from browser_driver import IMAGES, LAPTOP, PHONE, People, serious
 from web_server import WebServer
 
 pytestmark = pytest.mark.browser
@@ -56,20 +56,6 @@ WORDS = {
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     with WebServer(tmp_path_factory.mktemp("red7-web-invitations"), bot_delay=0.05, away=600) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launched() as running:
-        yield running
-
-
-@pytest.fixture
-def people(browser: Browser, server: WebServer) -> Iterator[People]:
-    crowd = People(browser, server)
-    yield crowd
-    crowd.close()
-    assert not crowd.errors, f"JavaScript errors: {crowd.errors}"
 
 
 def options_of(size: str, lang: str) -> dict[str, Any]:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import expect
 
-from browser_driver import IMAGES, LAPTOP, PHONE, People, launched, serious
+from browser_driver import IMAGES, LAPTOP, PHONE, People, serious
 from red7.web.ratings import Placing, Ratings
 from red7.web.store import Store
 from test_web_ratings import finished
@@ -38,20 +38,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
         ratings.apply(games[2], [Placing("bot:easy", "easy", 1), Placing("account:2", "Bia", 2)])
         store.close()
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launched() as running:
-        yield running
-
-
-@pytest.fixture
-def people(browser: Browser, server: WebServer) -> Iterator[People]:
-    crowd = People(browser, server)
-    yield crowd
-    crowd.close()
-    assert not crowd.errors, f"JavaScript errors: {crowd.errors}"
 
 
 @pytest.mark.parametrize("size", ["laptop", "phone"])

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import expect
 
 import web_client
-from browser_driver import IMAGES, LAPTOP, PHONE, People, launched, serious
+from browser_driver import IMAGES, LAPTOP, PHONE, People, serious
 from web_live import Client
 from web_server import WebServer
 
@@ -43,20 +43,6 @@ WORDS = {
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     with WebServer(tmp_path_factory.mktemp("red7-rematch"), bot_delay=0.05, away=60) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launched() as running:
-        yield running
-
-
-@pytest.fixture
-def people(browser: Browser, server: WebServer) -> Iterator[People]:
-    crowd = People(browser, server)
-    yield crowd
-    crowd.close()
-    assert not crowd.errors, f"JavaScript errors: {crowd.errors}"
 
 
 @pytest.mark.parametrize("size", ["laptop", "phone"])

@@ -17,10 +17,10 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 import web_client
-from browser_driver import IMAGES, LAPTOP, PHONE, People, launched, serious
+from browser_driver import IMAGES, LAPTOP, PHONE, People, serious
 from web_server import WebServer
 
 pytestmark = pytest.mark.browser
@@ -51,20 +51,6 @@ LOCALES = {"en": "en-GB", "pt-BR": "pt-BR"}
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     with WebServer(tmp_path_factory.mktemp("red7-web-tables"), bot_delay=0.05, away=60) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launched() as running:
-        yield running
-
-
-@pytest.fixture
-def people(browser: Browser, server: WebServer) -> Iterator[People]:
-    crowd = People(browser, server)
-    yield crowd
-    crowd.close()
-    assert not crowd.errors, f"JavaScript errors: {crowd.errors}"
 
 
 def page_of(people: People, size: str, lang: str, clipboard: bool = False) -> Page:

@@ -7,27 +7,37 @@ The full tier only (PyTorch is in the `dev` extra, as for the other training tes
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
+from red7.bots.encoding import OBS_SIZE
+from red7.core.actions import NUM_ACTIONS
+from red7.envs.vector import Red7VectorEnv
+from red7.learn.__main__ import main
+from red7.learn.train import Options, export, make_net, train
+
 pytestmark = pytest.mark.slow  # training
-
-torch = pytest.importorskip("torch")
-
-from red7.bots.encoding import OBS_SIZE  # noqa: E402
-from red7.core.actions import NUM_ACTIONS  # noqa: E402
-from red7.envs.vector import Red7VectorEnv  # noqa: E402
-from red7.learn.__main__ import main  # noqa: E402
-from red7.learn.train import Options, export, make_net, train  # noqa: E402
 
 TINY = {"hidden": (32,), "imitation": 3000, "imitation_epochs": 2, "iterations": 3, "horizon": 16, "envs_greedy": 16,
         "envs_self": 8, "envs_multi": 4, "eval_every": 3, "eval_medium": 20, "eval_hard": 0}  # fmt: skip
 
 
-def win_rate_vs_random(net: torch.nn.Module, games: int = 300, seed: int = 123) -> float:
+@pytest.fixture
+def torch() -> Any:
+    """PyTorch, imported only by the tests that run (the full tier installs it; the fast
+    tier leaves these tests out without importing it)."""
+    import torch as module
+
+    return module
+
+
+def win_rate_vs_random(net: Any, games: int = 300, seed: int = 123) -> float:
     """The share of ``games`` fixed 2-player basic deals won against the random player
     (`easy`) by the network's most likely decisions (seat drawn per deal)."""
+    import torch
+
     env = Red7VectorEnv(num_envs=games, players=2, seat="random", opponent="random", seed=seed)
     obs, info = env.reset()
     won = np.zeros(games, bool)
@@ -45,7 +55,7 @@ def win_rate_vs_random(net: torch.nn.Module, games: int = 300, seed: int = 123) 
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_a_few_seconds_of_training_lift_the_win_rate_against_random(seed: int, tmp_path: Path) -> None:
+def test_a_few_seconds_of_training_lift_the_win_rate_against_random(seed: int, tmp_path: Path, torch: Any) -> None:
     """Untrained (random layers, a near-uniform policy) the network wins 0 % to 16 % of
     300 fixed deals against `random`; after 3,000 imitated decisions and three small PPO
     iterations, 44 % to 49 % (seeds 0 to 4 measured on 2026-12-06: the smallest gain was
@@ -62,7 +72,7 @@ def test_a_few_seconds_of_training_lift_the_win_rate_against_random(seed: int, t
     assert (tmp_path / "curve.png").stat().st_size > 0
 
 
-def test_the_exported_network_makes_the_same_decisions(tmp_path: Path) -> None:
+def test_the_exported_network_makes_the_same_decisions(tmp_path: Path, torch: Any) -> None:
     torch.manual_seed(0)
     net = make_net((24, 16))
     numpy_net = export(net, {"trainer": "test"})
@@ -79,7 +89,7 @@ def test_the_exported_network_makes_the_same_decisions(tmp_path: Path) -> None:
     assert np.array_equal(probs.argmax(axis=1), logits.argmax(dim=1).numpy())
 
 
-def test_one_command_trains_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_one_command_trains_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str], torch: Any) -> None:
     args = ["--out", str(tmp_path), "--quiet", "--hidden", "16", "--imitation", "1000", "--imitation-epochs", "1",
             "--iterations", "2", "--horizon", "8", "--envs-greedy", "8", "--envs-self", "4", "--envs-multi", "2",
             "--eval-every", "2", "--eval-medium", "10", "--eval-hard", "1"]  # fmt: skip

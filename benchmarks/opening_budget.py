@@ -27,6 +27,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from red7 import native
 from red7.analysis.measures import bootstrap_difference, bootstrap_ratio, percentile
 from red7.analysis.schedule import split_specs
 from red7.bots import make_bot
@@ -75,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if not native.available():  # the labels are the compiled solver's, on 7-card hands
+        sys.exit(f"the compiled core is not in use ({native.why_not}); build it with make")
     specs = [s.strip() for s in split_specs(args.bots)]
     tasks = [(specs, args.seed + d) for d in range(args.deals)]
     with ProcessPoolExecutor(args.jobs) as pool:

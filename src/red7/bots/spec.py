@@ -66,7 +66,7 @@ def stored_spec(spec: str) -> str:
     """The spec to play for ``spec`` read from data written before (a saved game, a stored
     web table's seat): a retired level (:data:`RETIRED_LEVELS`) becomes the level that
     replaced it, any other spec is itself. The one place old data's levels are read."""
-    return RETIRED_LEVELS.get(spec.strip().lower(), spec) if isinstance(spec, str) else spec
+    return RETIRED_LEVELS.get(spec.strip().lower(), spec)
 
 
 def fallback_levels() -> list[str]:

@@ -745,10 +745,8 @@ class Tables:
     @staticmethod
     def _table_seats(live: LiveTable) -> list[Seat]:
         # a level removed since the seat was stored plays as its replacement (stored_spec)
-        return [
-            Seat(s.name, make_bot(stored_spec(s.bot)) if s.bot else None, stored_spec(s.bot) if s.bot else None)
-            for s in live.seats
-        ]
+        specs = [stored_spec(s.bot) if s.bot else None for s in live.seats]
+        return [Seat(s.name, make_bot(spec) if spec else None, spec) for s, spec in zip(live.seats, specs, strict=True)]
 
     # --- playing --------------------------------------------------------------------
 

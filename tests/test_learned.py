@@ -1,6 +1,8 @@
 """The learned player (src/red7/bots/learned.py): the shipped network loads, plays legal
-decisions in every configuration from the seat's observation alone, needs no PyTorch,
-and decides within the level clocks; the trainer's bookkeeping (red7.learn.train)."""
+decisions in every configuration from the seat's observation alone, scores the ends of
+its turn as documented and needs no PyTorch (its decision times are a benchmark's:
+docs/results/research.md); the trainer's positions and their links (red7.learn.train,
+no PyTorch needed)."""
 
 from __future__ import annotations
 
@@ -14,11 +16,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from red7 import Config, Game
+from red7 import Config, Game, native
 from red7.bots import BotSpecError, make_bot
-from red7.bots.encoding import OBS_SIZE, encode
-from red7.bots.learned import LearnedBot, Network, load_weights, save_weights, shipped
-from red7.core.actions import NUM_ACTIONS
+from red7.bots.encoding import OBS_SIZE, OFFSETS, encode
+from red7.bots.learned import LearnedBot, Network, ValueSearch, load_weights, save_weights, shipped
+from red7.core import compiled
 from red7.core.worlds import sample_world
 from red7.play import play_game
 
@@ -31,9 +33,9 @@ def test_the_shipped_weights_are_small_and_say_how_they_were_trained() -> None:
     assert len(source.read_bytes()) < 4_000_000  # a few MB at most, in the package
     network = shipped()
     assert network.layers[0][0].shape[0] == OBS_SIZE
-    assert network.policy[0].shape[1] == NUM_ACTIONS
+    assert network.value[0].shape == (network.layers[-1][0].shape[1], 1)
     assert network.meta["trainer"] == "red7.learn.train"
-    assert network.meta["steps"] > 0
+    assert network.meta["positions"] > 0
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
@@ -47,14 +49,32 @@ def test_the_learned_bot_plays_legal_decisions_in_every_configuration(config: Co
         assert len(played.times[0]) > 0
 
 
-def test_the_learned_bot_is_deterministic_and_samples_from_its_rng() -> None:
+def test_the_learned_bot_is_deterministic() -> None:
+    """Its worlds come from the RNG the game gives it: a seeded game replays."""
     config = Config(2, advanced=True)
-    first = play_game([make_bot("learned"), make_bot("easy")], 7, config)
-    again = play_game([make_bot("learned"), make_bot("easy")], 7, config)
-    assert first.game.history == again.game.history
-    a = play_game([make_bot("learned:sample=1"), make_bot("learned:sample=1")], 7, config)
-    b = play_game([make_bot("learned:sample=1"), make_bot("learned:sample=1")], 7, config)
-    assert a.game.history == b.game.history  # the bot's RNG is seeded by the game
+    for spec in ("learned", "learned:worlds=2"):
+        first = play_game([make_bot(spec), make_bot("easy")], 7, config)
+        again = play_game([make_bot(spec), make_bot("easy")], 7, config)
+        assert first.game.history == again.game.history
+
+
+def test_the_ends_of_a_turn_are_scored_as_documented() -> None:
+    """A finished game is 1 for its winners and 0 for the others, a seat out of a basic
+    game 0, anything else the network's win probability of the seat's own view."""
+    network = shipped()
+    finished = play_game([make_bot("easy"), make_bot("easy")], 3, Config(2)).game
+    assert finished.result is not None
+    (winner,) = finished.result.winners
+    assert ValueSearch(winner, finished, network).leaf_value(finished) == 1.0
+    assert ValueSearch(1 - winner, finished, network).leaf_value(finished) == 0.0
+    out = play_game([make_bot("easy") for _ in range(3)], 3, Config(3), before_decision=None).game
+    loser = next(s for s in range(3) if s not in (out.result.winners if out.result else ()))
+    assert ValueSearch(loser, out, network).leaf_value(out) == 0.0
+    game = Game(config=Config(2, advanced=True), seed=4)
+    for seat in (0, 1):
+        value = ValueSearch(seat, game, network).leaf_value(game)
+        assert value == pytest.approx(float(network.win_probability(encode(game.observe(seat))[None, :])[0]))
+        assert 0.0 < value < 1.0
 
 
 def test_the_bot_reads_the_observation_only() -> None:
@@ -78,10 +98,9 @@ def test_the_bot_reads_the_observation_only() -> None:
 
 
 def test_bad_options_and_bad_files_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(BotSpecError):
-        make_bot("learned:sample=2")
-    with pytest.raises(BotSpecError):
-        make_bot("learned:depth=3")
+    for spec in ("learned:worlds=65", "learned:worlds=1.5", "learned:worlds=0", "learned:depth=3", "learned:sample=1"):
+        with pytest.raises(BotSpecError):
+            make_bot(spec)
     bad = tmp_path / "bad.npz"
     np.savez(bad, w0=np.zeros((OBS_SIZE, 4)))
     with pytest.raises(ValueError, match="not a red7 network"):
@@ -91,28 +110,16 @@ def test_bad_options_and_bad_files_are_refused(tmp_path: Path) -> None:
 def test_weights_round_trip_through_the_file(tmp_path: Path) -> None:
     rng = np.random.default_rng(0)
     layers = [(rng.normal(size=(OBS_SIZE, 8)).astype(np.float32), rng.normal(size=8).astype(np.float32))]
-    policy = (rng.normal(size=(8, NUM_ACTIONS)).astype(np.float32), np.zeros(NUM_ACTIONS, np.float32))
-    value = (rng.normal(size=(8, 1)).astype(np.float32), np.zeros(1, np.float32))
-    net = Network(layers, policy, value, {"trainer": "test"})
+    value = ((rng.normal(size=(8, 1)) / 10).astype(np.float32), np.zeros(1, np.float32))
+    net = Network(layers, value, {"trainer": "test"})
     save_weights(tmp_path / "n.npz", net)
     back = load_weights(tmp_path / "n.npz")
     obs = rng.integers(0, 2, size=(5, OBS_SIZE)).astype(np.int8)
-    mask = np.ones((5, NUM_ACTIONS), np.int8)
     assert back.meta == {"trainer": "test"}
     # float16 on disk: the probabilities agree to a few thousandths
-    assert np.allclose(back.probabilities(obs, mask), net.probabilities(obs, mask), atol=5e-3)
-    masked = back.probabilities(obs, np.eye(NUM_ACTIONS, dtype=np.int8)[:5])
-    assert np.allclose(masked, np.eye(NUM_ACTIONS)[:5])  # a single legal decision has it all
-
-
-def test_a_decision_takes_milliseconds() -> None:
-    """Far within hard's clock (1 s at the 99th percentile): the slowest of 200 decisions
-    of a 4-player advanced game with actions stays under 0.25 s even on a busy machine."""
-    config = Config(4, advanced=True, actions=True)
-    played = play_game([make_bot("learned") for _ in range(4)], 11, config)
-    times = [t for seat in played.times for t in seat]
-    assert len(times) > 20
-    assert max(times) < 0.25
+    assert np.allclose(back.win_probability(obs), net.win_probability(obs), atol=5e-3)
+    with pytest.raises(ValueError, match="one number"):
+        Network(layers, (np.zeros((8, 2), np.float32), np.zeros(2, np.float32)), {})
 
 
 def test_playing_needs_no_pytorch() -> None:
@@ -145,18 +152,22 @@ def test_playing_needs_no_pytorch() -> None:
     assert "played without torch" in done.stdout
 
 
-def test_the_advantages_run_over_the_learners_own_decisions() -> None:
-    """Self-play rollouts interleave the learner's decisions with the others': the
-    return of a game ending on an opponent's step reaches the learner's last decision,
-    and the bootstrap stops at a game's end."""
-    from red7.learn.train import _advantages
+@pytest.mark.skipif(not compiled.available(), reason=f"the compiled engine is not in use: {native.why_not}")
+def test_the_trainers_positions_link_each_seat_to_its_next_round() -> None:
+    """A chunk of games holds each seat's view at the end of its turns; a position's link
+    is its own seat's first view of a later round (advanced games), and no link means
+    the game ended in that round (every basic game). A chunk's name replays it."""
+    from red7.learn.train import afterstates
 
-    # one game row: learner at t=0 and t=2, opponent at t=1 and t=3; the game ends at
-    # t=3 (won by the learner), a new game starts at t=4 with the learner to move.
-    mine = np.array([[1], [0], [1], [0], [1]], bool)
-    done = np.array([[0], [0], [0], [1], [0]], bool)
-    reward = np.array([[0], [0], [0], [1.0], [0]], np.float32)
-    value = np.array([[0.5], [9], [0.25], [9], [0.1]], np.float32)
-    buf = {"mine": mine, "done": done, "reward": reward, "value": value}
-    adv = _advantages(buf, np.array([0.3], np.float32), gamma=1.0, lam=1.0)
-    assert adv[:, 0].tolist() == pytest.approx([0.5, 0.0, 0.75, 0.0, 0.2])
+    chunk = afterstates("test", 1, 0.1)
+    again = afterstates("test", 1, 0.1)
+    assert np.array_equal(chunk.obs, again.obs) and np.array_equal(chunk.next_round, again.next_round)
+    assert set(np.unique(chunk.won)) == {0.0, 1.0}
+    advanced = chunk.obs[:, OFFSETS["advanced"]] == 1
+    linked = chunk.next_round >= 0
+    assert linked.sum() > 0 and not linked[~advanced].any()
+    rounds = chunk.obs[:, OFFSETS["round"]].astype(int)
+    target = chunk.next_round[linked]
+    assert (rounds[target] > rounds[linked] - 1).all()  # a later round than the turn's own
+    assert (chunk.won[target] == chunk.won[linked]).all()  # the same seat, so the same outcome
+    assert (target > np.flatnonzero(linked)).all()  # later in the game

@@ -478,9 +478,13 @@ def test_ctrl_c_ends_the_text_game_in_its_language(tmp_path: Path) -> None:
     game is abandoned and saved, with no traceback (exit code 130)."""
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path), "PYTHONUNBUFFERED": "1"}
     red7 = str(Path(sys.executable).with_name("red7"))
+    # SIGINT's default action restored in the child: a suite started in the background of
+    # a non-interactive shell inherits SIGINT ignored, and Python then never raises
+    # KeyboardInterrupt (the game would end by its input's end instead, exit code 0).
     proc = subprocess.Popen(
         [red7, "play", "--text", "--lang", "pt-BR", "--seed", "5", "--players", "2"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(b"1\nend\n")

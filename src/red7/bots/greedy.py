@@ -12,7 +12,7 @@ observation of it.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Final
 
 from ..core import actions as A
@@ -183,31 +183,54 @@ class GreedyBot(Bot):
             return Action.from_id(
                 engine.greedy(rng.getrandbits(64), self.worlds, sampled=True, among=ids, gamble=gamble)
             )
-        searches = [_TurnSearch(me, first)]
-        totals: dict[int, float] = {}
-        for a in choices:
-            value, chance = searches[0].value_after(a.id)
-            if chance:
-                # The other worlds are sampled when a line first needs them, in order and
-                # from the same RNG as the first, so they are the worlds an eager sampler
-                # would draw; a decision whose lines draw nothing unknown samples one.
-                while len(searches) < self.worlds:
-                    searches.append(_TurnSearch(me, sampler.sample(rng)))
-                value += sum(s.value_after(a.id)[0] for s in searches[1:])
-                value /= len(searches)
-            totals[a.id] = value
-        best = max(totals.values())
-        if gamble and totals.get(A.CONCEDE) == best:
-            return Action.from_id(A.CONCEDE)
-        return Action.from_id(min(i for i, v in totals.items() if v == best))
+        return search_turn(TurnSearch, me, sampler, first, choices, gamble, self.worlds, rng)
 
 
-class _TurnSearch:
+def search_turn(
+    search: Callable[[int, Game], TurnSearch],
+    me: int,
+    sampler: WorldSampler,
+    first: Game,
+    choices: Sequence[Action],
+    gamble: bool,
+    worlds: int,
+    rng: random.Random,
+) -> Action:
+    """The first decision among ``choices`` whose best continuation to the end of seat
+    ``me``'s turn scores highest on average over the worlds (ties: the lowest id; when
+    ``gamble``, conceding unless something averages strictly better).
+
+    ``search(me, world)`` makes the :class:`TurnSearch` of one world (its
+    :meth:`~TurnSearch.leaf_value` is the evaluation); ``first`` is the first world, the
+    others (up to ``worlds``) are drawn from ``sampler`` with ``rng`` when a line needs
+    them (see :class:`GreedyBot`).
+    """
+    searches = [search(me, first)]
+    totals: dict[int, float] = {}
+    for a in choices:
+        value, chance = searches[0].value_after(a.id)
+        if chance:
+            # The other worlds are sampled when a line first needs them, in order and
+            # from the same RNG as the first, so they are the worlds an eager sampler
+            # would draw; a decision whose lines draw nothing unknown samples one.
+            while len(searches) < worlds:
+                searches.append(search(me, sampler.sample(rng)))
+            value += sum(s.value_after(a.id)[0] for s in searches[1:])
+            value /= len(searches)
+        totals[a.id] = value
+    best = max(totals.values())
+    if gamble and totals.get(A.CONCEDE) == best:
+        return Action.from_id(A.CONCEDE)
+    return Action.from_id(min(i for i, v in totals.items() if v == best))
+
+
+class TurnSearch:
     """Exhaustive search of the rest of one turn of seat ``me`` in one world.
 
     Positions are compared by :meth:`Game.position_key` (within a turn, equal keys are
-    transpositions); finished turns are scored by :func:`evaluate` on the bot's own
-    observation, cached by what the evaluation reads.
+    transpositions); finished turns are scored by :meth:`leaf_value`: here
+    :func:`evaluate` on the bot's own observation, cached by what the evaluation reads
+    (a subclass may score them otherwise: :mod:`red7.bots.learned`).
     """
 
     def __init__(self, me: int, game: Game) -> None:
@@ -228,7 +251,7 @@ class _TurnSearch:
 
     def _best(self, g: Game) -> tuple[float, bool]:
         if g.is_over or g.turns != self.turns:
-            return self._leaf(g), False
+            return self.leaf_value(g), False
         key = g.position_key()
         hit = self.memo.get(key)
         if hit is not None:
@@ -244,7 +267,8 @@ class _TurnSearch:
         self.memo[key] = (best, chance)
         return best, chance
 
-    def _leaf(self, g: Game) -> float:
+    def leaf_value(self, g: Game) -> float:
+        """The value for ``me`` of ``g``, where ``me``'s turn (or the game) has ended."""
         obs = g.observe(self.me)
         # Exactly what evaluate reads: lines that differ elsewhere score the same. A round
         # that ended is read whole (who won it, its points): lines that end it differently

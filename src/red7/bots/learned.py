@@ -1,22 +1,27 @@
-"""``learned``: a player whose policy network learned Red7 from games (numpy inference).
+"""``learned``: a one-turn search whose evaluation is a value network learned from games.
 
-The network was trained by ``python -m red7.learn`` (:mod:`red7.learn.train`, PyTorch):
-first imitating the compiled greedy player (level ``medium``), then by PPO against the
-greedy player and a league of its own past selves on the vectorized environment
-(:mod:`red7.envs.vector`). Its weights ship with the package
-(``red7/bots/data/learned.npz``, float16) and are read here with numpy alone: playing
-needs no PyTorch.
+Where ``greedy`` (level ``medium``) scores the end of its turn with a hand-written sum
+(cards in hand, lead under the rule, rules it would win under), this bot scores it with
+a network that learned, from millions of games, how likely the seat is to win the game
+from there: the route of TD-Gammon (a learned evaluation behind a shallow search). The
+network was trained by ``python -m red7.learn`` (:mod:`red7.learn.train`, PyTorch) and
+ships with the package (``red7/bots/data/learned.npz``, float16); playing reads it with
+numpy alone.
 
-The bot encodes the observation it is given (:func:`red7.bots.encoding.encode`, R9: the
-seat's own view, never the game) into the same 873 numbers the environments give a
-learner, runs the multilayer perceptron, and picks the legal decision with the highest
-probability (``sample=1``: draws one from the policy's distribution with the bot's RNG).
-The network plays any table (2, 3 or 4 players, basic or advanced, with or without
-action cards): the encoding is padded to four seats and rotated to the observer.
+**Search** (:func:`red7.bots.greedy.search_turn`, shared with ``greedy``): in a few worlds
+sampled from the bot's observation, every sequence of its own decisions is played to the
+end of its turn; the bot keeps the first decision whose best continuation has the
+highest average value. **Value** of a turn's end, for the bot's seat: 1 if the game is
+over and the seat among its winners, 0 if it is over otherwise or the seat is out of a
+basic game, else the network's win probability read from the seat's own observation
+there (:func:`red7.bots.encoding.encode`, R9: never the world's hidden cards). One
+network plays every table (2, 3 or 4 players, basic or advanced, with or without action
+cards): the encoding is padded to four seats and rotated to the observer.
 
 File format (:func:`save_weights` / :func:`load_weights`): arrays ``w0, b0, w1, b1, ...``
-for the hidden layers (ReLU; ``w`` as [inputs, outputs]), ``wp, bp`` for the 249 logits,
-``wv, bv`` for the value, and ``meta`` (a JSON text: how it was trained).
+for the hidden layers (ReLU; ``w`` as [inputs, outputs]), ``wv, bv`` for the output (one
+logit: the win probability is its logistic), and ``meta`` (a JSON text: how it was
+trained).
 """
 
 from __future__ import annotations
@@ -32,10 +37,14 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from ..core.actions import NUM_ACTIONS, Action
+from ..core.actions import Action
+from ..core.game import Game
+from ..core.model import N_
 from ..core.observation import Observation
-from .base import Bot, Option
+from ..core.worlds import WorldSampler
+from .base import Bot, BotSpecError, Option
 from .encoding import OBS_SIZE, encode
+from .greedy import MOST_WORLDS, TurnSearch, search_turn
 
 WEIGHTS: Final = "learned.npz"
 """The shipped weights, in the package's ``red7/bots/data`` folder."""
@@ -44,43 +53,29 @@ Array = npt.NDArray[np.float32]
 
 
 class Network:
-    """The policy and value network, in numpy (float32 arithmetic).
+    """The value network, in numpy (float32 arithmetic).
 
-    ``layers``: the hidden layers' (weights [in, out], bias [out]); ``policy`` and
-    ``value``: the heads. Inputs are the int8 observation vectors (any scaling of them
-    was folded into the first layer's weights when the network was exported).
+    ``layers``: the hidden layers' (weights [in, out], bias [out]); ``value``: the output
+    layer (weights [last, 1], bias [1]). Inputs are the int8 observation vectors (any
+    scaling of them was folded into the first layer's weights when it was exported).
     """
 
-    def __init__(
-        self,
-        layers: Sequence[tuple[Array, Array]],
-        policy: tuple[Array, Array],
-        value: tuple[Array, Array],
-        meta: dict[str, Any],
-    ) -> None:
+    def __init__(self, layers: Sequence[tuple[Array, Array]], value: tuple[Array, Array], meta: dict[str, Any]) -> None:
         if not layers or layers[0][0].shape[0] != OBS_SIZE:
             raise ValueError(f"the first layer must read {OBS_SIZE} inputs")
-        if policy[0].shape[1] != NUM_ACTIONS:
-            raise ValueError(f"the policy head must give {NUM_ACTIONS} logits, not {policy[0].shape[1]}")
+        if value[0].shape != (layers[-1][0].shape[1], 1):
+            raise ValueError(f"the output layer must read the last hidden layer and give one number: {value[0].shape}")
         self.layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in layers]
-        self.policy = (policy[0].astype(np.float32), policy[1].astype(np.float32))
         self.value = (value[0].astype(np.float32), value[1].astype(np.float32))
         self.meta = meta
 
-    def forward(self, obs: npt.NDArray[Any]) -> tuple[Array, Array]:
-        """(logits [N, 249], values [N]) of the observation vectors ``obs`` [N, 873]."""
+    def win_probability(self, obs: npt.NDArray[Any]) -> Array:
+        """The win probabilities [N] of the observation vectors ``obs`` [N, 873]."""
         h = np.asarray(obs, dtype=np.float32)
         for w, b in self.layers:
             h = np.maximum(h @ w + b, 0.0)
-        return h @ self.policy[0] + self.policy[1], (h @ self.value[0] + self.value[1])[:, 0]
-
-    def probabilities(self, obs: npt.NDArray[Any], mask: npt.NDArray[Any]) -> Array:
-        """The policy over the decisions allowed by ``mask`` [N, 249] (zero elsewhere)."""
-        logits, _ = self.forward(obs)
-        logits = np.where(mask.astype(bool), logits, -np.inf)
-        logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        result: Array = (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
+        logit = (h @ self.value[0] + self.value[1])[:, 0]
+        result: Array = 1.0 / (1.0 + np.exp(-logit))
         return result
 
 
@@ -89,7 +84,6 @@ def save_weights(path: str | Path, network: Network) -> None:
     arrays: dict[str, Any] = {}
     for i, (w, b) in enumerate(network.layers):
         arrays[f"w{i}"], arrays[f"b{i}"] = w.astype(np.float16), b.astype(np.float16)
-    arrays["wp"], arrays["bp"] = (a.astype(np.float16) for a in network.policy)
     arrays["wv"], arrays["bv"] = (a.astype(np.float16) for a in network.value)
     arrays["meta"] = np.array(json.dumps(network.meta, sort_keys=True))
     with open(path, "wb") as file:
@@ -104,7 +98,7 @@ def load_weights(path: str | Path | None = None) -> Network:
         try:
             count = sum(1 for name in data.files if name.startswith("w") and name[1:].isdigit())
             layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
-            return Network(layers, (data["wp"], data["bp"]), (data["wv"], data["bv"]), json.loads(str(data["meta"])))
+            return Network(layers, (data["wv"], data["bv"]), json.loads(str(data["meta"])))
         except KeyError as err:
             raise ValueError(f"{source} is not a red7 network: {err} is missing") from None
 
@@ -115,33 +109,64 @@ def shipped() -> Network:
     return load_weights()
 
 
-class LearnedBot(Bot):
-    """The learned player: the shipped network's most likely legal decision.
+class ValueSearch(TurnSearch):
+    """One world's turn search scored by the network (see the module's docstring)."""
 
-    ``sample=1``: draw the decision from the network's policy with the bot's RNG instead
-    (weaker, less predictable). ``network``: another :class:`Network` (from Python, e.g.
-    one being trained; the spec ``learned`` plays the shipped one).
+    def __init__(self, me: int, game: Game, network: Network) -> None:
+        super().__init__(me, game)
+        self.network = network
+        self.values: dict[bytes, float] = {}
+
+    def leaf_value(self, g: Game) -> float:
+        me = self.me
+        if g.result is not None:
+            return 1.0 if me in g.result.winners else 0.0
+        obs = g.observe(me)
+        if not obs.alive[me] and not obs.advanced:
+            return 0.0  # out of a basic game: lost
+        vector = encode(obs)
+        key = vector.tobytes()  # lines that end in the same view score the same
+        value = self.values.get(key)
+        if value is None:
+            value = self.values[key] = float(self.network.win_probability(vector[None, :])[0])
+        return value
+
+
+class LearnedBot(Bot):
+    """The one-turn search with the learned value (see the module's docstring).
+
+    options: worlds=N, the number of sampled worlds averaged (default 8, at most 64).
+    ``network``: another :class:`Network` (from Python, e.g. one being trained; the spec
+    ``learned`` plays the shipped one).
     """
 
     name = "learned"
 
-    def __init__(self, sample: int = 0, network: Network | None = None) -> None:
-        if sample not in (0, 1):
-            raise ValueError(f"sample is 0 (the most likely decision) or 1 (drawn from the policy), not {sample}")
-        self.sample = bool(sample)
+    def __init__(self, worlds: int = 8, network: Network | None = None) -> None:
+        if isinstance(worlds, float) and worlds == int(worlds):
+            worlds = int(worlds)
+        if not isinstance(worlds, int) or isinstance(worlds, bool) or not 1 <= worlds <= MOST_WORLDS:
+            raise BotSpecError(
+                N_("option worlds={worlds!r} must be a whole number of worlds, from 1 to {most}"),
+                worlds=worlds,
+                most=MOST_WORLDS,
+            )
+        self.worlds = worlds
         self.network = network if network is not None else shipped()
 
     def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
-        ids = [option.action.id for option in options]
-        mask = np.zeros((1, NUM_ACTIONS), dtype=np.int8)
-        mask[0, ids] = 1
-        p = self.network.probabilities(encode(observation)[None, :], mask)[0]
-        if self.sample:
-            # Drawn with the bot's own RNG so a seeded game replays: the cumulative
-            # probabilities of the legal ids, in id order, against one uniform draw.
-            legal = sorted(ids)
-            weights = p[legal].astype(np.float64)
-            chosen = legal[min(int(np.searchsorted(np.cumsum(weights), rng.random() * weights.sum())), len(legal) - 1)]
-        else:
-            chosen = max(ids, key=lambda i: (p[i], -i))  # ties: the lowest id, for determinism
-        return Action.from_id(chosen)
+        choices = [o.action for o in options if o.safe]
+        gamble = not choices  # nothing safe: a 3 may still draw a rescue
+        if gamble:
+            choices = [o.action for o in options]
+        if len(choices) == 1:
+            return choices[0]
+        me = observation.seat
+        assert me is not None, "a bot plays a seat"
+        sampler = WorldSampler(observation)
+        network = self.network
+
+        def search(seat: int, world: Game) -> ValueSearch:
+            return ValueSearch(seat, world, network)
+
+        return search_turn(search, me, sampler, sampler.sample(rng), choices, gamble, self.worlds, rng)

@@ -203,15 +203,15 @@ def _usage(factory: BotFactory) -> str:
     return inspect.getdoc(target) or ""
 
 
-def learned(sample: int = 0) -> Bot:
-    """learned: the shipped policy network (red7.bots.learned; needs numpy, red7[rl]).
-    sample=1 draws each decision from the network's policy instead of taking the most
-    likely one."""
+def learned(worlds: int = 8) -> Bot:
+    """learned: a one-turn search scored by the shipped value network (red7.bots.learned;
+    needs numpy, red7[rl]). worlds=N, the number of sampled worlds averaged (default 8,
+    at most 64)."""
     try:
         from .learned import LearnedBot  # numpy: imported only when the bot is made
     except ImportError as err:
         raise BotSpecError(N_("the learned bot needs numpy: pip install 'red7[rl]' ({reason})"), reason=err) from None
-    return LearnedBot(sample=sample)
+    return LearnedBot(worlds=worlds)
 
 
 register_bot("random", RandomBot)

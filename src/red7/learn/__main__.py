@@ -1,11 +1,11 @@
 """``python -m red7.learn``: train the learned player from scratch (or resume a run).
 
-    python -m red7.learn --out runs/learned --minutes 50 --seed 0
+    python -m red7.learn --out runs/learned --minutes 60 --seed 0
     python -m red7.learn --out runs/learned --resume --minutes 20   # go on
 
 Writes into ``--out``: ``checkpoint.pt`` (resumable), ``learned.npz`` (the weights the
 ``learned`` bot reads: copy it to ``src/red7/bots/data/`` to ship it), ``curve.json``
-and ``curve.png`` (win rates against ``medium`` and ``hard`` over training decisions)
+and ``curve.png`` (win rates against ``medium`` and ``hard`` over training positions)
 and ``log.txt``. Needs the compiled engine and ``pip install 'red7[train]'``.
 """
 
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     curve = train(options, args.out, resume=args.resume, quiet=args.quiet)
     last = curve[-1]
     hard = "not measured" if last.hard_basic is None else f"{last.hard_basic:.1%}"
-    print(f"after {last.steps} decisions ({last.seconds:.0f} s): against medium {last.medium_basic:.1%} (basic), "
+    print(f"after {last.positions:,} positions ({last.seconds:.0f} s): against medium {last.medium_basic:.1%} (basic), "
           f"{last.medium_advanced:.1%} (advanced); against hard {hard} (basic)")  # fmt: skip
     return 0
 

@@ -47,7 +47,7 @@ static double evaluate(const r7_game *g, int me, int rounds) {
 typedef struct {
     int me, rounds;
     int32_t turns;
-} turn_t; /* _TurnSearch: the turn being searched in one world */
+} turn_t; /* TurnSearch (greedy.py): the turn being searched in one world */
 
 static double best_of(const turn_t *t, r7_game *g, int *chance);
 

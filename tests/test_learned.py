@@ -171,3 +171,19 @@ def test_the_trainers_positions_link_each_seat_to_its_next_round() -> None:
     assert (rounds[target] > rounds[linked] - 1).all()  # a later round than the turn's own
     assert (chunk.won[target] == chunk.won[linked]).all()  # the same seat, so the same outcome
     assert (target > np.flatnonzero(linked)).all()  # later in the game
+
+
+def test_a_turn_ends_where_the_mover_or_the_round_changes() -> None:
+    """The trainer reads a turn's end as the mover or the round changing (the compiled
+    engine counts no turns); the engine's own turn counter agrees at every decision of
+    random games in all 12 configurations."""
+    for config in CONFIGS:
+        for seed in range(6):
+            game = Game(config=config, seed=seed)
+            rng = random.Random(seed)
+            while not game.is_over:
+                turns, mover, rounds = game.turns, game.current_player, len(game.round_results)
+                game.apply_id(rng.choice(game.safe_ids() or game.legal_ids()))
+                if not game.is_over:
+                    changed = game.current_player != mover or len(game.round_results) != rounds
+                    assert (game.turns != turns) == changed, (config, seed, game.history[-1])

@@ -132,7 +132,8 @@ class Chunk:
 
     ``obs`` [N, 873] int8: a seat's view at the end of its turn; ``won`` [N]: whether
     that seat won the game; ``next_round`` [N]: the index of the same seat's first
-    position in the game's next round, -1 if the game ended in this round.
+    position in a later round of the game (the next one it had a turn in), -1 if the
+    game ended in this round.
     """
 
     obs: npt.NDArray[np.int8]

@@ -153,24 +153,14 @@ class GreedyBot(Bot):
     def __init__(self, worlds: int = 8, reference: int = 0) -> None:
         """options: worlds=N, the number of sampled worlds averaged; reference=1, search in
         Python even where the compiled greedy is built"""
-        if isinstance(worlds, float) and worlds == int(worlds):
-            worlds = int(worlds)
-        if not isinstance(worlds, int) or isinstance(worlds, bool) or not 1 <= worlds <= MOST_WORLDS:
-            raise BotSpecError(
-                N_("option worlds={worlds!r} must be a whole number of worlds, from 1 to {most}"),
-                worlds=worlds,
-                most=MOST_WORLDS,
-            )
+        worlds = whole_worlds(worlds)
         if reference not in (0, 1):
             raise BotSpecError(N_("option {key}={value!r} must be 0 or 1"), key="reference", value=reference)
         self.worlds = worlds
         self.compiled = compiled.available() and not reference
 
     def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
-        choices = [o.action for o in options if o.safe]
-        gamble = not choices  # nothing safe: a 3 may still draw a rescue
-        if gamble:
-            choices = [o.action for o in options]
+        choices, gamble = turn_choices(options)
         if len(choices) == 1:
             return choices[0]
         me = observation.seat
@@ -184,6 +174,29 @@ class GreedyBot(Bot):
                 engine.greedy(rng.getrandbits(64), self.worlds, sampled=True, among=ids, gamble=gamble)
             )
         return search_turn(TurnSearch, me, sampler, first, choices, gamble, self.worlds, rng)
+
+
+def whole_worlds(worlds: int | float) -> int:
+    """The option ``worlds=N`` of a one-turn search, checked: a whole number from 1 to
+    :data:`MOST_WORLDS` (a float that is whole is taken). Raises BotSpecError."""
+    if isinstance(worlds, float) and worlds == int(worlds):
+        worlds = int(worlds)
+    if not isinstance(worlds, int) or isinstance(worlds, bool) or not 1 <= worlds <= MOST_WORLDS:
+        raise BotSpecError(
+            N_("option worlds={worlds!r} must be a whole number of worlds, from 1 to {most}"),
+            worlds=worlds,
+            most=MOST_WORLDS,
+        )
+    return worlds
+
+
+def turn_choices(options: Sequence[Option]) -> tuple[list[Action], bool]:
+    """(the decisions a one-turn search weighs, whether it is a gamble): the safe ones
+    (R4.7), or every legal one when none is safe (a 3 may still draw a rescue)."""
+    choices = [o.action for o in options if o.safe]
+    if choices:
+        return choices, False
+    return [o.action for o in options], True
 
 
 def search_turn(

@@ -39,12 +39,11 @@ import numpy.typing as npt
 
 from ..core.actions import Action
 from ..core.game import Game
-from ..core.model import N_
 from ..core.observation import Observation
 from ..core.worlds import WorldSampler
-from .base import Bot, BotSpecError, Option
+from .base import Bot, Option
 from .encoding import OBS_SIZE, encode
-from .greedy import MOST_WORLDS, TurnSearch, search_turn
+from .greedy import TurnSearch, search_turn, turn_choices, whole_worlds
 
 WEIGHTS: Final = "learned.npz"
 """The shipped weights, in the package's ``red7/bots/data`` folder."""
@@ -143,22 +142,11 @@ class LearnedBot(Bot):
     name = "learned"
 
     def __init__(self, worlds: int = 8, network: Network | None = None) -> None:
-        if isinstance(worlds, float) and worlds == int(worlds):
-            worlds = int(worlds)
-        if not isinstance(worlds, int) or isinstance(worlds, bool) or not 1 <= worlds <= MOST_WORLDS:
-            raise BotSpecError(
-                N_("option worlds={worlds!r} must be a whole number of worlds, from 1 to {most}"),
-                worlds=worlds,
-                most=MOST_WORLDS,
-            )
-        self.worlds = worlds
+        self.worlds = whole_worlds(worlds)
         self.network = network if network is not None else shipped()
 
     def choose(self, observation: Observation, options: Sequence[Option], rng: random.Random) -> Action:
-        choices = [o.action for o in options if o.safe]
-        gamble = not choices  # nothing safe: a 3 may still draw a rescue
-        if gamble:
-            choices = [o.action for o in options]
+        choices, gamble = turn_choices(options)
         if len(choices) == 1:
             return choices[0]
         me = observation.seat

@@ -114,7 +114,6 @@ class ValueSearch(TurnSearch):
     def __init__(self, me: int, game: Game, network: Network) -> None:
         super().__init__(me, game)
         self.network = network
-        self.values: dict[bytes, float] = {}
 
     def leaf_value(self, g: Game) -> float:
         me = self.me
@@ -125,9 +124,9 @@ class ValueSearch(TurnSearch):
             return 0.0  # out of a basic game: lost
         vector = encode(obs)
         key = vector.tobytes()  # lines that end in the same view score the same
-        value = self.values.get(key)
+        value = self.leaves.get(key)
         if value is None:
-            value = self.values[key] = float(self.network.win_probability(vector[None, :])[0])
+            value = self.leaves[key] = float(self.network.win_probability(vector[None, :])[0])
         return value
 
 

@@ -19,7 +19,10 @@ processes are told through the :mod:`bus <red7.web.bus>`, and the next bot is as
 Several processes may serve the same tables. Each keeps a copy of every table in
 memory and changes it only against the version it was copied at: a change another
 process made first makes the write fail, the copy is read again from the database and
-the change is refused as stale (nothing changed). A process told (or finding, at its
+the change is decided again against it (:meth:`Tables._retried`), so an intent crossed
+by another is refused only if what it was decided against moved (a decision whose
+sequence number the other change moved is stale; a seat the other change took is
+taken), else applied. A process told (or finding, at its
 look every few seconds) that a table moved reads it back and sends its clients their
 frames. The bot of a table is asked by the process that wrote the change that made it
 the bot's turn; if that process dies, another takes over after :data:`TAKEOVER`
@@ -231,14 +234,14 @@ def choose_in_worker(spec: str, observation: Observation, options: list[Option],
 
 
 CONFLICT_TRIES = 4
-"""How many times an answer that does not depend on what its sender saw (a rematch's
-answer) is applied again to a table read back after another process changed it first."""
+"""How many times a change is decided again on a table read back after another process
+changed it first, before it is refused as ``stale``."""
 
 
 class Conflict(Refused):
     """A write another process got in first: the table was read back, nothing of the change
-    stays. To a client it is ``stale``; an answer that holds whatever the table became is
-    applied again (:meth:`Tables._retried`)."""
+    stays. The change is decided again (:meth:`Tables._retried`); to a client, one that
+    kept losing is ``stale``."""
 
 
 class Tables:
@@ -561,10 +564,13 @@ class Tables:
         live = await self.find(table_id)
         with using(live.lang):
             self.admit(live, None, invite)
-        async with self._changing(live, reread=True):
+
+        async def sit() -> str:
             token = self._sit(live, self._free_seat(live, seat), name, account)
             await self._changed(live)
-        return token
+            return token
+
+        return await self._retried(live, sit)
 
     async def seat_of(self, live: LiveTable, token: str | None) -> int | None:
         """The seat ``token`` opens at the table (None: none); a seat just taken through
@@ -595,7 +601,8 @@ class Tables:
         person there (their token opens nothing any more) or the bot."""
         live = await self.find(table_id)
         await self._member(live, token)
-        async with self._changing(live, reread=True):
+
+        async def empty() -> None:
             by = live.seat_of(token)  # again: another process may have changed the seats
             if by is None:
                 raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
@@ -605,12 +612,15 @@ class Tables:
             vacate(live.seats[seat])
             await self._changed(live)
 
+        await self._retried(live, empty)
+
     async def leave(self, table_id: str, token: str) -> None:
         """The person of ``token`` leaves their seat before the start (their token then
         opens nothing)."""
         live = await self.find(table_id)
         await self._member(live, token)
-        async with self._changing(live, reread=True):
+
+        async def stand_up() -> None:
             seat = live.seat_of(token)
             if seat is None:
                 raise Refused("bad-token", _("This seat token does not open a seat at this table."), 403)
@@ -619,6 +629,8 @@ class Tables:
                 raise refusal
             vacate(live.seats[seat])
             await self._changed(live)
+
+        await self._retried(live, stand_up)
 
     @contextlib.asynccontextmanager
     async def _changing(self, live: LiveTable, reread: bool = False) -> AsyncIterator[None]:
@@ -644,7 +656,8 @@ class Tables:
         """A person at the table puts a bot (``level``: easy, medium, hard) in a free seat."""
         live = await self.find(table_id)
         await self._member(live, token)
-        async with self._changing(live, reread=True):
+
+        async def seat_bot() -> None:
             free = self._free_seat(live, seat)
             if level not in LEVELS:
                 raise Refused("bad-level", _("Bot levels: {levels}.").format(levels=", ".join(LEVELS)))
@@ -654,11 +667,14 @@ class Tables:
             live.seats[free] = SeatState(bot=level)
             await self._changed(live)
 
+        await self._retried(live, seat_bot)
+
     async def start(self, table_id: str, token: str) -> None:
         """A person at the table starts the game once every seat is taken."""
         live = await self.find(table_id)
         await self._member(live, token)
-        async with self._changing(live, reread=True):
+
+        async def begin() -> None:
             if live.status == CLOSED:
                 raise session_refusal(Stop.CLOSED)
             if live.status != "open":
@@ -666,6 +682,8 @@ class Tables:
             if not all(s.taken for s in live.seats):
                 raise Refused("seats-free", _("Every seat needs a player or a bot before the game starts."), 409)
             await self._new_game(live)
+
+        await self._retried(live, begin)
 
     async def again(self, table_id: str, seat: int, game: int | None = None) -> None:
         """The person of ``seat`` agrees to play again after game ``game`` (None: the
@@ -701,20 +719,22 @@ class Tables:
 
         await self._retried(live, decline)
 
-    async def _retried(self, live: LiveTable, change: Callable[[], Awaitable[None]]) -> None:
-        """``change()`` with ``live`` held and read back first, applied again (up to
-        :data:`CONFLICT_TRIES` times) while another process's write gets in first: the
-        people of a table answer a rematch at once, through different processes, and
-        each answer holds whatever the others did (a refusal of the re-read table, such
-        as the game having moved on, is the answer's)."""
+    async def _retried(self, live: LiveTable, change: Callable[[], Awaitable[T]]) -> T:
+        """``change()`` with ``live`` held and read back first; decided again (up to
+        :data:`CONFLICT_TRIES` times) while another process's write gets in first.
+        ``change`` checks what it needs of the table as it finds it (a seat still free,
+        the sequence number its decision was made against still the seat's, the game
+        over for a rematch's answer) and refuses in words if that moved: the people of
+        a table act at once through different processes, and an intent refused only for
+        having been crossed would have to be repeated by hand."""
         for attempt in range(CONFLICT_TRIES):
             try:
                 async with self._changing(live, reread=True):
-                    await change()
-                return
+                    return await change()
             except Conflict:
                 if attempt == CONFLICT_TRIES - 1:
                     raise
+        raise AssertionError("unreachable: the last try returns or raises")
 
     @staticmethod
     def _after_game(live: LiveTable, game: int | None) -> None:
@@ -750,12 +770,12 @@ class Tables:
 
     # --- playing --------------------------------------------------------------------
 
-    async def _turn_of(self, live: LiveTable, seat: int, seq: int) -> None:
+    @staticmethod
+    def _turn_of(live: LiveTable, seat: int, seq: int) -> None:
         """Refuse, in words, unless ``seat`` may decide now against sequence number ``seq``
-        (:meth:`Session.check`; a decision made against a change this process has not
-        read yet is checked against it, not refused as stale)."""
-        if self.bus.shared and seq != live.seq_for(seat):
-            await self._reread(live)
+        (:meth:`Session.check`; the table read back first by :meth:`_retried`, so a
+        decision made against a change this process had not read yet is checked against
+        it, not refused as stale)."""
         if live.status != "playing":
             raise session_refusal(Stop.CLOSED if live.status == CLOSED else Stop.NO_GAME)
         try:
@@ -766,8 +786,9 @@ class Tables:
     async def decide(self, table_id: str, seat: int, seq: int, action: str) -> None:
         """The person in ``seat`` makes ``action`` (notation) against ``seq``."""
         live = self.get(table_id)
-        async with self._changing(live):
-            await self._turn_of(live, seat, seq)
+
+        async def decided() -> None:
+            self._turn_of(live, seat, seq)
             try:
                 parsed = Action.parse(action)
             except ActionError:
@@ -777,12 +798,15 @@ class Tables:
             except IllegalActionError as err:
                 raise Refused(err.refusal.code.value, refusal_text(err.refusal)) from None
             await self._changed(live)
+
+        await self._retried(live, decided)
         self.metrics.decisions.labels(by="person").inc()
 
     async def take_back(self, table_id: str, seat: int, seq: int) -> None:
         live = self.get(table_id)
-        async with self._changing(live):
-            await self._turn_of(live, seat, seq)
+
+        async def taken_back() -> None:
+            self._turn_of(live, seat, seq)
             away = live.substitute(seat) is not None
             if not live.session.take_back(seat, seq):  # (the person acts: back, if a substitute played)
                 if away:
@@ -790,24 +814,31 @@ class Tables:
                 raise Refused("nothing-staged", _("There is nothing to take back."), 409)
             await self._changed(live)
 
+        await self._retried(live, taken_back)
+
     # --- connections ----------------------------------------------------------------
 
     async def connect(self, client: Client) -> None:
         live = self.get(client.table_id)
         self.hub.add(client)
         self.metrics.clients.inc()
-        if client.seat is not None:
-            seat = live.seats[client.seat]
-            seat.here += 1
-            self._tell_presence(live, client.seat)
-            if live.substitute(client.seat) is not None:
+        number = client.seat
+        if number is not None:
+            live.seats[number].here += 1
+            self._tell_presence(live, number)
+
+            async def back() -> bool:
+                # the person takes the seat again (not on a clocked table's turn whose
+                # time ran out: its substitute ends that turn)
+                if live.substitute(number) is not None and live.session.back(number):
+                    await self._changed(live)
+                    return True
+                return False
+
+            if live.substitute(number) is not None:
                 with contextlib.suppress(Refused):
-                    async with self._changing(live):
-                        # back: the person takes the seat again (not on a clocked table's
-                        # turn whose time ran out: its substitute ends that turn)
-                        if live.session.back(client.seat):
-                            await self._changed(live)
-                            return
+                    if await self._retried(live, back):
+                        return
         await self._publish(live)
 
     async def disconnect(self, client: Client) -> None:
@@ -1177,7 +1208,9 @@ class Tables:
             try:
                 await self._changed(live)
             except Refused:
-                return  # another process moved first: the table is as it made it
+                # another process moved first: the table is as it made it, and that
+                # process, having written, asks the bot whose turn it is (not decided again)
+                return
         self.metrics.decisions.labels(by="bot").inc()
 
     # --- an admin's (red7.web.routes.admin) --------------------------------------------
@@ -1188,12 +1221,15 @@ class Tables:
         page tells its players why; a table change like any other, so every process
         sees it."""
         live = await self.find(table_id)
-        async with self._changing(live, reread=True):
+
+        async def shut() -> None:
             if live.status == CLOSED:
                 return
             live.status = CLOSED
             live.session.close()
             await self._changed(live)
+
+        await self._retried(live, shut)
         log.info("table %s closed by an admin", live.id)
 
     async def revoke_seat(self, table_id: str, seat: int) -> None:
@@ -1201,10 +1237,13 @@ class Tables:
         and their account but opens to no token any more, so its connections end, in
         every process (:class:`Hub`); the host seats them again (:meth:`reseat`)."""
         live = await self.find(table_id)
-        async with self._changing(live, reread=True):
+
+        async def revoke() -> None:
             state = self._persons_seat(live, seat)
             state.token_hash = token_hash(new_token())  # a token nobody holds
             await self._changed(live)
+
+        await self._retried(live, revoke)
         log.info("table %s: the token of seat %d was revoked by an admin", live.id, seat)
 
     async def reseat(self, table_id: str, host_token: str, seat: int) -> str:
@@ -1213,14 +1252,17 @@ class Tables:
         had stops opening it."""
         live = await self.find(table_id)
         host = await self._member(live, host_token)
-        async with self._changing(live, reread=True):
+
+        async def seat_again() -> str:
             if host != 0 or live.seat_of(host_token) != 0 or seat == 0:
                 raise Refused("not-host", _("Only the table's host (seat 1) may seat a person again."), 403)
             state = self._persons_seat(live, seat)
             token = new_token()
             state.token_hash = token_hash(token)
             await self._changed(live)
-        return token
+            return token
+
+        return await self._retried(live, seat_again)
 
     async def change_invite(self, table_id: str, host_token: str, revoke: bool = False) -> str | None:
         """The host (the person in seat 0, by their token) of a private table makes a new
@@ -1231,13 +1273,17 @@ class Tables:
         (their tokens open them). Only the secret's hash is kept."""
         live = await self.find(table_id)
         await self._member(live, host_token)
-        async with self._changing(live, reread=True):
+
+        async def invite() -> str | None:
             refusal = invite_refusal(live, live.seat_of(host_token))
             if refusal is not None:
                 raise refusal
             secret = None if revoke else new_token()
             live.invite_hash = None if secret is None else token_hash(secret)
             await self._changed(live)
+            return secret
+
+        secret = await self._retried(live, invite)
         log.info("table %s: its invitation was %s by its host", live.id, "revoked" if revoke else "renewed")
         return secret
 

@@ -245,6 +245,8 @@ def _bad_records(tmp_path: Path) -> dict[str, Path]:
     text = json.dumps(good, indent=1)
     (tmp_path / "truncated.json").write_text(text[: len(text) // 2], encoding="utf-8")
     (tmp_path / "notjson.json").write_text("this is not a record\n", encoding="utf-8")
+    # json recurses once per level: this overflowed the interpreter's stack (a traceback)
+    (tmp_path / "nested.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     illegal = dict(good, decisions=["end"], result=None)  # R4.6: no 'end' at the start of a turn
     write_record(tmp_path / "illegal.json", illegal)
     wrong = dict(good, result=dict(good["result"], winners=[1 - good["result"]["winners"][0]]))
@@ -255,6 +257,7 @@ def _bad_records(tmp_path: Path) -> dict[str, Path]:
         "null_result": tmp_path / "null_result.json",
         "truncated": tmp_path / "truncated.json",
         "notjson": tmp_path / "notjson.json",
+        "nested": tmp_path / "nested.json",
         "illegal": tmp_path / "illegal.json",
         "wrong_result": tmp_path / "wrong_result.json",
         "list": tmp_path / "list.json",
@@ -262,7 +265,9 @@ def _bad_records(tmp_path: Path) -> dict[str, Path]:
     }
 
 
-@pytest.mark.parametrize("kind", ["truncated", "notjson", "illegal", "wrong_result", "list", "missing", "null_result"])
+@pytest.mark.parametrize(
+    "kind", ["truncated", "notjson", "nested", "illegal", "wrong_result", "list", "missing", "null_result"]
+)
 def test_replay_bad_record_exits_2_with_one_line(kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _bad_records(tmp_path)[kind]
     code, out, err = run_main(["replay", str(path)], capsys)
@@ -270,7 +275,7 @@ def test_replay_bad_record_exits_2_with_one_line(kind: str, tmp_path: Path, caps
     assert_one_line_error(err)
     if kind == "illegal":
         assert "decision 1" in err
-    if kind in ("missing", "truncated", "notjson"):
+    if kind in ("missing", "truncated", "notjson", "nested"):
         assert path.name in err
     if kind == "truncated":
         assert "at at" not in err
@@ -292,7 +297,7 @@ def test_replay_counts_players_from_1(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "player 0" not in err
 
 
-@pytest.mark.parametrize("kind", ["truncated", "illegal", "missing"])
+@pytest.mark.parametrize("kind", ["truncated", "nested", "illegal", "missing"])
 def test_replay_bad_record_through_the_console_script(kind: str, tmp_path: Path) -> None:
     path = _bad_records(tmp_path)[kind]
     proc = run_script(["replay", str(path)], tmp_path)

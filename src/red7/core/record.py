@@ -133,6 +133,8 @@ def parse(text: str, where: str = "record") -> dict[str, Any]:
             line=err.lineno,
             column=err.colno,
         ) from None
+    except RecursionError:  # (json recurses once per level: a few thousand "[" overflow it)
+        raise RecordError(N_("{where} is not a record: its JSON is nested too deeply"), where=where) from None
     if not isinstance(data, dict):
         raise RecordError(N_("{where} must hold a JSON object, not {kind}"), where=where, kind=type(data).__name__)
     return data

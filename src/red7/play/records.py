@@ -110,4 +110,4 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise RecordError(N_("cannot read record {path!r}: {reason}"), path=str(path), reason=err) from None
-    return parse(text, f"record {str(path)!r}")
+    return parse(text, repr(str(path)))  # (the path alone: "record" would stay English)

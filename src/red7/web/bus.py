@@ -75,7 +75,7 @@ class Bus:
             return
         try:
             message = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             log.warning("bus: a message that is not JSON was ignored")
             return
         if isinstance(message, dict) and message.get("p") != self.process:

@@ -20,9 +20,10 @@ from typing import Any
 import httpx
 import sqlalchemy as sa
 from alembic import command
+from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
-from red7.web.accounts import COOKIE, Lockout
+from red7.web.accounts import COOKIE, Accounts, Lockout
 from red7.web.login_limits import LoginLimits, LoginRules
 from red7.web.protocol import AccountView, Profile
 from red7.web.store import Store, alembic_config
@@ -332,3 +333,62 @@ def test_the_account_page_and_its_words_in_both_languages(tmp_path: Path) -> Non
         assert set(en["ui"]) == set(pt["ui"])
         assert re.search(r"\{name\}", pt["ui"]["logged_in_as"])
         assert client.get("/api/account/ui?lang=xx").status_code == 400
+
+
+def play_a_game(ana: TestClient, bia: TestClient, private: bool = False) -> str:
+    """A 2-player game of Ana (seat 0) and Bia (seat 1), played to its end; the table's id."""
+    r = ana.post("/api/tables", json={"players": 2, "name": "Ana", "private": private})
+    assert r.status_code == 200, r.text
+    table_id, token, invite = r.json()["id"], r.json()["token"], r.json().get("invite")
+    r = bia.post(f"/api/tables/{table_id}/seats/1", json={"name": "Bia", "invite": invite})
+    assert r.status_code == 200, r.text
+    assert ana.post(f"/api/tables/{table_id}/start", json={"token": token}).status_code == 200
+    with Conn(ana, table_id, token, 0) as first, Conn(bia, table_id, r.json()["token"], 1) as second:
+        first.recv()
+        second.recv()
+        play_out([first, second], careful(random.Random(6)))
+        assert first.last is not None and first.last["game"]["over"]
+    return table_id
+
+
+def test_a_public_profile_shows_the_games_of_public_tables_to_anyone(tmp_path: Path) -> None:
+    app = make_app(tmp_path, password_cost=CHEAP, login_rules=OPEN)
+    with TestClient(app) as ana, TestClient(app) as bia, TestClient(app) as stranger:
+        assert register(ana, "Ana").status_code == 200 and register(bia, "Bia").status_code == 200
+        public = play_a_game(ana, bia)
+        private = play_a_game(ana, bia, private=True)
+        assert len(Profile.model_validate_json(ana.get("/api/account/games").text).games) == 2  # her own: both
+        for name in ("Ana", "ana", "ANA"):  # (a username is one whatever its case)
+            r = stranger.get(f"/api/players/{name}")
+            assert r.status_code == 200, r.text
+            profile = Profile.model_validate_json(r.text, strict=True)
+            assert profile.username == "Ana" and profile.rating is None  # no rated game
+            assert [(g.table, g.seat) for g in profile.games] == [(public, 0)]  # the private table's: not shown
+            assert private not in r.text
+        assert stranger.get(profile.games[0].replay).status_code == 200
+        assert stranger.get("/players/Ana").status_code == 200  # the page, whose script asks the above
+        assert [g.seat for g in Profile.model_validate_json(stranger.get("/api/players/Bia").text).games] == [1]
+        # Cid, registered, has played at no public table: the answer of a name nobody has
+        assert register(stranger, "Cid").status_code == 200
+        nobody = stranger.get("/api/players/Nobody")
+        assert (nobody.status_code, nobody.json()["code"]) == (404, "no-account")
+        cid = stranger.get("/api/players/Cid")
+        assert (cid.status_code, cid.json()) == (404, {**nobody.json(), "message": "There is no account Cid."})
+
+
+def test_a_public_profile_of_nobody_or_of_a_banned_account_is_not_found(tmp_path: Path) -> None:
+    app = make_app(tmp_path, password_cost=CHEAP, login_rules=OPEN)
+    with TestClient(app) as client:
+        assert register(client, "Bia").status_code == 200
+        store = Store(f"sqlite:///{tmp_path}/db.sqlite3")
+        Accounts(store, PasswordHasher(*CHEAP)).ban("Bia")
+        store.close()
+        pt = {"Accept-Language": "pt-BR"}
+        for name in ("Bia", "Nobody", "x" * 5000, "%00", "Ana%20Bia", "🂡", "..%2F..%2Fetc"):
+            r = client.get(f"/api/players/{name}", headers=pt)
+            assert r.status_code == 404, (name, r.text)
+            if "%2F" in name:  # (a "/" in it: no such address at all)
+                assert r.json() == {"code": "not-found", "message": "Não há nada neste endereço."}
+            else:
+                assert r.json()["code"] == "no-account" and r.json()["message"].startswith("Não há conta")
+            assert len(r.text) < 300  # (a long name is not echoed whole)

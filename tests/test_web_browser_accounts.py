@@ -61,6 +61,7 @@ def test_register_sit_as_yourself_and_see_the_admin_close_the_table(
     assert serious(person) == []
     log_in(person, username, PASSWORD, "register")
     expect(person.locator("#games-title")).to_be_visible()
+    expect(person.locator("#public-profile")).to_have_attribute("href", f"/players/{username}")
     assert serious(person) == []
     if size == "laptop":
         person.screenshot(path=str(IMAGES / f"web-account-{lang}.png"))

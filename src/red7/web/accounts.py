@@ -371,20 +371,22 @@ class Accounts:
 
     # --- a profile ------------------------------------------------------------------
 
-    def games(self, account_id: int, limit: int = 200) -> list[dict[str, Any]]:
+    def games(self, account_id: int, limit: int = 200, public: bool = False) -> list[dict[str, Any]]:
         """The finished games played in a seat the account took, the newest first: table,
         game number, seat, players, when it started, whether the seat won, and the
-        addresses of its replay and its review."""
+        addresses of its replay and its review. ``public``: only those of public tables
+        (a public profile's: a private table's games are its people's and invitees')."""
+        query = (
+            select(GameRow.table_id, GameRow.number, GameRow.created, GameRow.result)
+            .add_columns(SeatRow.seat, TableRow.players)
+            .join(SeatRow, SeatRow.table_id == GameRow.table_id)
+            .join(TableRow, TableRow.id == GameRow.table_id)
+            .where(SeatRow.account_id == account_id, GameRow.result.is_not(None))
+        )
+        if public:
+            query = query.where(TableRow.private.is_(False))
         with Session(self.store.engine) as s:
-            rows = s.execute(
-                select(GameRow.table_id, GameRow.number, GameRow.created, GameRow.result)
-                .add_columns(SeatRow.seat, TableRow.players)
-                .join(SeatRow, SeatRow.table_id == GameRow.table_id)
-                .join(TableRow, TableRow.id == GameRow.table_id)
-                .where(SeatRow.account_id == account_id, GameRow.result.is_not(None))
-                .order_by(GameRow.created.desc(), GameRow.id.desc())
-                .limit(limit)
-            ).all()
+            rows = s.execute(query.order_by(GameRow.created.desc(), GameRow.id.desc()).limit(limit)).all()
         games = []
         for table_id, number, created, result, seat, players in rows:
             winners = result.get("winners", []) if isinstance(result, dict) else []

@@ -687,7 +687,8 @@ class RatingView(Message):
 
 class Profile(Message):
     """``GET /api/account/games``: the logged-in person's finished games, the newest
-    first, and their rating (null: no rated game yet)."""
+    first, and their rating (null: no rated game yet); ``GET /api/players/{username}``:
+    the same of a registered person, their games at public tables only."""
 
     username: str
     games: list[ProfileGame]

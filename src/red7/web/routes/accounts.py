@@ -6,8 +6,12 @@
 * ``POST /api/account/logout`` ``{}``: log out;
 * ``GET /api/account``: who is logged in (``{"username": null}``: nobody);
 * ``GET /api/account/games``: the logged-in person's finished games (their profile);
+* ``GET /api/players/{username}``: a registered person's public profile: their rating
+  and their finished games at public tables (``no-account``, 404: no such person, or
+  banned);
 * ``GET /api/account/ui?lang=``: the words of the account and admin pages;
-* ``/account``: the page to register, log in and see one's games.
+* ``/account``: the page to register, log in and see one's games;
+* ``/players/{username}``: a person's public profile (the leaderboard links to it).
 
 A login answers with the cookie :data:`~red7.web.accounts.COOKIE`: the login session's
 id, HttpOnly (no script reads it), SameSite=Lax (no other site's page sends it with a
@@ -55,6 +59,16 @@ PAGE_WORDS: Final = {
     "logout": N_("Log out"),
     "logged_in_as": N_("Logged in as {name}"),
     "games_title": N_("Your finished games"),
+    "public_profile": N_("Your public profile"),
+    "profile_title": N_("Profile of {name}"),
+    "their_rating": N_("Rating: {rating}, place {place} on the leaderboard ({games} rated games)."),
+    "their_not_rated": N_("No rated game yet."),
+    "their_games": N_("Finished games at public tables"),
+    "their_no_games": N_("No finished game at a public table yet."),
+    "no_player": N_(
+        "No public profile for {name}: a registered player has one once they have finished a game at a public"
+        " table or played a rated game."
+    ),
     "no_games": N_("No finished game yet: the games you play logged in are listed here."),
     "game_line": N_("Game {n} at table {table}, {players} players, seat {seat}"),
     "won": N_("won"),
@@ -102,6 +116,12 @@ async def page_words(lang: str = "en") -> dict[str, Any]:
 @router.get("/account", include_in_schema=False)
 async def account_page() -> FileResponse:
     return FileResponse(STATIC / "account.html")
+
+
+@router.get("/players/{username}", include_in_schema=False)
+async def profile_page(username: str) -> FileResponse:
+    """The page (its script asks ``GET /api/players/{username}``, which says whether there is one)."""
+    return FileResponse(STATIC / "player.html")
 
 
 async def account_of(connection: HTTPConnection, context: Context) -> Account | None:
@@ -191,7 +211,32 @@ async def my_games(request: Request, context: Shared) -> Profile:
     if account is None:
         with using(asked_language(request.headers.get("accept-language"))):
             raise not_logged_in()
-    games = await asyncio.to_thread(context.accounts().games, account.id)
+    return await _profile(context, account, public=False)
+
+
+@router.get("/api/players/{username}")
+async def public_profile(username: str, request: Request, context: Shared) -> Profile:
+    """A registered person's rating and finished games at public tables: what anyone
+    may see of them at the tables and on the leaderboard, gathered. A person with
+    neither, banned or unknown gets the one same answer (``no-account``, 404): the
+    profile tells nobody which names exist (as logging in does not), only what the
+    tables and the leaderboard showed already."""
+    with using(asked_language(request.headers.get("accept-language"))):
+        nobody = Refused("no-account", _("There is no account {name}.").format(name=username[:40]), 404)
+        try:
+            account = await asyncio.to_thread(context.accounts().named, username)
+        except Refused:
+            raise nobody from None
+        if account.banned:  # (as if gone: their login sessions open nothing either)
+            raise nobody
+        profile = await _profile(context, account, public=True)
+        if not profile.games and profile.rating is None:
+            raise nobody
+        return profile
+
+
+async def _profile(context: Context, account: Account, public: bool) -> Profile:
+    games = await asyncio.to_thread(context.accounts().games, account.id, 200, public)
     line = await asyncio.to_thread(context.tables().ratings.of, f"account:{account.id}")
     rating = None if line is None else {"place": line.place, "rating": round(line.rating, 2), "games": line.games}
     return Profile.model_validate({"username": account.username, "games": games, "rating": rating})

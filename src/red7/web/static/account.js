@@ -4,7 +4,7 @@
 // their replays (GET /api/account/games) and logs out. Its words come from GET
 // /api/account/ui; every text is set with textContent (never HTML).
 
-import { api, choosePageLanguage, h, pageLanguage, t, toast } from "./common.js";
+import { api, choosePageLanguage, gameLine, h, pageLanguage, t, toast } from "./common.js";
 
 let words = { lang: "en", languages: { en: "English", "pt-BR": "Português (Brasil)" }, ui: {} };
 let me = { username: null, admin: false };
@@ -50,13 +50,6 @@ function credentialsForm(kind) {
   return form;
 }
 
-function gameLine(game) {
-  const ui = words.ui;
-  const line = t(ui, "game_line", { n: game.number, table: game.table, players: game.players, seat: game.seat + 1 });
-  return h("li", {}, line, " · ", h("strong", {}, t(ui, game.won ? "won" : "lost")), " · ",
-    h("a", { href: game.replay }, t(ui, "replay")), " · ", h("a", { href: game.review }, t(ui, "review")));
-}
-
 async function draw() {
   const ui = words.ui;
   const box = $("account");
@@ -86,10 +79,11 @@ async function draw() {
       h("p", {}, logout, me.admin ? [" ", h("a", { href: "/admin", id: "admin-link" }, t(ui, "admin"))] : null),
       h("p", { id: "rating" },
         rating ? t(ui, "your_rating", { rating: rating.rating.toFixed(1), place: rating.place, games: rating.games }) : t(ui, "not_rated"),
-        " ", h("a", { href: "/leaderboard" }, t(ui, "leaderboard")))),
+        " ", h("a", { href: "/leaderboard" }, t(ui, "leaderboard")),
+        " · ", h("a", { href: `/players/${encodeURIComponent(me.username)}`, id: "public-profile" }, t(ui, "public_profile")))),
     h("section", { class: "panel", "aria-labelledby": "games-title" },
       h("h2", { id: "games-title" }, t(ui, "games_title")),
-      games.length ? h("ul", { id: "games", class: "games" }, games.map(gameLine)) : h("p", { class: "none" }, t(ui, "no_games"))),
+      games.length ? h("ul", { id: "games", class: "games" }, games.map((game) => gameLine(ui, game))) : h("p", { class: "none" }, t(ui, "no_games"))),
   );
 }
 

@@ -140,3 +140,11 @@ export function toast(text, ms = 6000) {
   clearTimeout(toastTimer);
   if (text) toastTimer = setTimeout(() => toast(""), ms);
 }
+
+/** A finished game of a profile (GET /api/account/games, /api/players/{name}): a list item,
+ * its replay and review linked. */
+export function gameLine(ui, game) {
+  const line = t(ui, "game_line", { n: game.number, table: game.table, players: game.players, seat: game.seat + 1 });
+  return h("li", {}, line, " · ", h("strong", {}, t(ui, game.won ? "won" : "lost")), " · ",
+    h("a", { href: game.replay }, t(ui, "replay")), " · ", h("a", { href: game.review }, t(ui, "review")));
+}

@@ -1,6 +1,6 @@
 // Red7 web: the leaderboard, /leaderboard. A page of the rated players at a time
 // (GET /api/leaderboard?offset=&limit=&kind=), people, bots or both. The page's words come
-// from GET /api/ui in the lobby's language.
+// from GET /api/ui in the lobby's language. A person's name links to their public profile.
 
 import { api, choosePageLanguage, h, loadWords, pageLanguage, t, toast } from "./common.js";
 
@@ -31,7 +31,8 @@ function applyWords() {
 
 function nameOf(line) {
   const ui = words.ui;
-  return line.kind === "bot" ? t(ui, "bot_line", { level: t(ui, `level_${line.name}`) }) : line.name;
+  if (line.kind === "bot") return t(ui, "bot_line", { level: t(ui, `level_${line.name}`) });
+  return h("a", { href: `/players/${encodeURIComponent(line.name)}` }, line.name); // their public profile
 }
 
 function draw() {

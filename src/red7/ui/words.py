@@ -834,18 +834,17 @@ RULES_MD = """\
 
 {board}## {keys_title}
 {keys}
-
-{complete}
-"""
+{complete}"""
 
 
-def rules_markdown(keys: str, board: bool = True, keys_title: str = N_("Keys")) -> str:
+def rules_markdown(keys: str, board: bool = True, keys_title: str = N_("Keys"), complete: bool = True) -> str:
     """The rules screen's text, in the language in use: how the screen writes a card
     (and, where that is not the notation, the notation's letters), the rules with each
     colour's mark, what the screen shows (``board``: the terminal game's board) and
     ``keys`` (the interface's keys or commands, translated) under ``keys_title`` (to
-    translate); it ends with where the
-    complete rules are (docs/rules.md, docs/regras.md in Portuguese), rule IDs and all."""
+    translate); with ``complete``, it ends with where the complete rules are
+    (docs/rules.md, docs/regras.md in Portuguese: a checkout's files, which the web
+    game's players do not have), rule IDs and all."""
     rules = "\n".join(
         f"| **{_(COLOUR_NAMES[c])}** ({mark}) | {_(RULE_TEXT[c])} |"
         for c, mark in zip(COLOURS, card_marks(), strict=True)
@@ -884,7 +883,7 @@ def rules_markdown(keys: str, board: bool = True, keys_title: str = N_("Keys")) 
         keys_title=_(keys_title),
         keys=keys,
         # the rules document in the language in use: its path is part of the translation
-        complete=_("Complete rules, rule by rule: docs/rules.md"),
+        complete="\n" + _("Complete rules, rule by rule: docs/rules.md") + "\n" if complete else "",
     )
 
 

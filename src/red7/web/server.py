@@ -48,7 +48,7 @@ from .metrics import Metrics
 from .origins import Hosts, parse_origin
 from .refusals import Refused, asked_language, refusal_response, response_of
 from .reviews import StoredReviews
-from .routes import accounts, admin, health, lobby, pages, ratings, records, schema, socket, turns
+from .routes import accounts, admin, health, lobby, pages, ratings, records, rules, schema, socket, turns
 from .routes.context import Context
 from .routes.pages import STATIC
 from .service import Tables, end_with_parent
@@ -172,7 +172,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(HTTPException, _not_here)
     routers = (pages.router, health.router, schema.router, lobby.router, records.router, socket.router, turns.router)
-    for router in (*routers, accounts.router, admin.router, ratings.router):
+    for router in (*routers, accounts.router, admin.router, ratings.router, rules.router):
         app.include_router(router)
     app.state.context = context
     app.state.tables = context.tables

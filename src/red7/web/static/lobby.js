@@ -33,6 +33,8 @@ function applyWords() {
   $("hints-label").textContent = t(ui, "hints_allowed");
   $("rated-label").textContent = t(ui, "rated_table");
   $("leaderboard-link").textContent = t(ui, "leaderboard");
+  $("rules-link").textContent = t(ui, "rules");
+  $("rules-link").href = `/rules?lang=${encodeURIComponent(words.lang)}`;
   $("table-lang-label").textContent = t(ui, "language");
   $("clock-label").textContent = t(ui, "clock");
   for (const option of $("clock").options) option.textContent = t(ui, `clock_${option.value}`);

@@ -443,7 +443,10 @@ function shareLinks() {
 }
 
 function linksEl() {
-  return h("section", { class: "links" }, frame.you !== null ? soundToggle(t(ui, "sound")) : null, shareLinks());
+  // the rules open beside the game, in the table's language
+  const rules = h("p", {}, h("a", { href: `/rules?lang=${encodeURIComponent(frame.table.lang)}`, target: "_blank",
+    rel: "noopener", id: "rules-link" }, t(ui, "rules")));
+  return h("section", { class: "links" }, frame.you !== null ? soundToggle(t(ui, "sound")) : null, rules, shareLinks());
 }
 
 // --- a table not started yet ----------------------------------------------------------------

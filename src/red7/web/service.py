@@ -719,9 +719,10 @@ class Tables:
 
         await self._retried(live, decline)
 
-    async def _retried(self, live: LiveTable, change: Callable[[], Awaitable[T]]) -> T:
-        """``change()`` with ``live`` held and read back first; decided again (up to
-        :data:`CONFLICT_TRIES` times) while another process's write gets in first.
+    async def _retried(self, live: LiveTable, change: Callable[[], Awaitable[T]], reread: bool = True) -> T:
+        """``change()`` with ``live`` held (and, with ``reread``, read back first if another
+        process changed it); decided again (up to :data:`CONFLICT_TRIES` times, on the
+        table as the failed write read it back) while another process's write gets in first.
         ``change`` checks what it needs of the table as it finds it (a seat still free,
         the sequence number its decision was made against still the seat's, the game
         over for a rematch's answer) and refuses in words if that moved: the people of
@@ -729,7 +730,7 @@ class Tables:
         having been crossed would have to be repeated by hand."""
         for attempt in range(CONFLICT_TRIES):
             try:
-                async with self._changing(live, reread=True):
+                async with self._changing(live, reread=reread and attempt == 0):
                     return await change()
             except Conflict:
                 if attempt == CONFLICT_TRIES - 1:
@@ -770,12 +771,15 @@ class Tables:
 
     # --- playing --------------------------------------------------------------------
 
-    @staticmethod
-    def _turn_of(live: LiveTable, seat: int, seq: int) -> None:
+    async def _turn_of(self, live: LiveTable, seat: int, seq: int) -> None:
         """Refuse, in words, unless ``seat`` may decide now against sequence number ``seq``
-        (:meth:`Session.check`; the table read back first by :meth:`_retried`, so a
-        decision made against a change this process had not read yet is checked against
-        it, not refused as stale)."""
+        (:meth:`Session.check`; a decision made against a change this process has not
+        read yet is checked against it, not refused as stale). The table is read back
+        only then: a decision's change is otherwise its write alone (one round trip on
+        PostgreSQL), and one crossed by another process's is decided again
+        (:meth:`_retried`)."""
+        if self.bus.shared and seq != live.seq_for(seat):
+            await self._reread(live)
         if live.status != "playing":
             raise session_refusal(Stop.CLOSED if live.status == CLOSED else Stop.NO_GAME)
         try:
@@ -788,7 +792,7 @@ class Tables:
         live = self.get(table_id)
 
         async def decided() -> None:
-            self._turn_of(live, seat, seq)
+            await self._turn_of(live, seat, seq)
             try:
                 parsed = Action.parse(action)
             except ActionError:
@@ -799,14 +803,14 @@ class Tables:
                 raise Refused(err.refusal.code.value, refusal_text(err.refusal)) from None
             await self._changed(live)
 
-        await self._retried(live, decided)
+        await self._retried(live, decided, reread=False)
         self.metrics.decisions.labels(by="person").inc()
 
     async def take_back(self, table_id: str, seat: int, seq: int) -> None:
         live = self.get(table_id)
 
         async def taken_back() -> None:
-            self._turn_of(live, seat, seq)
+            await self._turn_of(live, seat, seq)
             away = live.substitute(seat) is not None
             if not live.session.take_back(seat, seq):  # (the person acts: back, if a substitute played)
                 if away:
@@ -814,7 +818,7 @@ class Tables:
                 raise Refused("nothing-staged", _("There is nothing to take back."), 409)
             await self._changed(live)
 
-        await self._retried(live, taken_back)
+        await self._retried(live, taken_back, reread=False)
 
     # --- connections ----------------------------------------------------------------
 

@@ -9,32 +9,24 @@ the seat it wanted), applied otherwise; ``stale`` only for one crossed every tim
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from red7.web.bus import Bus
 from red7.web.refusals import Refused
 from red7.web.service import CONFLICT_TRIES, Tables
 from red7.web.store import Store, StoredTable, token_hash
-
-
-class SilentBus(Bus):
-    """A bus of several processes, none of which says anything."""
-
-    @property
-    def shared(self) -> bool:
-        return True
-
+from web_client import SilentBus
 
 Crossing = Callable[[], Awaitable[Any]]
 
 
 class Process:
     """One server process: its own store (connections) on the shared database and its
-    tables; :meth:`cross` makes its next writes wait for another process's change."""
+    tables; each of its :attr:`crossings` (another process's change) gets in just before
+    one of its next writes."""
 
     def __init__(self, url: str) -> None:
         self.store = Store(url)
@@ -55,10 +47,15 @@ class Process:
 
 
 @pytest.fixture
-def pair(tmp_path: Path) -> tuple[Process, Process]:
+def pair(tmp_path: Path) -> Iterator[tuple[Process, Process]]:
     url = f"sqlite:///{tmp_path}/db.sqlite3"
-    Store(url).upgrade()
-    return Process(url), Process(url)
+    first = Store(url)
+    first.upgrade()
+    first.close()
+    a, b = Process(url), Process(url)
+    yield a, b
+    a.store.close()
+    b.store.close()
 
 
 async def two_people(a: Process, b: Process) -> tuple[str, str]:

@@ -22,10 +22,9 @@ from fastapi.testclient import TestClient
 
 from red7.core.game import Game
 from red7.core.model import Config
-from red7.web.bus import Bus
 from red7.web.service import Tables
 from red7.web.store import Store, StoredGame, StoredSeat
-from web_client import Conn, add_bot, careful, join, make_app, new_table, play_out, start
+from web_client import Conn, SilentBus, add_bot, careful, join, make_app, new_table, play_out, start
 
 BLOCKING = ("commit", "create_table", "tables", "versions", "table", "game", "ping")
 """The store's methods that wait for the database (``write`` is awaited on the loop:
@@ -86,19 +85,10 @@ def test_a_game_its_record_and_replay_make_no_database_call_on_the_loop(tmp_path
     assert {"create_table", "game"} <= set(guard.off_loop)  # the calls were made, in threads
 
 
-class SharedBus(Bus):
-    """A bus of several processes, none of which says anything: what another process did
-    is found in the database."""
-
-    @property
-    def shared(self) -> bool:
-        return True
-
-
 def test_another_process_s_tables_are_read_off_the_loop(tmp_path: Path, guard: Guard) -> None:
     store = Store(f"sqlite:///{tmp_path}/db.sqlite3")
     store.upgrade()
-    tables = Tables(store, bus=SharedBus())
+    tables = Tables(store, bus=SilentBus())
     tables.load()
     # another process makes a table, then a finished game the previous release left without its result
     other = Store(store.url)

@@ -26,6 +26,7 @@ import httpx
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from red7.web.bus import Bus
 from red7.web.limits import UNLIMITED
 from red7.web.protocol import SERVER_FRAME, Created, Done, Seated
 from red7.web.server import Settings, create_app
@@ -63,6 +64,15 @@ class Clock:
 
 HEAD = "0013"
 """The newest migration of the server's database (tests that upgrade one check they reach it)."""
+
+
+class SilentBus(Bus):
+    """A bus of several processes, none of which says anything: what another process did
+    is found in the database (in-process tests of :class:`~red7.web.service.Tables`)."""
+
+    @property
+    def shared(self) -> bool:
+        return True
 
 
 def make_app(folder: Path, **settings: Any) -> FastAPI:

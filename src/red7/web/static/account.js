@@ -4,7 +4,7 @@
 // their replays (GET /api/account/games) and logs out. Its words come from GET
 // /api/account/ui; every text is set with textContent (never HTML).
 
-import { api, choosePageLanguage, gameLine, h, pageLanguage, t, toast } from "./common.js";
+import { api, choosePageLanguage, fillLanguages, gameLine, h, pageLanguage, t, toast } from "./common.js";
 
 let words = { lang: "en", languages: { en: "English", "pt-BR": "Português (Brasil)" }, ui: {} };
 let me = { username: null, admin: false };
@@ -95,9 +95,7 @@ async function setLanguage(lang) {
   $("title").textContent = t(ui, "account_title");
   $("page-lang-label").textContent = t(ui, "language");
   $("back").textContent = t(ui, "back");
-  const select = $("page-lang");
-  select.replaceChildren(...Object.entries(words.languages).map(([tag, name]) => h("option", { value: tag, lang: tag }, name)));
-  select.value = words.lang;
+  fillLanguages($("page-lang"), words);
   await draw();
 }
 

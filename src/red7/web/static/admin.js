@@ -6,7 +6,7 @@
 // neither). Every text is set with textContent (never HTML): table and account names are
 // other people's words.
 
-import { api, choosePageLanguage, h, pageLanguage, t, toast } from "./common.js";
+import { api, choosePageLanguage, fillLanguages, h, pageLanguage, t, toast } from "./common.js";
 
 let words = { lang: "en", languages: { en: "English", "pt-BR": "Português (Brasil)" }, ui: {} };
 let view = null;
@@ -101,9 +101,7 @@ async function setLanguage(lang) {
   $("accounts-title").textContent = t(ui, "accounts");
   $("metrics-title").textContent = t(ui, "metrics");
   $("back").textContent = t(ui, "account");
-  const select = $("page-lang");
-  select.replaceChildren(...Object.entries(words.languages).map(([tag, name]) => h("option", { value: tag, lang: tag }, name)));
-  select.value = words.lang;
+  fillLanguages($("page-lang"), words);
   draw();
 }
 

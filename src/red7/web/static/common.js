@@ -121,6 +121,13 @@ export function pageLanguage() {
 
 export const choosePageLanguage = (lang) => localStorage.setItem("red7:lang", lang);
 
+/** Fill `select` with the languages of `words` (`{lang, languages}`), `chosen` selected
+ * (default: the language of the words). */
+export function fillLanguages(select, words, chosen = words.lang) {
+  select.replaceChildren(...Object.entries(words.languages).map(([tag, name]) => h("option", { value: tag, lang: tag }, name)));
+  select.value = chosen;
+}
+
 /** The pages' words in `lang` (GET /api/ui): `{lang, languages, ui}`. */
 export async function loadWords(lang) {
   try {

@@ -2,7 +2,7 @@
 // (GET /api/leaderboard?offset=&limit=&kind=), people, bots or both. The page's words come
 // from GET /api/ui in the lobby's language. A person's name links to their public profile.
 
-import { api, choosePageLanguage, h, loadWords, pageLanguage, t, toast } from "./common.js";
+import { api, choosePageLanguage, fillLanguages, h, loadWords, pageLanguage, t, toast } from "./common.js";
 
 const PAGE = 50;
 const $ = (id) => document.getElementById(id);
@@ -21,11 +21,7 @@ function applyWords() {
   $("everyone").textContent = t(ui, "everyone");
   $("people").textContent = t(ui, "people_only");
   $("bots").textContent = t(ui, "bots_only");
-  const select = $("page-lang");
-  select.replaceChildren(
-    ...Object.entries(words.languages).map(([tag, name]) => h("option", { value: tag, lang: tag }, name)),
-  );
-  select.value = words.lang;
+  fillLanguages($("page-lang"), words);
   draw();
 }
 

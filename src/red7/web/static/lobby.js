@@ -6,7 +6,8 @@
 
 import { duration } from "./clock.js";
 import {
-  api, choosePageLanguage, getName, getToken, h, loadWords, pageLanguage, setInvite, setName, setToken, t, toast,
+  api, choosePageLanguage, fillLanguages, getName, getToken, h, loadWords, pageLanguage, setInvite, setName, setToken, t,
+  toast,
 } from "./common.js";
 
 const CLOCKS = ["0", "60", "180", "86400", "259200"];
@@ -61,10 +62,7 @@ function applyWords() {
   for (const id of ["page-lang", "table-lang"]) {
     const select = $(id);
     const current = select.value || words.lang;
-    select.replaceChildren(
-      ...Object.entries(words.languages).map(([tag, name]) => h("option", { value: tag, lang: tag }, name)),
-    );
-    select.value = id === "page-lang" ? words.lang : current;
+    fillLanguages(select, words, id === "page-lang" ? words.lang : current);
   }
   drawTables();
   drawTurns();

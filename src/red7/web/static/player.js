@@ -2,7 +2,7 @@
 // games at public tables (GET /api/players/{username}), linked from the leaderboard. Its
 // words come from GET /api/account/ui; every text is set with textContent (never HTML).
 
-import { api, choosePageLanguage, gameLine, h, pageLanguage, t } from "./common.js";
+import { api, choosePageLanguage, fillLanguages, gameLine, h, pageLanguage, t } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const username = decodeURIComponent(location.pathname.split("/").pop() || "");
@@ -61,9 +61,7 @@ async function setLanguage(lang) {
   $("page-lang-label").textContent = t(ui, "language");
   $("leaderboard").textContent = t(ui, "leaderboard");
   $("back").textContent = t(ui, "back");
-  const select = $("page-lang");
-  select.replaceChildren(...Object.entries(words.languages).map(([tag, lang]) => h("option", { value: tag, lang: tag }, lang)));
-  select.value = words.lang;
+  fillLanguages($("page-lang"), words);
   draw();
 }
 

@@ -10,6 +10,7 @@ text of this package alone, Markdown rendered with raw HTML escaped, and needs n
 
 from __future__ import annotations
 
+import functools
 import re
 from html import escape
 from string import Template
@@ -69,7 +70,12 @@ screen reader would announce empty column headers."""
 @router.get("/rules")
 async def rules_page(request: Request, lang: str | None = None) -> HTMLResponse:
     """The rules in ``lang`` (a tag this server speaks; else the browser's language)."""
-    tag = asked_language(request.headers.get("accept-language"), lang)
+    return HTMLResponse(_page(asked_language(request.headers.get("accept-language"), lang)))
+
+
+@functools.cache
+def _page(tag: str) -> str:
+    """The rules page in language ``tag`` (made once per language: it never changes)."""
     with using(tag):
         text = rules_markdown(_(WEB_KEYS), board=False, complete=False)
         # the page's own heading is the rules' title: the Markdown's first line goes
@@ -80,7 +86,7 @@ async def rules_page(request: Request, lang: str | None = None) -> HTMLResponse:
             + f">{escape(name)}</a>"
             for other, name in LANGUAGES.items()
         )
-        page = PAGE.substitute(
+        return PAGE.substitute(
             lang=tag,
             title=escape(_("The rules of Red7")),
             language=escape(_("Language")),
@@ -88,4 +94,3 @@ async def rules_page(request: Request, lang: str | None = None) -> HTMLResponse:
             rules=rules,
             back=escape(_("Back to the lobby")),
         )
-    return HTMLResponse(page)

@@ -393,6 +393,8 @@ def test_the_replay_shows_each_step_as_its_seat_saw_it(client: TestClient) -> No
         assert [f["seq"] for f in frames] == list(range(len(frames)))
         assert all(f["you"] == seat for f in frames)
         assert [sorted(hand(f)) for f in frames] == [sorted(h[seat]) for h in hands]
+        # history: no countdown (it was today's patience with the people gone since, changing with each asking)
+        assert all(f["clock"] is None for f in frames)
     frames = client.get(url).json()["frames"]
     assert len(frames) == len(record["decisions"]) + 1
     assert all(f["you"] is None and f["game"]["hand"] is None for f in frames)

@@ -624,10 +624,13 @@ def replay_frames(live: LiveTable, number: int, seat: int | None, every_hand: bo
     that decision (a running game: only its decisions that cannot be taken back); the
     first one with the words of the page's controls (``ui``). ``every_hand``: each
     frame's game also shows every seat's hand then (``hands``): only for a game that is
-    over (the caller checks), when nothing is hidden any more."""
+    over (the caller checks), when nothing is hidden any more. No frame has a clock."""
     frames = []
     for i, step in enumerate(live.rewound(number)):
         frame = table_frame(step, seat, words=i == 0)
+        # history: no turn is awaited in it (a rewound step's countdown would be today's
+        # patience with whoever is away now, a figure that changes with each asking)
+        frame["clock"] = None
         if every_hand and step.table is not None and frame["game"] is not None:
             with using(live.lang):
                 hands = [step.table.observe(s).hand for s in range(live.config.players)]

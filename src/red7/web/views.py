@@ -135,7 +135,6 @@ UI_WORDS: Final = {
     "next": N_("Next"),
     "last": N_("Last"),
     "leaderboard": N_("Leaderboard"),
-    "rules": N_("Rules"),
     "leaderboard_about": N_(
         "Every game at a rated table moves the ratings of its players, people and bots alike "
         "(openskill): the rating shown is the cautious one, μ − 3σ, so it rises as games make it sure."

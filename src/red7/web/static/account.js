@@ -4,19 +4,11 @@
 // their replays (GET /api/account/games) and logs out. Its words come from GET
 // /api/account/ui; every text is set with textContent (never HTML).
 
-import { api, choosePageLanguage, fillLanguages, gameLine, h, pageLanguage, t, toast } from "./common.js";
+import { api, choosePageLanguage, fillLanguages, gameLine, h, loadWords, pageLanguage, t, toast } from "./common.js";
 
 let words = { lang: "en", languages: { en: "English", "pt-BR": "Português (Brasil)" }, ui: {} };
 let me = { username: null, admin: false };
 const $ = (id) => document.getElementById(id);
-
-async function loadWords(lang) {
-  try {
-    words = await api(`/api/account/ui?lang=${encodeURIComponent(lang)}`);
-  } catch {
-    words = { lang: "en", languages: { en: "English" }, ui: {} };
-  }
-}
 
 function credentialsForm(kind) {
   const ui = words.ui;
@@ -88,7 +80,7 @@ async function draw() {
 }
 
 async function setLanguage(lang) {
-  await loadWords(lang);
+  words = await loadWords(lang, "/api/account/ui");
   const ui = words.ui;
   document.documentElement.lang = words.lang;
   document.title = `Red7 · ${t(ui, "account_title")}`;

@@ -128,10 +128,11 @@ export function fillLanguages(select, words, chosen = words.lang) {
   select.value = chosen;
 }
 
-/** The pages' words in `lang` (GET /api/ui): `{lang, languages, ui}`. */
-export async function loadWords(lang) {
+/** The pages' words in `lang` (GET /api/ui; `path` /api/account/ui: the account pages'):
+ * `{lang, languages, ui}`. */
+export async function loadWords(lang, path = "/api/ui") {
   try {
-    return await api(`/api/ui?lang=${encodeURIComponent(lang)}`);
+    return await api(`${path}?lang=${encodeURIComponent(lang)}`);
   } catch {
     return { lang: "en", languages: { en: "English" }, ui: {} };
   }

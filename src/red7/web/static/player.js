@@ -2,21 +2,13 @@
 // games at public tables (GET /api/players/{username}), linked from the leaderboard. Its
 // words come from GET /api/account/ui; every text is set with textContent (never HTML).
 
-import { api, choosePageLanguage, fillLanguages, gameLine, h, pageLanguage, t } from "./common.js";
+import { api, choosePageLanguage, fillLanguages, gameLine, h, loadWords, pageLanguage, t } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const username = decodeURIComponent(location.pathname.split("/").pop() || "");
 let words = { lang: "en", languages: { en: "English", "pt-BR": "Português (Brasil)" }, ui: {} };
 let profile = null;
 let refusal = null; // the refusal of the profile asked for, if it was refused
-
-async function loadWords(lang) {
-  try {
-    words = await api(`/api/account/ui?lang=${encodeURIComponent(lang)}`);
-  } catch {
-    words = { lang: "en", languages: { en: "English" }, ui: {} };
-  }
-}
 
 async function loadProfile() {
   try {
@@ -55,7 +47,7 @@ function draw() {
 }
 
 async function setLanguage(lang) {
-  await loadWords(lang);
+  words = await loadWords(lang, "/api/account/ui");
   const ui = words.ui;
   document.documentElement.lang = words.lang;
   $("page-lang-label").textContent = t(ui, "language");

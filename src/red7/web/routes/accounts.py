@@ -7,8 +7,8 @@
 * ``GET /api/account``: who is logged in (``{"username": null}``: nobody);
 * ``GET /api/account/games``: the logged-in person's finished games (their profile);
 * ``GET /api/players/{username}``: a registered person's public profile: their rating
-  and their finished games at public tables (``no-account``, 404: no such person, or
-  banned);
+  and their finished games at public tables (``no-account``, 404: no such person, banned,
+  or with neither a rating nor a public game);
 * ``GET /api/account/ui?lang=``: the words of the account and admin pages;
 * ``/account``: the page to register, log in and see one's games;
 * ``/players/{username}``: a person's public profile (the leaderboard links to it).

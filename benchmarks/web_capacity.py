@@ -5,12 +5,12 @@ measures, in one process and without the network, the two costs that grow with t
 number of tables a cluster serves and not with the clients of one process:
 
 * ``follow``: every process keeps a copy of every table and applies every change any
-  process makes (the bus has one channel). A writer (:class:`red7.web.service.Tables`)
+  process makes (the bus has one channel). A writer (:class:`red7.web.table.tables.Tables`)
   plays ``--tables`` 4-player games on a throwaway PostgreSQL and keeps the messages it
   would send the other processes; a follower that has no client at any of these tables
   then takes those messages as the bus would hand them over. Its CPU per message is
   what one process pays for each decision made anywhere in the cluster.
-* ``database``: the write of a decision (:meth:`red7.web.store.Store.write`, the one
+* ``database``: the write of a decision (:meth:`red7.web.storage.store.Store.write`, the one
   ``APPEND`` statement) from ``--writers`` concurrent writers (each a table of its own
   and a connection of its own, as the writers of several server processes would be,
   as fast as PostgreSQL commits), for ``--seconds``: decisions a second and the CPU of
@@ -32,15 +32,20 @@ import os
 import random
 import statistics
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from red7.web import local_services as services
-from red7.web.bus import Bus, Receive
-from red7.web.service import Tables
-from red7.web.store import Store, StoredGame, StoredSeat, StoredTable
+from red7.web.storage.bus import Bus
+from red7.web.storage.store import Store
+from red7.web.storage.stored import StoredGame, StoredSeat, StoredTable
+from red7.web.table import hosting, play, seating
+from red7.web.table.bots import Bots
+from red7.web.table.cluster import Cluster
+from red7.web.table.presence import Presence
+from red7.web.table.tables import Tables
+from red7.web.table.watch import Watch
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -62,18 +67,11 @@ class Recorder(Bus):
 
 class Replayer(Recorder):
     """A follower's bus: :meth:`hand_over` gives its process a message another process
-    sent, through the handler the process gave :meth:`Bus.start`, as a shared bus does."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.receive: Receive | None = None
-
-    async def start(self, receive: Receive, connected: Callable[[], None] | None = None) -> None:
-        self.receive = receive
+    sent, through the listeners its rooms added (:meth:`Bus.listen`), as a shared bus does."""
 
     async def hand_over(self, message: dict[str, Any]) -> None:
-        assert self.receive is not None, "the process has not started its bus"
-        await self.receive(message)
+        for receive in self._receivers:
+            await receive(message)
 
 
 def postgres_cpu(data: Path) -> float:
@@ -103,19 +101,24 @@ async def follow(url: str, tables: int, rounds: int) -> dict[str, Any]:
     writer_bus = Recorder()
     store = Store(url)
     store.upgrade()
-    writer = Tables(store, None, bot_delay=0, patience=3600, bus=writer_bus)
+    writer = Tables(store, writer_bus, patience=3600)
+    Presence(writer)  # (the writer's clients: none)
     await writer.store.open()
     ids = []
     for t in range(tables):
-        live, token = await writer.create(4, False, False, "pt-BR" if t % 2 else "en", "Ana")
+        live, token = await hosting.create(writer, 4, False, False, "pt-BR" if t % 2 else "en", "Ana")
         for seat in range(1, 4):
-            await writer.join(live.id, seat, f"P{seat}")
-        await writer.start(live.id, token)
+            await seating.join(writer, live.id, seat, f"P{seat}")
+        await play.start(writer, live.id, token)
         ids.append(live.id)
     follower_bus = Replayer()
-    follower = Tables(Store(url), None, bot_delay=0, patience=3600, bus=follower_bus)
+    follower = Tables(Store(url), follower_bus, patience=3600)
+    presence = Presence(follower)  # as a server is made: the listeners of its bus and of its tables
+    bots = Bots(follower, delay=0)
+    rooms = (presence, Cluster(follower), Watch(follower, bots, presence))
     follower.load()  # every table, as a process started now has them
-    await follower.start_background()  # as a server starts: its bus's handler, its watch once a second
+    for room in rooms:  # as a server starts: its watch once a second, its looks
+        await room.start()
     writer_bus.sent.clear()
     rng = random.Random(1)
     for _ in range(rounds):  # one decision at every table, again and again
@@ -124,17 +127,19 @@ async def follow(url: str, tables: int, rounds: int) -> dict[str, Any]:
             table = live.table
             assert table is not None
             if table.is_over:
-                await writer.again(table_id, 0)
+                await play.again(writer, table_id, 0)
                 continue
             options = [o for o in table.options() if o.safe] or table.options()
-            await writer.decide(table_id, table.current, live.seq, str(rng.choice(options).action))  # type: ignore[arg-type]
+            assert table.current is not None
+            await play.decide(writer, table_id, table.current, live.seq, str(rng.choice(options).action))
     messages = list(writer_bus.sent)
     applied = sum(1 for m in messages if "add" in m)
     started = time.process_time()
     for message in messages:
         await follower_bus.hand_over(message)
     cpu = time.process_time() - started
-    await follower.stop()
+    for room in rooms:
+        await room.stop()
     behind = [t for t in ids if follower.live[t].version != writer.live[t].version]
     assert not behind, f"the follower's copies of {len(behind)} tables are behind"
     await writer.store.aclose()

@@ -1,6 +1,6 @@
 """The CPU a web table's change costs to show: every client's frame made, encoded and
-handed to its connection (``Hub.publish``), in one process, without a network or a
-database.
+handed to its connection (``Hub.publish``: :mod:`red7.web.table.presence`), in one
+process, without a network or a database.
 
 4-player games of four people (the games of ``web_load.py``), each seat with
 ``--connections`` connections and ``--spectators`` spectators at each table: every
@@ -28,8 +28,13 @@ from red7.core.actions import Action
 from red7.core.model import Config
 from red7.play.session import Session
 from red7.play.table import Seat, Table
-from red7.web.live import LiveTable, SeatState
-from red7.web.service import Client, Hub
+
+try:
+    from red7.web.table.live import LiveTable, SeatState
+    from red7.web.table.presence import Client, Hub
+except ImportError:  # a checkout from before the web package's rooms (68d268a and older)
+    from red7.web.live import LiveTable, SeatState  # type: ignore[import-not-found,no-redef]
+    from red7.web.service import Client, Hub  # type: ignore[import-not-found,no-redef]
 
 NAMES = ("Ana", "Bia", "Caio", "Davi")
 

@@ -114,9 +114,9 @@ import httpx
 import websockets
 
 from red7.web import local_services as services
-from red7.web.chat import RATE as CHAT_RATE
-from red7.web.chat import REACTIONS
-from red7.web.limits import UNLIMITED
+from red7.web.chat.chat import RATE as CHAT_RATE
+from red7.web.chat.chat import REACTIONS
+from red7.web.http.limits import UNLIMITED
 
 RED7 = Path(sys.executable).with_name("red7")
 COLOURS = ("Red", "Orange", "Yellow", "Green", "Blue", "Indigo", "Violet")

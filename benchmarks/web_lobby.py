@@ -25,10 +25,11 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import insert
 
-from red7.web.limits import UNLIMITED
+from red7.web.http.limits import UNLIMITED
 from red7.web.server import create_app
 from red7.web.settings import Settings
-from red7.web.store import SeatRow, Store, TableRow
+from red7.web.storage.rows import SeatRow, TableRow
+from red7.web.storage.store import Store
 
 CONFIGS = [
     (players, advanced, actions) for players in (2, 3, 4) for advanced in (False, True) for actions in (False, True)

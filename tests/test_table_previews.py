@@ -15,8 +15,8 @@ from red7.core.game import Game
 from red7.core.model import Config
 from red7.play.session import Session
 from red7.play.table import Seat, Table, ends_turn_of
-from red7.web.live import LiveTable, SeatState
-from red7.web.views import table_frame
+from red7.web.table.live import LiveTable, SeatState
+from red7.web.table.views import table_frame
 
 CONFIGS = [
     Config(players, advanced, actions)

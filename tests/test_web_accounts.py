@@ -1,4 +1,4 @@
-"""Accounts of the web server (red7.web.accounts, red7.web.routes.accounts): registering,
+"""Accounts of the web server (red7.web.accounts.accounts, red7.web.accounts.routes): registering,
 logging in and out, the login cookie's flags, username rules, no user enumeration, the
 lockout after failed logins (per name, for every process; per client) and its end, a
 logged-in person's seats under their username and their profile, a banned account; no
@@ -23,10 +23,11 @@ from alembic import command
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
-from red7.web.accounts import COOKIE, Accounts, Lockout
-from red7.web.login_limits import LoginLimits, LoginRules
-from red7.web.protocol import AccountView, Profile
-from red7.web.store import Store, alembic_config
+from red7.web.accounts.accounts import COOKIE, Accounts, Lockout
+from red7.web.accounts.login_limits import LoginLimits, LoginRules
+from red7.web.accounts.wire import AccountView, Profile
+from red7.web.protocol import read
+from red7.web.storage.store import Store, alembic_config
 from web_client import HEAD, Clock, Conn, careful, make_app, new_table, play_out
 from web_server import WebServer
 
@@ -66,7 +67,7 @@ def login(client: httpx.Client, username: str, password: str = PASSWORD) -> http
 def who(client: httpx.Client) -> str | None:
     r = client.get("/api/account")
     assert r.status_code == 200, r.text
-    return AccountView.model_validate_json(r.text, strict=True).username
+    return read(AccountView, r.text)["username"]
 
 
 def set_cookie(response: httpx.Response) -> str:
@@ -84,7 +85,7 @@ def test_register_log_out_and_in_with_a_cookie_no_script_reads(tmp_path: Path) -
         assert who(client) is None  # a guest
         r = register(client, "Ana")
         assert r.status_code == 200, r.text
-        assert AccountView.model_validate_json(r.text, strict=True) == AccountView(username="Ana", admin=False)
+        assert read(AccountView, r.text) == {"username": "Ana", "admin": False}
         header = set_cookie(r)
         assert header.startswith(f"{COOKIE}=")
         assert {"httponly", "path", "samesite", "max-age"} <= cookie_flags(header)
@@ -245,16 +246,16 @@ def test_a_logged_in_person_sits_as_their_username_and_their_games_are_listed(tm
         winners = over["game"]["over"]["winners"]
         r = ana.get("/api/account/games")
         assert r.status_code == 200, r.text
-        profile = Profile.model_validate_json(r.text, strict=True)
-        assert profile.username == "Ana" and len(profile.games) == 1
-        game = profile.games[0]
-        assert (game.table, game.number, game.seat, game.players) == (table_id, 1, 0, 2)
-        assert game.won == (0 in winners) and game.replay == f"/t/{table_id}/replay/1"
-        assert ana.get(game.replay).status_code == 200
-        assert game.review == f"/t/{table_id}/review/1" and ana.get(game.review).status_code == 200
+        profile = read(Profile, r.text)
+        assert profile["username"] == "Ana" and len(profile["games"]) == 1
+        game = profile["games"][0]
+        assert (game["table"], game["number"], game["seat"], game["players"]) == (table_id, 1, 0, 2)
+        assert game["won"] == (0 in winners) and game["replay"] == f"/t/{table_id}/replay/1"
+        assert ana.get(game["replay"]).status_code == 200
+        assert game["review"] == f"/t/{table_id}/review/1" and ana.get(game["review"]).status_code == 200
         review = ana.get(f"/api/tables/{table_id}/games/1/review")
         assert review.status_code == 200 and review.json()["status"] in ("working", "done"), review.text
-        assert Profile.model_validate_json(bia.get("/api/account/games").text).games[0].seat == 1
+        assert read(Profile, bia.get("/api/account/games").text)["games"][0]["seat"] == 1
         bia.cookies.clear()
         r = bia.get("/api/account/games")
         assert (r.status_code, r.json()["code"]) == (401, "not-logged-in")
@@ -357,17 +358,19 @@ def test_a_public_profile_shows_the_games_of_public_tables_to_anyone(tmp_path: P
         assert register(ana, "Ana").status_code == 200 and register(bia, "Bia").status_code == 200
         public = play_a_game(ana, bia)
         private = play_a_game(ana, bia, private=True)
-        assert len(Profile.model_validate_json(ana.get("/api/account/games").text).games) == 2  # her own: both
+        assert len(read(Profile, ana.get("/api/account/games").text)["games"]) == 2  # her own: both
         for name in ("Ana", "ana", "ANA"):  # (a username is one whatever its case)
             r = stranger.get(f"/api/players/{name}")
             assert r.status_code == 200, r.text
-            profile = Profile.model_validate_json(r.text, strict=True)
-            assert profile.username == "Ana" and profile.rating is None  # no rated game
-            assert [(g.table, g.seat) for g in profile.games] == [(public, 0)]  # the private table's: not shown
+            profile = read(Profile, r.text)
+            assert profile["username"] == "Ana" and profile["rating"] is None  # no rated game
+            assert [(g["table"], g["seat"]) for g in profile["games"]] == [
+                (public, 0)
+            ]  # the private table's: not shown
             assert private not in r.text
-        assert stranger.get(profile.games[0].replay).status_code == 200
+        assert stranger.get(profile["games"][0]["replay"]).status_code == 200
         assert stranger.get("/players/Ana").status_code == 200  # the page, whose script asks the above
-        assert [g.seat for g in Profile.model_validate_json(stranger.get("/api/players/Bia").text).games] == [1]
+        assert [g["seat"] for g in read(Profile, stranger.get("/api/players/Bia").text)["games"]] == [1]
         # Cid, registered, has played at no public table: the answer of a name nobody has
         assert register(stranger, "Cid").status_code == 200
         nobody = stranger.get("/api/players/Nobody")

@@ -1,4 +1,4 @@
-"""The admin's tools (red7.web.routes.admin, ``red7 admin``): the command line that makes
+"""The admin's tools (red7.web.admin.routes, ``red7 admin``): the command line that makes
 admins, the admin API refused to guests, members and other sites' pages, and each
 action: close a table (its game ends, its players see why), revoke a seat's token (its
 holder is disconnected, the host seats them again), ban, unban and remove an account,
@@ -17,9 +17,10 @@ from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
 from red7.web import local_services as services
-from red7.web.accounts import COOKIE, Accounts
-from red7.web.protocol import AdminView
-from red7.web.store import Store
+from red7.web.accounts.accounts import COOKIE, Accounts
+from red7.web.admin.wire import AdminView
+from red7.web.protocol import read
+from red7.web.storage.store import Store
 from test_web_accounts import CHEAP, OPEN, PASSWORD, login, register, who
 from web_client import Conn, make_app, new_table
 from web_live import Client, new_game, post, until
@@ -130,16 +131,16 @@ def test_an_admin_sees_the_tables_and_closes_one_whose_players_see_why(tmp_path:
         assert player.post(f"/api/tables/{table_id}/start", json={"token": token}).status_code == 200
         with Conn(player, table_id, token, 0) as ana, Conn(player, table_id, None) as watcher:
             ana.until(lambda f: f["type"] == "table" and f["game"] is not None)
-            view = AdminView.model_validate_json(admin.get("/api/admin").text, strict=True)
-            rows = {t.id: t for t in view.tables}
+            view = read(AdminView, admin.get("/api/admin").text)
+            rows = {t["id"]: t for t in view["tables"]}
             assert set(rows) == {table_id, other_id}
-            assert rows[table_id].connected == 2 and rows[table_id].status == "playing"  # Ana and the watcher
-            assert [seat.name for seat in rows[table_id].seats] == ["Ana", "Bot 2"]
-            assert [seat.person for seat in rows[table_id].seats] == [True, False]
-            assert [seat.person for seat in rows[other_id].seats] == [True, False, False]  # empty seats
-            assert view.connected == 2
-            assert view.metrics["red7_connected_clients"] == 2
-            assert [a.username for a in view.accounts] == [ADMIN]
+            assert rows[table_id]["connected"] == 2 and rows[table_id]["status"] == "playing"  # Ana and the watcher
+            assert [seat["name"] for seat in rows[table_id]["seats"]] == ["Ana", "Bot 2"]
+            assert [seat["person"] for seat in rows[table_id]["seats"]] == [True, False]
+            assert [seat["person"] for seat in rows[other_id]["seats"]] == [True, False, False]  # empty seats
+            assert view["connected"] == 2
+            assert view["metrics"]["red7_connected_clients"] == 2
+            assert [a["username"] for a in view["accounts"]] == [ADMIN]
 
             assert admin.post(f"/api/admin/tables/{table_id}/close", json={}).status_code == 200
             for conn in (ana, watcher):
@@ -151,7 +152,7 @@ def test_an_admin_sees_the_tables_and_closes_one_whose_players_see_why(tmp_path:
             assert refused["code"] == "closed"
         lobby = {t["id"] for t in player.get("/api/tables").json()["tables"]}
         assert lobby == {other_id}
-        assert [t.id for t in AdminView.model_validate_json(admin.get("/api/admin").text).tables] == [other_id]
+        assert [t["id"] for t in read(AdminView, admin.get("/api/admin").text)["tables"]] == [other_id]
         r = player.post(f"/api/tables/{table_id}/start", json={"token": token})
         assert r.json()["code"] == "closed"
         # closing twice is no error; an open table closes too, and says so to who opens it
@@ -205,8 +206,8 @@ def test_a_banned_account_cannot_log_in_and_its_sessions_end(tmp_path: Path) -> 
         assert (r.status_code, r.json()["code"]) == (403, "banned")
         wrong = login(bia, "Bia", "not the password")
         assert wrong.json()["code"] == "bad-login"  # the ban is said only with the right password
-        view = AdminView.model_validate_json(admin.get("/api/admin").text)
-        assert [(a.username, a.banned) for a in view.accounts] == [("Bia", True), (ADMIN, False)]  # by name
+        view = read(AdminView, admin.get("/api/admin").text)
+        assert [(a["username"], a["banned"]) for a in view["accounts"]] == [("Bia", True), (ADMIN, False)]  # by name
         assert admin.post("/api/admin/accounts/Bia/unban", json={}).status_code == 200
         bia.cookies.set(COOKIE, kept)
         assert who(bia) is None  # the sessions the ban ended stay ended

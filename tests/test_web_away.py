@@ -9,7 +9,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from web_client import Conn, add_bot, make_app, my_turn, new_table, start
+from web_client import Conn, add_bot, make_app, my_turn, new_table, start, tables_of
 
 
 def wait(predicate: object, conn: Conn, timeout: float = 60.0) -> None:
@@ -25,7 +25,7 @@ def test_a_person_away_on_their_turn_is_replaced_by_a_bot_and_takes_the_seat_bac
         table_id, token = new_table(client, players=2, advanced=True, name="Ana")
         add_bot(client, table_id, token, 1, "easy")
         start(client, table_id, token)
-        live = app.state.tables().live[table_id]
+        live = tables_of(app).live[table_id]
         with Conn(client, table_id) as spectator:
             spectator.recv()
             # Ana's first turn comes (the bot may move first); she is not connected

@@ -19,7 +19,7 @@ import pytest
 from websockets.sync.client import connect
 
 from red7.web import local_services as services
-from red7.web.store import libpq_address
+from red7.web.storage.store import libpq_address
 from web_live import Client, Game_, comparable, new_game, newest, play, post, settle
 from web_server import WebServer, red7_command
 

@@ -33,10 +33,10 @@ from red7.play.session import Session
 from red7.play.table import Seat, Table
 from red7.ui.i18n import set_language, using
 from red7.ui.words import unusable_reason
-from red7.web.frames import FrameCache
-from red7.web.live import LiveTable, SeatState
 from red7.web.protocol import SERVER_FRAME
-from red7.web.views import table_frame
+from red7.web.table.cache import FrameCache
+from red7.web.table.live import LiveTable, SeatState
+from red7.web.table.views import table_frame
 from tiers import examples
 
 NAMES = ("Ana", "Bia")
@@ -182,7 +182,7 @@ def test_every_frames_greyed_cards_and_last_move_are_their_plain_definitions(
     config: Config, seed: int, lang: str
 ) -> None:
     """A whole game of people, every seat's and a spectator's frame at every decision
-    point, made as the server makes them (:class:`~red7.web.frames.FrameCache`): the
+    point, made as the server makes them (:class:`~red7.web.table.cache.FrameCache`): the
     mover's ``unusable`` is the terminal game's reason of each card no option names, in
     the hand-then-palettes order, and nobody else's has any; every ``last`` is the plain
     forward reading of that viewer's events. (The frames' content, kept when the server

@@ -13,8 +13,9 @@ from playwright.sync_api import expect
 from sqlalchemy import update
 
 from browser_driver import IMAGES, LAPTOP, PHONE, People, serious
-from red7.web.ratings import Placing, Ratings
-from red7.web.store import SeatRow, Store
+from red7.web.ratings.ratings import Placing, Ratings
+from red7.web.storage.rows import SeatRow
+from red7.web.storage.store import Store
 from test_web_ratings import finished
 from web_server import WebServer
 

@@ -1,4 +1,4 @@
-"""The chat of a table (red7.web.chat) through the WebSocket protocol, in process: who
+"""The chat of a table (red7.web.chat.chat) through the WebSocket protocol, in process: who
 says and reads what (players, spectators, the host's ``separate`` or ``off``), the
 history a reload gets, the canned reactions in the table's language, and hostile input:
 text too long or too large, control characters, markup, a flood, a message naming a
@@ -18,12 +18,13 @@ import sqlalchemy as sa
 from alembic import command
 from fastapi.testclient import TestClient
 
-from red7.web import chat as chat_module
-from red7.web.chat import BURST, HISTORY, RATE, REACTIONS, clean
-from red7.web.chat_store import add_line, recent_lines
-from red7.web.protocol import MAX_CHAT, Say
-from red7.web.store import Store, alembic_config
-from web_client import HEAD, Clock, Frame, add_bot, hello, join, make_app, new_table, start
+from red7.web.chat import chat as chat_module
+from red7.web.chat.chat import BURST, HISTORY, RATE, REACTIONS, clean
+from red7.web.chat.store import add_line, recent_lines
+from red7.web.chat.wire import MAX_CHAT, Say
+from red7.web.storage.store import Store, alembic_config
+from red7.web.table import views
+from web_client import HEAD, Clock, Frame, add_bot, hello, join, make_app, new_table, start, tables_of
 from web_client import Conn as PlainConn
 
 
@@ -83,7 +84,7 @@ def say(conn: Conn, text: str | None = None, **more: Any) -> None:
 
 
 def stored(client: TestClient, table_id: str) -> list[Any]:
-    tables = client.app.state.tables()  # type: ignore[attr-defined]
+    tables = tables_of(client.app)
     return recent_lines(tables.store, table_id, ("players", "spectators"), 1000)
 
 
@@ -322,9 +323,9 @@ def test_a_connection_that_does_not_show_the_chat_gets_no_chat_frame(client: Tes
 
 
 def test_the_pages_chat_script_sends_the_fields_of_the_model() -> None:
-    """chat.js writes the fields of :class:`~red7.web.protocol.Say`, and table.js's hello asks for the chat."""
-    static = Path(chat_module.__file__).parent / "static"
-    script, table = (static / "chat.js").read_text(), (static / "table.js").read_text()
+    """chat.js writes the fields of :class:`~red7.web.chat.wire.Say`, and table.js's hello asks for the chat."""
+    script = (Path(chat_module.__file__).parent / "static" / "chat.js").read_text()
+    table = (Path(views.__file__).parent / "static" / "table.js").read_text()
     assert set(Say.model_fields) == {"type", "text", "reaction"}
     assert 'type: "chat", ...message' in script and "say({ text })" in script and "say({ reaction: r.id })" in script
     assert "lang: pageLanguage(), chat: true" in table
@@ -422,7 +423,7 @@ def test_a_line_says_who_said_it_whichever_seat_and_never_a_token(client: TestCl
     with Conn(client, table_id) as reloaded:  # the history says who too
         lines = history(reloaded)["lines"]
         assert [line["who"] for line in lines[-5:]] == ["g:bia", "g:ana", "g:bia", "g:cy", None]
-    tables = client.app.state.tables()  # type: ignore[attr-defined]
+    tables = tables_of(client.app)
     hashes = {s.token_hash for s in tables.live[table_id].seats}
     for line in lines:  # a person's who is made of their name: no token, no hash of one
         assert not any(h and line["who"] and h[:8] in line["who"] for h in hashes)
@@ -431,7 +432,7 @@ def test_a_line_says_who_said_it_whichever_seat_and_never_a_token(client: TestCl
 def test_a_registered_persons_lines_say_their_username(tmp_path: Path) -> None:
     """Dora, logged in, is ``u:dora`` wherever she sits; a guest who calls herself Dora
     at another table is ``g:dora``, someone else."""
-    from red7.web.login_limits import LoginRules
+    from red7.web.accounts.login_limits import LoginRules
 
     rules = LoginRules(per_minute=1e6, burst=10**6, failures=10**6)
     with TestClient(make_app(tmp_path, password_cost=(1, 8, 1), login_rules=rules)) as dora:

@@ -361,7 +361,7 @@ def test_the_nginx_example_spreads_a_table_over_both_processes(pair: tuple[WebSe
 
 def tokens_in(text: str, game: Game_) -> list[str]:
     """The seat tokens of ``game`` (or their hashes, which the database keeps) in ``text``."""
-    from red7.web.store import token_hash
+    from red7.web.storage.stored import token_hash
 
     return [token for token in game.tokens.values() if token in text or token_hash(token) in text]
 

@@ -15,9 +15,12 @@ from typing import Any
 
 import pytest
 
-from red7.web.refusals import Refused
-from red7.web.service import CONFLICT_TRIES, Tables
-from red7.web.store import Store, StoredTable, token_hash
+from red7.web.http.refusals import Refused
+from red7.web.storage.store import Store
+from red7.web.storage.stored import StoredTable, token_hash
+from red7.web.table import hosting, play, seating
+from red7.web.table.bots import Bots
+from red7.web.table.tables import CONFLICT_TRIES, Tables
 from web_client import SilentBus
 
 Crossing = Callable[[], Awaitable[Any]]
@@ -30,7 +33,8 @@ class Process:
 
     def __init__(self, url: str) -> None:
         self.store = Store(url)
-        self.tables = Tables(self.store, bus=SilentBus(), bot_delay=0, seeds=iter(range(100, 200)).__next__)
+        self.tables = Tables(self.store, SilentBus(), seeds=iter(range(100, 200)).__next__)
+        Bots(self.tables, delay=0)
         self.tables.load()
         self._write = self.store.write
         self.crossings: list[Crossing] = []
@@ -61,9 +65,9 @@ def pair(tmp_path: Path) -> Iterator[tuple[Process, Process]]:
 async def two_people(a: Process, b: Process) -> tuple[str, str]:
     """A private 2-player table made through A, Bia seated through B, started through A:
     the table's id and Ana's token (the host's, seat 0)."""
-    live, ana = await a.tables.create(2, False, False, "en", "Ana", invite="secret-invitation-1")
-    await b.tables.join(live.id, 1, "Bia", invite="secret-invitation-1")
-    await a.tables.start(live.id, ana)
+    live, ana = await hosting.create(a.tables, 2, False, False, "en", "Ana", invite="secret-invitation-1")
+    await seating.join(b.tables, live.id, 1, "Bia", invite="secret-invitation-1")
+    await play.start(a.tables, live.id, ana)
     await b.tables.refresh(live.id)
     return live.id, ana
 
@@ -88,10 +92,10 @@ def test_a_decision_crossed_by_the_hosts_new_invitation_is_applied(pair: tuple[P
         renewed: list[str | None] = []
 
         async def new_invitation() -> None:  # Ana, through A, while B writes the decision
-            renewed.append(await a.tables.change_invite(table_id, ana))
+            renewed.append(await hosting.change_invite(a.tables, table_id, ana))
 
         b.crossings.append(new_invitation)
-        await b.tables.decide(table_id, seat, seq, action)  # not refused: the invitation moved no seat's turn
+        await play.decide(b.tables, table_id, seat, seq, action)  # not refused: the invitation moved no seat's turn
         assert b.conflicts() == 1 and renewed[0] is not None
         stored = b.store.table(table_id)
         assert stored is not None and stored.game is not None
@@ -112,11 +116,11 @@ def test_a_decision_crossed_by_the_same_decision_is_refused_once_and_made_once(p
         seat, seq, action = mover_and_action(b.tables, table_id)
 
         async def twin() -> None:  # the same person, through A, with the same sequence number
-            await a.tables.decide(table_id, seat, seq, action)
+            await play.decide(a.tables, table_id, seat, seq, action)
 
         b.crossings.append(twin)
         with pytest.raises(Refused) as refused:
-            await b.tables.decide(table_id, seat, seq, action)
+            await play.decide(b.tables, table_id, seat, seq, action)
         assert refused.value.code in ("stale", "not-your-turn")
         stored = b.store.table(table_id)
         assert stored is not None and stored.game is not None
@@ -134,20 +138,20 @@ def test_a_seat_taken_meanwhile_is_refused_as_taken_and_another_is_not(
     a, b = pair
 
     async def scene() -> None:
-        live, _ = await a.tables.create(3, False, False, "en", "Ana")
+        live, _ = await hosting.create(a.tables, 3, False, False, "en", "Ana")
         await b.tables.find(live.id)
 
         async def cid_sits() -> None:
-            await a.tables.join(live.id, 1, "Cid")
+            await seating.join(a.tables, live.id, 1, "Cid")
 
         b.crossings.append(cid_sits)
         if asked == 1:
             with pytest.raises(Refused) as refused:
-                await b.tables.join(live.id, 1, "Bia")
+                await seating.join(b.tables, live.id, 1, "Bia")
             assert refused.value.code == "seat-taken"  # said in words, not "stale"
-            await b.tables.join(live.id, 2, "Bia")  # (asked again, for the free seat)
+            await seating.join(b.tables, live.id, 2, "Bia")  # (asked again, for the free seat)
         else:
-            await b.tables.join(live.id, 2, "Bia")  # crossed by Cid's, which took another seat
+            await seating.join(b.tables, live.id, 2, "Bia")  # crossed by Cid's, which took another seat
         assert b.conflicts() == 1
         stored = b.store.table(live.id)
         assert stored is not None and [s.name for s in stored.seats] == ["Ana", "Cid", "Bia"]
@@ -163,18 +167,18 @@ def test_an_intent_crossed_every_time_is_refused_as_stale_and_leaves_nothing(pai
         seat, seq, action = mover_and_action(b.tables, table_id)
 
         async def new_invitation() -> None:
-            await a.tables.change_invite(table_id, ana)
+            await hosting.change_invite(a.tables, table_id, ana)
 
         b.crossings.extend([new_invitation] * CONFLICT_TRIES)
         with pytest.raises(Refused) as refused:
-            await b.tables.decide(table_id, seat, seq, action)
+            await play.decide(b.tables, table_id, seat, seq, action)
         assert refused.value.code == "stale"
         assert b.conflicts() == CONFLICT_TRIES
         stored = b.store.table(table_id)
         assert stored is not None and stored.game is not None and stored.game.decisions == ()
         live = b.tables.live[table_id]
         assert live.version == stored.version and live.seq_for(seat) == seq  # read back: nothing of it stays
-        await b.tables.decide(table_id, seat, seq, action)  # asked again: in
+        await play.decide(b.tables, table_id, seat, seq, action)  # asked again: in
         assert b.tables.live[table_id].seq_for(seat) == seq + 1
 
     asyncio.run(scene())

@@ -26,8 +26,10 @@ import pytest
 
 from red7.core.game import Game
 from red7.core.model import Config
-from red7.web.service import Tables
-from red7.web.store import Store, StoredGame, StoredSeat
+from red7.web.storage.store import Store
+from red7.web.storage.stored import StoredGame, StoredSeat
+from red7.web.table.records import record
+from red7.web.table.tables import Tables
 from web_live import comparable, new_game, newest, play, settle, waiting_for
 from web_server import WebServer
 
@@ -118,7 +120,7 @@ def test_a_game_finished_just_before_a_crash_is_over_after_it(tmp_path: Path) ->
     live = tables.live["t1"]
     assert live.table is not None and live.table.is_over
     assert live.status == "over"
-    assert asyncio.run(tables.record("t1", 1))["result"] == game.result.as_dict()  # type: ignore[union-attr]
+    assert asyncio.run(record(tables, "t1", 1))["result"] == game.result.as_dict()  # type: ignore[union-attr]
     assert [t.id for t in tables.listed()] == []
     assert store.table("t1").status == "over"  # type: ignore[union-attr]
     store.close()

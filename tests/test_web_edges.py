@@ -30,7 +30,7 @@ from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from red7.cli import main
-from red7.web.protocol import MAX_FRAME, MAX_NUMBER
+from red7.web.http.wire import MAX_FRAME, MAX_NUMBER
 from web_live import Client, Game_, new_game, play, post, settle, until, waiting_for
 from web_server import WebServer
 
@@ -125,7 +125,7 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def token_hash(token: str) -> str:
-    from red7.web.store import token_hash as digest
+    from red7.web.storage.stored import token_hash as digest
 
     return digest(token)
 

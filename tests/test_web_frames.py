@@ -1,5 +1,5 @@
 """A table's frames are made once per view and change, and sent only when changed
-(red7.web.frames.FrameCache through the Hub): counted, without a server."""
+(red7.web.table.cache.FrameCache through the Hub): counted, without a server."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import pytest
 from red7.core.model import Config
 from red7.play.session import Session
 from red7.play.table import Seat, Table
-from red7.web import frames as frames_module
-from red7.web.live import LiveTable, SeatState
-from red7.web.service import Client, Hub
-from red7.web.views import table_frame
+from red7.web.table import cache as frames_module
+from red7.web.table.live import LiveTable, SeatState
+from red7.web.table.presence import Client, Hub
+from red7.web.table.views import table_frame
 
 NAMES = ("Ana", "Bia", "Caio", "Davi")
 

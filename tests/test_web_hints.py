@@ -1,4 +1,4 @@
-"""The hint in the web game (red7.web.hints): the terminal game's hint, to the person to
+"""The hint in the web game (red7.web.reviews.hints): the terminal game's hint, to the person to
 move only, allowed or not per table, one at a time and a few a minute per seat; every
 malformed, stale, foreign or repeated ask refused in words. In-process app."""
 
@@ -13,8 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from red7.play.session import TurnHint
-from red7.web.hints import Hints
-from red7.web.protocol import Created
+from red7.web.protocol import read
+from red7.web.reviews.hints import Hints
+from red7.web.table.frames import Created
 from web_client import Conn, join, make_app, my_turn, start
 
 
@@ -29,13 +30,17 @@ def table_of_two(client: TestClient, lang: str = "en", hints: bool = True) -> tu
     spectator: their connections, each with its first frame of the game read."""
     r = client.post("/api/tables", json={"players": 2, "actions": True, "lang": lang, "name": "Ana", "hints": hints})
     assert r.status_code == 200, r.text
-    created = Created.model_validate_json(r.text, strict=True)
-    bia = join(client, created.id, 1, "Bia")
-    conns = [Conn(client, created.id, created.token, 0), Conn(client, created.id, bia, 1), Conn(client, created.id)]
-    start(client, created.id, created.token)
+    created = read(Created, r.text)
+    bia = join(client, created["id"], 1, "Bia")
+    conns = [
+        Conn(client, created["id"], created["token"], 0),
+        Conn(client, created["id"], bia, 1),
+        Conn(client, created["id"]),
+    ]
+    start(client, created["id"], created["token"])
     for conn in conns:
         conn.until(lambda f: f["type"] == "table" and f["game"] is not None)
-    return created.id, conns
+    return created["id"], conns
 
 
 def mover_and_other(conns: list[Conn]) -> tuple[Conn, Conn]:
@@ -137,8 +142,7 @@ def test_one_hint_at_a_time_per_seat(client: TestClient, monkeypatch: pytest.Mon
 def test_a_seat_may_ask_a_few_hints_a_minute(client: TestClient) -> None:
     """The share: here two at once and (practically) none more; the third is refused
     with when to ask again, and nothing else changes."""
-    context = client.app.state.context  # type: ignore[attr-defined]
-    context.hints = Hints(rate=1e-6, burst=2)
+    client.app.state.parts.add(Hints, Hints(rate=1e-6, burst=2))  # type: ignore[attr-defined]
     _table, conns = table_of_two(client)
     mover, _other = mover_and_other(conns)
     before = mover.last

@@ -55,9 +55,10 @@ from red7.core.events import (
 from red7.core.game import Game
 from red7.core.model import Config
 from red7.ui.i18n import using
-from red7.web.protocol import SERVER_FRAME, Replay
-from red7.web.routes import socket
-from red7.web.views import card_json
+from red7.web import socket
+from red7.web.protocol import SERVER_FRAME, read
+from red7.web.table.frames import Replay
+from red7.web.table.views import card_json
 from web_client import Conn, add_bot, careful, join, make_app, new_table, play_out, start
 
 Viewer = int | None
@@ -244,7 +245,7 @@ def test_no_frame_shows_a_card_its_receiver_may_not_see(
     for conn in conns:
         assert conn.errors == []
         for raw in conn.raw:  # (web_client.Conn validated each as it came; said here, where it matters)
-            assert SERVER_FRAME.validate_json(raw, strict=True).type == "table"
+            assert SERVER_FRAME.validate_json(raw, strict=True)["type"] == "table"
         seqs = [json.loads(raw)["seq"] for raw in conn.raw]
         assert max(seqs) == len(record["decisions"])
         for raw in conn.raw:
@@ -252,7 +253,7 @@ def test_no_frame_shows_a_card_its_receiver_may_not_see(
     for viewer, seat_token in tokens.items():
         token_header = {"Authorization": f"Bearer {seat_token}"} if seat_token else {}  # never in the address
         answer = client.get(f"/api/tables/{table_id}/games/1/replay", headers=token_header)
-        Replay.model_validate_json(answer.text, strict=True)  # every replay frame is the protocol's too
+        read(Replay, answer.text)  # every replay frame is the protocol's too
         frames = answer.json()["frames"]
         assert [f["seq"] for f in frames] == list(range(len(record["decisions"]) + 1))
         for frame in frames:

@@ -25,7 +25,8 @@ from red7.core.game import Game
 from red7.core.model import Config
 from red7.core.seeds import LEGACY_DEAL
 from red7.web import local_services as services
-from red7.web.store import Store, alembic_config, token_hash
+from red7.web.storage.store import Store, alembic_config
+from red7.web.storage.stored import token_hash
 from web_client import HEAD
 from web_live import Client, play, settle
 from web_server import WebServer, red7_command
@@ -282,7 +283,7 @@ def test_the_migrations_build_the_schema_the_models_describe(
     from alembic.runtime.migration import MigrationContext
 
     import red7.web.server  # noqa: F401  (the app's modules, each model with them)
-    from red7.web.store import Base
+    from red7.web.storage.rows import Base
 
     store = Store(database(kind, pg, tmp_path))
     store.upgrade()

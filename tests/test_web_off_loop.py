@@ -22,13 +22,16 @@ from fastapi.testclient import TestClient
 
 from red7.core.game import Game
 from red7.core.model import Config
-from red7.web.service import Tables
-from red7.web.store import Store, StoredGame, StoredSeat
+from red7.web.storage.store import Store
+from red7.web.storage.stored import StoredGame, StoredSeat
+from red7.web.table.cluster import Cluster
+from red7.web.table.records import played, record
+from red7.web.table.tables import Tables
 from web_client import Conn, SilentBus, add_bot, careful, join, make_app, new_table, play_out, start
 
 BLOCKING = ("commit", "create_table", "tables", "versions", "table", "game", "ping")
 """The store's methods that wait for the database (``write`` is awaited on the loop:
-it runs :meth:`~red7.web.store.Store.commit` in a thread, or one asynchronous statement)."""
+it runs :meth:`~red7.web.storage.store.Store.commit` in a thread, or one asynchronous statement)."""
 
 
 class Guard:
@@ -106,10 +109,10 @@ def test_another_process_s_tables_are_read_off_the_loop(tmp_path: Path, guard: G
     async def served() -> None:
         guard.armed = True
         assert (await tables.find("new1")).version == made.version  # asked for before it was heard of
-        await tables._look()  # every few seconds: the versions, and the tables changed unseen
+        await Cluster(tables).look()  # every few seconds: the versions, and the tables changed unseen
         assert tables.live["old1"].status == "over"
-        assert (await tables.record("old1", 1))["result"] == game.result.as_dict()  # type: ignore[union-attr]
-        assert (await tables.played("old1", 1)).status == "over"
+        assert (await record(tables, "old1", 1))["result"] == game.result.as_dict()  # type: ignore[union-attr]
+        assert (await played(tables, "old1", 1)).status == "over"
         guard.armed = False
 
     asyncio.run(served())

@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any, get_args, get_type_hints
 
 import pytest
 from fastapi.testclient import TestClient
@@ -24,20 +24,11 @@ from red7.core.actions import Kind as ActionKind
 from red7.core.cards import COLOURS
 from red7.ui.i18n import LANGUAGES
 from red7.web import protocol
-from red7.web.protocol import (
-    CLIENT_MESSAGE,
-    PROTOCOL_VERSION,
-    SERVER_FRAME,
-    AddBot,
-    CreateTable,
-    Hello,
-    LobbyPage,
-    Refusal,
-    Replay,
-    StartGame,
-    TakeSeat,
-    UiWords,
-)
+from red7.web.http.wire import PROTOCOL_VERSION, Language, Refusal
+from red7.web.protocol import CLIENT_MESSAGE, SERVER_FRAME, read
+from red7.web.table import frames
+from red7.web.table.frames import LobbyPage, Replay, UiWords
+from red7.web.table.requests import AddBot, CreateTable, Hello, StartGame, TakeSeat
 from web_client import Conn, add_bot, join, make_app, new_table, start
 
 SCHEMA_FILE = Path(__file__).parent.parent / "docs" / "protocol.schema.json"
@@ -77,8 +68,8 @@ def test_the_schema_is_served_with_its_version(client: TestClient) -> None:
 
 
 def test_the_frames_carry_the_protocols_version(client: TestClient) -> None:
-    for frame in (protocol.TableFrame, protocol.ErrorFrame):
-        assert get_args(frame.model_fields["v"].annotation) == (PROTOCOL_VERSION,)
+    for frame in (frames.TableFrame, frames.ErrorFrame):
+        assert get_args(get_type_hints(frame)["v"]) == (PROTOCOL_VERSION,)
     table_id, _token = new_table(client)
     with Conn(client, table_id) as watcher:
         assert watcher.recv()["v"] == PROTOCOL_VERSION
@@ -86,10 +77,10 @@ def test_the_frames_carry_the_protocols_version(client: TestClient) -> None:
 
 def test_the_models_name_what_the_game_has() -> None:
     """The enums of the protocol are the game's own: levels, colours, kinds, languages."""
-    assert set(get_args(protocol.Level)) == set(LEVELS)
-    assert get_args(protocol.Colour) == tuple(COLOURS)
-    assert set(get_args(protocol.Kind)) == {kind.value for kind in ActionKind}
-    assert set(get_args(get_args(protocol.Language)[0])) == set(LANGUAGES)
+    assert set(get_args(frames.Level)) == set(LEVELS)
+    assert get_args(frames.Colour) == tuple(COLOURS)
+    assert set(get_args(frames.Kind)) == {kind.value for kind in ActionKind}
+    assert set(get_args(get_args(Language)[0])) == set(LANGUAGES)
 
 
 # --- what the pages send ---------------------------------------------------------------------------
@@ -125,7 +116,7 @@ def test_what_the_pages_send_is_the_protocols(model: type[BaseModel] | None, req
 def test_the_pages_scripts_send_the_fields_of_the_models() -> None:
     """The fields the scripts write in what they send are the models' (a field renamed in
     one and not the other fails here)."""
-    static = Path(protocol.__file__).parent / "static"
+    static = Path(frames.__file__).parent / "static"
     lobby, table = (static / "lobby.js").read_text(), (static / "table.js").read_text()
     for field in CreateTable.model_fields:
         assert re.search(rf"\b{field}:", lobby), field
@@ -154,9 +145,9 @@ def test_a_malformed_body_is_refused_in_the_askers_language(
     for headers, words in (({}, english), (PORTUGUESE, portuguese)):
         answer = client.post("/api/tables", json=body, headers=headers)
         assert answer.status_code == 400, answer.text
-        refusal = Refusal.model_validate_json(answer.text, strict=True)
-        assert refusal.code == code and words in refusal.message, refusal
-        assert not PYDANTIC_WORDS.search(refusal.message), refusal
+        refusal = read(Refusal, answer.text)
+        assert refusal["code"] == code and words in refusal["message"], refusal
+        assert not PYDANTIC_WORDS.search(refusal["message"]), refusal
 
 
 def test_a_malformed_request_to_a_table_is_refused_in_the_tables_language(client: TestClient) -> None:
@@ -168,9 +159,9 @@ def test_a_malformed_request_to_a_table_is_refused_in_the_tables_language(client
         ({"token": 7, "seat": 1, "level": "easy"}, "bad-token"),
     ):
         answer = client.post(bots, json=body)
-        refusal = Refusal.model_validate_json(answer.text, strict=True)
-        assert refusal.code == code and not PYDANTIC_WORDS.search(refusal.message), refusal
-        assert re.search(r"[ãçéêíóõ]|assento|Níveis", refusal.message), refusal  # Portuguese, as the table is
+        refusal = read(Refusal, answer.text)
+        assert refusal["code"] == code and not PYDANTIC_WORDS.search(refusal["message"]), refusal
+        assert re.search(r"[ãçéêíóõ]|assento|Níveis", refusal["message"]), refusal  # Portuguese, as the table is
     answer = client.post(f"/api/tables/{table_id}/start", json={})
     assert answer.status_code == 403 and answer.json()["code"] == "bad-token"
 
@@ -180,9 +171,9 @@ def test_a_bad_address_is_refused_without_pydantics_english(client: TestClient) 
     for path in (f"/api/tables/{table_id}/games/one/replay", "/api/tables?limit=1000", f"/t/{table_id}/replay/-1"):
         for headers in ({}, PORTUGUESE):
             answer = client.get(path, headers=headers)
-            refusal = Refusal.model_validate_json(answer.text, strict=True)
-            assert answer.status_code == 422 and refusal.code == "bad-request", refusal
-            assert not PYDANTIC_WORDS.search(refusal.message), refusal
+            refusal = read(Refusal, answer.text)
+            assert answer.status_code == 422 and refusal["code"] == "bad-request", refusal
+            assert not PYDANTIC_WORDS.search(refusal["message"]), refusal
     message = client.get("/api/tables?limit=1000", headers=PORTUGUESE).json()["message"]
     assert "limit" in message and "endereço" in message, message
 
@@ -226,14 +217,14 @@ def test_the_lobbys_answers_are_the_protocols(client: TestClient) -> None:
     table_id, token = new_table(client, 3, name="Ana")  # (web_client checks the answers of these)
     join(client, table_id, 1, "Bia")
     add_bot(client, table_id, token, 2)
-    LobbyPage.model_validate_json(client.get("/api/tables").text, strict=True)
+    read(LobbyPage, client.get("/api/tables").text)
     for lang in ("en", "pt-BR"):
-        UiWords.model_validate_json(client.get(f"/api/ui?lang={lang}").text, strict=True)
+        read(UiWords, client.get(f"/api/ui?lang={lang}").text)
     start(client, table_id, token)
-    page = LobbyPage.model_validate_json(client.get("/api/tables").text, strict=True)
-    assert any(row.id == table_id and row.status == "playing" for row in page.tables)
-    replay = Replay.model_validate_json(client.get(f"/api/tables/{table_id}/games/1/replay").text, strict=True)
-    assert replay.frames[0].ui is not None and replay.frames[0].you is None
+    page = read(LobbyPage, client.get("/api/tables").text)
+    assert any(row["id"] == table_id and row["status"] == "playing" for row in page["tables"])
+    replay = read(Replay, client.get(f"/api/tables/{table_id}/games/1/replay").text)
+    assert replay["frames"][0].get("ui") is not None and replay["frames"][0]["you"] is None
 
 
 def test_every_error_frame_is_the_protocols(client: TestClient) -> None:
@@ -248,4 +239,4 @@ def test_every_error_frame_is_the_protocols(client: TestClient) -> None:
     with Conn(client, table_id) as watcher:
         watcher.recv()
         watcher.send({"type": "again"})
-        assert SERVER_FRAME.validate_python(watcher.error(), strict=True).type == "error"
+        assert SERVER_FRAME.validate_python(watcher.error(), strict=True)["type"] == "error"

@@ -1,4 +1,4 @@
-"""The ratings of rated tables (:mod:`red7.web.ratings`): each finished game moves its
+"""The ratings of rated tables (:mod:`red7.web.ratings.ratings`): each finished game moves its
 players' skills exactly once, whichever process (or how many at once) rates it, and a
 rating cut short leaves nothing behind for the next look to find."""
 
@@ -14,9 +14,11 @@ from sqlalchemy import update
 
 from red7.analysis.rating import Skill, first_skill, rated
 from red7.web import local_services as services
-from red7.web import ratings as ratings_module
-from red7.web.ratings import BOT, PERSON, Placing, Ratings, identity
-from red7.web.store import Store, StoredGame, StoredSeat, TableRow
+from red7.web.ratings import ratings as ratings_module
+from red7.web.ratings.ratings import BOT, PERSON, Placing, Ratings, identity
+from red7.web.storage.rows import TableRow
+from red7.web.storage.store import Store
+from red7.web.storage.stored import StoredGame, StoredSeat
 
 CONFIG = {"players": 2, "advanced": False, "actions": False}
 
@@ -191,13 +193,13 @@ def test_a_game_needs_two_different_players_to_be_rated(store: Store) -> None:
 def test_the_leaderboard_api_pages_and_filters_the_lines_and_refuses_bad_queries(tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
-    from web_client import make_app
+    from web_client import make_app, tables_of
 
     app = make_app(tmp_path)
     with TestClient(app) as client:
         r = client.get("/api/leaderboard")
         assert r.status_code == 200 and r.json()["lines"] == [] and r.json()["total"] == 0
-        store = app.state.tables().store
+        store = tables_of(app).store
         games = finished(store, "t1", games=3)
         ratings = Ratings(store.engine)
         for game, level in zip(games, ("easy", "medium", "hard"), strict=True):
@@ -248,8 +250,7 @@ def test_a_rated_table_seats_registered_people_and_rates_its_game_once(tmp_path:
             first = ana.until(lambda f: f["type"] == "table" and f["game"] is not None)
             assert first["table"]["rated"] is True and first["table"]["hints"] is False
             play_out([ana], careful(random.Random(5)))
-        tables = guest.app.state.tables()  # type: ignore[attr-defined]
-        ratings = tables.ratings
+        ratings = guest.app.state.parts.get(Ratings)  # type: ignore[attr-defined]
 
         def rated_lines() -> list[tuple[str, str, int]]:
             lines, _total = ratings.board(0, 10)

@@ -19,9 +19,24 @@ from typing import Any, get_args
 import pytest
 from fastapi.testclient import TestClient
 
-from red7.web.clocks import CLOCKS
-from red7.web.protocol import ClockSeconds, TurnsPage
-from web_client import Clock, Conn, Frame, add_bot, careful, join, make_app, my_turn, new_table, play_out, start
+from red7.web.protocol import read
+from red7.web.table.clocks import CLOCKS
+from red7.web.table.frames import TurnsPage
+from red7.web.table.requests import ClockSeconds
+from web_client import (
+    Clock,
+    Conn,
+    Frame,
+    add_bot,
+    careful,
+    join,
+    make_app,
+    my_turn,
+    new_table,
+    play_out,
+    start,
+    tables_of,
+)
 
 PORTUGUESE = {"Accept-Language": "pt-BR,pt;q=0.9"}
 
@@ -84,8 +99,8 @@ def test_the_next_game_starts_once_every_person_agreed_and_abuse_changes_nothing
             for forged in ({"type": "again", "seat": 1}, {"type": "again", "game": "1"}, {"type": "again", "game": -1}):
                 ana.send(forged)
                 assert ana.error()["code"] in ("unknown-field", "stale")
-            assert app.state.tables().live[table_id].game_number == 1
-            assert sorted(app.state.tables().live[table_id].session.agreed) == [0]
+            assert tables_of(app).live[table_id].game_number == 1
+            assert sorted(tables_of(app).live[table_id].session.agreed) == [0]
             bia.send({"type": "again", "game": 1})  # the last person agrees: game 2
             for conn in (ana, bia, watcher):
                 frame = wait_for(conn, lambda f: f["table"]["game"] == 2)
@@ -144,7 +159,7 @@ def test_a_per_turn_clock_shows_its_countdown_to_all_and_its_end_brings_the_subs
             assert frame["clock"] == {"seat": 0, "kind": "turn", "seconds": 60, "remaining": 60}
             seen = wait_for(watcher, lambda f: f["clock"] is not None and f["seq"] == frame["seq"])
             assert seen["clock"] == frame["clock"]  # the spectators see it too
-            live = app.state.tables().live[table_id]
+            live = tables_of(app).live[table_id]
             deadline = live.session.deadline
             assert deadline == pytest.approx(wall() + 60)
             wall.advance(30)  # within the time: nothing happens, a frame made now says 30 s
@@ -175,11 +190,11 @@ def test_a_correspondence_clock_survives_a_restart(tmp_path: Path, wall: Clock) 
             frame = wait_for(ana, lambda f: my_turn(f) and f["clock"] is not None)
             assert frame["clock"]["kind"] == "correspondence" and frame["clock"]["remaining"] == 86_400
             seq = frame["seq"]
-        deadline = client.app.state.tables().live[table_id].session.deadline  # type: ignore[attr-defined]
+        deadline = tables_of(client.app).live[table_id].session.deadline  # type: ignore[attr-defined]
     wall.advance(3_600)  # an hour later, the server restarted
     app = make_app(tmp_path, wall=wall)
     with TestClient(app) as client:
-        live = app.state.tables().live[table_id]
+        live = tables_of(app).live[table_id]
         assert live.session.clock == 86_400 and live.session.deadline == deadline
         with Conn(client, table_id) as watcher:
             frame = wait_for(watcher, lambda f: f["clock"] is not None)
@@ -223,7 +238,7 @@ def test_the_protocol_offers_the_clocks_the_server_has() -> None:
 def turns(client: TestClient, seats: list[dict[str, str]]) -> list[dict[str, Any]]:
     answer = client.post("/api/turns", json={"seats": seats})
     assert answer.status_code == 200, answer.text
-    return TurnsPage.model_validate_json(answer.text, strict=True).model_dump()["tables"]
+    return read(TurnsPage, answer.text)["tables"]
 
 
 def test_your_turn_lists_the_tables_awaiting_the_seat_of_each_token(tmp_path: Path, wall: Clock) -> None:
@@ -233,7 +248,7 @@ def test_your_turn_lists_the_tables_awaiting_the_seat_of_each_token(tmp_path: Pa
         add_bot(client, mine, token, 1)
         waiting, other = new_table(client, players=2)  # not started: nobody's turn
         start(client, mine, token)
-        live = app.state.tables().live[mine]
+        live = tables_of(app).live[mine]
         with Conn(client, mine, token, 0) as ana:
             wait_for(ana, my_turn)
         assert live.session.mover() is not None and live.session.mover()[0] == 0  # type: ignore[index]

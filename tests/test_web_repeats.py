@@ -6,7 +6,7 @@ A decision carries the sequence number of the frame it was made against. A take-
 used to move that number back to where the turn began, so the turn's first message, sent
 again (a resend, a double click, a replay by whoever holds the seat's socket), matched
 it and was applied a second time. The mover's number now counts what it took back (twice:
-:meth:`red7.web.live.LiveTable.seq_for`), so it moves on past every message sent before
+:meth:`red7.web.table.live.LiveTable.seq_for`), so it moves on past every message sent before
 the take-back; the count is written to the database, so a restarted server refuses them
 too. The other seats' numbers never show it.
 """

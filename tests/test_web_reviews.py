@@ -1,4 +1,4 @@
-"""The review of a finished web game (red7.web.reviews): refused while the game is
+"""The review of a finished web game (red7.web.reviews.reviews): refused while the game is
 played, worked out once per game (a second asker gets the same one, with how far it is),
 kept (in the database: another app on it serves it without working it out), limited
 per client; the review of the terminal game, in the table's language. In-process app
@@ -22,10 +22,12 @@ from red7.play.session import Session
 from red7.play.table import Seat, Table
 from red7.ui.i18n import using
 from red7.ui.words import review_text
-from red7.web.hints import HINT_BOT
-from red7.web.protocol import Replay, ReviewView
-from red7.web.reviews import Review, Reviews, StoredReviews
-from web_client import Conn, join, make_app, my_turn, new_table, start
+from red7.web.protocol import read
+from red7.web.reviews.hints import HINT_BOT
+from red7.web.reviews.reviews import Review, Reviews, StoredReviews
+from red7.web.reviews.wire import ReviewView
+from red7.web.table.frames import Replay
+from web_client import Conn, join, make_app, my_turn, new_table, start, tables_of
 
 
 @pytest.fixture
@@ -55,7 +57,7 @@ def played_table(client: TestClient, lang: str = "en", finish: bool = True) -> s
 def review_of(client: TestClient, table_id: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
     r = client.get(f"/api/tables/{table_id}/games/1/review", headers=headers or {})
     assert r.status_code == 200, r.text
-    ReviewView.model_validate_json(r.text, strict=True)
+    read(ReviewView, r.text)
     data: dict[str, Any] = r.json()
     return data
 
@@ -152,7 +154,7 @@ def test_the_first_review_kept_stays_and_a_later_one_changes_nothing(client: Tes
     """Two processes finishing the same review: the first one in is kept, the second
     insert changes nothing and is told the kept one; a game that is not there: refused."""
     table_id = played_table(client)
-    stored = StoredReviews(client.app.state.tables().store.engine)  # type: ignore[attr-defined]
+    stored = StoredReviews(tables_of(client.app).store.engine)  # type: ignore[attr-defined]
     assert stored.find(table_id, 1) is None
     first = stored.keep(table_id, 1, Review("en", 4, 4, "first"))
     assert first == Review("en", 4, 4, "first")
@@ -166,8 +168,7 @@ def test_the_first_review_kept_stays_and_a_later_one_changes_nothing(client: Tes
 def test_one_client_cannot_start_many_reviews(client: TestClient) -> None:
     """Starting a review counts against the client's share (here one); asking again for
     one already started does not."""
-    context = client.app.state.context  # type: ignore[attr-defined]
-    context.reviews = Reviews(rate=1e-6, burst=1)
+    client.app.state.parts.add(Reviews, Reviews(rate=1e-6, burst=1))  # type: ignore[attr-defined]
     first, second = played_table(client), played_table(client)
     until_done(client, first)
     r = client.get(f"/api/tables/{second}/games/1/review")
@@ -187,7 +188,7 @@ def test_the_replay_shows_every_hand_only_once_the_game_is_over_R9(client: TestC
     over = played_table(client)
     r = client.get(f"/api/tables/{over}/games/1/replay?hands=all")
     assert r.status_code == 200, r.text
-    Replay.model_validate_json(r.text, strict=True)
+    read(Replay, r.text)
     frames = r.json()["frames"]
     record = client.get(f"/api/tables/{over}/games/1/record").json()
     first = initial(record)

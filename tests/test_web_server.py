@@ -25,10 +25,23 @@ from red7.core.model import Config
 from red7.core.record import replay
 from red7.ui.i18n import using
 from red7.ui.words import refusal_text
-from red7.web.live import LiveTable
-from red7.web.protocol import MAX_MESSAGE
-from red7.web.routes.socket import BURST
-from web_client import Clock, Conn, Frame, add_bot, careful, join, make_app, my_turn, new_table, play_out, start
+from red7.web.http.wire import MAX_MESSAGE
+from red7.web.socket import BURST
+from red7.web.table.live import LiveTable
+from web_client import (
+    Clock,
+    Conn,
+    Frame,
+    add_bot,
+    careful,
+    join,
+    make_app,
+    my_turn,
+    new_table,
+    play_out,
+    start,
+    tables_of,
+)
 
 CONFIGS = [
     (players, advanced, actions) for players in (2, 3, 4) for advanced in (False, True) for actions in (False, True)
@@ -59,7 +72,7 @@ def stopped(clock: Clock) -> Iterator[Clock]:
 
 def live(client: TestClient, table_id: str) -> LiveTable:
     """The server's own table (the truth, for checks only)."""
-    table: LiveTable = client.app.state.tables().live[table_id]  # type: ignore[attr-defined]
+    table: LiveTable = tables_of(client.app).live[table_id]  # type: ignore[attr-defined]
     return table
 
 

@@ -1,4 +1,4 @@
-"""The web server's writes (red7.web.store) on SQLite and on PostgreSQL (started by the
+"""The web server's writes (red7.web.storage.store) on SQLite and on PostgreSQL (started by the
 tests: red7.web.local_services), through both ways a change is written: :meth:`Store.write`,
 as the server writes (on PostgreSQL, a change that only adds decisions is the one
 statement ``APPEND`` on an asynchronous connection; any other change a transaction in a
@@ -21,7 +21,9 @@ import pytest
 
 from red7.core.seeds import LEGACY_DEAL
 from red7.web import local_services as services
-from red7.web.store import Store, StoredGame, StoredSeat, StoredTable, _appends
+from red7.web.storage.store import Store
+from red7.web.storage.stored import StoredGame, StoredSeat, StoredTable
+from red7.web.storage.stored import appends as only_appends
 
 CONFIG = {"players": 2, "advanced": False, "actions": False}
 
@@ -85,7 +87,7 @@ def test_every_change_is_written_as_returned_and_a_stale_one_not_at_all(url: str
             history = [saved]
             for what, appends, change in CHANGES:
                 after = change(saved)
-                assert (_appends(saved, after) is not None) == appends, what
+                assert (only_appends(saved, after) is not None) == appends, what
                 written = await store.write(saved, after) if way == "write" else store.commit(saved, after)
                 assert written is not None, what
                 assert written.version == saved.version + 1

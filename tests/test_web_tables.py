@@ -22,12 +22,14 @@ from fastapi.testclient import TestClient
 from sqlalchemy import insert
 
 from red7.core.model import Config
-from red7.web.live import LiveTable, SeatState
-from red7.web.lobby import Filters
-from red7.web.protocol import Created
-from red7.web.seating import TABLE_NAME_LENGTH
-from red7.web.store import SeatRow, Store, TableRow
-from web_client import Conn, Frame, add_bot, careful, join, make_app, new_table, play_out, start
+from red7.web.protocol import read
+from red7.web.storage.rows import SeatRow, TableRow
+from red7.web.storage.store import Store
+from red7.web.table.frames import Created
+from red7.web.table.hosting import TABLE_NAME_LENGTH
+from red7.web.table.live import LiveTable, SeatState
+from red7.web.table.lobby import Filters
+from web_client import Conn, Frame, add_bot, careful, join, make_app, new_table, play_out, start, tables_of
 
 
 @pytest.fixture(scope="module")
@@ -40,12 +42,12 @@ def create(client: TestClient, **body: Any) -> Created:
     """A new table of ``body`` (a :class:`CreateTable`'s fields), answered exactly as the protocol says."""
     r = client.post("/api/tables", json={"name": "Ana", **body})
     assert r.status_code == 200, r.text
-    return Created.model_validate_json(r.text, strict=True)
+    return read(Created, r.text)
 
 
 def live(client: TestClient, table_id: str) -> LiveTable:
     """The server's own table (the truth, for checks only)."""
-    table: LiveTable = client.app.state.tables().live[table_id]  # type: ignore[attr-defined]
+    table: LiveTable = tables_of(client.app).live[table_id]  # type: ignore[attr-defined]
     return table
 
 
@@ -87,11 +89,11 @@ def test_a_table_is_named_after_its_creator_unless_named(client: TestClient) -> 
     nameless = create(client, name="")
     chosen = create(client, table_name="  Quinta   no clube ")
     names = {row["id"]: row["name"] for row in client.get("/api/tables?limit=100").json()["tables"]}
-    assert names[english.id] == "Ana's table"
-    assert names[portuguese.id] == "Mesa de Bia"
-    assert names[nameless.id] == "Red7 table"
-    assert names[chosen.id] == "Quinta no clube"  # spaces folded, as a seat's name
-    with Conn(client, chosen.id, chosen.token, 0) as conn:
+    assert names[english["id"]] == "Ana's table"
+    assert names[portuguese["id"]] == "Mesa de Bia"
+    assert names[nameless["id"]] == "Red7 table"
+    assert names[chosen["id"]] == "Quinta no clube"  # spaces folded, as a seat's name
+    with Conn(client, chosen["id"], chosen["token"], 0) as conn:
         table = conn.until(lambda f: f["type"] == "table")["table"]
     assert (table["name"], table["private"]) == ("Quinta no clube", False)
 
@@ -99,7 +101,7 @@ def test_a_table_is_named_after_its_creator_unless_named(client: TestClient) -> 
 def test_a_name_with_html_is_kept_as_text(client: TestClient) -> None:
     name = '<img src=x onerror="alert(1)">'
     created = create(client, table_name=name)
-    row = next(r for r in client.get("/api/tables?limit=100").json()["tables"] if r["id"] == created.id)
+    row = next(r for r in client.get("/api/tables?limit=100").json()["tables"] if r["id"] == created["id"])
     assert row["name"] == name  # the pages render it with textContent: it is inert there
 
 
@@ -115,11 +117,11 @@ def test_a_name_with_html_is_kept_as_text(client: TestClient) -> None:
     ],
 )
 def test_a_bad_table_name_is_refused_and_nothing_is_made(client: TestClient, table_name: Any, code: str) -> None:
-    before = len(client.app.state.tables().live)  # type: ignore[attr-defined]
+    before = len(tables_of(client.app).live)  # type: ignore[attr-defined]
     r = client.post("/api/tables", json={"name": "Ana", "table_name": table_name})
     assert r.status_code == 400 and r.json()["code"] == code
     assert "40" in r.json()["message"]
-    assert len(client.app.state.tables().live) == before  # type: ignore[attr-defined]
+    assert len(tables_of(client.app).live) == before  # type: ignore[attr-defined]
 
 
 def test_a_bad_table_name_is_refused_in_portuguese(client: TestClient) -> None:
@@ -138,76 +140,80 @@ def test_private_must_be_true_or_false(client: TestClient) -> None:
 def test_a_private_table_is_not_in_the_lobby_and_its_creator_gets_the_invitation(client: TestClient) -> None:
     public = create(client)
     private = create(client, private=True)
-    assert public.invite is None
-    assert private.invite is not None and len(private.invite) >= 32
+    assert public["invite"] is None
+    assert private["invite"] is not None and len(private["invite"]) >= 32
     ids = listed_ids(client)
-    assert public.id in ids and private.id not in ids
-    assert live(client, private.id).invite_hash != private.invite  # only its hash is kept
-    stored = client.app.state.tables().store.table(private.id)  # type: ignore[attr-defined]
-    assert stored.private and stored.invite_hash not in (None, private.invite)
-    assert private.invite not in json.dumps(stored.__dict__, default=str)
+    assert public["id"] in ids and private["id"] not in ids
+    assert live(client, private["id"]).invite_hash != private["invite"]  # only its hash is kept
+    stored = tables_of(client.app).store.table(private["id"])  # type: ignore[attr-defined]
+    assert stored.private and stored.invite_hash not in (None, private["invite"])
+    assert private["invite"] not in json.dumps(stored.__dict__, default=str)
 
 
 def test_a_stranger_cannot_join_watch_or_read_a_private_table(client: TestClient) -> None:
     private = create(client, players=2, private=True)
-    assert private.invite is not None
-    for body in ({"name": "Eve"}, {"name": "Eve", "invite": "forged"}, {"name": "Eve", "invite": private.invite[:-1]}):
-        r = client.post(f"/api/tables/{private.id}/seats/1", json=body)
+    assert private["invite"] is not None
+    for body in (
+        {"name": "Eve"},
+        {"name": "Eve", "invite": "forged"},
+        {"name": "Eve", "invite": private["invite"][:-1]},
+    ):
+        r = client.post(f"/api/tables/{private['id']}/seats/1", json=body)
         assert r.status_code == 403 and r.json()["code"] == "private", body
         assert "invitation link" in r.json()["message"]
-    r = client.post(f"/api/tables/{private.id}/seats/1", json={"name": "Eve", "invite": "x" * 5000})
+    r = client.post(f"/api/tables/{private['id']}/seats/1", json={"name": "Eve", "invite": "x" * 5000})
     assert r.status_code in (403, 413)
     for invite in (None, "forged", ""):
-        with Conn(client, private.id, greet=False) as conn:
+        with Conn(client, private["id"], greet=False) as conn:
             frame = hello(conn, None, invite)
             assert frame["type"] == "error" and frame["code"] == "private"
             assert conn.until(lambda f: f["type"] == "closed")["code"] == 4403
             assert conn.last is None  # no table frame at all
-    assert seats(client, private.id)[1] == ("", None, None)
+    assert seats(client, private["id"])[1] == ("", None, None)
 
 
 def test_an_invited_person_joins_and_a_spectator_watches_with_the_invitation(client: TestClient) -> None:
     private = create(client, players=3, private=True)
-    assert private.invite is not None
-    r = client.post(f"/api/tables/{private.id}/seats/1", json={"name": "Bia", "invite": private.invite})
+    assert private["invite"] is not None
+    r = client.post(f"/api/tables/{private['id']}/seats/1", json={"name": "Bia", "invite": private["invite"]})
     assert r.status_code == 200, r.text
     bia = r.json()["token"]
-    with Conn(client, private.id, bia, 1) as conn:  # a seat token alone opens it
+    with Conn(client, private["id"], bia, 1) as conn:  # a seat token alone opens it
         frame = conn.until(lambda f: f["type"] == "table")
         assert frame["you"] == 1 and frame["table"]["private"] is True
-    with Conn(client, private.id, greet=False) as spectator:
-        frame = hello(spectator, None, private.invite)
+    with Conn(client, private["id"], greet=False) as spectator:
+        frame = hello(spectator, None, private["invite"])
         assert frame["type"] == "table" and frame["you"] is None
 
 
 def test_a_private_tables_games_are_read_with_a_token_or_the_invitation(client: TestClient) -> None:
     private = create(client, players=2, private=True)
-    assert private.invite is not None
-    add_bot(client, private.id, private.token, 1)
-    start(client, private.id, private.token)
-    with Conn(client, private.id, private.token, 0) as conn:
+    assert private["invite"] is not None
+    add_bot(client, private["id"], private["token"], 1)
+    start(client, private["id"], private["token"])
+    with Conn(client, private["id"], private["token"], 0) as conn:
         conn.until(lambda f: f["type"] == "table" and f["game"] is not None)
         play_out([conn], careful(random.Random(3)))
-    paths = [f"/api/tables/{private.id}/games/1/record", f"/api/tables/{private.id}/games/1/replay"]
+    paths = [f"/api/tables/{private['id']}/games/1/record", f"/api/tables/{private['id']}/games/1/replay"]
     for path in paths:
         refused = client.get(path)
         assert refused.status_code == 403 and refused.json()["code"] == "private"
         forged = client.get(path, headers={"X-Red7-Invite": "forged"})
         assert forged.status_code == 403 and forged.json()["code"] == "private"
-        in_address = client.get(f"{path}?invite={private.invite}")
+        in_address = client.get(f"{path}?invite={private['invite']}")
         assert in_address.status_code == 400 and in_address.json()["code"] == "token-in-url"
-        assert client.get(path, headers={"X-Red7-Invite": private.invite}).status_code == 200
-        assert client.get(path, headers={"Authorization": f"Bearer {private.token}"}).status_code == 200
+        assert client.get(path, headers={"X-Red7-Invite": private["invite"]}).status_code == 200
+        assert client.get(path, headers={"Authorization": f"Bearer {private['token']}"}).status_code == 200
 
 
 def test_a_public_tables_games_need_nothing(client: TestClient) -> None:
     public = create(client, players=2)
-    add_bot(client, public.id, public.token, 1)
-    start(client, public.id, public.token)
-    with Conn(client, public.id, public.token, 0) as conn:
+    add_bot(client, public["id"], public["token"], 1)
+    start(client, public["id"], public["token"])
+    with Conn(client, public["id"], public["token"], 0) as conn:
         conn.until(lambda f: f["type"] == "table" and f["game"] is not None)
         play_out([conn], careful(random.Random(4)))
-    assert client.get(f"/api/tables/{public.id}/games/1/record").status_code == 200
+    assert client.get(f"/api/tables/{public['id']}/games/1/record").status_code == 200
 
 
 # --- removing and leaving a seat ------------------------------------------------------------
@@ -334,7 +340,7 @@ def test_the_lobby_filters_by_configuration_and_free_seats(tmp_path_factory: pyt
         add_bot(client, full_id, host, 1)
         private = create(client, players=2, private=True)
         everything = listed_ids(client)
-        assert private.id not in everything and len(everything) == len(made) + 1
+        assert private["id"] not in everything and len(everything) == len(made) + 1
         for query, wanted in [
             ("&players=3", {k for k in made if k[0] == 3}),
             ("&advanced=true", {k for k in made if k[1]}),
@@ -437,10 +443,10 @@ def test_the_created_answer_has_the_invitation_only_for_a_private_table(client: 
 def test_no_invitation_reaches_the_servers_log(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level("DEBUG"):
         private = create(client, private=True)
-        assert private.invite is not None
-        client.post(f"/api/tables/{private.id}/seats/1", json={"name": "Bia", "invite": private.invite})
-        client.get(f"/api/tables/{private.id}/games/1/record", headers={"X-Red7-Invite": private.invite})
-    assert private.invite not in caplog.text
+        assert private["invite"] is not None
+        client.post(f"/api/tables/{private['id']}/seats/1", json={"name": "Bia", "invite": private["invite"]})
+        client.get(f"/api/tables/{private['id']}/games/1/record", headers={"X-Red7-Invite": private["invite"]})
+    assert private["invite"] not in caplog.text
 
 
 def test_a_replayed_removal_and_another_tables_token_change_nothing(client: TestClient) -> None:
@@ -464,7 +470,7 @@ def test_a_replayed_removal_and_another_tables_token_change_nothing(client: Test
 def test_one_tables_invitation_opens_no_other_table(client: TestClient) -> None:
     first = create(client, private=True)
     second = create(client, private=True)
-    r = client.post(f"/api/tables/{second.id}/seats/1", json={"name": "Eve", "invite": first.invite})
+    r = client.post(f"/api/tables/{second['id']}/seats/1", json={"name": "Eve", "invite": first["invite"]})
     assert r.status_code == 403 and r.json()["code"] == "private"
-    with Conn(client, second.id, greet=False) as conn:
-        assert hello(conn, None, first.invite)["code"] == "private"
+    with Conn(client, second["id"], greet=False) as conn:
+        assert hello(conn, None, first["invite"])["code"] == "private"

@@ -8,7 +8,7 @@ helpers, is validated strictly against its model of the protocol (:mod:`red7.web
 a frame that does not fails the test that received it.
 
 Everything goes through HTTP and the WebSocket protocol; the only server-side object a
-test reaches is the game's truth (``app.state.tables()``), and only to check frames
+test reaches is the game's truth (``tables_of(app)``), and only to check frames
 against it.
 """
 
@@ -26,10 +26,13 @@ import httpx
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from red7.web.bus import Bus
-from red7.web.limits import UNLIMITED
-from red7.web.protocol import SERVER_FRAME, Created, Done, Seated
+from red7.web.http.limits import UNLIMITED
+from red7.web.http.wire import Done
+from red7.web.protocol import SERVER_FRAME, read
 from red7.web.server import Settings, create_app
+from red7.web.storage.bus import Bus
+from red7.web.table.frames import Created, Seated
+from red7.web.table.tables import Tables
 from web_live import read_frame
 
 Frame = dict[str, Any]
@@ -68,11 +71,17 @@ HEAD = "0013"
 
 class SilentBus(Bus):
     """A bus of several processes, none of which says anything: what another process did
-    is found in the database (in-process tests of :class:`~red7.web.service.Tables`)."""
+    is found in the database (in-process tests of :class:`~red7.web.table.tables.Tables`)."""
 
     @property
     def shared(self) -> bool:
         return True
+
+
+def tables_of(app: Any) -> Tables:
+    """The tables of a running ``app`` (the game's truth a test may check frames against)."""
+    found: Tables = app.state.parts.get(Tables)
+    return found
 
 
 def make_app(folder: Path, **settings: Any) -> FastAPI:
@@ -107,26 +116,26 @@ def new_table(
         settings["clock"] = clock
     r = client.post("/api/tables", json=settings)
     assert r.status_code == 200, r.text
-    created = Created.model_validate_json(r.text, strict=True)  # the protocol's answer, exactly
-    return created.id, created.token
+    created = read(Created, r.text)  # the protocol's answer, exactly
+    return created["id"], created["token"]
 
 
 def join(client: httpx.Client, table_id: str, seat: int, name: str) -> str:
     r = client.post(f"/api/tables/{table_id}/seats/{seat}", json={"name": name})
     assert r.status_code == 200, r.text
-    return Seated.model_validate_json(r.text, strict=True).token
+    return read(Seated, r.text)["token"]
 
 
 def add_bot(client: httpx.Client, table_id: str, token: str, seat: int, level: str = "easy") -> None:
     r = client.post(f"/api/tables/{table_id}/bots", json={"token": token, "seat": seat, "level": level})
     assert r.status_code == 200, r.text
-    Done.model_validate_json(r.text, strict=True)
+    read(Done, r.text)
 
 
 def start(client: httpx.Client, table_id: str, token: str) -> None:
     r = client.post(f"/api/tables/{table_id}/start", json={"token": token})
     assert r.status_code == 200, r.text
-    Done.model_validate_json(r.text, strict=True)
+    read(Done, r.text)
 
 
 async def _receive_within(session: Any, seconds: float) -> dict[str, Any] | None:

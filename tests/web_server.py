@@ -16,7 +16,7 @@ from types import TracebackType
 
 import httpx
 
-from red7.web import limits
+from red7.web.http import limits
 from red7.web.local_services import free_port
 
 

@@ -53,9 +53,9 @@ def cmd_admin(args: argparse.Namespace) -> int:
     try:
         from sqlalchemy.exc import SQLAlchemyError
 
-        from ..web.accounts import Accounts
-        from ..web.refusals import Refused
-        from ..web.store import Store
+        from ..web.accounts.accounts import Accounts
+        from ..web.http.refusals import Refused
+        from ..web.storage.store import Store
     except ImportError as err:
         raise UsageError(
             _("red7 admin needs the web extra: pip install 'red7[web]' ({module} is missing)").format(module=err.name)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..ui.i18n import N_, _, error_text
-from ..web.limits import LimitError, Limits
+from ..web.http.limits import LimitError, Limits
 from .common import Commands, UsageError, say_fallback
 
 T = TypeVar("T")
@@ -255,9 +255,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
+        from ..web.http.origins import parse_origin, split_host
+        from ..web.http.wire import MAX_FRAME
         from ..web.logs import log_config
-        from ..web.origins import parse_origin, split_host
-        from ..web.protocol import MAX_FRAME
         from ..web.server import Settings, create_app, tune_gc
     except ImportError as err:
         raise UsageError(
@@ -363,7 +363,7 @@ def _check_drivers(database_url: str | None, redis_url: str | None) -> None:
         from sqlalchemy.engine import make_url
         from sqlalchemy.exc import SQLAlchemyError
 
-        from ..web.store import driver_url
+        from ..web.storage.store import driver_url
 
         try:  # as the store reads it: postgres:// and postgresql:// are psycopg's
             make_url(driver_url(database_url)).get_dialect()
@@ -387,7 +387,7 @@ def cmd_db(args: argparse.Namespace) -> int:
     try:
         from sqlalchemy.exc import SQLAlchemyError
 
-        from ..web.store import Store
+        from ..web.storage.store import Store
     except ImportError as err:
         raise UsageError(
             _("red7 db needs the web extra: pip install 'red7[web]' ({module} is missing)").format(module=err.name)
@@ -429,12 +429,12 @@ def cmd_db(args: argparse.Namespace) -> int:
 
 
 def _backup_or_restore(args: argparse.Namespace, url: str | None) -> int:
-    """``red7 db backup FILE`` and ``red7 db restore FILE`` (:mod:`red7.web.backup`)."""
+    """``red7 db backup FILE`` and ``red7 db restore FILE`` (:mod:`red7.web.storage.backup`)."""
     import sqlite3
     from pathlib import Path
 
-    from ..web.backup import BackupError, backup, restore
-    from ..web.store import default_url
+    from ..web.storage.backup import BackupError, backup, restore
+    from ..web.storage.store import default_url
 
     try:
         if args.db_command == "backup":

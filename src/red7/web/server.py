@@ -1,22 +1,32 @@
 """The web application: ``red7 serve`` (FastAPI, served by uvicorn).
 
-:func:`create_app` puts it together: its settings (:class:`~red7.web.settings.Settings`),
-the checks every request passes first (:class:`~red7.web.guard.Guard`), the answers to
-what is refused (``{"code", "message"}`` with a 4xx status, the message a sentence in the
-table's language or the one the browser asks for: :mod:`red7.web.refusals`), and the
-routes, one router by concern (:mod:`red7.web.routes`): the pages, the lobby's tables
-API, the game's WebSocket, the records and replays of games, the protocol's schema and
-the operations' probes. What goes over the wire, every request and every frame, is
-declared in :mod:`red7.web.protocol` and explained in docs/protocol.md.
+:func:`create_app` assembles it from its rooms (docs/architecture.md has the map):
+
+* :mod:`red7.web.table`: the tables, their flow around the game's
+  :class:`~red7.play.session.Session`, seats, clocks, bots, who is connected and the
+  frames each connection is sent; the lobby's API, the records and replays, the pages;
+* the club's features, each in a room of its own, hearing the table through its events
+  (:mod:`red7.web.table.events`): :mod:`red7.web.chat`, :mod:`red7.web.ratings`,
+  :mod:`red7.web.reviews` (reviews and hints), :mod:`red7.web.accounts`,
+  :mod:`red7.web.admin`, and the rules page (:mod:`red7.web.learn`);
+* :mod:`red7.web.storage` (the database, its migrations and backups, the bus between
+  processes) and :mod:`red7.web.http` (what every room's routes share: the protocol's
+  base, refusals, limits, the guard, the metrics, how a route finds its app's parts);
+* :mod:`red7.web.socket` (the game's WebSocket) and :mod:`red7.web.ops` (probes,
+  metrics, the protocol's schema).
+
+Each room's routes ask for the parts they need by type (:mod:`red7.web.http.parts`);
+this module makes them and adds them. What goes over the wire is declared in each room
+and gathered in :mod:`red7.web.protocol` (docs/protocol.md).
 
 Limits. A request is for this server only under one of the host names it answers to
-(:class:`~red7.web.origins.Hosts`: 400 otherwise); one that changes something must be
-JSON and come from the server's own pages (:func:`~red7.web.origins.same_origin`: 415,
+(:class:`~red7.web.http.origins.Hosts`: 400 otherwise); one that changes something must be
+JSON and come from the server's own pages (:func:`~red7.web.http.origins.same_origin`: 415,
 403), as must a WebSocket (4403). Each client may create so many tables and hold so many
-WebSockets (:mod:`red7.web.limits`: 429 with ``Retry-After``); open tables nobody uses
-expire. A message over :data:`~red7.web.protocol.MAX_MESSAGE` bytes is refused
-(``too-large``), and so is a flood (:mod:`red7.web.routes.socket`). Every number in an
-address or a body is bounded (:data:`~red7.web.protocol.MAX_NUMBER`). No OpenAPI
+WebSockets (:mod:`red7.web.http.limits`: 429 with ``Retry-After``); open tables nobody uses
+expire. A message over :data:`~red7.web.http.wire.MAX_MESSAGE` bytes is refused
+(``too-large``), and so is a flood (:mod:`red7.web.socket`). Every number in an
+address or a body is bounded (:data:`~red7.web.http.wire.MAX_NUMBER`). No OpenAPI
 description is served (``/openapi.json``, ``/docs`` and ``/redoc`` are 404): the
 protocol's own schema, ``GET /api/protocol``, is the published one.
 """
@@ -29,6 +39,7 @@ import logging
 import multiprocessing
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ProcessPoolExecutor
+from pathlib import Path
 
 from argon2 import PasswordHasher
 from fastapi import FastAPI, Request
@@ -38,25 +49,43 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from ..ui.i18n import _, using
-from .accounts import Accounts
-from .bus import make_bus
-from .guard import Guard
-from .limits import ClientLimits
-from .lobby import Lobby
-from .login_limits import LoginLimits
-from .metrics import Metrics
-from .origins import Hosts, parse_origin
-from .refusals import Refused, asked_language, refusal_response, response_of
-from .reviews import StoredReviews
-from .routes import accounts, admin, health, lobby, pages, ratings, records, rules, schema, socket, turns
-from .routes.context import Context
-from .routes.pages import STATIC
-from .service import Tables, end_with_parent
+from . import ops, socket
+from .accounts import routes as accounts_routes
+from .accounts.accounts import Accounts
+from .accounts.login_limits import LoginLimits
+from .accounts.routes import Logins
+from .admin import routes as admin_routes
+from .chat.chat import Chat
+from .http.guard import Guard
+from .http.limits import ClientLimits
+from .http.metrics import Metrics
+from .http.origins import Hosts, parse_origin
+from .http.parts import Parts
+from .http.refusals import Refused, asked_language, refusal_response, response_of
+from .learn import rules
+from .ratings import routes as ratings_routes
+from .ratings.rater import Rater
+from .ratings.ratings import Ratings
+from .reviews import routes as reviews_routes
+from .reviews.hints import Hints
+from .reviews.reviews import Reviews, StoredReviews
 from .settings import Settings as Settings
-from .store import Store
-from .views import table_frame
+from .socket import Sockets
+from .storage.bus import make_bus
+from .storage.store import Store
+from .table.bots import Bots, end_with_parent
+from .table.cluster import Cluster
+from .table.lobby import Lobby
+from .table.members import Members
+from .table.presence import Presence
+from .table.routes import lobby, pages, records, turns
+from .table.tables import Tables
+from .table.watch import Watch
 
 log = logging.getLogger("red7.web")
+
+SITE = Path(__file__).parent / "static"
+"""The site's own static files: its stylesheet and the scripts every page shares."""
 
 GC_THRESHOLDS = (10_000, 10, 10)
 """The collector's thresholds in a server (Python's defaults: 700, 10, 10)."""
@@ -107,13 +136,31 @@ async def _not_here(request: Request, err: Exception) -> JSONResponse:
     return refusal_response("bad-request", str(err.detail), err.status_code)
 
 
+ROOMS_WITH_PAGES = (
+    "red7.web.table",
+    "red7.web.chat",
+    "red7.web.accounts",
+    "red7.web.admin",
+    "red7.web.ratings",
+    "red7.web.reviews",
+)
+"""The rooms whose ``static`` folders are served under ``/static`` (beside the site's own:
+its stylesheet and the scripts every page shares). No two hold a file of the same name."""
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The application; its tables are loaded from the database when it starts."""
     settings = settings or Settings()
     metrics = Metrics()
     origins = tuple(o for o in map(parse_origin, settings.allowed_origins) if o is not None)
-    context = Context(settings, metrics, origins, ClientLimits(settings.limits, settings.clock))
-    context.login_limits = LoginLimits(settings.login_rules, settings.clock)
+    parts = Parts()
+    parts.add(Metrics, metrics)
+    parts.add(ClientLimits, ClientLimits(settings.limits, settings.clock))
+    parts.add(LoginLimits, LoginLimits(settings.login_rules, settings.clock))
+    parts.add(Sockets, Sockets(origins, settings.hello_timeout, settings.clock))
+    parts.add(Hints, Hints())
+    reviews = Reviews(worked_out=metrics.reviews.inc, clock=settings.clock)
+    parts.add(Reviews, reviews)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -127,28 +174,37 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         pool: Executor | None = None
         if settings.workers > 0:
             pool = ProcessPoolExecutor(settings.workers, spawn, initializer=end_with_parent)
-        tables = Tables(
-            store,
-            pool,
-            settings.bot_delay,
-            settings.patience,
-            bus=bus,
-            metrics=metrics,
-            expire_open=settings.limits.expire_open,
-            seeds=settings.seeds,
-            wall=settings.wall,
-            clock=settings.clock,
-            rate_look=settings.rate_look,
-        )
+        tables = Tables(store, bus, metrics, settings.patience, settings.seeds, settings.wall)
+        # the table's listeners first, in this order: a change's frames go out, then its bot is asked
+        presence = Presence(tables)
+        bots = Bots(tables, pool, settings.bot_delay)
+        cluster = Cluster(tables)
+        watch = Watch(tables, bots, presence, settings.limits.expire_open)
+        ratings = Ratings(store.engine)
+        rater = Rater(tables, ratings, settings.rate_look)
+        passes, memory, lanes = settings.password_cost
+        hasher = PasswordHasher(time_cost=passes, memory_cost=memory, parallelism=lanes)
+        accounts = Accounts(store, hasher, settings.wall, settings.lockout)
+        logins = Logins(accounts)
+        reviews.stored = StoredReviews(store.engine)
         tables.load()
         metrics.count_tables(lambda: len(tables.listed()))
         metrics.watch_bus(bus.kind, lambda: bus.ready)
-        await tables.start_background()
-        context.live_tables, context.lobby = tables, Lobby(tables.listed)
-        context.reviews.stored, context.reviews.worked_out = StoredReviews(store.engine), metrics.reviews.inc
-        passes, memory, lanes = settings.password_cost
-        hasher = PasswordHasher(time_cost=passes, memory_cost=memory, parallelism=lanes)
-        context.live_accounts = Accounts(store, hasher, settings.wall, settings.lockout)
+        for kind, found in (
+            (Tables, tables),
+            (Presence, presence),
+            (Lobby, Lobby(tables.listed)),
+            (Chat, Chat(tables, settings.clock)),
+            (Ratings, ratings),
+            (Accounts, accounts),
+            (Logins, logins),
+            (Members, logins),
+        ):
+            parts.add(kind, found)
+        await bus.start()
+        for started in (presence, cluster, watch, rater):
+            await started.start()
+        bots.start()
         log.info(
             "red7 serve: %d tables loaded",
             len(tables.live),
@@ -157,7 +213,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
-            await tables.stop()
+            for stopped in (rater, watch, cluster, presence, bots):
+                await stopped.stop()
+            await bus.stop()
             if pool is not None:
                 pool.shutdown(cancel_futures=True)
             await store.aclose()
@@ -167,15 +225,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         Guard, hosts=Hosts.of(settings.allowed_hosts, settings.listening), origins=origins, metrics=metrics
     )
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", StaticFiles(directory=SITE, packages=[(room, "static") for room in ROOMS_WITH_PAGES]))
     app.add_exception_handler(Refused, _refused)
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(HTTPException, _not_here)
-    routers = (pages.router, health.router, schema.router, lobby.router, records.router, socket.router, turns.router)
-    for router in (*routers, accounts.router, admin.router, ratings.router, rules.router):
+    routers = (pages.router, ops.router, lobby.router, records.router, socket.router, turns.router)
+    features = (accounts_routes.router, admin_routes.router, ratings_routes.router, reviews_routes.router)
+    for router in (*routers, *features, rules.router):
         app.include_router(router)
-    app.state.context = context
-    app.state.tables = context.tables
-    app.state.frame = table_frame
-    app.state.metrics = metrics
+    app.state.parts = parts
     return app

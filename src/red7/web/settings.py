@@ -8,9 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.seeds import fresh_seed
-from .accounts import Lockout
-from .limits import Limits
-from .login_limits import LoginRules
+from .accounts.accounts import Lockout
+from .accounts.login_limits import LoginRules
+from .http.limits import Limits
 
 
 @dataclass
@@ -33,7 +33,7 @@ class Settings:
     """What the rate limits read the time from (tests give one they move themselves)."""
     allowed_hosts: tuple[str, ...] = ()
     """The host names the server answers to besides ``localhost`` and ``listening``
-    (:class:`~red7.web.origins.Hosts`)."""
+    (:class:`~red7.web.http.origins.Hosts`)."""
     listening: str | None = "127.0.0.1"
     """The address the server listens on (``0.0.0.0``: every IP address is a host it answers to)."""
     limits: Limits = Limits()

@@ -1,0 +1,240 @@
+"""What one client may take of a server: tables, seats and WebSockets (``red7 serve``'s
+``--tables-per-hour``, ``--table-burst``, ``--open-tables``, ``--sockets``,
+``--joins-per-hour``, ``--join-burst``).
+
+A client is an IP address (the one a trusted reverse proxy names in ``X-Forwarded-For``:
+``--trusted-proxy``), or an IPv6 /64 network, which one household or host gets whole.
+Each server process counts its own clients: behind a proxy spreading them over N
+processes, a client may get up to N times as much in all.
+
+A refusal says when to try again (``retry_after``, seconds: the ``Retry-After`` of an
+HTTP 429). Time is read from the server's clock (``Settings.clock``), which tests stop
+and move by hand.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+
+from ...core.model import N_, Explained
+
+ASKS_PER_MINUTE = 12.0
+ASK_BURST = 10
+"""How often a client may ask which tables await its seats (``POST /api/turns``)."""
+
+
+class LimitError(Explained, ValueError):
+    """A limit that is not one, naming the option of ``red7 serve`` that set it."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What each client may have of one server process, and when open tables expire."""
+
+    tables_per_hour: float = 120.0
+    """Tables a client may create an hour, on average..."""
+    table_burst: int = 20
+    """...and at once (a club evening: a few tables each, created back to back)."""
+    open_tables: int = 10
+    """Tables a client may have open at once (created, game not started)."""
+    sockets: int = 64
+    """WebSockets a client may have open at once (a person has one a tab; a shared
+    address, a school's or a club's, has many people)."""
+    expire_open: float = 3600.0
+    """Seconds an open table stays with nobody connected and nothing changing before it
+    expires (0: never)."""
+    joins_per_hour: float = 600.0
+    """Seats a client may take or leave an hour, on average (each asked, granted or not)..."""
+    join_burst: int = 40
+    """...and at once (a club arriving on one address; a flood of joins and leaves is
+    refused before it changes any table)."""
+
+    def __post_init__(self) -> None:
+        """:class:`LimitError` (a ``ValueError``), naming the option of ``red7 serve`` at
+        fault, if a limit is not one."""
+        for name in ("table_burst", "open_tables", "sockets", "join_burst"):
+            if not 1 <= getattr(self, name) <= 10**9:
+                raise LimitError(
+                    N_("--{option} must be between 1 and 10**9, not {value}"),
+                    option=name.replace("_", "-"),
+                    value=getattr(self, name),
+                )
+        if not 0 < self.tables_per_hour <= 1e9:
+            raise LimitError(N_("--tables-per-hour must be a positive number, not {value}"), value=self.tables_per_hour)
+        if not 0 < self.joins_per_hour <= 1e9:
+            raise LimitError(N_("--joins-per-hour must be a positive number, not {value}"), value=self.joins_per_hour)
+        if not 0 <= self.expire_open <= 1e9:
+            raise LimitError(
+                N_("--expire-open must be 0 (never) or a number of seconds, not {value}"), value=self.expire_open
+            )
+
+    def options(self) -> list[str]:
+        """These limits as the options of ``red7 serve`` that set them."""
+        return [part for f in fields(self) for part in (f"--{f.name.replace('_', '-')}", str(getattr(self, f.name)))]
+
+
+UNLIMITED = Limits(
+    tables_per_hour=1e9,
+    table_burst=10**9,
+    open_tables=10**9,
+    sockets=10**9,
+    expire_open=0.0,
+    joins_per_hour=1e9,
+    join_burst=10**9,
+)
+"""No limit at all (tests that make many tables from one address)."""
+
+
+def client_key(host: str | None) -> str:
+    """Who a client is, from its address: the address itself, or its /64 network for IPv6.
+
+    >>> client_key("192.0.2.7"), client_key("2001:db8::1"), client_key("2001:db8::2:3")
+    ('192.0.2.7', '2001:db8::/64', '2001:db8::/64')
+    """
+    if not host:
+        return "?"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host  # not an address (a test client's name)
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+def whole_seconds(seconds: float) -> int:
+    """The whole seconds, at least 1, to wait ``seconds`` (a ``Retry-After``): read to the
+    microsecond first, since a wait is a difference of clock readings and carries float
+    noise (``(t + 300.0) - t`` may be 300.00000000001, which would round up to 301)."""
+    return max(1, math.ceil(round(seconds, 6)))
+
+
+@dataclass
+class Bucket:
+    """A token bucket: ``burst`` takes at once, ``rate`` a second on average (a client's
+    tables, a connection's messages)."""
+
+    rate: float
+    burst: float
+    tokens: float
+    at: float
+    """When :attr:`tokens` was counted (the clock's seconds)."""
+
+    @classmethod
+    def full(cls, rate: float, burst: float, now: float) -> Bucket:
+        return cls(rate, burst, burst, now)
+
+    def level(self, now: float) -> float:
+        """The tokens at ``now``."""
+        return min(self.burst, self.tokens + (now - self.at) * self.rate)
+
+    def take(self, now: float) -> float:
+        """Take a token at ``now``: 0 if there was one, else (none taken) the seconds
+        until there is."""
+        self.tokens, self.at = self.level(now), now
+        if self.tokens < 1:
+            return (1 - self.tokens) / self.rate
+        self.tokens -= 1
+        return 0.0
+
+    def give_back(self) -> None:
+        self.tokens = min(self.burst, self.tokens + 1)
+
+
+@dataclass
+class ClientLimits:
+    """The counts of one server process's clients against :class:`Limits`."""
+
+    limits: Limits
+    clock: Callable[[], float]
+    _buckets: dict[str, Bucket] = field(default_factory=dict)
+    _created: dict[str, list[str]] = field(default_factory=dict)
+    """The tables each client created that may still be open."""
+    _sockets: dict[str, int] = field(default_factory=dict)
+    _asks: dict[str, Bucket] = field(default_factory=dict)
+    """Each client's ``POST /api/turns`` (:meth:`ask_wait`)."""
+    _joins: dict[str, Bucket] = field(default_factory=dict)
+    """Each client's seats taken and left (:meth:`join_wait`)."""
+
+    def table_refusal(self, client: str, still_open: Callable[[str], bool]) -> tuple[str, float] | None:
+        """Why ``client`` may not create a table now, and in how many seconds to try again
+        (None: it may). ``still_open`` says whether a table it created is still open.
+        A table allowed is counted: call :meth:`created` with its id, or :meth:`uncount`."""
+        created = self._created.get(client)
+        if created is not None:
+            created[:] = [table_id for table_id in created if still_open(table_id)]
+            if not created:
+                del self._created[client]
+        if len(self._created.get(client, ())) >= self.limits.open_tables:
+            return "open", 60.0
+        now = self.clock()
+        bucket = self._buckets.get(client)
+        if bucket is None:
+            bucket = Bucket.full(self.limits.tables_per_hour / 3600.0, self.limits.table_burst, now)
+            if len(self._buckets) > 100_000:  # a spread flood: forget the full buckets
+                self._forget_full(now)
+            self._buckets[client] = bucket
+        wait = bucket.take(now)
+        return ("rate", float(whole_seconds(wait))) if wait else None
+
+    def created(self, client: str, table_id: str) -> None:
+        self._created.setdefault(client, []).append(table_id)
+
+    def uncount(self, client: str) -> None:
+        """Give back the table :meth:`table_refusal` counted (the table was not made)."""
+        bucket = self._buckets.get(client)
+        if bucket is not None:
+            bucket.give_back()
+
+    def _forget_full(self, now: float) -> None:
+        for key, bucket in list(self._buckets.items()):
+            if bucket.level(now) >= bucket.burst:
+                del self._buckets[key]
+
+    def ask_wait(self, client: str) -> float:
+        """Count a ``POST /api/turns`` of ``client``: 0 if allowed, else the seconds to
+        wait (a page asks when it opens and now and then: :data:`ASKS_PER_MINUTE` on
+        average, :data:`ASK_BURST` at once)."""
+        return _wait(self._asks, client, ASKS_PER_MINUTE / 60.0, ASK_BURST, self.clock())
+
+    def join_wait(self, client: str) -> float:
+        """Count a seat ``client`` asks to take or leave (``POST .../seats/{n}``,
+        ``POST .../leave``), granted or not: 0 if it may ask now, else the seconds to
+        wait (:attr:`Limits.joins_per_hour`, :attr:`Limits.join_burst`). A request
+        refused so is refused before it reaches any table."""
+        return _wait(self._joins, client, self.limits.joins_per_hour / 3600.0, self.limits.join_burst, self.clock())
+
+    def open_socket(self, client: str) -> bool:
+        """Count a WebSocket of ``client`` opening; False (not counted) if it has too many."""
+        count = self._sockets.get(client, 0)
+        if count >= self.limits.sockets:
+            return False
+        self._sockets[client] = count + 1
+        return True
+
+    def close_socket(self, client: str) -> None:
+        count = self._sockets.get(client, 0) - 1
+        if count > 0:
+            self._sockets[client] = count
+        else:
+            self._sockets.pop(client, None)
+
+
+def _wait(buckets: dict[str, Bucket], client: str, rate: float, burst: float, now: float) -> float:
+    """Take one of ``client``'s tokens in ``buckets`` (a full bucket of ``burst`` refilled
+    at ``rate`` a second for a client not seen yet): 0 if there was one, else the whole
+    seconds (at least 1) until there is."""
+    bucket = buckets.get(client)
+    if bucket is None:
+        if len(buckets) > 100_000:  # a spread flood: forget the full buckets
+            for key, full in list(buckets.items()):
+                if full.level(now) >= full.burst:
+                    del buckets[key]
+        bucket = buckets[client] = Bucket.full(rate, burst, now)
+    wait = bucket.take(now)
+    return float(whole_seconds(wait)) if wait else 0.0

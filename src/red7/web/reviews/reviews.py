@@ -1,0 +1,247 @@
+"""The review of a finished web game, worked out once and kept.
+
+A review marks every decision of a game (:meth:`red7.play.session.Session.review`: the
+exact solver where it answers, else the hint's bot estimating the people's decisions)
+and words it as the terminal game does (:func:`red7.ui.words.review_text`). It reads
+every hand, so it is only for a game that is over. It may take a while (the solver's
+first positions of a deal, an estimate per decision), so it runs in a thread:
+:class:`Reviews` keeps each game's :class:`Review` (how far it is, then its text); a
+second request for the same game gets the same one, however many ask.
+
+**Once across processes.** A finished review is kept in the database
+(:class:`StoredReviews`, a row keyed by the game: migration ``0012``), written by an
+insert that loses gracefully to one already there: the first process to finish writes
+it, and every process (this one included) then serves the text the database holds. A
+process asked for a review first looks there, so a review finished by another process
+is served without being worked out again. A review being worked out is known to its
+process only: asked through another process meanwhile, it is worked out there too, and
+the first finished is the one kept and served. A review being worked out when its
+process dies is in no database (nothing was written): the next request, to any
+process, starts it again.
+
+Starting one is limited per client (:data:`STARTS_RATE`) and in all (:data:`RUNNING`),
+in each process (as the hints' and the chat's limits), so one client cannot start many.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Final, Literal, cast
+
+from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ...bots import make_bot
+from ...bots.base import Appraiser
+from ...play.session import Session
+from ...ui.i18n import _, using
+from ...ui.words import review_text
+from ..http.limits import Bucket
+from ..http.refusals import Limited
+from ..http.wire import Tag
+from ..storage.rows import Base, GameRow, now
+from .hints import HINT_BOT
+from .wire import ReviewView
+
+STARTS_RATE: Final = 3 / 60
+"""Reviews a client may start a second on average (three a minute)..."""
+STARTS_BURST: Final = 6
+"""...and six at once (a club's people may share an address)."""
+RUNNING: Final = 2
+"""Reviews worked out at once by one process (each holds a thread)."""
+KEPT: Final = 200
+"""Finished reviews kept (the oldest are worked out again if asked)."""
+
+
+class ReviewRow(Base):
+    __tablename__ = "reviews"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    """The game reviewed: its key lets one review of it in, the first finished."""
+    lang: Mapped[str] = mapped_column(String(8))
+    """The language of ``text`` (the table's)."""
+    decisions: Mapped[int] = mapped_column(Integer)
+    """How many decisions it marked."""
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class StoredReviews:
+    """The finished reviews in the server's database (``engine``: the store's); each
+    method is one short transaction, run in a thread."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def find(self, table_id: str, number: int) -> Review | None:
+        """The review of game ``number`` of table ``table_id`` kept by any process (done);
+        None if none is."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(ReviewRow.lang, ReviewRow.decisions, ReviewRow.text)
+                .join(GameRow, GameRow.id == ReviewRow.game_id)
+                .where(GameRow.table_id == table_id, GameRow.number == number)
+            ).first()
+        return None if row is None else Review(row.lang, row.decisions, row.decisions, row.text)
+
+    def keep(self, table_id: str, number: int, review: Review) -> Review:
+        """Keep the finished ``review`` as the game's unless one is kept already (another
+        process finished first: this one changes nothing); the review kept.
+        LookupError if there is no such game."""
+        assert review.text is not None, "only a finished review is kept"
+        with self.engine.begin() as connection:
+            game_id = connection.execute(
+                select(GameRow.id).where(GameRow.table_id == table_id, GameRow.number == number)
+            ).scalar_one_or_none()
+            if game_id is None:
+                raise LookupError(f"no game {number} at table {table_id}")
+            insert = postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
+            row = {"lang": review.lang, "decisions": review.total, "text": review.text, "at": now()}
+            connection.execute(insert(ReviewRow).values(game_id=game_id, **row).on_conflict_do_nothing())
+            kept = connection.execute(
+                select(ReviewRow.lang, ReviewRow.decisions, ReviewRow.text).where(ReviewRow.game_id == game_id)
+            ).one()
+        return Review(kept.lang, kept.decisions, kept.decisions, kept.text)
+
+
+@dataclass
+class Review:
+    """One game's review, in the table's language ``lang``: ``done`` of ``total``
+    decisions marked, then its ``text``."""
+
+    lang: str
+    done: int = 0
+    total: int = 0
+    text: str | None = None
+    failed: bool = False
+    task: asyncio.Future[None] | None = field(default=None, repr=False)
+
+    def json(self) -> ReviewView:
+        """What ``GET .../review`` answers."""
+        status: Literal["working", "done", "failed"] = (
+            "failed" if self.failed else "working" if self.text is None else "done"
+        )
+        return {
+            "status": status,
+            "lang": cast(Tag, self.lang),
+            "done": self.done,
+            "total": self.total,
+            "text": self.text,
+        }
+
+
+@dataclass
+class Reviews:
+    """The reviews of one server process, by (table, game number)."""
+
+    rate: float = STARTS_RATE
+    burst: float = STARTS_BURST
+    running: int = RUNNING
+    stored: StoredReviews | None = None
+    """Where finished reviews are kept for every process (None: in this process only)."""
+    worked_out: Callable[[], None] = lambda: None
+    """Called (in the review's thread) each time this process has worked a review out."""
+    clock: Callable[[], float] = time.monotonic
+    """What the limits on starting reviews read the time from (tests move it)."""
+    _reviews: OrderedDict[tuple[str, int], Review] = field(default_factory=OrderedDict)
+    _starts: dict[str, Bucket] = field(default_factory=dict)
+
+    async def kept(self, key: tuple[str, int]) -> Review | None:
+        """The review of game ``key`` this process has (being worked out, or done), else
+        the one another process finished and kept in the database (then kept here too);
+        None if there is neither (or the one here failed)."""
+        review = self._reviews.get(key)
+        if review is not None and not review.failed:
+            self._reviews.move_to_end(key)
+            return review
+        if self.stored is None:
+            return None
+        found = await asyncio.get_running_loop().run_in_executor(None, self.stored.find, *key)
+        review = self._reviews.get(key)  # (asked twice at once: the first answer stands)
+        if review is not None and not review.failed:
+            return review
+        if found is not None:
+            self._reviews[key] = found
+            self._forget_oldest()
+        return found
+
+    def of(
+        self,
+        key: tuple[str, int],
+        session: Session,
+        names: list[str],
+        lang: str,
+        people: Collection[int],
+        client: str,
+        now: float,
+    ) -> Review:
+        """The review of game ``key`` (its table's id and number), started if there is
+        none (or the last one failed) for ``session``'s finished game, in ``lang`` with
+        ``names``; ``people``: the seats whose decisions the bot estimates. Starting one
+        counts against ``client``'s share (:class:`~red7.web.http.refusals.Limited` when it has
+        had it, or when :attr:`running` reviews are being worked out already)."""
+        review = self._reviews.get(key)
+        if review is not None and not review.failed:
+            self._reviews.move_to_end(key)
+            return review
+        busy = sum(r.text is None and not r.failed for r in self._reviews.values())
+        if busy >= self.running:
+            raise Limited("reviews-busy", _("Other reviews are being worked out: try again in a minute."), 30.0)
+        bucket = self._starts.setdefault(client, Bucket.full(self.rate, self.burst, now))
+        wait = bucket.take(now)
+        if wait:
+            message = _("You started many reviews in a short time: wait {seconds} s.").format(seconds=int(wait) + 1)
+            raise Limited("too-many-reviews", message, wait)
+        review = self._reviews[key] = Review(lang)
+        review.task = asyncio.get_running_loop().run_in_executor(
+            None, self._work_out, key, review, session, names, frozenset(people)
+        )
+        self._forget_oldest()
+        return review
+
+    def _work_out(
+        self, key: tuple[str, int], review: Review, session: Session, names: list[str], people: frozenset[int]
+    ) -> None:
+        """In a worker thread: mark the game, counting in ``review`` how far it is, word
+        it, and keep it in the database; ``review`` is done once it is kept there, with
+        the text kept (another process's, if it finished first)."""
+        try:
+            done = Review(review.lang, text=_work_out(review, session, names, review.lang, people))
+            done.done = done.total = review.total
+            self.worked_out()
+            if self.stored is not None:
+                done = self.stored.keep(*key, done)
+            # (the text last: a reader on the event loop takes the review as done once it is set)
+            review.lang, review.done, review.total = done.lang, done.done, done.total
+            review.text = done.text
+        except Exception:
+            review.failed = True
+            raise
+
+    def _forget_oldest(self) -> None:
+        while len(self._reviews) > KEPT:
+            oldest = next(iter(self._reviews))
+            if self._reviews[oldest].text is None and not self._reviews[oldest].failed:
+                break  # never drop one being worked out
+            del self._reviews[oldest]
+
+
+def _work_out(review: Review, session: Session, names: list[str], lang: str, people: frozenset[int]) -> str:
+    """Mark the game, counting in ``review`` how far it is; its words."""
+
+    def progress(done: int, total: int) -> None:
+        review.done, review.total = done, total
+
+    bot = make_bot(HINT_BOT)
+    marks = session.review(bot if isinstance(bot, Appraiser) else None, people, progress)
+    with using(lang):
+        text = review_text(marks, names, session.table.config.advanced)
+    review.done = review.total = len(marks)
+    return text

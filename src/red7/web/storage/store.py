@@ -1,0 +1,504 @@
+"""What the web server keeps: tables, seats, games and each game's decisions (SQLAlchemy 2).
+
+The schema (:mod:`red7.web.storage.rows`, and each room's own tables) is created and
+changed only by the Alembic migrations in ``red7/web/storage/migrations``
+(:func:`Store.upgrade` runs them when the server starts). A table is read and written
+as a :class:`~red7.web.storage.stored.StoredTable`.
+
+A person's staged decisions are written too (``games.committed`` says how many are
+final), so a player connected to another process sees them, and a take-back deletes
+them. Every change of a table is one transaction that bumps ``tables.version`` from the
+version it was made against (:meth:`Store.commit`): of two processes changing one table
+at once, the second finds the version moved and writes nothing. That, not a lock held
+by a process, is what serializes a table's decisions across processes.
+
+The default database is a SQLite file in WAL mode in the user's data directory;
+``--database-url`` chooses another: PostgreSQL (``postgresql://...``, driven by psycopg 3)
+for several server processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import bindparam, create_engine, delete, event, func, insert, select, text, update
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.orm import Session
+
+from .rows import DecisionRow, GameRow, SeatRow, TableRow, now
+from .stored import StoredGame, StoredSeat, StoredTable, agreed_seats, appends, invite_changed, kept_of
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+WRITERS = 4
+"""Writes a server makes at once on PostgreSQL: the asynchronous connections of
+:meth:`Store.open`, and the threads of the other calls (each with its connection)."""
+
+
+def default_url() -> str:
+    """The SQLite file in the user's data directory (made if missing)."""
+    from platformdirs import user_data_path
+
+    folder = user_data_path("red7")
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'red7-web.sqlite3'}"
+
+
+MOVE_TABLE = (
+    update(TableRow)
+    .where(TableRow.id == bindparam("table"), TableRow.version == bindparam("base"))
+    .values(
+        version=bindparam("version"),
+        status=bindparam("status"),
+        deadline=bindparam("deadline"),
+        agreed=bindparam("agreed"),
+        declined=bindparam("declined"),
+    )
+)
+"""The compare and set of a change: the table moves from version ``base`` to ``version``."""
+UPDATE_GAME = (
+    update(GameRow)
+    .where(GameRow.id == bindparam("game"))
+    .values(result=bindparam("result"), committed=bindparam("committed"))
+)
+DROP_DECISIONS = delete(DecisionRow).where(
+    DecisionRow.game_id == bindparam("game"), DecisionRow.seq >= bindparam("keep")
+)
+ADD_DECISIONS = insert(DecisionRow)
+APPEND = """
+WITH moved AS (
+    UPDATE tables SET version = %(version)s, status = %(status)s,
+        deadline = %(deadline)s, agreed = %(agreed)s, declined = %(declined)s
+    WHERE id = %(table)s AND version = %(base)s
+    RETURNING id
+), game AS (
+    UPDATE games SET result = %(result)s, committed = %(committed)s
+    WHERE id = %(game)s AND %(game_changed)s AND EXISTS (SELECT FROM moved)
+), added AS (
+    INSERT INTO decisions (game_id, seq, seat, action, at)
+    SELECT %(game)s, %(keep)s + d.n - 1, d.seat, d.action, %(at)s
+    FROM unnest(%(seats)s::integer[], %(actions)s::text[]) WITH ORDINALITY AS d(seat, action, n)
+    WHERE EXISTS (SELECT FROM moved)
+)
+SELECT count(*) FROM moved
+"""
+"""PostgreSQL's one statement for a change that adds decisions to a game (psycopg's
+parameters): the compare and set of the table's version and, only if it moved, the
+game's result and final count and the new decisions, numbered from ``keep``. Every
+part runs, in the statement's one transaction (PostgreSQL runs a data-modifying ``WITH``
+part whether the query reads it or not); the count of tables moved (0 or 1) says
+whether the change went in."""
+
+
+class Store:
+    """The database of one server or of several sharing it (``url``: a SQLAlchemy URL;
+    default :func:`default_url`; ``postgresql://`` means psycopg 3).
+
+    Every method is one short transaction. The server writes through :meth:`write`,
+    awaited on its event loop (PostgreSQL waits for its disk at every commit: the loop
+    serves the other tables meanwhile), and reads in the store's threads
+    (:attr:`executor`)."""
+
+    def __init__(self, url: str | None = None, writers: int = WRITERS) -> None:
+        self.url = driver_url(url or default_url())
+        sqlite = self.url.startswith("sqlite")
+        self.writers = 1 if sqlite else writers
+        """How many writes may run at once: one on SQLite (a file has one writer: a
+        second would wait in SQLite's busy loop), ``writers`` on a server, whose
+        commits then share their disk flushes."""
+        # a connection per writer and some for reads, always open (opening one per write
+        # would cost more than the write)
+        pool = {} if sqlite else {"pool_size": self.writers + 4, "max_overflow": 8}
+        self.engine: Engine = create_engine(self.url, **pool)
+        self.executor = ThreadPoolExecutor(self.writers, thread_name_prefix="red7-db")
+        """The threads the server runs its database calls in, off its event loop."""
+        self._appenders: Any = None
+        """:meth:`open`'s asynchronous connections (a psycopg_pool.AsyncConnectionPool)."""
+        if sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    def upgrade(self) -> None:
+        """Bring the schema to the newest migration (Alembic ``upgrade head``). Several
+        processes may start at once: on PostgreSQL an advisory lock lets one migrate
+        while the others wait."""
+        from alembic import command
+
+        with self.engine.begin() as connection:
+            if self.dialect == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(7007)"))
+            cfg = alembic_config(connection)
+            command.upgrade(cfg, "head")
+
+    def revision(self) -> str | None:
+        """The schema's migration (None: an empty database)."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+
+    def ping(self) -> None:
+        """Raise if the database cannot be reached."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+
+    def close(self) -> None:
+        self.executor.shutdown()
+        self.engine.dispose()
+
+    # --- writes -------------------------------------------------------------------
+
+    def create_table(
+        self,
+        table_id: str,
+        players: int,
+        advanced: bool,
+        actions: bool,
+        lang: str,
+        clock: int = 0,
+        spectator_chat: str = "separate",
+        name: str = "",
+        invite_hash: str | None = None,
+        hints: bool = True,
+        rated: bool = False,
+    ) -> StoredTable:
+        """A new table with empty seats, at version 0 (``clock``: seconds per turn, 0: none;
+        ``spectator_chat``: :mod:`red7.web.chat.chat`); private if it has an ``invite_hash``
+        (the hash of its invitation secret); ``hints``: whether its people may ask for a
+        hint; ``rated``: whether its games move its players' ratings."""
+        with Session(self.engine) as s, s.begin():
+            s.add(
+                TableRow(
+                    id=table_id,
+                    created=now(),
+                    players=players,
+                    advanced=advanced,
+                    actions=actions,
+                    lang=lang,
+                    status="open",
+                    version=0,
+                    clock=clock,
+                    spectator_chat=spectator_chat,
+                    name=name,
+                    private=invite_hash is not None,
+                    invite_hash=invite_hash,
+                    hints=hints,
+                    rated=rated,
+                )
+            )
+            s.flush()  # the table before its seats (no ORM relationship orders them)
+            for seat in range(players):
+                s.add(SeatRow(table_id=table_id, seat=seat, name="", token_hash=None, bot=None, undone=0))
+        seats = (StoredSeat(),) * players
+        return StoredTable(
+            table_id,
+            players,
+            advanced,
+            actions,
+            lang,
+            "open",
+            seats,
+            None,
+            0,
+            clock=clock,
+            spectator_chat=spectator_chat,
+            name=name,
+            private=invite_hash is not None,
+            invite_hash=invite_hash,
+            hints=hints,
+            rated=rated,
+        )
+
+    def commit(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
+        """Write the change of a table from ``before`` (what the database held at
+        ``before.version``) to ``after``, as version ``before.version + 1``; None, and
+        nothing written, if the table has changed since ``before`` (another process
+        changed it first: compare and set on the version). Returns ``after`` as
+        written: its new version, and its new game's id.
+
+        One transaction of SQLAlchemy Core statements built once (:data:`MOVE_TABLE`...),
+        in the calling thread; the server writes through :meth:`write`."""
+        version = before.version + 1
+        with self.engine.begin() as connection:
+            moved = connection.execute(
+                MOVE_TABLE,
+                {
+                    "table": before.id,
+                    "base": before.version,
+                    "version": version,
+                    "status": after.status,
+                    **after.rematch_columns(),
+                },
+            )
+            if moved.rowcount != 1:
+                connection.rollback()
+                return None
+            if invite_changed(before, after):  # (its host renewed or revoked it: rare, its own statement)
+                connection.execute(
+                    update(TableRow).where(TableRow.id == before.id).values(invite_hash=after.invite_hash)
+                )
+            for number, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
+                if old != new:
+                    connection.execute(
+                        update(SeatRow)
+                        .where(SeatRow.table_id == before.id, SeatRow.seat == number)
+                        .values(
+                            name=new.name,
+                            token_hash=new.token_hash,
+                            bot=new.bot,
+                            substitute=new.substitute,
+                            undone=new.undone,
+                            account_id=new.account,
+                        )
+                    )
+            game = after.game
+            if game is not None:
+                game = self._write_game(connection, before.id, before.game, game)
+        return replace(after, version=version, game=game)
+
+    async def open(self) -> None:
+        """Open what :meth:`write` needs on the running event loop: on PostgreSQL, a pool
+        of :attr:`writers` asynchronous psycopg connections (autocommit)."""
+        if self.dialect == "postgresql" and self._appenders is None:
+            from psycopg_pool import AsyncConnectionPool
+
+            self._appenders = AsyncConnectionPool(
+                libpq_address(self.url),
+                min_size=self.writers,
+                max_size=self.writers,
+                kwargs={"autocommit": True},
+                open=False,
+            )
+            await self._appenders.open(wait=True, timeout=30)
+
+    async def aclose(self) -> None:
+        """Close what :meth:`open` opened."""
+        if self._appenders is not None:
+            await self._appenders.close()
+            self._appenders = None
+
+    async def write(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
+        """:meth:`commit`, awaited on the server's event loop, which serves the other
+        tables meanwhile.
+
+        On PostgreSQL (once :meth:`open`), a change that only adds decisions to the game,
+        the one made at every decision, is the one statement :data:`APPEND` on an
+        asynchronous connection: one round trip, its own transaction, no thread. Any
+        other change, and every change on SQLite, is :meth:`commit` in one of the store's
+        threads (:attr:`executor`). (A write in a thread cost the server a tenth more CPU
+        and held up its frames while the thread held the interpreter.)"""
+        kept = appends(before, after) if self._appenders is not None else None
+        if kept is None:
+            return await asyncio.get_running_loop().run_in_executor(self.executor, self.commit, before, after)
+        from psycopg.types.json import Json
+
+        assert self._appenders is not None and before.game is not None and after.game is not None
+        old, new = before.game, after.game
+        added = new.decisions[kept:]
+        params = {
+            "table": before.id,
+            "base": before.version,
+            "version": before.version + 1,
+            "status": after.status,
+            **after.rematch_columns(),
+            "game": new.id,
+            "game_changed": (old.result, old.committed) != (new.result, new.committed),
+            "result": None if new.result is None else Json(new.result),
+            "committed": new.committed,
+            "keep": kept,
+            "seats": [seat for seat, _action in added],
+            "actions": [action for _seat, action in added],
+            "at": now(),
+        }
+        async with self._appenders.connection() as connection:
+            row = await (await connection.execute(APPEND, params)).fetchone()
+        if row is None or row[0] != 1:
+            return None  # the table had moved: nothing was written
+        return replace(after, version=before.version + 1)
+
+    @staticmethod
+    def _write_game(connection: Connection, table_id: str, old: StoredGame | None, new: StoredGame) -> StoredGame:
+        if new.id is None:  # a new game: its row, then its decisions from the first
+            inserted = connection.execute(
+                insert(GameRow)
+                .values(
+                    table_id=table_id,
+                    number=new.number,
+                    config=new.config,
+                    seed=new.seed,
+                    deal=new.deal,
+                    result=new.result,
+                    created=now(),
+                    committed=new.committed,
+                )
+                .returning(GameRow.id)
+            )
+            new, old = replace(new, id=inserted.scalar_one()), None
+        else:
+            assert old is not None and old.id == new.id, "a game is written after the one before it"
+            if (old.result, old.committed) != (new.result, new.committed):
+                connection.execute(UPDATE_GAME, {"game": new.id, "result": new.result, "committed": new.committed})
+        kept = 0
+        if old is not None:
+            kept = kept_of(old, new)
+            if kept < len(old.decisions):  # a staged turn taken back
+                connection.execute(DROP_DECISIONS, {"game": new.id, "keep": kept})
+        if kept < len(new.decisions):
+            at = now()
+            connection.execute(
+                ADD_DECISIONS,
+                [
+                    {"game_id": new.id, "seq": seq, "seat": seat, "action": action, "at": at}
+                    for seq, (seat, action) in enumerate(new.decisions[kept:], kept)
+                ],
+            )
+        return new
+
+    # --- reads --------------------------------------------------------------------
+
+    def tables(self, statuses: tuple[str, ...] = ("open", "playing", "over", "closed")) -> list[StoredTable]:
+        """Every table whose status is one of ``statuses``, oldest first, with its seats
+        and latest game (decisions included)."""
+        with Session(self.engine) as s:
+            rows = s.scalars(select(TableRow).where(TableRow.status.in_(statuses)).order_by(TableRow.created)).all()
+            # four queries in all, not three a table: a server with thousands of tables
+            # starts in seconds
+            wanted = select(TableRow.id).where(TableRow.status.in_(statuses))
+            seats: dict[str, list[SeatRow]] = {}
+            for seat in s.scalars(
+                select(SeatRow).where(SeatRow.table_id.in_(wanted)).order_by(SeatRow.table_id, SeatRow.seat)
+            ):
+                seats.setdefault(seat.table_id, []).append(seat)
+            newest = (
+                select(GameRow.table_id, func.max(GameRow.number).label("number"))
+                .where(GameRow.table_id.in_(wanted))
+                .group_by(GameRow.table_id)
+                .subquery()
+            )
+            latest = (GameRow.table_id == newest.c.table_id) & (GameRow.number == newest.c.number)
+            games = {game.table_id: game for game in s.scalars(select(GameRow).join(newest, latest))}
+            moves: dict[int, list[tuple[int, str]]] = {}
+            for game_id, seat_number, action in s.execute(
+                select(DecisionRow.game_id, DecisionRow.seat, DecisionRow.action)
+                .where(DecisionRow.game_id.in_(select(GameRow.id).join(newest, latest)))
+                .order_by(DecisionRow.game_id, DecisionRow.seq)
+            ):
+                moves.setdefault(game_id, []).append((seat_number, action))
+            return [
+                self._stored(
+                    row,
+                    seats.get(row.id, []),
+                    None if (game := games.get(row.id)) is None else self._game_of(game, moves.get(game.id, [])),
+                )
+                for row in rows
+            ]
+
+    def versions(self) -> dict[str, int]:
+        """Every table's id and version (to find the tables changed elsewhere), but for
+        expired ones (gone for good: nothing to find)."""
+        with Session(self.engine) as s:
+            rows = s.execute(select(TableRow.id, TableRow.version).where(TableRow.status != "expired"))
+            return {table_id: version for table_id, version in rows}
+
+    def table(self, table_id: str, newer_than: int | None = None) -> StoredTable | None:
+        """The table ``table_id`` (None: no such table, or not newer than version
+        ``newer_than``)."""
+        with Session(self.engine) as s:
+            row = s.get(TableRow, table_id)
+            if row is None or (newer_than is not None and row.version <= newer_than):
+                return None
+            return self._table(s, row)
+
+    def game(self, table_id: str, number: int) -> StoredGame | None:
+        with Session(self.engine) as s:
+            row = s.scalars(select(GameRow).where(GameRow.table_id == table_id, GameRow.number == number)).first()
+            return None if row is None else self._game(s, row)
+
+    def _table(self, s: Session, row: TableRow) -> StoredTable:
+        seats = s.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)).all()
+        game = s.scalars(select(GameRow).where(GameRow.table_id == row.id).order_by(GameRow.number.desc())).first()
+        return self._stored(row, seats, None if game is None else self._game(s, game))
+
+    @staticmethod
+    def _stored(row: TableRow, seats: Sequence[SeatRow], game: StoredGame | None) -> StoredTable:
+        return StoredTable(
+            row.id,
+            row.players,
+            row.advanced,
+            row.actions,
+            row.lang,
+            row.status,
+            tuple(
+                StoredSeat(seat.name, seat.token_hash, seat.bot, seat.substitute, seat.undone, seat.account_id)
+                for seat in seats
+            ),
+            game,
+            row.version,
+            clock=row.clock,
+            deadline=row.deadline,
+            agreed=agreed_seats(row.agreed),
+            declined=row.declined,
+            spectator_chat=row.spectator_chat,
+            name=row.name,
+            private=row.private,
+            invite_hash=row.invite_hash,
+            hints=row.hints,
+            rated=row.rated,
+        )
+
+    @classmethod
+    def _game(cls, s: Session, row: GameRow) -> StoredGame:
+        decisions = s.execute(
+            select(DecisionRow.seat, DecisionRow.action).where(DecisionRow.game_id == row.id).order_by(DecisionRow.seq)
+        )
+        return cls._game_of(row, [(seat, action) for seat, action in decisions])
+
+    @staticmethod
+    def _game_of(row: GameRow, decisions: Sequence[tuple[int, str]]) -> StoredGame:
+        config = row.config if isinstance(row.config, dict) else json.loads(row.config)
+        moves = tuple(decisions)
+        return StoredGame(row.id, row.number, config, row.seed, row.result, moves, row.committed, row.deal)
+
+
+def libpq_address(url: str) -> str:
+    """A PostgreSQL database's SQLAlchemy ``url`` as libpq (psycopg's own connections) reads it."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def driver_url(url: str) -> str:
+    """``url`` with psycopg 3 as the PostgreSQL driver when it names none
+    (SQLAlchemy's default for ``postgresql://`` is psycopg2)."""
+    for scheme in ("postgresql://", "postgres://"):
+        if url.startswith(scheme):
+            return "postgresql+psycopg://" + url[len(scheme) :]
+    return url
+
+
+def alembic_config(connection: Any) -> Any:
+    """Alembic's configuration for the migrations in ``red7/web/storage/migrations``, on ``connection``."""
+    from alembic.config import Config as AlembicConfig
+
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    """SQLite for a server: WAL (readers never wait for the writer), NORMAL sync (a
+    commit survives a killed process; only a power cut may lose the last ones),
+    foreign keys on, and a wait instead of an error when the file is busy."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()

@@ -1,0 +1,70 @@
+"""The other processes' changes of the tables (:class:`Cluster`).
+
+A process that writes a change tells the others over the bus (``{"t": table, "v":
+version, ...}``: :func:`~red7.web.storage.stored.change_message`), and each brings its copy
+of the table up to it (:meth:`~red7.web.table.tables.Tables.refresh`), from the change
+itself when the message carries it, else by reading the table back. The bus may lose a
+message: every :data:`LOOK` seconds each process also reads every table's version from
+the database and reads back those it is behind on, and lets go of those another process
+expired.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any, Final
+
+from .tables import Tables
+
+log = logging.getLogger("red7.web")
+
+LOOK: Final = 5.0
+"""Seconds between two looks at every table's version in the database (the bus may lose
+a message: this finds the change anyway)."""
+
+
+class Cluster:
+    """What one process hears of the others' changes of ``tables``, and its looks for what it missed."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self._task: asyncio.Task[None] | None = None
+        tables.bus.listen(self._heard)
+
+    async def start(self) -> None:
+        """With other processes: look at the database every :data:`LOOK` seconds (a task until :meth:`stop`)."""
+        if self.tables.bus.shared:
+            self._task = asyncio.create_task(self._looking())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+
+    async def _heard(self, message: dict[str, Any]) -> None:
+        table_id = message.get("t")
+        if isinstance(table_id, str) and isinstance(message.get("v"), int):
+            self.tables.metrics.heard.inc()
+            await self.tables.refresh(table_id, message["v"], message)
+
+    async def _looking(self) -> None:
+        while True:
+            await asyncio.sleep(LOOK)
+            await self.look()
+
+    async def look(self) -> None:
+        """Read back every table this process is behind on, and drop those gone."""
+        try:
+            versions = await self.tables.db(self.tables.store.versions)
+        except Exception as err:  # the database away for a moment: look again later
+            log.warning("could not read the tables' versions (%s)", type(err).__name__)
+            return
+        for table_id, version in versions.items():
+            live = self.tables.live.get(table_id)
+            if live is None or live.version < version:
+                await self.tables.refresh(table_id, version)
+        for table_id in [table_id for table_id in self.tables.live if table_id not in versions]:
+            await self.tables.refresh(table_id)  # expired by another process (its message lost)

@@ -91,7 +91,7 @@ def played(config: Config, seeds: range, mixed: bool = True) -> Iterator[tuple[G
                 dealt = game.clone()
             yield game, dealt
             game.apply_id(decision)
-        assert game.is_over
+        assert game.is_over, f"{config} seed {seed}: its recorded decisions do not finish it: see tests/corpora.py"
 
 
 def write() -> None:

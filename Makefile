@@ -14,6 +14,9 @@ $(CORE): pyproject.toml setup.py $(wildcard src/red7/native/*.c src/red7/native/
 	@$(PYTHON) -c 'import sys; sys.exit("red7 needs Python 3.11+, found " + sys.version.split()[0] + ": run make PYTHON=python3.11 ...") if sys.version_info < (3, 11) else None'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	@# the build's own requirements (pyproject.toml's build-system: the setuptools the venv's pip
+	@# brings is too old for it), so that setup.py runs in .venv too (make sanitize, setup.py build_ext)
+	$(BIN)/pip install --quiet $$($(BIN)/python -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"])')
 	$(BIN)/pip install --quiet -e .
 	touch $(CORE)
 
@@ -84,8 +87,6 @@ SANITIZED := PYTHONPATH=$(SANITIZE) PYTHONMALLOC=malloc LD_PRELOAD="$$(gcc -prin
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 sanitize: $(TEST)
-	@# setup.py is run directly here: it needs the setuptools pyproject.toml's build asks for
-	$(BIN)/pip install --quiet 'setuptools>=77'
 	rm -rf $(SANITIZE)
 	$(BIN)/python -c 'import shutil; shutil.copytree("src/red7", "$(SANITIZE)/red7", ignore=shutil.ignore_patterns("*.so", "__pycache__"))'
 	CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g" \

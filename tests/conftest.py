@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 from hypothesis import HealthCheck, settings
 
+import red7.native  # noqa: F401  a compiled core built from other sources stops the session here, saying how to rebuild
 import tiers
 from red7.ui.i18n import set_language
 from red7.web import local_services as services

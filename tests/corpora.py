@@ -14,10 +14,12 @@ change to the rules or to ``greedy``, write it again::
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import random
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Final
@@ -89,7 +91,7 @@ def played(config: Config, seeds: range, mixed: bool = True) -> Iterator[tuple[G
                 dealt = game.clone()
             yield game, dealt
             game.apply_id(decision)
-        assert game.is_over
+        assert game.is_over, f"{config} seed {seed}: its recorded decisions do not finish it: see tests/corpora.py"
 
 
 def write() -> None:
@@ -103,6 +105,15 @@ def write() -> None:
     GREEDY_GAMES.write_text('{"about": ' + about + ',\n"games": [\n' + ",\n".join(lines) + "\n]}\n")
 
 
-if __name__ == "__main__":
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command: play every recorded game again and write the file (``--help`` only
+    says so)."""
+    about = f"Play the games the tests replay again (minutes) and write {GREEDY_GAMES.name}."
+    argparse.ArgumentParser(prog="tests/corpora.py", description=about).parse_args(argv)
     write()
     print(f"wrote {sum(len(s) for _, s, _ in RECORDED)} games to {GREEDY_GAMES}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

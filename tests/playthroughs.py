@@ -20,12 +20,16 @@ After a change to the rules (or to dealing), write the files again and read the 
     .venv/bin/python tests/playthroughs.py --write
 
 (without ``--write`` it only says which files are stale; ``python -m tests.playthroughs``
-from the project's folder is the same). Each file's seed is found, not chosen by hand
-(:func:`find`): the first from 1 whose game shows everything :func:`missing` asks for (a
-concession, an unsafe decision, a refusal; in the advanced game a draw, a declined draw
-and a second round; with the action cards a 7's move, a 5's extra play, a 1's take and a
-3's draw), in the advanced game the shortest such match of the first 30, so a new rule
-or a new generator finds its seeds by itself.
+from the project's folder is the same). As OpenSpiel's ``update_path`` does, each file
+keeps its seed (:func:`written`): the game is played again from the seed in the file's
+header, by the same seeded chooser, so a rule change shows only the lines it changes. A
+seed is searched anew only when the kept game no longer shows everything :func:`missing`
+asks for (a concession, an unsafe decision, a refusal; in the advanced game a draw, a
+declined draw and a second round; with the action cards a 7's move, a 5's extra play, a
+1's take and a 3's draw), or the file is new; the command then names the file and what
+its old game lacked. A searched seed is found, not chosen by hand (:func:`find`): the
+first from 1 whose game shows everything, in the advanced game the shortest such match
+of the first 30.
 
 The format (version 1)
 ----------------------
@@ -109,6 +113,7 @@ import argparse
 import difflib
 import itertools
 import random
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -568,33 +573,60 @@ def parse(text: str) -> Playthrough:
 # --- writing and checking the files ----------------------------------------------------------
 
 
-def current(config: Config) -> str:
-    """The playthrough of ``config`` as it is written now (:func:`find`'s seed)."""
+_SEED: Final = re.compile(r"^seed: (\d+)$", re.M)
+
+
+class Written(NamedTuple):
+    """A configuration's playthrough as :func:`write` writes it now."""
+
+    path: Path
+    text: str
+    reseeded: str | None
+    """Why its seed is not the file's (a new file, or what the kept seed's game lacks now);
+    None when the file's seed is kept."""
+
+
+def written(config: Config) -> Written:
+    """The playthrough of ``config`` as it is written now: the game of the seed in the
+    file's header, played again; a seed from :func:`find` when there is no file, or when
+    that game no longer shows everything :func:`missing` asks for."""
+    path = path_of(config)
+    kept = _SEED.search(path.read_text()) if path.exists() else None
+    if kept is None:
+        why = "there was no file, or no seed in its header"
+    else:
+        seed = int(kept.group(1))
+        entries = play(config, seed)
+        lacks = missing(config, seed, entries)
+        if not lacks:
+            return Written(path, render(config, seed, entries), None)
+        why = f"the game of its seed {seed} lacks what missing() asks for: {', '.join(lacks)}"
     seed, entries = find(config)
-    return render(config, seed, entries)
+    return Written(path, render(config, seed, entries), f"seed {seed} was searched for, as {why}")
 
 
-def write() -> list[Path]:
+def write() -> list[Written]:
     """Write every configuration's file; returns those whose text changed."""
     FOLDER.mkdir(parents=True, exist_ok=True)
     changed = []
     for config in CONFIGS:
-        path, text = path_of(config), current(config)
-        if not path.exists() or path.read_text() != text:
-            path.write_text(text)
-            changed.append(path)
+        now = written(config)
+        if not now.path.exists() or now.path.read_text() != now.text:
+            now.path.write_text(now.text)
+            changed.append(now)
     return changed
 
 
 def stale() -> list[tuple[Path, str]]:
-    """Each file that is not what :func:`write` would write, with the start of its diff."""
+    """Each file that is not what :func:`write` would write, with why its seed would change
+    (if it would) and the start of its diff."""
     found = []
     for config in CONFIGS:
-        path, text = path_of(config), current(config)
+        path, text, reseeded = written(config)
         old = path.read_text() if path.exists() else ""
         if old != text:
             diff = difflib.unified_diff(old.splitlines(), text.splitlines(), str(path), "now", lineterm="", n=1)
-            found.append((path, "\n".join(itertools.islice(diff, 40))))
+            found.append((path, "\n".join([*([reseeded] if reseeded else []), *itertools.islice(diff, 40)])))
     return found
 
 
@@ -605,8 +637,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.write:
         changed = write()
         print(f"{len(changed)} of {len(CONFIGS)} playthroughs changed in {FOLDER}")
-        for path in changed:
-            print(f"  {path.name}")
+        for now in changed:
+            print(f"  {now.path.name}" + (f": {now.reseeded}" if now.reseeded else ""))
         return 0
     found = stale()
     for path, diff in found:

@@ -263,3 +263,12 @@ def test_the_recorded_games_are_current() -> None:
     """The games the tests above replay are those greedy plays now (else: run
     tests/corpora.py)."""
     assert {key: tuple(ids) for key, ids in corpora.every_game().items()} == corpora.recorded()
+
+
+def test_the_corpus_command_asked_for_help_writes_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(corpora, "write", lambda: pytest.fail("--help wrote the file"))
+    with pytest.raises(SystemExit) as done:
+        corpora.main(["--help"])
+    assert done.value.code == 0 and "usage: tests/corpora.py" in capsys.readouterr().out

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,7 +19,7 @@ from red7 import Game
 from red7.bots import make_bot
 from red7.bots.random_bot import random_decision
 from red7.core.rules import KEY
-from red7.native import available, core, why_not
+from red7.native import available, core, sources, why_not
 from red7.solver import exact
 from tiers import examples
 
@@ -129,3 +131,36 @@ def test_red7_runs_on_the_reference_code_when_the_compiled_core_is_off() -> None
         "5",
     ]
     assert make_bot("hard").cards == (7 if available() else 5)
+
+
+def test_the_module_carries_the_digest_of_the_sources_it_was_built_from() -> None:
+    assert native.SOURCES == sources.digest() is not None
+
+
+def test_a_module_beside_other_sources_is_refused_saying_how_to_rebuild_it(tmp_path: Path) -> None:
+    """A copy of the package with its module: taken as it is; once its defs.h changes, importing
+    red7.native (what a test session does first) fails with one sentence that gives the command
+    rebuilding the module; RED7_NATIVE=0 still runs the Python engine."""
+    shutil.copytree(sources.FOLDER.parent, tmp_path / "red7", ignore=shutil.ignore_patterns("__pycache__"))
+    folder = tmp_path / "red7" / "native"
+    module = folder / Path(native.__file__ or "").name
+
+    def run(on: str = "1") -> subprocess.CompletedProcess[str]:
+        script = "from red7 import native; print(native.why_not, native.core and native.core.__file__)"
+        env = {**os.environ, "PYTHONPATH": str(tmp_path), "RED7_NATIVE": on}
+        return subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, cwd=tmp_path)
+
+    taken = run()
+    assert (taken.returncode, taken.stdout) == (0, f"None {module}\n"), taken.stderr
+    defs = folder / "defs.h"
+    defs.write_text(defs.read_text().replace("#define R7_HAND_SIZE 7", "#define R7_HAND_SIZE 8"))
+    refused = run()
+    assert refused.returncode == 1
+    assert refused.stderr.splitlines()[-1] == (
+        f"red7.native.StaleBuildError: red7's compiled core ({module.name}) was built from other sources than "
+        f"the ones in {folder} now: rebuild it with `{sys.executable} -m pip install -e <the project's folder>` "
+        "(`make test` and `make play` do it too), or set RED7_NATIVE=0 to run the Python engine alone"
+    )
+    off = run("0")
+    assert (off.returncode, off.stdout) == (0, "turned off by RED7_NATIVE=0 None\n"), off.stderr
+    assert sources.digest(tmp_path) is None  # no C sources there: nothing to compare a module with

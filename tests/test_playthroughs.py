@@ -12,7 +12,8 @@ whose docstring is the format): both engines reproduce every file, step by step.
   rounds' and the match's results.
 * Each file shows what it must (a refusal, an unsafe decision, a concession, every
   action, the advanced draw...), and the files are the ones tests/playthroughs.py writes
-  now (else: ``.venv/bin/python tests/playthroughs.py --write``, and read the diff).
+  now, each from the seed it keeps (else: ``.venv/bin/python tests/playthroughs.py --write``,
+  and read the diff).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import difflib
 import itertools
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -289,11 +291,39 @@ def test_a_file_of_another_format_or_configuration_is_refused() -> None:
 
 
 def test_the_files_are_current() -> None:
-    """Each file is what tests/playthroughs.py writes now: after a change to the rules
-    or the dealing, run ``.venv/bin/python tests/playthroughs.py --write`` and read the
-    diff."""
+    """Each file is what tests/playthroughs.py writes now, from the seed in its header (the
+    seeded chooser makes the same decisions again; :func:`test_each_file_shows_what_it_must`
+    checks the game still covers everything): after a change to the rules or the dealing,
+    run ``.venv/bin/python tests/playthroughs.py --write`` and read the diff."""
     found = playthroughs.stale()
     assert not found, "stale playthroughs (run .venv/bin/python tests/playthroughs.py --write):\n" + "\n\n".join(
         f"{path.name}:\n{diff}" for path, diff in found
     )
     assert sorted(p.name for p in playthroughs.FOLDER.iterdir()) == sorted(f"{name_of(c)}.txt" for c in CONFIGS)
+
+
+def test_a_file_keeps_its_seed_unless_its_game_lacks_what_it_must_show(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Writing a file again plays the seed of its header again, whichever covering seed it
+    is, so that a change of the rules shows only its own lines; a seed is searched only for
+    a new file, or when the kept seed's game lacks what every file must show, and says why."""
+    config = Config(2)
+    monkeypatch.setattr(playthroughs, "FOLDER", tmp_path)
+    path = playthroughs.path_of(config)
+    covering = [s for s in range(1, 60) if not playthroughs.missing(config, s, playthroughs.play(config, s))]
+    lacking = next(s for s in itertools.count(1) if s not in covering)
+    searched, _ = playthroughs.find(config)
+    assert searched == covering[0]
+    new = playthroughs.written(config)
+    assert new.reseeded == f"seed {searched} was searched for, as there was no file, or no seed in its header"
+    assert f"\nseed: {searched}\n" in new.text
+    path.write_text(playthroughs.render(config, covering[1], playthroughs.play(config, covering[1])))
+    assert playthroughs.written(config) == (path, path.read_text(), None)
+    path.write_text(path.read_text().replace(f"\nseed: {covering[1]}\n", f"\nseed: {lacking}\n"))
+    lacks = ", ".join(playthroughs.missing(config, lacking, playthroughs.play(config, lacking)))
+    assert playthroughs.written(config) == (
+        path,
+        new.text,
+        f"seed {searched} was searched for, as the game of its seed {lacking} lacks what missing() asks for: {lacks}",
+    )

@@ -123,7 +123,8 @@ def test_an_advanced_round_ends_with_the_scoring_cards_and_scores() -> None:
         assert "Round 1 is over" in dialog
         assert f"Round winner: {app.names[r.winner]}, under the rule {COLOURS[r.rule].capitalize()}." in dialog
         assert f"Scoring cards: {' '.join(r.scored)} = {r.points} point" in dialog
-        assert "Scores (target 40): " in dialog and f"{app.names[r.winner]} {r.points}" in dialog
+        target = app.table.game.config.target
+        assert f"Scores (target {target}): " in dialog and f"{app.names[r.winner]} {r.points}" in dialog
         # the board behind already shows round 2's deal: the dialog shows how round 1's palettes ended
         palettes = dict(line.strip().split(": ", 1) for line in dialog.split("Final palettes:\n")[1].split("\n")[:2])
         assert set(palettes) == set(app.names)
@@ -131,7 +132,7 @@ def test_an_advanced_round_ends_with_the_scoring_cards_and_scores() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert "Round 2" in board(app, "title")
-        assert f"{r.points}/40 pts" in board(app, "seats")
+        assert f"{r.points}/{target} pts" in board(app, "seats")
 
     run(app, script)
 

@@ -40,7 +40,7 @@ from typing import Any, Final
 
 from ..core import actions as A
 from ..core import compiled
-from ..core.cards import NAME_OF, bits_of, names_of
+from ..core.cards import FULL_DECK, NAME_OF, bits_of, names_of
 from ..core.game import Game
 from ..core.model import Step
 from ..core.observation import Observation
@@ -52,7 +52,6 @@ MISMATCH: Final = 0.3
 """The weight a world keeps per decision of another player that ``greedy`` would have
 made otherwise in it (see the module docstring)."""
 _MODEL = GreedyBot(reference=1)
-_FULL: Final = (1 << 49) - 1
 
 
 def applies(observation: Observation) -> bool:
@@ -120,7 +119,7 @@ def round_past(observation: Observation) -> RoundPast:
     own = (obs.hand or 0) & ~obs.known_hand_cards[me] | (obs.out_of_round_own or 0)
     required += [(me, card, NO_DEADLINE) for card in bits_of(own)]
     placed = sum(log.palettes) | sum(1 << card for _, card, _ in required)
-    in_round = _FULL & ~sum(obs.score_piles)
+    in_round = FULL_DECK & ~sum(obs.score_piles)
     first = history[0][0] if history else obs.current_player
     assert first is not None
     return RoundPast(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from .cards import bits_of
+from .cards import FULL_DECK, bits_of
 from .game import Game
 from .model import GameError, Step
 from .observation import Observation
@@ -46,7 +46,7 @@ class WorldSampler:
             seen |= m
         for c in (*obs.canvas, *obs.deck_known_top):
             seen |= 1 << c
-        self.unseen = list(bits_of(~seen & ((1 << 49) - 1)))
+        self.unseen = list(bits_of(~seen & FULL_DECK))
         # How many unseen cards each place holds: other hands, the deck, the face-down pile.
         self.hand_needs = [
             0 if seat == self.viewer else size - obs.known_hand_cards[seat].bit_count()

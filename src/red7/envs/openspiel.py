@@ -110,7 +110,7 @@ from ..core.events import (
     TurnEnded,
 )
 from ..core.game import Game
-from ..core.model import MAX_ROUNDS, Config, GameError, Step
+from ..core.model import HAND_SIZE, MAX_PLAYERS, MAX_ROUNDS, MIN_PLAYERS, Config, GameError, Step
 from ..core.observation import Observation
 from ..core.worlds import WorldSampler
 from .encoding import FIELDS, MAX_SEATS, OBS_SIZE, encode
@@ -126,18 +126,19 @@ _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 def max_decisions_per_round(players: int) -> int:
     """An upper bound on the decisions of one round of ``players`` (proof below).
 
-    Let a round deal ``N <= 49`` cards, ``D0 = N - 8n`` of them to the deck. Write ``a``
-    for the 7s and 1s played, ``b`` for the other plays, ``c`` for the canvas plays and
-    ``d`` for the cards drawn. Hands start with ``7n`` cards and never go negative, so
-    ``a + b + c <= 7n + d``. Every draw comes from a 3 played (counted in ``b``) or a
-    canvas play (advanced draw, counted in ``c``), so ``d <= b + c``, hence ``a <= 7n``.
-    The deck only gains the cards a 7 or a 1 puts on it (at most one each), so
-    ``d <= D0 + a <= D0 + 7n`` and the placed cards ``X = a + b + c <= 14n + D0 = N + 6n``.
-    The other decisions: at most one 7-move or 1-take per 7 or 1 (``<= 7n``); at most one
-    end, draw or decline per turn that placed a card (``<= X``); at most ``n - 1``
-    concessions. Total: ``2X + 8n - 1 <= 2 * (49 + 6n) + 8n - 1 = 97 + 20n``.
+    Let a round deal ``N <= 49`` cards, ``D0 = N - 8n`` of them to the deck (a hand of
+    ``H = 7`` cards and a palette card each, R2.2). Write ``a`` for the 7s and 1s played,
+    ``b`` for the other plays, ``c`` for the canvas plays and ``d`` for the cards drawn.
+    Hands start with ``Hn`` cards and never go negative, so ``a + b + c <= Hn + d``. Every
+    draw comes from a 3 played (counted in ``b``) or a canvas play (advanced draw, counted in
+    ``c``), so ``d <= b + c``, hence ``a <= Hn``. The deck only gains the cards a 7 or a 1
+    puts on it (at most one each), so ``d <= D0 + a <= D0 + Hn`` and the placed cards
+    ``X = a + b + c <= 2Hn + D0 = N + (H - 1)n``. The other decisions: at most one 7-move or
+    1-take per 7 or 1 (``<= Hn``); at most one end, draw or decline per turn that placed a
+    card (``<= X``); at most ``n - 1`` concessions. Total: ``2X + (H + 1)n - 1 <= 2 * (49 +
+    6n) + 8n - 1 = 97 + 20n``.
     """
-    return 2 * (NUM_CARDS + 6 * players) + 8 * players - 1
+    return 2 * (NUM_CARDS + (HAND_SIZE - 1) * players) + (HAND_SIZE + 1) * players - 1
 
 
 def max_game_length(players: int, advanced: bool) -> int:
@@ -153,8 +154,8 @@ _GAME_TYPE: Final = pyspiel.GameType(
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=MIN_PLAYERS,
     provides_information_state_string=True,
     provides_information_state_tensor=True,
     provides_observation_string=True,

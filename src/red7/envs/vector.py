@@ -51,7 +51,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .. import native
 from ..core.actions import NUM_ACTIONS
-from ..core.model import MAX_PLAYERS
+from ..core.model import MAX_PLAYERS, MIN_PLAYERS
 from ..core.seeds import SEED_BITS, fresh_seed
 from .encoding import OBS_SIZE
 
@@ -81,8 +81,8 @@ class Red7VectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             raise RuntimeError(f"Red7VectorEnv needs the compiled engine, which is not in use: {native.why_not}")
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
-        if players not in range(2, MAX_PLAYERS + 1):
-            raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
+        if players not in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+            raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
         if seat not in ("random", "self") and (not isinstance(seat, int) or not 0 <= seat < players):
             raise ValueError(f"seat must be a seat of the table (0..{players - 1}), 'random' or 'self', not {seat!r}")
         if mask not in ("legal", "safe"):

@@ -46,7 +46,7 @@ from ..bots.encoding import OBS_SIZE, OFFSETS
 from ..bots.learned import LearnedBot, Network, save_weights
 from ..bots.spec import make_bot
 from ..core import compiled
-from ..core.model import Config
+from ..core.model import TARGETS, Config
 from ..play.match import play_game
 
 CHUNK: Final[tuple[tuple[Config, int], ...]] = (
@@ -69,14 +69,15 @@ some eight times the positions of a basic game."""
 
 SCALE: Final = np.ones(OBS_SIZE, dtype=np.float32)
 """What each input is multiplied by before the first layer: card bits stay 0/1, counts
-are brought near 0..1 (folded into the first layer's weights on export)."""
+are brought near 0..1 (folded into the first layer's weights on export): the target by
+the largest of the rules' (R8.3), the others by round figures of their usual sizes."""
 for _name, _div in (
     ("hand_sizes", 8),
     ("scores", 20),
     ("deck_size", 40),
     ("out_of_round", 20),
     ("round", 20),
-    ("target", 40),
+    ("target", max(TARGETS.values())),
 ):
     _size = {"hand_sizes": 4, "scores": 4}.get(_name, 1)
     SCALE[OFFSETS[_name] : OFFSETS[_name] + _size] = 1.0 / _div

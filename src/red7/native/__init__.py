@@ -22,6 +22,18 @@ with a ``ValueError`` that says what is wrong (``tests/test_native_boundary.py``
 fuzz of ``tests/test_native_fuzz.py``, which ``make sanitize`` runs under AddressSanitizer
 and UndefinedBehaviorSanitizer). ``_core.pyi`` declares its types; ``make lint`` checks it
 against the built module.
+
+A module built from other sources than the ones beside it is refused: importing this package
+(the bots, the solver and :mod:`red7.core.compiled` do; the tests' ``conftest.py`` first) raises
+:class:`StaleBuildError`, whose one sentence says how to rebuild it (:mod:`.sources`: the
+module carries its sources' digest, ``SOURCES``). Refused rather than replaced by the Python
+engine with a warning, because a stale module is a mistake to mend, not a machine without a
+compiler: a fallback would quietly skip the tests that compare the two engines and make ``hard``
+another bot, behind a warning easily missed; and a stale module that ran would fail far from its
+cause (an old ``defs.h`` answered "decision 11: the game is over"). ``RED7_NATIVE=0``
+still runs the Python engine on purpose. An installed wheel holds the module with the sources it
+was built from (the package's build copies them beside it), so they agree; a package shipped
+without its C sources has nothing to compare, and its module runs.
 """
 
 from __future__ import annotations
@@ -30,8 +42,15 @@ import os
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from . import sources
+
 TURNED_OFF = "turned off by RED7_NATIVE=0"
 """:data:`why_not` when the environment turned the compiled code off."""
+
+
+class StaleBuildError(ImportError):
+    """The compiled module was built from other sources than the ones beside it: the
+    message says how to rebuild it."""
 
 
 def _load() -> tuple[ModuleType | None, str | None]:
@@ -41,6 +60,8 @@ def _load() -> tuple[ModuleType | None, str | None]:
         from . import _core
     except ImportError as err:  # built without a compiler: the reference code runs
         return None, f"not built ({err})"
+    if stale := sources.refusal(_core.SOURCES, _core.__file__ or "_core"):
+        raise StaleBuildError(stale)
     return _core, None
 
 

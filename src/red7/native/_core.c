@@ -135,9 +135,17 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "red7's comp
 int red7_add_engine(PyObject *module); /* engine_type.c */
 int red7_add_vector(PyObject *module); /* vector.c */
 
+/* The digest of the C sources this module was compiled from (setup.py defines it, from
+ * src/red7/native/sources.py): red7.native refuses the module beside other sources. */
+#ifndef R7_SOURCES
+#error "R7_SOURCES is not defined: build the module with setup.py (pip install -e .)"
+#endif
+
 PyMODINIT_FUNC PyInit__core(void) {
     red7_init_tables();
     PyObject *m = PyModule_Create(&module);
-    if (m && (red7_add_engine(m) < 0 || red7_add_vector(m) < 0)) Py_CLEAR(m);
+    if (m && (red7_add_engine(m) < 0 || red7_add_vector(m) < 0 ||
+              PyModule_AddStringConstant(m, "SOURCES", R7_SOURCES) < 0))
+        Py_CLEAR(m);
     return m;
 }

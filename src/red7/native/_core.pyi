@@ -15,6 +15,9 @@ SplitMix64 stream, or the 32-bit words of a Mersenne Twister's key."""
 _Plan: TypeAlias = tuple[int, ...]
 """A turn's decisions, in order."""
 
+SOURCES: str
+"""The SHA-256 of the C sources the module was compiled from (red7.native.sources.digest)."""
+
 # --- the rules' keys and the exact solver (_core.c over rules.h and exact.c) -------------
 
 def key(rule: int, palette: int, /) -> int:

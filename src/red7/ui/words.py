@@ -31,7 +31,7 @@ from ..core.events import (
     RoundDealt,
     RoundOver,
 )
-from ..core.model import STEP_KINDS, Config, Option, Refusal, RoundResult, Step
+from ..core.model import STEP_KINDS, TARGETS, Config, Option, Refusal, RoundResult, Step
 from ..core.standing import Standing
 from ..play.records import last_unfinished
 from ..play.saving import Saver
@@ -871,8 +871,8 @@ def rules_markdown(keys: str, board: bool = True, keys_title: str = N_("Keys"), 
         advanced=_(
             "When you put a card on the canvas and its number is greater than the number of cards in "
             "your palette, you may draw a card. The round winner scores the cards that satisfy the final "
-            "rule; the match ends at 40 points with 2 players, 35 with 3, 30 with 4."
-        ),
+            "rule; the match ends at {two} points with 2 players, {three} with 3, {four} with 4."
+        ).format(two=TARGETS[2], three=TARGETS[3], four=TARGETS[4]),
         actions_title=_("Action cards (optional)"),
         actions=_(
             "A card played to your palette acts: **7** move another card of your palette to the canvas "

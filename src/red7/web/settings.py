@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 
 def _address(text: str) -> bool:
+    """Whether ``text`` is an address to listen on: an IP address, or ``localhost``."""
     try:
         ipaddress.ip_address(text)
     except ValueError:
@@ -37,6 +38,7 @@ def _address(text: str) -> bool:
 
 
 def _network(text: str) -> bool:
+    """Whether ``text`` names trusted proxies: an IP address or network, or ``*`` (any)."""
     try:
         ipaddress.ip_network(text, strict=False)
     except ValueError:

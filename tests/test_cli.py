@@ -656,7 +656,7 @@ def test_command_line_errors_and_help_follow_the_locale(
     [
         ([], "O jogo de cartas Red7."),
         ([], "mostra a versão do programa e sai"),  # argparse's own help of --version
-        (["serve"], "a porta (padrão 8000)"),
+        (["serve"], "a porta (padrão 8000; variável RED7_PORT)"),
         (["tournament"], "jogos por mesa, arredondados para baixo"),
         (["analyse"], "o bot que estima (padrão: hard)"),
         (["replay"], "com --check, mostrar cada decisão"),

@@ -19,7 +19,7 @@ import sys
 
 from ..ui.i18n import _
 from .common import Commands, UsageError
-from .serve import _check_drivers, _database_option, _env
+from .serve import _check_drivers, _database_option, _database_url
 
 
 def add_commands(sub: Commands) -> None:
@@ -60,7 +60,7 @@ def cmd_admin(args: argparse.Namespace) -> int:
         raise UsageError(
             _("red7 admin needs the web extra: pip install 'red7[web]' ({module} is missing)").format(module=err.name)
         ) from None
-    url = args.database_url or _env("DATABASE_URL", None, str)
+    url = _database_url(args)
     _check_drivers(url, None)
     try:
         store = Store(url)

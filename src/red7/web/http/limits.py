@@ -1,6 +1,7 @@
-"""What one client may take of a server: tables, seats and WebSockets (``red7 serve``'s
-``--tables-per-hour``, ``--table-burst``, ``--open-tables``, ``--sockets``,
-``--joins-per-hour``, ``--join-burst``).
+"""What one client may take of a server: tables, seats and WebSockets (:class:`Limits`:
+``red7 serve``'s ``--tables-per-hour``, ``--table-burst``, ``--joins-per-hour``,
+``--join-burst``, ``--open-tables``, ``--sockets``), and the counts of each client
+against them (:class:`ClientLimits`).
 
 A client is an IP address (the one a trusted reverse proxy names in ``X-Forwarded-For``:
 ``--trusted-proxy``), or an IPv6 /64 network, which one household or host gets whole.
@@ -17,63 +18,82 @@ from __future__ import annotations
 import ipaddress
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
-from ...core.model import N_, Explained
+from ...core.model import N_
+from .options import Check, Kind, check, declared, option
 
 ASKS_PER_MINUTE = 12.0
 ASK_BURST = 10
 """How often a client may ask which tables await its seats (``POST /api/turns``)."""
 
-
-class LimitError(Explained, ValueError):
-    """A limit that is not one, naming the option of ``red7 serve`` that set it."""
+COUNT = Check(lambda n: 1 <= n <= 10**9, N_("{option} must be between 1 and 10**9, not {value}"))
+"""A count of tables, seats or sockets."""
+RATE = Check(lambda n: 0 < n <= 1e9, N_("{option} must be a positive number, not {value}"))
+"""How many an hour."""
 
 
 @dataclass(frozen=True)
 class Limits:
-    """What each client may have of one server process, and when open tables expire."""
+    """What each client may have of one server process, and when open tables expire.
+    Each field is an option of ``red7 serve`` (:mod:`red7.web.http.options`); a value it does
+    not take is an :class:`~red7.web.http.options.OptionError` (a ``ValueError``) naming it."""
 
-    tables_per_hour: float = 120.0
-    """Tables a client may create an hour, on average..."""
-    table_burst: int = 20
-    """...and at once (a club evening: a few tables each, created back to back)."""
-    open_tables: int = 10
-    """Tables a client may have open at once (created, game not started)."""
-    sockets: int = 64
-    """WebSockets a client may have open at once (a person has one a tab; a shared
-    address, a school's or a club's, has many people)."""
-    expire_open: float = 3600.0
-    """Seconds an open table stays with nobody connected and nothing changing before it
-    expires (0: never)."""
-    joins_per_hour: float = 600.0
-    """Seats a client may take or leave an hour, on average (each asked, granted or not)..."""
-    join_burst: int = 40
-    """...and at once (a club arriving on one address; a flood of joins and leaves is
-    refused before it changes any table)."""
+    tables_per_hour: float = option(
+        "tables-per-hour", 120.0, N_("tables one client may create an hour, on average"), Kind.NUMBER, RATE, metavar="N"
+    )
+    table_burst: int = option(
+        "table-burst", 20, N_("tables one client may create at once"), Kind.WHOLE, COUNT, metavar="N"
+    )
+    """(A club evening: a few tables each, created back to back.)"""
+    joins_per_hour: float = option(
+        "joins-per-hour",
+        600.0,
+        N_("seats one client may take or leave an hour, on average, each request counted, granted or not"),
+        Kind.NUMBER,
+        RATE,
+        metavar="N",
+    )
+    join_burst: int = option(
+        "join-burst",
+        40,
+        N_("seats one client may take or leave at once, as a club arriving on one address does"),
+        Kind.WHOLE,
+        COUNT,
+        metavar="N",
+    )
+    """(A flood of joins and leaves is refused before it changes any table.)"""
+    open_tables: int = option(
+        "open-tables",
+        10,
+        N_("tables one client may have open, their game not started"),
+        Kind.WHOLE,
+        COUNT,
+        metavar="N",
+    )
+    sockets: int = option(
+        "sockets",
+        64,
+        N_("WebSockets one client may have open: one a tab, and a school's shared address has many people"),
+        Kind.WHOLE,
+        COUNT,
+        metavar="N",
+    )
+    expire_open: float = option(
+        "expire-open",
+        3600.0,
+        N_("seconds an open table stays with nobody at it and nothing changing before it expires; 0: never"),
+        Kind.NUMBER,
+        Check(lambda s: 0 <= s <= 1e9, N_("{option} must be 0 (never) or a number of seconds, not {value}")),
+        metavar="SECONDS",
+    )
 
     def __post_init__(self) -> None:
-        """:class:`LimitError` (a ``ValueError``), naming the option of ``red7 serve`` at
-        fault, if a limit is not one."""
-        for name in ("table_burst", "open_tables", "sockets", "join_burst"):
-            if not 1 <= getattr(self, name) <= 10**9:
-                raise LimitError(
-                    N_("--{option} must be between 1 and 10**9, not {value}"),
-                    option=name.replace("_", "-"),
-                    value=getattr(self, name),
-                )
-        if not 0 < self.tables_per_hour <= 1e9:
-            raise LimitError(N_("--tables-per-hour must be a positive number, not {value}"), value=self.tables_per_hour)
-        if not 0 < self.joins_per_hour <= 1e9:
-            raise LimitError(N_("--joins-per-hour must be a positive number, not {value}"), value=self.joins_per_hour)
-        if not 0 <= self.expire_open <= 1e9:
-            raise LimitError(
-                N_("--expire-open must be 0 (never) or a number of seconds, not {value}"), value=self.expire_open
-            )
+        check(self)
 
     def options(self) -> list[str]:
         """These limits as the options of ``red7 serve`` that set them."""
-        return [part for f in fields(self) for part in (f"--{f.name.replace('_', '-')}", str(getattr(self, f.name)))]
+        return [part for name, limit in declared(Limits) for part in (limit.flag, str(getattr(self, name)))]
 
 
 UNLIMITED = Limits(

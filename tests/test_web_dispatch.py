@@ -46,9 +46,7 @@ def test_a_message_type_without_its_handler_fails_the_type_check(tmp_path: Path)
     protocol = tmp_path / "red7" / "web" / "protocol.py"
     text = protocol.read_text()
     assert SENT in text, "the union of the messages is written another way: update this test"
-    protocol.write_text(
-        text.replace(SENT, POKE).replace("from typing import ", "from typing import Literal, ", 1)
-    )
+    protocol.write_text(text.replace(SENT, POKE).replace("from typing import ", "from typing import Literal, ", 1))
     checked = mypy(tmp_path, "red7.web.socket")
     assert checked.returncode == 1, checked.stdout + checked.stderr
     errors = [line for line in checked.stdout.splitlines() if ": error:" in line]

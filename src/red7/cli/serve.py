@@ -84,8 +84,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from ..web.logs import log_config
         from ..web.http.wire import MAX_FRAME
+        from ..web.logs import log_config
         from ..web.server import create_app, tune_gc
     except ImportError as err:
         raise UsageError(

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Final
 
 from ..core.model import N_
 from ..core.seeds import fresh_seed
-from .http.limits import Limits
 from .accounts.login_limits import LoginRules
+from .http.limits import Limits
 from .http.options import Check, Kind, between, build, check, markdown_table, option, seconds_between
 from .http.origins import parse_origin, split_host
 

@@ -134,8 +134,8 @@ def line_json(line: StoredLine) -> ChatLine:
         "seat": line.seat,
         "name": line.name,
         "who": line.who,
-        "channel": cast(Channel, line.channel),
-        "reaction": cast(Reaction | None, line.reaction),
+        "channel": cast("Channel", line.channel),
+        "reaction": cast("Reaction | None", line.reaction),
         "text": _(REACTIONS[line.reaction]) if line.reaction in REACTIONS else line.text,
         "at": line.at.astimezone(UTC).isoformat(),
     }
@@ -149,7 +149,7 @@ def chat_frame(lines: list[ChatLine], history: bool, live: LiveTable, seat: int 
         "type": "chat",
         "lines": lines,
         "history": history,
-        "spectators": cast(SpectatorChat, live.spectator_chat),
+        "spectators": cast("SpectatorChat", live.spectator_chat),
         "can_post": may_post(live, seat),
     }
     if history:

@@ -130,7 +130,7 @@ class Review:
         )
         return {
             "status": status,
-            "lang": cast(Tag, self.lang),
+            "lang": cast("Tag", self.lang),
             "done": self.done,
             "total": self.total,
             "text": self.text,

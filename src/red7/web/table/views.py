@@ -105,7 +105,7 @@ def _card_json(index: int, lang: str) -> CardView:
         return {
             "id": str(c),
             "label": card_label(c),
-            "colour": cast(Colour, c.colour_name),
+            "colour": cast("Colour", c.colour_name),
             "name": _("{colour} {number}").format(colour=colour_name(c.colour_name), number=c.value),
         }
 
@@ -116,20 +116,24 @@ def _card_set_json(mask: int, lang: str) -> tuple[CardView, ...]:
     return tuple(_card_json(int(c), lang) for c in CardSet(mask))
 
 
+# (The casts here name their types in strings: a type written as an expression, a Union or a
+# Literal, is built again at every call, which cost a frame 5 % of its CPU.)
+
+
 def tag(lang: str) -> Tag:
     """A table's language as frames name it (a table's is always one the server speaks:
     :func:`~red7.ui.i18n.parse_language` made it)."""
-    return cast(Tag, lang)
+    return cast("Tag", lang)
 
 
 def status(name: str) -> Status:
     """A table's status as frames name it (always one of :data:`~red7.web.table.frames.Status`)."""
-    return cast(Status, name)
+    return cast("Status", name)
 
 
 def level(bot: str | None) -> Level | None:
     """A seat's bot as frames name it (a level: the lobby seats no other bot)."""
-    return cast(Level | None, bot)
+    return cast("Level | None", bot)
 
 
 def error_frame(code: str, message: str) -> ErrorFrame:
@@ -419,7 +423,7 @@ def option_json(
         "action": str(action),
         "kind": action.kind.value,
         "card": None if action.card is None else str(action.card),
-        "to": cast(Literal["canvas", "deck"] | None, action.destination),
+        "to": cast("Literal['canvas', 'deck'] | None", action.destination),
         "safe": option.safe,
         "unsafe_reason": reason,
         "ends_turn": ends,

@@ -195,7 +195,7 @@ def cmd_db(args: argparse.Namespace) -> int:
 
 
 def _backup_or_restore(args: argparse.Namespace, url: str | None) -> int:
-    """``red7 db backup FILE`` and ``red7 db restore FILE`` (:mod:`red7.web.backup`)."""
+    """``red7 db backup FILE`` and ``red7 db restore FILE`` (:mod:`red7.web.storage.backup`)."""
     import sqlite3
     from pathlib import Path
 

@@ -1,6 +1,6 @@
 """The game: one WebSocket per client, ``/ws/{id}`` (docs/protocol.md).
 
-Its first message is the client's hello (:class:`~red7.web.protocol.Hello`:
+Its first message is the client's hello (:class:`~red7.web.table.requests.Hello`:
 ``{"type": "hello", "token": "...", "lang": "pt-BR"}``; ``token`` null or absent: a
 spectator; ``lang``: the language of a refusal before the table's is known; ``invite``:
 a private table's invitation secret, which a spectator of it needs). The server

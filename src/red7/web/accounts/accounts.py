@@ -3,7 +3,7 @@ the lockout of failed logins; the admin's account operations.
 
 A person registers with a username and a password (:data:`USERNAME`, :data:`PASSWORD_LENGTH`);
 the password is kept as its argon2id hash (argon2-cffi), never itself. Logging in makes
-a login session: a random id (:func:`~red7.web.storage.store.new_token`'s 192 bits) that the
+a login session: a random id (:func:`~red7.web.storage.stored.new_token`'s 192 bits) that the
 browser keeps in an HttpOnly cookie, the database only its SHA-256 (so a copy of the
 database opens no session). Every request that uses it looks it up in the database:
 a session revoked, or an account banned or removed, is refused by every process at

@@ -11,7 +11,7 @@ Who reads what (the rule docs/web.md states):
 * bots say nothing.
 
 The seat a line is said from is always the connection's (its token's): a message cannot
-name one (:class:`~red7.web.protocol.Say` forbids any other field), so a spectator
+name one (:class:`~red7.web.chat.wire.Say` forbids any other field), so a spectator
 never speaks as a seat. A line's name is the seat's at the moment it is said; a
 spectator's is empty (the page writes "Spectator"). A seated person's line also says
 who they are (``who``: :attr:`~red7.web.table.live.SeatState.who`, their username or their
@@ -21,7 +21,7 @@ comes back stays muted; someone else in their old seat is not).
 
 Text is cleaned before it is kept (:func:`clean`): control and format characters
 (a bidirectional override, a zero-width space...) are dropped, runs of spaces and line
-breaks folded; what is left is at most :data:`~red7.web.protocol.MAX_CHAT` characters
+breaks folded; what is left is at most :data:`~red7.web.chat.wire.MAX_CHAT` characters
 (longer is refused, not cut). It stays plain text: the page shows it with
 ``textContent``, never as HTML, and makes no link of it.
 
@@ -69,7 +69,7 @@ REACTIONS: Final[dict[Reaction, str]] = {
     "sorry": N_("Sorry"),
     "hurry": N_("Hurry up?"),
 }
-"""The canned reactions (:data:`~red7.web.protocol.Reaction`), in the order the page shows them."""
+"""The canned reactions (:data:`~red7.web.chat.wire.Reaction`), in the order the page shows them."""
 CHAT_WORDS: Final = {
     "chat": N_("Chat"),
     "chat_players": N_("Players' chat"),

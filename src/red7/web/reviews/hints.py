@@ -1,6 +1,6 @@
 """Hints at a web table: the terminal game's hint, asked from a browser.
 
-A person whose turn it is asks (a ``hint`` message, :class:`~red7.web.protocol.Hint`);
+A person whose turn it is asks (a ``hint`` message, :class:`~red7.web.reviews.wire.Hint`);
 :class:`Hints` checks that the table allows hints, that it is their turn at the ``seq``
 they saw (a spectator never gets here: the socket refuses them first), that they have no
 hint being worked out already and that they have not asked too many lately; then the

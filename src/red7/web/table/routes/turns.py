@@ -2,7 +2,7 @@
 
 A browser keeps each table's seat token (``localStorage``); the lobby posts them, in
 the request's body (a token never goes in an address), and is answered which of those
-tables await that seat now (:class:`~red7.web.protocol.TurnsPage`): the "your turn"
+tables await that seat now (:class:`~red7.web.table.frames.TurnsPage`): the "your turn"
 list of a person coming back to their correspondence games. A token that opens no seat
 is left out, as a table that does not exist: the answer says nothing of them. Each
 client may ask so often (:meth:`~red7.web.http.limits.ClientLimits.ask_wait`: 429 with

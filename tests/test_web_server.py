@@ -514,7 +514,7 @@ def test_later_frames_carry_only_the_new_lines_of_the_move_log(client: TestClien
         play_out(conns, choose, done=lambda _c: stageable(ana.last) is not None and len(ana.log) > 3)
         assert ana.last is not None
         seq, log = ana.last["seq"], list(ana.log)
-        ana.decide(stageable(ana.last))  # type: ignore[arg-type]
+        ana.decide(stageable(ana.last))
         ana.until(lambda f: f["type"] == "table" and f["seq"] == seq + 1)
         assert len(ana.log) == len(log) + 1
         ana.send({"type": "take_back", "seq": seq + 1})
@@ -662,8 +662,8 @@ def test_an_illegal_decision_is_refused_with_the_engines_reason(client: TestClie
     before, seen = snapshot(client, duel)
     table = live(client, duel.id).table
     assert table is not None
-    mine = set(table.game.hand(duel.mover.seat))  # type: ignore[arg-type]
-    theirs = table.game.hand(duel.other.seat)  # type: ignore[arg-type]
+    mine = set(table.game.hand(duel.mover.seat))
+    theirs = table.game.hand(duel.other.seat)
     losing = [f"canvas {card}" for card in sorted(mine) if table.check(f"canvas {card}") is not None]
     for action in [f"play {theirs[0]}", "end", "draw", *losing[:1]]:
         refusal = table.check(action)
@@ -760,3 +760,25 @@ def test_abuse_at_one_table_leaves_the_others_served(client: TestClient, duel: D
             assert conn.error()["type"] == "error"
     still_served(client)
     then_plays_on(duel)
+
+
+def test_every_rooms_pages_and_scripts_are_served_each_under_its_own_name(client: TestClient) -> None:
+    """Each room keeps its static files in its own folder, all served under ``/static``
+    (server.ROOMS_WITH_PAGES): every folder is listed, no two files share a name (one
+    would hide the other), and every file is served."""
+    import importlib
+
+    from red7.web import server
+
+    web = Path(server.__file__).parent
+    folders = [
+        web / "static",
+        *(Path(importlib.import_module(room).__file__).parent / "static" for room in server.ROOMS_WITH_PAGES),
+    ]
+    assert sorted(folder for folder in web.glob("*/static")) == sorted(folders[1:])
+    files = [path for folder in folders for path in folder.iterdir()]
+    twice = [name for name, count in Counter(path.name for path in files).items() if count > 1]
+    assert not twice, twice
+    for path in files:
+        served = client.get(f"/static/{path.name}")
+        assert served.status_code == 200 and served.content == path.read_bytes(), path

@@ -514,7 +514,7 @@ def test_later_frames_carry_only_the_new_lines_of_the_move_log(client: TestClien
         play_out(conns, choose, done=lambda _c: stageable(ana.last) is not None and len(ana.log) > 3)
         assert ana.last is not None
         seq, log = ana.last["seq"], list(ana.log)
-        ana.decide(stageable(ana.last))
+        ana.decide(stageable(ana.last))  # type: ignore[arg-type]
         ana.until(lambda f: f["type"] == "table" and f["seq"] == seq + 1)
         assert len(ana.log) == len(log) + 1
         ana.send({"type": "take_back", "seq": seq + 1})
@@ -662,8 +662,8 @@ def test_an_illegal_decision_is_refused_with_the_engines_reason(client: TestClie
     before, seen = snapshot(client, duel)
     table = live(client, duel.id).table
     assert table is not None
-    mine = set(table.game.hand(duel.mover.seat))
-    theirs = table.game.hand(duel.other.seat)
+    mine = set(table.game.hand(duel.mover.seat))  # type: ignore[arg-type]
+    theirs = table.game.hand(duel.other.seat)  # type: ignore[arg-type]
     losing = [f"canvas {card}" for card in sorted(mine) if table.check(f"canvas {card}") is not None]
     for action in [f"play {theirs[0]}", "end", "draw", *losing[:1]]:
         refusal = table.check(action)

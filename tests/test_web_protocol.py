@@ -24,11 +24,11 @@ from red7.core.actions import Kind as ActionKind
 from red7.core.cards import COLOURS
 from red7.ui.i18n import LANGUAGES
 from red7.web import protocol
-from red7.web.http.wire import PROTOCOL_VERSION, Language, Refusal
+from red7.web.http.wire import PROTOCOL_VERSION, REFUSALS, Language, Refusal
 from red7.web.protocol import CLIENT_MESSAGE, SERVER_FRAME, read
 from red7.web.table import frames
 from red7.web.table.frames import LobbyPage, Replay, UiWords
-from red7.web.table.requests import AddBot, CreateTable, Hello, StartGame, TakeSeat
+from red7.web.table.requests import AddBot, CreateTable, Hello, StartGame, TakeSeat, YourTurn
 from web_client import Conn, add_bot, join, make_app, new_table, start
 
 SCHEMA_FILE = Path(__file__).parent.parent / "docs" / "protocol.schema.json"
@@ -137,6 +137,7 @@ def test_the_pages_scripts_send_the_fields_of_the_models() -> None:
         ({"lang": "xx"}, "bad-settings", "en, pt-BR", "en, pt-BR"),
         ({"name": ["Ana"]}, "bad-name", "24 characters", "24 caracteres"),
         ({"name": "Ana", "colour": "red"}, "unknown-field", "colour", "colour"),
+        ({"rated": "yes"}, "bad-settings", "rated is true or false", "rated é verdadeiro ou falso"),
     ],
 )
 def test_a_malformed_body_is_refused_in_the_askers_language(
@@ -148,6 +149,17 @@ def test_a_malformed_body_is_refused_in_the_askers_language(
         refusal = read(Refusal, answer.text)
         assert refusal["code"] == code and words in refusal["message"], refusal
         assert not PYDANTIC_WORDS.search(refusal["message"]), refusal
+
+
+def test_every_field_of_a_request_says_what_it_takes_when_wrong() -> None:
+    """A wrong value of a field the protocol knows is never told "this server does not
+    know the field": each request's model names what each of its fields is told
+    (``Request.refusals``, or the fields every request shares). The hello and the "your
+    turn" list are refused as a whole (``bad-hello``, ``bad-turns``)."""
+    whole = {Hello, YourTurn}
+    for model in set(protocol.REQUESTS.values()) - whole:
+        for field in model.model_fields:
+            assert field in model.refusals or field in REFUSALS, (model.__name__, field)
 
 
 def test_a_malformed_request_to_a_table_is_refused_in_the_tables_language(client: TestClient) -> None:

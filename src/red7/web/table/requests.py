@@ -59,6 +59,14 @@ def _hints() -> Refused:
     return Refused("bad-settings", _("The option hints is true or false."))
 
 
+def _rated() -> Refused:
+    return Refused("bad-settings", _("The option rated is true or false."))
+
+
+def _revoke() -> Refused:
+    return Refused("bad-request", _("The field revoke is true or false."))
+
+
 def _seat() -> Refused:
     return Refused("bad-seat", _("A seat is a number from 0 to {last}.").format(last=MAX_PLAYERS - 1))
 
@@ -95,6 +103,7 @@ class CreateTable(Request):
         "advanced": _option,
         "actions": _option,
         "hints": _hints,
+        "rated": _rated,
         "lang": _language,
         "name": _name,
         "clock": clock_refusal,
@@ -175,6 +184,8 @@ class ChangeInvite(Request):
     """``POST /api/tables/{id}/invite``: the host (seat 0) of a private table makes a new
     invitation (the old link stops opening the table) or, with ``revoke``, ends it (only
     the seated people open the table then)."""
+
+    refusals: ClassVar[Mapping[str, Why]] = {"revoke": _revoke}
 
     token: Text
     revoke: bool = False

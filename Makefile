@@ -38,7 +38,7 @@ play: $(CORE)
 serve: $(WEB)
 	$(BIN)/red7 serve
 
-# The fast tier: every test module, each check at a size for every change (tests/tiers.py).
+# The fast tier: every test module, each check at a size for every change (tests/support/tiers.py).
 test: $(TEST)
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -n auto
@@ -55,9 +55,9 @@ check: $(DEV)
 
 bench: $(TEST)
 	$(BIN)/red7 bench
-	$(BIN)/python benchmarks/env_speed.py
-	$(BIN)/python benchmarks/solver_speed.py
-	@if command -v valgrind >/dev/null; then $(BIN)/python benchmarks/instructions.py; \
+	$(BIN)/python -m benchmarks.env_speed
+	$(BIN)/python -m benchmarks.solver_speed
+	@if command -v valgrind >/dev/null; then $(BIN)/python -m benchmarks.instructions; \
 	else echo "valgrind is not installed: instruction counts skipped (apt-get install valgrind)"; fi
 
 lint: $(DEV)

@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING
 import pytest
 from hypothesis import HealthCheck, settings
 
-import tiers
 from red7.ui.i18n import set_language
-from red7.web import local_services as services
+from tests.support import local_services as services
+from tests.support import tiers
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
-    from browser_driver import People
-    from web_server import WebServer
+    from tests.support.browser_driver import People
+    from tests.support.web_server import WebServer
 
 # No deadline and no health check that times the test: a busy machine must not fail a
 # correct test. The fast tier tries fewer examples of each property; the full tier,
@@ -106,7 +106,7 @@ def redis_url() -> Iterator[str]:
 def browser() -> Iterator[Browser]:
     """Chromium (Debian's, driven by Playwright: :func:`browser_driver.launched`), one per
     browser test module."""
-    from browser_driver import launched
+    from tests.support.browser_driver import launched
 
     with launched() as running:
         yield running
@@ -117,7 +117,7 @@ def people(browser: Browser, server: WebServer) -> Iterator[People]:
     """The people of one browser test, each a browser context on the module's ``server``
     fixture (a server per module, with that module's options); a JavaScript error on any
     of their pages fails the test."""
-    from browser_driver import People
+    from tests.support.browser_driver import People
 
     crowd = People(browser, server)
     yield crowd

@@ -1,6 +1,6 @@
 """The scripts of benchmarks/ run, at a tiny size, as their docstrings say to run them.
 
-Each runs as a user runs it, ``python benchmarks/NAME.py ...`` in a process of its own
+Each runs as a user runs it, ``python -m benchmarks.NAME ...`` in a process of its own
 (``exact_play.py`` registers a bot of its own, which must not leak into other tests).
 What they measure is not asserted (speed never is: CONTRIBUTING.md); that they run, and
 print the figures they promise, is.
@@ -19,17 +19,19 @@ from typing import Any
 import pytest
 
 from red7 import native
-from red7.web import local_services
+from tests.support import local_services
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "benchmarks"
 
 
 def benchmark(name: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(BENCHMARKS / f"{name}.py"), *args],
+        [sys.executable, "-m", f"benchmarks.{name}", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
+        cwd=ROOT,
         env={**os.environ, "PYTHONHASHSEED": "0"},
     )
 
@@ -43,7 +45,7 @@ def figures(name: str, *args: str) -> Any:
 
 def test_every_benchmark_has_a_test_here() -> None:
     source = Path(__file__).read_text(encoding="utf-8")
-    for script in BENCHMARKS.glob("*.py"):
+    for script in BENCHMARKS.glob("[!_]*.py"):
         assert f'"{script.stem}"' in source, f"benchmarks/{script.name} has no test in {Path(__file__).name}"
 
 

@@ -26,13 +26,13 @@ from typing import Any
 
 import pytest
 
-from helpers import CONFIG_IDS, CONFIGS, choose, seeded_deal, settle
 from red7 import Action, Card, Config, Game, GameError, IllegalActionError, RefusalCode, Step
 from red7.core.cards import mask_of, to_card
 from red7.core.events import CardDrawn, Event
 from red7.core.model import HAND_SIZE
 from red7.core.record import RecordError, replay, to_record
 from red7.core.seeds import DEAL, LEGACY_DEAL
+from tests.support.helpers import CONFIG_IDS, CONFIGS, choose, seeded_deal, settle
 
 # --- helpers ---------------------------------------------------------------------------
 

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from helpers import run_main
 from red7 import Config, Game
 from red7.bots import make_bot
 from red7.cli import build_parser, main
@@ -26,6 +25,7 @@ from red7.core.stream import Stream, split
 from red7.native import available as native_available
 from red7.play.match import play_game
 from red7.play.records import save
+from tests.support.helpers import run_main
 
 RED7 = Path(sys.executable).with_name("red7")
 TIMING_KEYS = {"seconds", "games_per_second", "decisions_per_second", "turns_per_second"}

@@ -10,12 +10,12 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from helpers import make
 from red7 import Game, Step
 from red7.core.cards import COLOURS, mask_of, names_of, parse_index
 from red7.core.seeds import LEGACY_DEAL
 from red7.core.worlds import sample_world
 from red7.envs.encoding import FIELDS, OBS_SIZE, OFFSETS, describe, encode
+from tests.support.helpers import make
 
 CONFIGS = [(p, a, x) for p in (2, 3, 4) for a in (False, True) for x in (False, True)]
 

@@ -20,7 +20,6 @@ from open_spiel.python.observation import make_observation
 
 import red7.core.game
 import red7.envs.openspiel as ro
-from helpers import dealing_order
 from red7 import Card, Game, GameError, IllegalActionError, Step
 from red7.core.actions import CANVAS, CONCEDE, NUM_ACTIONS, Action, ActionError
 from red7.core.cards import NAME_OF, VALUE_OF, CardError, mask_of, parse_index
@@ -29,6 +28,7 @@ from red7.core.model import MAX_ROUNDS
 from red7.core.worlds import WorldSampler
 from red7.envs.encoding import OBS_SIZE, encode
 from red7.envs.returns import zero_sum_returns
+from tests.support.helpers import dealing_order
 
 CONFIGS = [(p, a, x) for p in (2, 3, 4) for a in (False, True) for x in (False, True)]
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "openspiel_ismcts_vs_hard.py"

@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import CONFIGS, choose
 from red7 import Action, Card, CardSet, Config, Game, GameError
 from red7.core.cards import BLUE, INDIGO, RED
 from red7.core.events import (
@@ -35,7 +34,8 @@ from red7.core.events import (
     RoundOver,
     TurnEnded,
 )
-from tiers import examples
+from tests.support.helpers import CONFIGS, choose
+from tests.support.tiers import examples
 
 
 def c(name: str) -> Card:

@@ -16,8 +16,8 @@ from pathlib import Path
 from red7 import native
 from red7.bots import COMPILED_LEVELS, LEVELS, PYTHON_LEVELS, fallback_levels, make_bot
 from red7.ui.fallback import fallback_notice
-from tui_driver import SIZE, new_app, screen_lines
-from web_server import WebServer
+from tests.support.tui_driver import SIZE, new_app, screen_lines
+from tests.support.web_server import WebServer
 
 RED7 = Path(sys.executable).with_name("red7")
 ENGLISH = "The compiled core is not in use (turned off by RED7_NATIVE=0): the level"

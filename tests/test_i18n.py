@@ -17,7 +17,6 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from helpers import make
 from red7 import Game
 from red7.core.actions import Action
 from red7.core.cards import ALL_CARDS, COLOUR_LETTERS
@@ -34,6 +33,7 @@ from red7.ui.i18n import (
     set_language,
 )
 from red7.ui.words import card_label, card_marks, cards_label, event_text, move_log, refusal_text
+from tests.support.helpers import make
 
 ROOT = Path(__file__).resolve().parent.parent
 PO = LOCALE_DIR / "pt_BR" / "LC_MESSAGES" / "red7.po"

@@ -9,14 +9,14 @@ from collections import Counter
 
 import pytest
 
-import corpora
-from corpora import played
 from red7 import Game
 from red7.bots import inference, make_bot
 from red7.bots.pimc import PIMCBot
 from red7.core import compiled
 from red7.core.cards import parse_index
 from red7.core.model import Config
+from tests.support import corpora
+from tests.support.corpora import played
 
 CONFIGS = [Config(p, advanced, actions) for p in (2, 3, 4) for advanced in (False, True) for actions in (False, True)]
 native = pytest.mark.skipif(not compiled.available(), reason="the compiled core is off (RED7_NATIVE=0)")
@@ -261,5 +261,5 @@ def test_resampling_draws_each_world_in_proportion_to_its_weight() -> None:
 @pytest.mark.slow
 def test_the_recorded_games_are_current() -> None:
     """The games the tests above replay are those greedy plays now (else: run
-    tests/corpora.py)."""
+    tests/support/corpora.py)."""
     assert {key: tuple(ids) for key, ids in corpora.every_game().items()} == corpora.recorded()

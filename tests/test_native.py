@@ -19,7 +19,7 @@ from red7.bots.random_bot import random_decision
 from red7.core.rules import KEY
 from red7.native import available, core, why_not
 from red7.solver import exact
-from tiers import examples
+from tests.support.tiers import examples
 
 ALL = (1 << 49) - 1
 

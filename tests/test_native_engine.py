@@ -18,7 +18,6 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from lockstep import EnginesDiffer, checking_player, play_beside
 from red7 import Game, native
 from red7.analysis.sim import simulate
 from red7.bots.random_bot import random_decision
@@ -26,7 +25,8 @@ from red7.core import compiled
 from red7.core.cards import NAME_OF
 from red7.core.model import Config, GameError
 from red7.core.seeds import LEGACY_DEAL, round_key, round_rng
-from tiers import examples, size
+from tests.support.lockstep import EnginesDiffer, checking_player, play_beside
+from tests.support.tiers import examples, size
 
 if not compiled.available():
     pytest.skip("the compiled engine is not built (its fallback is tested in test_native.py)", allow_module_level=True)

@@ -27,7 +27,7 @@ from red7.core.cards import COLOUR_OF, VALUE_OF
 from red7.core.model import Config
 from red7.core.seeds import DEAL, LEGACY_DEAL, deal_key
 from red7.envs.encoding import OFFSETS
-from tiers import examples
+from tests.support.tiers import examples
 
 if native.core is None:
     pytest.skip("the compiled core is off (RED7_NATIVE=0) or not built", allow_module_level=True)

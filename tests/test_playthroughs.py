@@ -1,4 +1,4 @@
-"""The golden playthroughs (tests/data/playthroughs, written by tests/playthroughs.py,
+"""The golden playthroughs (tests/data/playthroughs, written by tests/support/playthroughs.py,
 whose docstring is the format): both engines reproduce every file, step by step.
 
 * The Python engine (the reference) writes each file again byte for byte, from the
@@ -11,8 +11,8 @@ whose docstring is the format): both engines reproduce every file, step by step.
   log, which needs a history it does not keep), the refusal of every decision tried, the
   rounds' and the match's results.
 * Each file shows what it must (a refusal, an unsafe decision, a concession, every
-  action, the advanced draw...), and the files are the ones tests/playthroughs.py writes
-  now (else: ``.venv/bin/python tests/playthroughs.py --write``, and read the diff).
+  action, the advanced draw...), and the files are the ones tests/support/playthroughs.py writes
+  now (else: ``.venv/bin/python -m tests.support.playthroughs --write``, and read the diff).
 """
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ from typing import Any
 
 import pytest
 
-import playthroughs
-from playthroughs import CONFIGS, DEALT_BY, ROUND_LOG, Deal, Playthrough, name_of, path_of
 from red7 import Action, Game
 from red7.core import compiled
 from red7.core.actions import MOVE_CANVAS, MOVE_DECK, TAKE
 from red7.core.cards import mask_of, names_of, parse_index
 from red7.core.model import Config, Result, RoundLog, RoundResult, Step
 from red7.core.observation import Observation
+from tests.support import playthroughs
+from tests.support.playthroughs import CONFIGS, DEALT_BY, ROUND_LOG, Deal, Playthrough, name_of, path_of
 
 COMPILED = pytest.mark.skipif(
     not compiled.available(),
@@ -289,11 +289,12 @@ def test_a_file_of_another_format_or_configuration_is_refused() -> None:
 
 
 def test_the_files_are_current() -> None:
-    """Each file is what tests/playthroughs.py writes now: after a change to the rules
-    or the dealing, run ``.venv/bin/python tests/playthroughs.py --write`` and read the
+    """Each file is what tests/support/playthroughs.py writes now: after a change to the rules
+    or the dealing, run ``.venv/bin/python -m tests.support.playthroughs --write`` and read the
     diff."""
     found = playthroughs.stale()
-    assert not found, "stale playthroughs (run .venv/bin/python tests/playthroughs.py --write):\n" + "\n\n".join(
-        f"{path.name}:\n{diff}" for path, diff in found
+    assert not found, (
+        "stale playthroughs (run .venv/bin/python -m tests.support.playthroughs --write):\n"
+        + "\n\n".join(f"{path.name}:\n{diff}" for path, diff in found)
     )
     assert sorted(p.name for p in playthroughs.FOLDER.iterdir()) == sorted(f"{name_of(c)}.txt" for c in CONFIGS)

@@ -33,7 +33,7 @@ from red7 import COLOURS, Action, Card, Game, Step, winner
 from red7.core.actions import NUM_ACTIONS
 from red7.core.cards import FULL_DECK, cards_of, mask_of, names_of
 from red7.core.record import replay, steps, to_record
-from tiers import examples
+from tests.support.tiers import examples
 
 CONFIGS = [
     pytest.param(p, adv, act, id=f"{p}p-{'advanced' if adv else 'basic'}-{'actions' if act else 'plain'}")

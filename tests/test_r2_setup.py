@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-import helpers
 from red7 import Card, CardSet, Config, Game, GameError, IllegalActionError, RefusalCode, Step
 from red7.core.cards import RED, names_of
 from red7.core.events import CardDrawn, DrawReason, RoundDealt
+from tests.support import helpers
 
 LETTERS = "ROYGBIV"
 SEEDS = range(150)

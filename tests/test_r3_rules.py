@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import red7
 from red7 import CardError, CardSet
-from tiers import examples
+from tests.support.tiers import examples
 
 LETTERS = "ROYGBIV"  # strongest colour first (R1.1)
 RULES = ("red", "orange", "yellow", "green", "blue", "indigo", "violet")

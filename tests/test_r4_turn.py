@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import canvas, make
 from red7 import ActionError, Game, IllegalActionError, RefusalCode
 from red7.core.cards import RED, VIOLET, YELLOW
+from tests.support.helpers import canvas, make
 
 # --- helpers ---------------------------------------------------------------------------
 

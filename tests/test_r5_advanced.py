@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-import helpers
 from red7 import Card, Game, IllegalActionError, RefusalCode
 from red7.core.events import CardDrawn, DrawReason
+from tests.support import helpers
 
 
 def make(

@@ -11,9 +11,9 @@ from collections import Counter
 
 import pytest
 
-from helpers import canvas, make
 from red7 import Game, IllegalActionError, RefusalCode
 from red7.core.cards import ALL_CARDS, NUM_CARDS, VIOLET, names_of
+from tests.support.helpers import canvas, make
 
 
 def legal(g: Game) -> list[str]:

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from helpers import settle
 from red7 import Card, Game, IllegalActionError, Step
 from red7.core.events import CardDrawn, DrawReason
 from red7.ui.words import move_log
+from tests.support.helpers import settle
 
 Seat = int | None
 

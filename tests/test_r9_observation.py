@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from red7 import Config, Game, GameError, Observation, Step
-from tiers import examples
+from tests.support.tiers import examples
 
 LETTERS = "ROYGBIV"
 

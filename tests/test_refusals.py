@@ -18,14 +18,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import CONFIG_IDS, CONFIGS, choose, settle
 from red7 import Action, Config, Game, IllegalActionError, Kind, Refusal, RefusalCode, Step
 from red7.core.actions import NUM_ACTIONS, to_action
 from red7.core.cards import to_card
 from red7.core.model import REFUSALS, STEP_KINDS
 from red7.core.seeds import LEGACY_DEAL
 from red7.core.standing import standing
-from tiers import examples
+from tests.support.helpers import CONFIG_IDS, CONFIGS, choose, settle
+from tests.support.tiers import examples
 
 
 def assert_refused(game: Game, action: str, code: RefusalCode, rule: str, card: str | None, message: str) -> Refusal:

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from helpers import make, run_main
 from red7 import Game
 from red7.bots import make_bot
 from red7.core.actions import Action
@@ -34,8 +33,9 @@ from red7.ui.i18n import _, set_language
 from red7.ui.tui.app import PlayApp
 from red7.ui.tui.screens import Choice, Pass
 from red7.ui.words import card_label, move_log
-from test_tui_features import Scripted
-from tui_driver import hand_drawn, play_until, run, screen_lines, settle, texts
+from tests.support.helpers import make, run_main
+from tests.support.tui_driver import hand_drawn, play_until, run, screen_lines, settle, texts
+from tests.test_tui_features import Scripted
 
 
 def seats(*specs: str | None, names: tuple[str, ...] = ()) -> list[Seat]:

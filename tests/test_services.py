@@ -1,4 +1,4 @@
-"""The real services of ``red7.web.local_services`` do what the tests using them rely on: separate
+"""The real services of ``tests.support.local_services`` do what the tests using them rely on: separate
 PostgreSQL databases, a Redis that relays messages, an nginx that proxies, all gone after."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 import redis
 import sqlalchemy as sa
 
-from red7.web import local_services as services
-from web_server import free_port
+from tests.support import local_services as services
+from tests.support.web_server import free_port
 
 pytestmark = pytest.mark.services
 

@@ -17,7 +17,6 @@ from typing import NoReturn
 
 import pytest
 
-from helpers import make
 from red7 import Game
 from red7.bots import make_bot
 from red7.core.actions import Action
@@ -42,6 +41,7 @@ from red7.play.session import (
     Stop,
 )
 from red7.play.table import Seat, Table
+from tests.support.helpers import make
 
 
 def bots(n: int, spec: str = "easy") -> list[Seat]:

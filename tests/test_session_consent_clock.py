@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import make
 from red7.bots import make_bot
 from red7.core.model import GameError
 from red7.play.session import BotTurn, GameEnd, PersonTurn, Refused, Role, Session, Stop
 from red7.play.table import Seat, Table
+from tests.support.helpers import make
 
 
 def finished(people: int, bots: int = 1, seed: int = 5) -> Session:

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from helpers import make
 from red7 import COLOURS, Game
 from red7.core.cards import mask_of
 from red7.core.standing import standing, standing_of
 from red7.ui.i18n import set_language
 from red7.ui.words import standing_text, winning_line
+from tests.support.helpers import make
 
 NAMES = ["Ana", "Bia", "Caio"]
 

@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import red7.core.game
-from helpers import CONFIGS, choose, settle
 from red7 import Config, Game, GameError, Step
 from red7.core.model import MAX_ROUNDS, TARGETS
-from tiers import examples
+from tests.support.helpers import CONFIGS, choose, settle
+from tests.support.tiers import examples
 
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
 

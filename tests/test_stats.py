@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from helpers import forbid_games, run_main
 from red7 import Game, Kind
 from red7.analysis.measures import counts_json, histogram, histogram_summary, percentile, spread
 from red7.analysis.runner import run
@@ -21,6 +20,7 @@ from red7.bots import make_bot
 from red7.core.model import Config
 from red7.native import available as native_available
 from red7.play.match import play_game
+from tests.support.helpers import forbid_games, run_main
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 CONFIGS = [Config(2), Config(3, advanced=True, actions=True), Config(4, actions=True), Config(2, advanced=True)]

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lockstep import checking_player, play_beside
 from red7 import native
 from red7.core.cards import ALL_CARDS
 from red7.core.game import Game
 from red7.core.model import Config
 from red7.core.seeds import DEAL, LEGACY_DEAL, deal_key, round_key, round_rng
 from red7.core.stream import GAMMA, MASK, Stream, mix, split
+from tests.support.lockstep import checking_player, play_beside
 
 needs_native = pytest.mark.skipif(not native.available(), reason="the compiled engine is not built")
 

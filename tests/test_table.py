@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from helpers import make
 from red7 import Game
 from red7.bots import Bot, Option, make_bot
 from red7.core.actions import Action
@@ -19,6 +18,7 @@ from red7.core.observation import Observation
 from red7.core.record import replay
 from red7.play.records import load
 from red7.play.table import Seat, Table
+from tests.support.helpers import make
 
 
 def person_vs(spec: str = "easy", seed: int = 1, config: Config | None = None) -> Table:

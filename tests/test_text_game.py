@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from helpers import make, run_main
 from red7 import Card, Game
 from red7.bots import make_bot
 from red7.core.actions import ActionError, Kind
@@ -25,6 +24,7 @@ from red7.play.table import Seat, Table
 from red7.ui.i18n import _, set_language
 from red7.ui.text_game import CLEAR, play_text, read_decision
 from red7.ui.words import ACTION_TEXT, DECISION_TEXT, card_label, decision_text, move_log, refusal_text
+from tests.support.helpers import make, run_main
 
 
 def run_text(session: Session, answers: str, saver: Saver | None = None) -> str:

@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from helpers import forbid_games, run_main
 from red7 import Game
 from red7.analysis.measures import bootstrap_ratio, wilson
 from red7.analysis.runner import GameRecord, GameTask, chunked, play_chunk, run
@@ -36,6 +35,7 @@ from red7.bots import BotSpecError
 from red7.cli import main
 from red7.core.model import Config
 from red7.core.seeds import derive_seed
+from tests.support.helpers import forbid_games, run_main
 
 RED7 = Path(sys.executable).with_name("red7")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

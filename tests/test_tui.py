@@ -16,8 +16,6 @@ from rich.color import ColorSystem
 from rich.style import Style as RichStyle
 from textual.widgets import Markdown
 
-import tiers
-from helpers import make, run_main
 from red7 import Game
 from red7.bots import Bot, Option, make_bot
 from red7.core.actions import Action
@@ -35,7 +33,19 @@ from red7.ui.tui.board import Board, BoardView
 from red7.ui.tui.replay import ReplayApp, positions
 from red7.ui.tui.screens import Choice, Pass, Rules
 from red7.ui.words import RULE_TEXT, card_label, move_log, refusal_text, winning_line
-from tui_driver import board, card_styles, hand_drawn, new_app, play_until, run, screen_lines, settle, texts
+from tests.support import tiers
+from tests.support.helpers import make, run_main
+from tests.support.tui_driver import (
+    board,
+    card_styles,
+    hand_drawn,
+    new_app,
+    play_until,
+    run,
+    screen_lines,
+    settle,
+    texts,
+)
 
 
 async def click_card(pilot: Any, widget: str, card: str) -> None:

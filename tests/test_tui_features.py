@@ -3,7 +3,7 @@ switched off, the hint as a whole turn with its reason, the end of a match round
 round, replays with names, round markers and every hand at the end, and the hotseat
 pass screen saying what happened since that player's last turn.
 
-Driven headless by key presses with Textual's pilot (see tests/tui_driver.py); saving
+Driven headless by key presses with Textual's pilot (see tests/support/tui_driver.py); saving
 and resuming a game are in tests/test_resume.py.
 """
 
@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from helpers import make
 from red7 import Game
 from red7.bots import Bot, Option, make_bot
 from red7.bots.base import Appraisal
@@ -36,7 +35,8 @@ from red7.ui.tui.app import PlayApp, match_summary, plan_text
 from red7.ui.tui.replay import ReplayApp, positions
 from red7.ui.tui.screens import Choice, Pass
 from red7.ui.words import move_log, review_text, standing_text
-from tui_driver import board, card_styles, play_until, run, screen_lines, settle, texts
+from tests.support.helpers import make
+from tests.support.tui_driver import board, card_styles, play_until, run, screen_lines, settle, texts
 
 
 class Scripted(Bot):

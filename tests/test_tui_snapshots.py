@@ -12,7 +12,7 @@ import pytest
 
 from red7.core.actions import Kind
 from red7.ui.i18n import set_language
-from tui_driver import SIZE, new_app, settle
+from tests.support.tui_driver import SIZE, new_app, settle
 
 
 @pytest.mark.parametrize("lang", ["en", "pt-BR"])

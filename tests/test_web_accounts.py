@@ -27,8 +27,8 @@ from red7.web.accounts import COOKIE, Accounts, Lockout
 from red7.web.login_limits import LoginLimits, LoginRules
 from red7.web.protocol import AccountView, Profile
 from red7.web.store import Store, alembic_config
-from web_client import HEAD, Clock, Conn, careful, make_app, new_table, play_out
-from web_server import WebServer
+from tests.support.web_client import HEAD, Clock, Conn, careful, make_app, new_table, play_out
+from tests.support.web_server import WebServer
 
 CHEAP = (1, 8, 1)
 """argon2's cheapest cost: one pass over 8 KiB."""

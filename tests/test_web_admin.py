@@ -16,14 +16,14 @@ import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
-from red7.web import local_services as services
 from red7.web.accounts import COOKIE, Accounts
 from red7.web.protocol import AdminView
 from red7.web.store import Store
-from test_web_accounts import CHEAP, OPEN, PASSWORD, login, register, who
-from web_client import Conn, make_app, new_table
-from web_live import Client, new_game, post, until
-from web_server import WebServer, red7_command
+from tests.support import local_services as services
+from tests.support.web_client import Conn, make_app, new_table
+from tests.support.web_live import Client, new_game, post, until
+from tests.support.web_server import WebServer, red7_command
+from tests.test_web_accounts import CHEAP, OPEN, PASSWORD, login, register, who
 
 ADMIN = "Clube"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from web_client import Conn, add_bot, make_app, my_turn, new_table, start
+from tests.support.web_client import Conn, add_bot, make_app, my_turn, new_table, start
 
 
 def wait(predicate: object, conn: Conn, timeout: float = 60.0) -> None:

@@ -18,10 +18,10 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from red7.web import local_services as services
 from red7.web.store import libpq_address
-from web_live import Client, Game_, comparable, new_game, newest, play, post, settle
-from web_server import WebServer, red7_command
+from tests.support import local_services as services
+from tests.support.web_live import Client, Game_, comparable, new_game, newest, play, post, settle
+from tests.support.web_server import WebServer, red7_command
 
 
 def red7_db(*args: str) -> subprocess.CompletedProcess[str]:

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import CONFIGS, make
 from red7.core.cards import Card, bits_of
 from red7.core.events import (
     CanvasPlayed,
@@ -37,7 +36,8 @@ from red7.web.frames import FrameCache
 from red7.web.live import LiveTable, SeatState
 from red7.web.protocol import SERVER_FRAME
 from red7.web.views import table_frame
-from tiers import examples
+from tests.support.helpers import CONFIGS, make
+from tests.support.tiers import examples
 
 NAMES = ("Ana", "Bia")
 

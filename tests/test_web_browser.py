@@ -1,4 +1,4 @@
-"""The web game in a real browser: ``red7 serve`` in a subprocess (tests/web_server.py) and
+"""The web game in a real browser: ``red7 serve`` in a subprocess (tests/support/web_server.py) and
 Debian's Chromium driven by Playwright (never a downloaded browser: CI installs the
 ``chromium`` package, and these tests fail, not skip, without it).
 
@@ -19,9 +19,9 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-import web_client
-from browser_driver import IMAGES, LAPTOP, PHONE, WAIT, People, my_turn, play_until, round_over, serious
-from web_server import WebServer
+from tests.support import web_client
+from tests.support.browser_driver import IMAGES, LAPTOP, PHONE, WAIT, People, my_turn, play_until, round_over, serious
+from tests.support.web_server import WebServer
 
 pytestmark = pytest.mark.browser
 

@@ -16,10 +16,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser_driver import IMAGES, LAPTOP, PHONE, People, serious
-from test_web_accounts import PASSWORD
-from test_web_admin import ADMIN, add_admin
-from web_server import WebServer
+from tests.support.browser_driver import IMAGES, LAPTOP, PHONE, People, serious
+from tests.support.web_server import WebServer
+from tests.test_web_accounts import PASSWORD
+from tests.test_web_admin import ADMIN, add_admin
 
 pytestmark = pytest.mark.browser
 

@@ -23,8 +23,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser_driver import IMAGES, LAPTOP, PHONE, People, serious
-from web_server import WebServer
+from tests.support.browser_driver import IMAGES, LAPTOP, PHONE, People, serious
+from tests.support.web_server import WebServer
 
 pytestmark = pytest.mark.browser
 

@@ -12,11 +12,11 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import update
 
-from browser_driver import IMAGES, LAPTOP, PHONE, People, serious
 from red7.web.ratings import Placing, Ratings
 from red7.web.store import SeatRow, Store
-from test_web_ratings import finished
-from web_server import WebServer
+from tests.support.browser_driver import IMAGES, LAPTOP, PHONE, People, serious
+from tests.support.web_server import WebServer
+from tests.test_web_ratings import finished
 
 pytestmark = pytest.mark.browser
 

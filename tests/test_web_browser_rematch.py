@@ -16,10 +16,10 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-import web_client
-from browser_driver import IMAGES, LAPTOP, PHONE, People, serious
-from web_live import Client
-from web_server import WebServer
+from tests.support import web_client
+from tests.support.browser_driver import IMAGES, LAPTOP, PHONE, People, serious
+from tests.support.web_live import Client
+from tests.support.web_server import WebServer
 
 pytestmark = pytest.mark.browser
 

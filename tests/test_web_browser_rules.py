@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from browser_driver import IMAGES, LAPTOP, PHONE, People, serious
-from web_live import post
-from web_server import WebServer
+from tests.support.browser_driver import IMAGES, LAPTOP, PHONE, People, serious
+from tests.support.web_live import post
+from tests.support.web_server import WebServer
 
 pytestmark = pytest.mark.browser
 

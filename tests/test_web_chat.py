@@ -23,8 +23,8 @@ from red7.web.chat import BURST, HISTORY, RATE, REACTIONS, clean
 from red7.web.chat_store import add_line, recent_lines
 from red7.web.protocol import MAX_CHAT, Say
 from red7.web.store import Store, alembic_config
-from web_client import HEAD, Clock, Frame, add_bot, hello, join, make_app, new_table, start
-from web_client import Conn as PlainConn
+from tests.support.web_client import HEAD, Clock, Frame, add_bot, hello, join, make_app, new_table, start
+from tests.support.web_client import Conn as PlainConn
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from red7.web import local_services as services
-from web_live import post
-from web_server import WebServer
+from tests.support import local_services as services
+from tests.support.web_live import post
+from tests.support.web_server import WebServer
 
 pytestmark = pytest.mark.services
 

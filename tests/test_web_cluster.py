@@ -1,5 +1,5 @@
 """Several ``red7 serve`` processes sharing one PostgreSQL database and one Redis (both
-started by the tests on loopback: red7.web.local_services), with people at one table
+started by the tests on loopback: tests.support.local_services), with people at one table
 connected to different processes.
 
 What must hold: every decision goes in once, in order, whichever process it came
@@ -28,12 +28,24 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from browser_driver import People, launched, play_until, round_over
 from red7.core.record import replay
-from red7.web import local_services as services
-from test_web_leaks import CONFIGS, Tally, check_frame, truth
-from web_live import Client, Endpoint, Game_, comparable, new_game, newest, play, post, settle, until, waiting_for
-from web_server import WebServer, free_port
+from tests.support import local_services as services
+from tests.support.browser_driver import People, launched, play_until, round_over
+from tests.support.web_live import (
+    Client,
+    Endpoint,
+    Game_,
+    comparable,
+    new_game,
+    newest,
+    play,
+    post,
+    settle,
+    until,
+    waiting_for,
+)
+from tests.support.web_server import WebServer, free_port
+from tests.test_web_leaks import CONFIGS, Tally, check_frame, truth
 
 pytestmark = pytest.mark.services
 

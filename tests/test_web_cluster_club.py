@@ -1,5 +1,5 @@
 """The club's features across two ``red7 serve`` processes sharing one PostgreSQL database
-and one Redis (started by the tests on loopback: red7.web.local_services), as
+and one Redis (started by the tests on loopback: tests.support.local_services), as
 tests/test_web_cluster.py does for the game itself.
 
 What must hold: a rated game moves its players' ratings exactly once, even when the
@@ -41,9 +41,9 @@ from sqlalchemy.engine import Engine
 from red7.analysis.rating import Skill, rated
 from red7.core.record import replay
 from red7.play.match import ranks_of
-from red7.web import local_services as services
-from web_live import Client, Frame, new_game, play, position, post, settle, until, waiting_for
-from web_server import WebServer
+from tests.support import local_services as services
+from tests.support.web_live import Client, Frame, new_game, play, position, post, settle, until, waiting_for
+from tests.support.web_server import WebServer
 
 pytestmark = pytest.mark.services
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from red7.web import local_services as services
-from web_live import Client, new_game, play, post, settle
-from web_server import WebServer
+from tests.support import local_services as services
+from tests.support.web_live import Client, new_game, play, post, settle
+from tests.support.web_server import WebServer
 
 pytestmark = pytest.mark.services
 

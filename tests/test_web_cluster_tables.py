@@ -13,9 +13,9 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from red7.web import local_services as services
-from web_live import Client, post, until
-from web_server import WebServer
+from tests.support import local_services as services
+from tests.support.web_live import Client, post, until
+from tests.support.web_server import WebServer
 
 pytestmark = pytest.mark.services
 

@@ -18,7 +18,7 @@ import pytest
 from red7.web.refusals import Refused
 from red7.web.service import CONFLICT_TRIES, Tables
 from red7.web.store import Store, StoredTable, token_hash
-from web_client import SilentBus
+from tests.support.web_client import SilentBus
 
 Crossing = Callable[[], Awaitable[Any]]
 

@@ -28,8 +28,8 @@ from red7.core.game import Game
 from red7.core.model import Config
 from red7.web.service import Tables
 from red7.web.store import Store, StoredGame, StoredSeat
-from web_live import comparable, new_game, newest, play, settle, waiting_for
-from web_server import WebServer
+from tests.support.web_live import comparable, new_game, newest, play, settle, waiting_for
+from tests.support.web_server import WebServer
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """The web server's edges against a hostile client, on a real ``red7 serve`` process
-(tests/web_server.py): what reaches its logs, requests from other sites and other host
+(tests/support/web_server.py): what reaches its logs, requests from other sites and other host
 names, one client taking more than its share, links to tables that are not there,
 numbers past any bound, names, oversized messages. (Several processes, nginx and Redis:
 tests/test_web_cluster.py; the pages in Chromium: tests/test_web_browser.py.)
@@ -31,8 +31,8 @@ from websockets.typing import Origin
 
 from red7.cli import main
 from red7.web.protocol import MAX_FRAME, MAX_NUMBER
-from web_live import Client, Game_, new_game, play, post, settle, until, waiting_for
-from web_server import WebServer
+from tests.support.web_live import Client, Game_, new_game, play, post, settle, until, waiting_for
+from tests.support.web_server import WebServer
 
 PORTUGUESE = {"Accept-Language": "pt-BR,pt;q=0.9"}
 

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from red7.play.session import TurnHint
 from red7.web.hints import Hints
 from red7.web.protocol import Created
-from web_client import Conn, join, make_app, my_turn, start
+from tests.support.web_client import Conn, join, make_app, my_turn, start
 
 
 @pytest.fixture

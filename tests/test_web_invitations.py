@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from red7.web.limits import UNLIMITED, Limits
 from red7.web.live import LiveTable
 from red7.web.protocol import Created, Invitation
-from web_client import Clock, Conn, Frame, add_bot, careful, make_app, play_out, start
+from tests.support.web_client import Clock, Conn, Frame, add_bot, careful, make_app, play_out, start
 
 PORTUGUESE = {"Accept-Language": "pt-BR"}
 

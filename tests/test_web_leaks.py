@@ -58,7 +58,7 @@ from red7.ui.i18n import using
 from red7.web.protocol import SERVER_FRAME, Replay
 from red7.web.routes import socket
 from red7.web.views import card_json
-from web_client import Conn, add_bot, careful, join, make_app, new_table, play_out, start
+from tests.support.web_client import Conn, add_bot, careful, join, make_app, new_table, play_out, start
 
 Viewer = int | None
 PAST = ("log", "last_round")

@@ -1,5 +1,5 @@
 """The web server's database through its migrations (``red7 db upgrade``), on SQLite and
-on PostgreSQL (started by the tests: red7.web.local_services): an empty database, and one
+on PostgreSQL (started by the tests: tests.support.local_services): an empty database, and one
 written by the previous release (schema 0001, which kept only final decisions and no
 table versions) holding a game in progress, which the server then plays on to its end.
 And the server's operations endpoints, logs and environment settings.
@@ -24,11 +24,11 @@ from red7.core.cards import CardSet
 from red7.core.game import Game
 from red7.core.model import Config
 from red7.core.seeds import LEGACY_DEAL
-from red7.web import local_services as services
 from red7.web.store import Store, alembic_config, token_hash
-from web_client import HEAD
-from web_live import Client, play, settle
-from web_server import WebServer, red7_command
+from tests.support import local_services as services
+from tests.support.web_client import HEAD
+from tests.support.web_live import Client, play, settle
+from tests.support.web_server import WebServer, red7_command
 
 TOKEN = "a-token-of-the-previous-release"
 

@@ -24,7 +24,7 @@ from red7.core.game import Game
 from red7.core.model import Config
 from red7.web.service import Tables
 from red7.web.store import Store, StoredGame, StoredSeat
-from web_client import Conn, SilentBus, add_bot, careful, join, make_app, new_table, play_out, start
+from tests.support.web_client import Conn, SilentBus, add_bot, careful, join, make_app, new_table, play_out, start
 
 BLOCKING = ("commit", "create_table", "tables", "versions", "table", "game", "ping")
 """The store's methods that wait for the database (``write`` is awaited on the loop:

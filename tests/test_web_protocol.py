@@ -38,7 +38,7 @@ from red7.web.protocol import (
     TakeSeat,
     UiWords,
 )
-from web_client import Conn, add_bot, join, make_app, new_table, start
+from tests.support.web_client import Conn, add_bot, join, make_app, new_table, start
 
 SCHEMA_FILE = Path(__file__).parent.parent / "docs" / "protocol.schema.json"
 PORTUGUESE = {"Accept-Language": "pt-BR,pt;q=0.9"}

@@ -13,10 +13,10 @@ import pytest
 from sqlalchemy import update
 
 from red7.analysis.rating import Skill, first_skill, rated
-from red7.web import local_services as services
 from red7.web import ratings as ratings_module
 from red7.web.ratings import BOT, PERSON, Placing, Ratings, identity
 from red7.web.store import Store, StoredGame, StoredSeat, TableRow
+from tests.support import local_services as services
 
 CONFIG = {"players": 2, "advanced": False, "actions": False}
 
@@ -191,7 +191,7 @@ def test_a_game_needs_two_different_players_to_be_rated(store: Store) -> None:
 def test_the_leaderboard_api_pages_and_filters_the_lines_and_refuses_bad_queries(tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
-    from web_client import make_app
+    from tests.support.web_client import make_app
 
     app = make_app(tmp_path)
     with TestClient(app) as client:
@@ -226,8 +226,8 @@ def test_a_rated_table_seats_registered_people_and_rates_its_game_once(tmp_path:
     import random
     import time
 
-    from test_web_accounts import app_client, login, register
-    from web_client import Conn, add_bot, careful, play_out, start
+    from tests.support.web_client import Conn, add_bot, careful, play_out, start
+    from tests.test_web_accounts import app_client, login, register
 
     with app_client(tmp_path) as guest:
         settings = {"players": 2, "advanced": False, "actions": False, "lang": "en", "name": "Gil", "rated": True}

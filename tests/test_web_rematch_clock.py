@@ -21,7 +21,19 @@ from fastapi.testclient import TestClient
 
 from red7.web.clocks import CLOCKS
 from red7.web.protocol import ClockSeconds, TurnsPage
-from web_client import Clock, Conn, Frame, add_bot, careful, join, make_app, my_turn, new_table, play_out, start
+from tests.support.web_client import (
+    Clock,
+    Conn,
+    Frame,
+    add_bot,
+    careful,
+    join,
+    make_app,
+    my_turn,
+    new_table,
+    play_out,
+    start,
+)
 
 PORTUGUESE = {"Accept-Language": "pt-BR,pt;q=0.9"}
 

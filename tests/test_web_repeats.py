@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from web_live import Client, Game_, comparable, new_game, settle, waiting_for
-from web_server import WebServer
+from tests.support.web_live import Client, Game_, comparable, new_game, settle, waiting_for
+from tests.support.web_server import WebServer
 
 
 def stage_and_take_back(game: Game_) -> tuple[Client, list[dict[str, object]]]:

@@ -25,7 +25,7 @@ from red7.ui.words import review_text
 from red7.web.hints import HINT_BOT
 from red7.web.protocol import Replay, ReviewView
 from red7.web.reviews import Review, Reviews, StoredReviews
-from web_client import Conn, join, make_app, my_turn, new_table, start
+from tests.support.web_client import Conn, join, make_app, my_turn, new_table, start
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from red7.ui.i18n import _, using
 from red7.ui.words import COLOUR_NAMES, RULE_TEXT
-from web_client import make_app
+from tests.support.web_client import make_app
 
 
 @pytest.fixture

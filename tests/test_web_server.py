@@ -28,7 +28,19 @@ from red7.ui.words import refusal_text
 from red7.web.live import LiveTable
 from red7.web.protocol import MAX_MESSAGE
 from red7.web.routes.socket import BURST
-from web_client import Clock, Conn, Frame, add_bot, careful, join, make_app, my_turn, new_table, play_out, start
+from tests.support.web_client import (
+    Clock,
+    Conn,
+    Frame,
+    add_bot,
+    careful,
+    join,
+    make_app,
+    my_turn,
+    new_table,
+    play_out,
+    start,
+)
 
 CONFIGS = [
     (players, advanced, actions) for players in (2, 3, 4) for advanced in (False, True) for actions in (False, True)

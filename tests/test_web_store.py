@@ -1,5 +1,5 @@
 """The web server's writes (red7.web.store) on SQLite and on PostgreSQL (started by the
-tests: red7.web.local_services), through both ways a change is written: :meth:`Store.write`,
+tests: tests.support.local_services), through both ways a change is written: :meth:`Store.write`,
 as the server writes (on PostgreSQL, a change that only adds decisions is the one
 statement ``APPEND`` on an asynchronous connection; any other change a transaction in a
 thread), and :meth:`Store.commit`, the transaction alone.
@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from red7.core.seeds import LEGACY_DEAL
-from red7.web import local_services as services
 from red7.web.store import Store, StoredGame, StoredSeat, StoredTable, _appends
+from tests.support import local_services as services
 
 CONFIG = {"players": 2, "advanced": False, "actions": False}
 

@@ -27,7 +27,7 @@ from red7.web.lobby import Filters
 from red7.web.protocol import Created
 from red7.web.seating import TABLE_NAME_LENGTH
 from red7.web.store import SeatRow, Store, TableRow
-from web_client import Conn, Frame, add_bot, careful, join, make_app, new_table, play_out, start
+from tests.support.web_client import Conn, Frame, add_bot, careful, join, make_app, new_table, play_out, start
 
 
 @pytest.fixture(scope="module")

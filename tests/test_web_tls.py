@@ -17,8 +17,8 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from red7.web import local_services as services
-from web_server import WebServer, free_port
+from tests.support import local_services as services
+from tests.support.web_server import WebServer, free_port
 
 pytestmark = pytest.mark.services
 

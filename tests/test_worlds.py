@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from red7 import Card, Game, GameError
 from red7.bots.random_bot import random_decision
 from red7.core.worlds import WorldSampler, sample_world
-from tiers import examples
+from tests.support.tiers import examples
 
 CONFIGS = [(p, adv, act) for p in (2, 3, 4) for adv in (False, True) for act in (False, True)]
 

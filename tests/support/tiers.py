@@ -1,5 +1,4 @@
-"""The two tiers of the test suite (imported as ``tiers``: pytest puts this folder on
-``sys.path``).
+"""The two tiers of the test suite (``tests.support.tiers``).
 
 * The **fast** tier, ``pytest`` alone (``make test``): every test module, each check at a
   size that finds a broken rule in seconds; nothing it needs is outside the project's

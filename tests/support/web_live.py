@@ -1,6 +1,6 @@
-"""Clients of a real ``red7 serve`` (tests/web_server.py) over HTTP and WebSockets, for the
-tests of killed, restarted and several server processes (imported as ``web_live``:
-pytest puts this folder on ``sys.path``): a seat's WebSocket, tables made over the REST
+"""Clients of a real ``red7 serve`` (tests/support/web_server.py) over HTTP and WebSockets, for the
+tests of killed, restarted and several server processes (``tests.support.web_live``): a
+seat's WebSocket, tables made over the REST
 lobby, and careful people playing the seats of a table.
 """
 

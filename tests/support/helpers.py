@@ -1,5 +1,5 @@
-"""Helpers shared by several test modules (imported as ``helpers``: pytest puts this
-folder on ``sys.path``). They reach the game only through its public API."""
+"""Helpers shared by several test modules (``tests.support.helpers``). They reach the game
+only through its public API."""
 
 from __future__ import annotations
 

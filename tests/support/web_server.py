@@ -1,6 +1,5 @@
 """A real ``red7 serve`` for the tests: a subprocess on a free port with a temporary SQLite
-database (or the PostgreSQL and Redis given), started and stopped by the tests (imported as ``web_server``: pytest
-puts this folder on ``sys.path``)."""
+database (or the PostgreSQL and Redis given), started and stopped by the tests (``tests.support.web_server``)."""
 
 from __future__ import annotations
 
@@ -17,7 +16,7 @@ from types import TracebackType
 import httpx
 
 from red7.web import limits
-from red7.web.local_services import free_port
+from tests.support.local_services import free_port
 
 
 def red7_command() -> list[str]:

@@ -1,5 +1,5 @@
-"""Helpers for the web server's tests (imported as ``web_client``: pytest puts this
-folder on ``sys.path``): an app on a temporary SQLite file, tables made over the REST
+"""Helpers for the web server's tests (``tests.support.web_client``): an app on a temporary
+SQLite file, tables made over the REST
 lobby (with a TestClient, or any httpx client of a real server), and :class:`Conn`, a
 WebSocket client of FastAPI's TestClient that can wait for a frame with a timeout (the
 TestClient's own ``receive`` blocks for ever), so one test thread can play several
@@ -30,7 +30,7 @@ from red7.web.bus import Bus
 from red7.web.limits import UNLIMITED
 from red7.web.protocol import SERVER_FRAME, Created, Done, Seated
 from red7.web.server import Settings, create_app
-from web_live import read_frame
+from tests.support.web_live import read_frame
 
 Frame = dict[str, Any]
 

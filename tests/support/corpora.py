@@ -1,5 +1,4 @@
-"""Recorded games for the tests that walk through many decision points (imported as
-``corpora``: pytest puts this folder on ``sys.path``).
+"""Recorded games for the tests that walk through many decision points (``tests.support.corpora``).
 
 Tests of the opponent model need the positions of whole matches between ``greedy``
 players (its Python reference, which the model explains decisions with), some of them
@@ -9,7 +8,9 @@ seed, mixed), in ``tests/data/greedy_games.json``, and the tests replay them
 (:func:`played`). The full tier plays them again and checks the file is current; after a
 change to the rules or to ``greedy``, write it again::
 
-    .venv/bin/python tests/corpora.py
+    .venv/bin/python -m tests.support.corpora
+
+(from the project's folder).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from red7.bots.greedy import GreedyBot
 from red7.bots.random_bot import random_decision
 from red7.core.model import Config
 
-GREEDY_GAMES: Final = Path(__file__).resolve().parent / "data" / "greedy_games.json"
+GREEDY_GAMES: Final = Path(__file__).resolve().parents[1] / "data" / "greedy_games.json"
 CONFIGS: Final = tuple(Config(p, a, x) for p, a, x in itertools.product((2, 3, 4), (False, True), (False, True)))
 RECORDED: Final = (
     *((config, range(20 if not config.advanced else 6), True) for config in CONFIGS),
@@ -81,7 +82,9 @@ def played(config: Config, seeds: range, mixed: bool = True) -> Iterator[tuple[G
     games = recorded()
     for seed in seeds:
         decisions = games.get((config, seed, mixed))
-        assert decisions is not None, f"{config} seed {seed} (mixed={mixed}) is not recorded: see tests/corpora.py"
+        assert decisions is not None, (
+            f"{config} seed {seed} (mixed={mixed}) is not recorded: see tests/support/corpora.py"
+        )
         game = Game(config=config, seed=seed)
         dealt = game.clone()
         for decision in decisions:
@@ -98,7 +101,9 @@ def write() -> None:
         json.dumps({"config": [c.players, c.advanced, c.actions], "seed": seed, "mixed": mixed, "decisions": ids})
         for (c, seed, mixed), ids in every_game().items()
     ]
-    about = json.dumps("Decision ids of games between greedy players (tests/corpora.py writes this file).")
+    about = json.dumps(
+        "Decision ids of games between greedy players (python -m tests.support.corpora writes this file)."
+    )
     GREEDY_GAMES.parent.mkdir(exist_ok=True)
     GREEDY_GAMES.write_text('{"about": ' + about + ',\n"games": [\n' + ",\n".join(lines) + "\n]}\n")
 

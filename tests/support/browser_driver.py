@@ -1,5 +1,5 @@
 """Driving the web game's pages in Debian's Chromium with Playwright, for the browser
-tests (imported as ``browser_driver``: pytest puts this folder on ``sys.path``): the
+tests (``tests.support.browser_driver``): the
 browser, people's browser contexts on a server, and a careful person's play through the
 page (clicks or taps only)."""
 
@@ -18,7 +18,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
-from web_server import WebServer
+from tests.support.web_server import WebServer
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -1,6 +1,5 @@
 """Golden playthroughs: one seeded game per configuration, written out step by step, that
-every engine of Red7 must reproduce (imported as ``playthroughs``: pytest puts this
-folder on ``sys.path``).
+every engine of Red7 must reproduce (``tests.support.playthroughs``).
 
 As OpenSpiel keeps its playthroughs, ``tests/data/playthroughs/<configuration>.txt``
 holds one whole game per configuration (``2p-basic-plain`` ... ``4p-advanced-actions``,
@@ -17,10 +16,10 @@ deals what the file says.
 
 After a change to the rules (or to dealing), write the files again and read the diff::
 
-    .venv/bin/python tests/playthroughs.py --write
+    .venv/bin/python -m tests.support.playthroughs --write
 
-(without ``--write`` it only says which files are stale; ``python -m tests.playthroughs``
-from the project's folder is the same). Each file's seed is found, not chosen by hand
+(from the project's folder; without ``--write`` it only says which files are stale). Each
+file's seed is found, not chosen by hand
 (:func:`find`): the first from 1 whose game shows everything :func:`missing` asks for (a
 concession, an unsafe decision, a refusal; in the advanced game a draw, a declined draw
 and a second round; with the action cards a 7's move, a 5's extra play, a 1's take and a
@@ -122,7 +121,7 @@ from red7.core.model import HAND_SIZE, STEP_KINDS, Config, Step
 from red7.core.observation import Observation
 from red7.core.seeds import DEAL
 
-FOLDER: Final = Path(__file__).resolve().parent / "data" / "playthroughs"
+FOLDER: Final = Path(__file__).resolve().parents[1] / "data" / "playthroughs"
 FORMAT: Final = "red7 playthrough"
 VERSION: Final = 1
 DEALT_BY: Final = DEAL
@@ -442,7 +441,7 @@ def render(config: Config, seed: int, entries: Sequence[Entry], deals: Sequence[
     n = config.players
     lines = [
         f"{FORMAT} {VERSION}",
-        "# Written by tests/playthroughs.py (.venv/bin/python tests/playthroughs.py --write);",
+        "# Written by tests/support/playthroughs.py (.venv/bin/python -m tests.support.playthroughs --write);",
         "# the format is in that module's docstring.",
         f"configuration: {name_of(config)}",
         f"players: {n}",
@@ -599,7 +598,7 @@ def stale() -> list[tuple[Path, str]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tests/playthroughs.py", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tests.support.playthroughs", description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="write the files again (else: only check them)")
     args = parser.parse_args(argv)
     if args.write:

@@ -441,7 +441,7 @@ class Nginx(Service):
         folder = self.folder
         self.config_path.write_text(
             f"""\
-# Written by red7.web.local_services: nginx in the foreground, every file it writes in {folder}.
+# Written by tests.support.local_services: nginx in the foreground, every file it writes in {folder}.
 daemon off;
 worker_processes 1;
 pid {folder}/nginx.pid;

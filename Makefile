@@ -71,14 +71,14 @@ lint: $(DEV)
 # The compiled core under AddressSanitizer and UndefinedBehaviorSanitizer (CI runs it): a
 # copy of the package in build/sanitize, its extension built instrumented there (the
 # build in .venv is left alone), runs the compiled-versus-Python tests (the fast tier's
-# sizes) and the boundary tests and fuzz of every entry point (tests/test_native_fuzz.py,
+# sizes) and the boundary tests and fuzz of every entry point (tests/native/test_native_fuzz.py,
 # hypothesis's full budgets). Any finding (a read or write out of bounds, a use after
 # free, undefined behaviour) prints its report and fails the run. Leaks are not looked
 # for: CPython keeps its own allocations to the end. Needs gcc.
 SANITIZE := build/sanitize
-SANITIZE_TESTS := tests/test_native.py tests/test_native_engine.py tests/test_native_greedy.py tests/test_env_vector.py \
-	tests/test_playthroughs.py
-SANITIZE_FUZZ := tests/test_native_boundary.py tests/test_native_fuzz.py
+SANITIZE_TESTS := tests/native/test_native.py tests/native/test_native_engine.py tests/native/test_native_greedy.py tests/envs/test_env_vector.py \
+	tests/core/test_playthroughs.py
+SANITIZE_FUZZ := tests/native/test_native_boundary.py tests/native/test_native_fuzz.py
 SANITIZED := PYTHONPATH=$(SANITIZE) PYTHONMALLOC=malloc LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" \
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1:strict_string_checks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

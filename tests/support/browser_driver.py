@@ -34,7 +34,7 @@ LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 IMAGES = Path(os.environ.get("RED7_SCREENSHOTS") or tempfile.mkdtemp(prefix="red7-screens-"))
 """Where the browser tests' screenshots go: a temporary folder, or docs/images with
-``RED7_SCREENSHOTS=docs/images .venv/bin/python -m pytest --full tests/test_web_browser*.py``."""
+``RED7_SCREENSHOTS=docs/images .venv/bin/python -m pytest --full tests/web/browser/``."""
 
 
 def serious(page: Page) -> list[str]:

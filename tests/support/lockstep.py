@@ -3,7 +3,7 @@
 :func:`play_beside` plays a :class:`~red7.core.game.Game` and a compiled twin of it
 (:func:`red7.core.compiled.engine_of`) decision by decision and raises
 :class:`EnginesDiffer` at the first difference; :func:`checking_player` picks the
-decisions it is checked with. Used by ``tests/test_native_engine.py`` (which ``make
+decisions it is checked with. Used by ``tests/native/test_native_engine.py`` (which ``make
 sanitize`` also runs against the instrumented build).
 """
 

@@ -9,7 +9,7 @@ seat observes (R9), any illegal decision tried and the refusal it met, the decis
 taken, and the rounds' and the match's results. Everything an engine needs is in the
 file (no random generator is involved once the deals are written), so a third engine is
 checked by feeding it the deals and the decisions and comparing, step by step, what it
-says with what the file says. ``tests/test_playthroughs.py`` does so for the Python
+says with what the file says. ``tests/core/test_playthroughs.py`` does so for the Python
 engine (:class:`red7.core.game.Game`, the reference: it reproduces every file byte for
 byte) and the compiled one (``red7.native``); it also checks that the seed in the header
 deals what the file says.

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Final
 
+import pytest
+
 MARKERS: Final = {
     "slow": "a check at its release size (minutes of CPU): the full tier only",
     "services": "needs PostgreSQL, Redis or nginx (Debian packages, see .ci/run): the full tier only",
@@ -25,6 +27,15 @@ MARKERS: Final = {
 
 full = False
 """Whether this run is the full tier (set once, by ``conftest.py``, from ``--full``)."""
+
+
+def leaves_out_the_full_tiers_tests(config: pytest.Config) -> bool:
+    """Whether this run leaves out the tests carrying a marker of :data:`MARKERS`: the fast
+    tier, unless a marker expression (``-m``) chooses the tests itself. Then the folders
+    whose every test is marked (``tests/web/browser``, ``tests/web/services``) are not even
+    collected, so the fast tier needs neither Playwright nor the clients of PostgreSQL and
+    Redis (the ``test-full`` extra)."""
+    return not full and not config.getoption("markexpr")
 
 
 def size(fast: int, full_size: int) -> int:

@@ -17,10 +17,12 @@ $(CORE): pyproject.toml setup.py $(wildcard src/red7/native/*.c src/red7/native/
 	$(BIN)/pip install --quiet -e .
 	touch $(CORE)
 
+# The fast tier's tools (the test extra: what its tests import).
 $(TEST): $(CORE)
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(TEST)
 
+# The full tier's (the test-full extra: Playwright, the cluster's clients, training, Ray) and the linters.
 $(DEV): $(TEST)
 	# PyTorch for the training examples' tests: 2.13.0 is the CPU build machines of this
 	# project keep on disk (any torch>=2.3 works; a bare "torch" may pull a GPU build of GBs).
@@ -38,7 +40,8 @@ play: $(CORE)
 serve: $(WEB)
 	$(BIN)/red7 serve
 
-# The fast tier: every test module, each check at a size for every change (tests/support/tiers.py).
+# The fast tier: every test module but the browser's and the services' (tests/web/browser, tests/web/services),
+# each check at a size for every change (tests/support/tiers.py).
 test: $(TEST)
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -n auto

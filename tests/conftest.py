@@ -14,6 +14,10 @@ from hypothesis import HealthCheck, settings
 from red7.ui.i18n import set_language
 from tests.support import tiers
 
+# tests/support holds no test, and no doctest for --doctest-modules to import it for: its
+# browser_driver imports Playwright, which only the full tier installs.
+collect_ignore = ["support"]
+
 # No deadline and no health check that times the test: a busy machine must not fail a
 # correct test. The fast tier tries fewer examples of each property; the full tier,
 # hypothesis's own default (and the release budgets of tiers.examples).

@@ -223,7 +223,7 @@ def test_a_backend_losing_a_game_is_an_error() -> None:
 @pytest.mark.slow  # starts a Ray cluster
 def test_ray_backend_gives_the_local_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A tiny tournament on a local Ray instance (2 CPUs), started and shut down by the run."""
-    import ray  # the red7[ray] extra is part of the test extra
+    import ray  # the red7[ray] extra is part of the test-full extra
 
     argv = ["tournament", "--bots", "random,ismcts:iters=20", "--games", "4", "--seed", "3"]
     code, _, err = run_main([*argv, "--jobs", "1", "--out", str(tmp_path / "local")], capsys)

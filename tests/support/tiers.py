@@ -1,8 +1,9 @@
 """The two tiers of the test suite (``tests.support.tiers``).
 
-* The **fast** tier, ``pytest`` alone (``make test``): every test module, each check at a
-  size that finds a broken rule in seconds; nothing it needs is outside the project's
-  Python packages.
+* The **fast** tier, ``pytest`` alone (``make test``): every test module but those of
+  ``tests/web/browser`` and ``tests/web/services`` (marked for the full tier, and not
+  collected), each check at a size that finds a broken rule in seconds; nothing it needs
+  is outside the ``test`` extra's Python packages.
 * The **full** tier, ``pytest --full`` (``make check``, what CI runs): every test, each at
   its release size, and those that need what a fresh machine does not have.
 

@@ -135,13 +135,41 @@ def key_for(action: Action) -> str:
     return KEY_OF[action.kind]
 
 
+def safe_choice(table: Table, rng: random.Random) -> Action:
+    """The test strategy standing in for a person: a safe decision at random, else the
+    concession."""
+    options = table.options()
+    safe = [o for o in options if o.safe and o.action.kind is not Kind.CONCEDE]
+    return rng.choice(safe).action if safe else next(o.action for o in options if o.action.kind is Kind.CONCEDE)
+
+
+def near_the_end(make: Callable[[], Table], left: int, seed: int = 0) -> Table:
+    """The table ``make()`` gives (a new one at each call, the same game), played on
+    without a screen to about ``left`` decisions before the end of its match (at the
+    start of a turn): the bots by their own choices (their random streams go on in the
+    app as if the app had played those decisions), each person by :func:`safe_choice`
+    with ``seed``. A test of what the end of a match shows starts there, instead of
+    playing the whole match through the pilot; its whole-match variant is in the full tier."""
+
+    def play(table: Table, stop: int | None) -> int:
+        rng = random.Random(seed)
+        while not table.is_over and (stop is None or table.game.decisions < stop or table.staged):
+            if table.person_to_move:
+                table.decide(safe_choice(table, rng))
+            else:
+                table.play_bot()
+        return table.game.decisions
+
+    table = make()
+    play(table, play(make(), None) - left)
+    return table
+
+
 async def take_turn(pilot: Pilot[None], rng: random.Random) -> None:
     """One decision of the person to move, by keys: pick the card, press the verb,
     confirm what the game asks to confirm."""
     app: PlayApp = pilot.app  # type: ignore[assignment]
-    options = app.table.options()
-    safe = [o for o in options if o.safe and o.action.kind is not Kind.CONCEDE]
-    action = rng.choice(safe).action if safe else next(o.action for o in options if o.action.kind is Kind.CONCEDE)
+    action = safe_choice(app.table, rng)
     if action.card is not None:  # its number key (1-9 count the cards as shown), else the arrows
         n = app.numbered().index(action.card) + 1
         if n <= 9:

@@ -39,6 +39,7 @@ from tests.support.tui_driver import (
     board,
     card_styles,
     hand_drawn,
+    near_the_end,
     new_app,
     play_until,
     run,
@@ -1267,14 +1268,22 @@ def test_an_elimination_with_an_empty_hand_shows_in_the_game_over_dialog_R4_1() 
     run(app, script)
 
 
-def test_the_end_of_a_match_shows_every_palette_as_it_ended_and_who_won_by_what_R8_2() -> None:
-    """A match of three bots, to its end. Behind the game-over dialog the board shows each
-    palette as the last round ended, the winner's scoring cards (which the engine has
-    moved to the score pile) and the palettes of the players out of the round included,
-    and who won by what. (It said who was "winning" from the palettes less the scoring
-    cards, e.g. "Blue: nobody qualifies", and showed neither those cards nor the palettes
-    of the players out of the round.)"""
-    app = new_app(seed=11, bots=("easy", "easy", "easy"), people=0, advanced=True, actions=True)
+@pytest.mark.parametrize(
+    "whole", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["near-the-end", "whole-match"]
+)
+def test_the_end_of_a_match_shows_every_palette_as_it_ended_and_who_won_by_what_R8_2(whole: bool) -> None:
+    """A match of three bots, to its end (from a few decisions before it: the bots go on
+    with their own streams, so it is the same match). Behind the game-over dialog the
+    board shows each palette as the last round ended, the winner's scoring cards (which
+    the engine has moved to the score pile) and the palettes of the players out of the
+    round included, and who won by what. (It said who was "winning" from the palettes
+    less the scoring cards, e.g. "Blue: nobody qualifies", and showed neither those cards
+    nor the palettes of the players out of the round.)"""
+
+    def table() -> Table:
+        return Table([Seat("", make_bot("easy"), "easy") for _ in range(3)], Config(3, True, True), seed=11)
+
+    app = PlayApp(table, resume=None if whole else near_the_end(table, left=10), bot_delay=0, hint="easy")
 
     async def script(pilot: Any) -> None:
         for _round in range(200):

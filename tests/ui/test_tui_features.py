@@ -36,7 +36,7 @@ from red7.ui.tui.replay import ReplayApp, positions
 from red7.ui.tui.screens import Choice, Pass
 from red7.ui.words import move_log, review_text, standing_text
 from tests.support.helpers import make
-from tests.support.tui_driver import board, card_styles, play_until, run, screen_lines, settle, texts
+from tests.support.tui_driver import board, card_styles, near_the_end, play_until, run, screen_lines, settle, texts
 
 
 class Scripted(Bot):
@@ -391,17 +391,17 @@ def test_the_palettes_and_hands_at_a_rounds_end_are_those_each_player_left_with_
     assert other[seat].hand is None and other[1 - seat].hand is not None
 
 
-def test_the_game_over_dialog_of_an_advanced_match_goes_round_by_round_and_scrolls_at_80x24() -> None:
+@pytest.mark.parametrize(
+    "whole", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["near-the-end", "whole-match"]
+)
+def test_the_game_over_dialog_of_an_advanced_match_goes_round_by_round_and_scrolls_at_80x24(whole: bool) -> None:
     game_rounds: list[int] = []
-    app = PlayApp(
-        lambda: Table(
-            [Seat(), Seat("", make_bot("easy"), "easy"), Seat("", make_bot("easy"), "easy")],
-            Config(3, advanced=True),
-            seed=4,
-        ),
-        bot_delay=0,
-        hint="easy",
-    )
+
+    def table() -> Table:
+        seats = [Seat(), Seat("", make_bot("easy"), "easy"), Seat("", make_bot("easy"), "easy")]
+        return Table(seats, Config(3, advanced=True), seed=4)
+
+    app = PlayApp(table, resume=None if whole else near_the_end(table, left=12, seed=7), bot_delay=0, hint="easy")
 
     async def script(pilot: Any) -> None:
         await play_until(pilot, lambda a: isinstance(a.screen, Choice) and a.screen.id == "game-over", seed=7)
@@ -467,21 +467,21 @@ def test_after_a_2_player_basic_game_r_reviews_every_decision_with_the_solver() 
     run(app, script, size=(80, 24))
 
 
-def test_after_an_advanced_match_r_reviews_the_persons_decisions_with_the_hint_bot() -> None:
+@pytest.mark.parametrize(
+    "whole", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["near-the-end", "whole-match"]
+)
+def test_after_an_advanced_match_r_reviews_the_persons_decisions_with_the_hint_bot(whole: bool) -> None:
     """Where the solver cannot say, the review's estimates are the hint bot's, for the
     person's decisions only; the dialog shows how far the work is while it runs, then
     the same text as review_text with those estimates (the review is seeded: the same
     marks again), and the screen stays responsive meanwhile."""
     spec = "ismcts:iters=20"
-    app = PlayApp(
-        lambda: Table(
-            [Seat(), Seat("", make_bot("easy"), "easy"), Seat("", make_bot("medium"), "medium")],
-            Config(3, advanced=True, actions=True),
-            seed=4,
-        ),
-        bot_delay=0,
-        hint=spec,
-    )
+
+    def table() -> Table:
+        seats = [Seat(), Seat("", make_bot("easy"), "easy"), Seat("", make_bot("medium"), "medium")]
+        return Table(seats, Config(3, advanced=True, actions=True), seed=4)
+
+    app = PlayApp(table, resume=None if whole else near_the_end(table, left=12, seed=7), bot_delay=0, hint=spec)
     shown: list[tuple[int, int, str]] = []  # what each progress report put on the status line
     report = app._reviewing
 

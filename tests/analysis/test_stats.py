@@ -20,6 +20,7 @@ from red7.bots import make_bot
 from red7.core.model import Config
 from red7.native import available as native_available
 from red7.play.match import play_game
+from tests.support import configs
 from tests.support.helpers import forbid_games, run_main
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -211,7 +212,7 @@ def test_summary_matches_the_games_played_again() -> None:
     assert sum(seat["wins"] for seat in s["seats"]) == pytest.approx(12)
 
 
-CONFIGS = [Config(p, advanced, actions) for p in (2, 3, 4) for advanced in (False, True) for actions in (False, True)]
+CONFIGS = configs.CONFIGS
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)

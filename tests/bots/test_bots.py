@@ -11,6 +11,7 @@ import json
 import random
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import astuple
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,10 @@ from red7.core.cards import NAME_OF
 from red7.core.events import CardDrawn, DrawReason, PlayerEliminated, draws_unknown
 from red7.core.worlds import WorldSampler, sample_world
 from red7.play import bot_rng, play_game
+from tests.support import configs
 
 BOTS = ["random", "greedy", "ismcts:iters=30"]
-CONFIGS = [(p, adv, act) for p in (2, 3, 4) for adv in (False, True) for act in (False, True)]
+CONFIGS = [astuple(c) for c in configs.CONFIGS]
 
 
 def dump(game: Game, seat: int) -> str:

@@ -16,9 +16,9 @@ from red7.core import compiled
 from red7.core.cards import parse_index
 from red7.core.model import Config
 from tests.support import corpora
+from tests.support.configs import CONFIGS
 from tests.support.corpora import played
 
-CONFIGS = [Config(p, advanced, actions) for p in (2, 3, 4) for advanced in (False, True) for actions in (False, True)]
 native = pytest.mark.skipif(not compiled.available(), reason="the compiled core is off (RED7_NATIVE=0)")
 SEEN = ("hand", "palettes", "canvas", "rule", "hand_sizes", "alive", "known_hand_cards", "deck_size", "deck_known_top",
         "out_of_round_count", "out_of_round_known", "scores", "step", "current_player")  # fmt: skip

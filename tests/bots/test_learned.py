@@ -23,8 +23,7 @@ from red7.bots.learned import LearnedBot, Network, ValueSearch, load_weights, sa
 from red7.core import compiled
 from red7.core.worlds import sample_world
 from red7.play import play_game
-
-CONFIGS = [Config(p, advanced=adv, actions=act) for p in (2, 3, 4) for adv in (False, True) for act in (False, True)]
+from tests.support.configs import CONFIGS
 
 
 def test_the_shipped_weights_are_small_and_say_how_they_were_trained() -> None:

@@ -32,7 +32,8 @@ from red7.core.events import CardDrawn, Event
 from red7.core.model import HAND_SIZE
 from red7.core.record import RecordError, replay, to_record
 from red7.core.seeds import DEAL, LEGACY_DEAL
-from tests.support.helpers import CONFIG_IDS, CONFIGS, choose, seeded_deal, settle
+from tests.support.configs import CONFIG_IDS, CONFIGS
+from tests.support.helpers import choose, seeded_deal, settle
 
 # --- helpers ---------------------------------------------------------------------------
 

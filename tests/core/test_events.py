@@ -34,7 +34,8 @@ from red7.core.events import (
     RoundOver,
     TurnEnded,
 )
-from tests.support.helpers import CONFIGS, choose
+from tests.support.configs import CONFIGS
+from tests.support.helpers import choose
 from tests.support.tiers import examples
 
 

@@ -23,6 +23,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import astuple
 from typing import Any
 
 import pytest
@@ -33,14 +34,11 @@ from red7 import COLOURS, Action, Card, Game, Step, winner
 from red7.core.actions import NUM_ACTIONS
 from red7.core.cards import FULL_DECK, cards_of, mask_of, names_of
 from red7.core.record import replay, steps, to_record
+from tests.support import configs
+from tests.support.configs import name_of
 from tests.support.tiers import examples
 
-CONFIGS = [
-    pytest.param(p, adv, act, id=f"{p}p-{'advanced' if adv else 'basic'}-{'actions' if act else 'plain'}")
-    for p in (2, 3, 4)
-    for adv in (False, True)
-    for act in (False, True)
-]
+CONFIGS = [pytest.param(*astuple(c), id=name_of(c)) for c in configs.CONFIGS]
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
 CHOICE_SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from red7 import Config, Game, GameError, Observation, Step
+from tests.support.configs import CONFIGS
 from tests.support.tiers import examples
 
 LETTERS = "ROYGBIV"
@@ -379,7 +380,7 @@ def test_r9_a_threes_unknown_draw_looks_the_same_to_the_others() -> None:
 
 @settings(max_examples=examples(25))
 @given(
-    config=st.sampled_from([Config(p, adv, act) for p in (2, 3, 4) for adv in (False, True) for act in (False, True)]),
+    config=st.sampled_from(CONFIGS),
     seed=st.integers(0, 2**63 - 1),
     moves=st.integers(0, 150),
     explicit=st.booleans(),

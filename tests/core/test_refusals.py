@@ -24,7 +24,8 @@ from red7.core.cards import to_card
 from red7.core.model import REFUSALS, STEP_KINDS
 from red7.core.seeds import LEGACY_DEAL
 from red7.core.standing import standing
-from tests.support.helpers import CONFIG_IDS, CONFIGS, choose, settle
+from tests.support.configs import CONFIG_IDS, CONFIGS
+from tests.support.helpers import choose, settle
 from tests.support.tiers import examples
 
 

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 import red7.core.game
 from red7 import Config, Game, GameError, Step
 from red7.core.model import MAX_ROUNDS, TARGETS
-from tests.support.helpers import CONFIGS, choose, settle
+from tests.support.configs import CONFIGS
+from tests.support.helpers import choose, settle
 from tests.support.tiers import examples
 
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import astuple
 
 import pytest
 from hypothesis import given, settings
@@ -12,9 +13,10 @@ from hypothesis import strategies as st
 from red7 import Card, Game, GameError
 from red7.bots.random_bot import random_decision
 from red7.core.worlds import WorldSampler, sample_world
+from tests.support import configs
 from tests.support.tiers import examples
 
-CONFIGS = [(p, adv, act) for p in (2, 3, 4) for adv in (False, True) for act in (False, True)]
+CONFIGS = [astuple(c) for c in configs.CONFIGS]
 
 
 def dump(obs: dict[str, object]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterator
+from dataclasses import astuple
 
 import numpy as np
 import pytest
@@ -15,9 +16,10 @@ from red7.core.cards import COLOURS, mask_of, names_of, parse_index
 from red7.core.seeds import LEGACY_DEAL
 from red7.core.worlds import sample_world
 from red7.envs.encoding import FIELDS, OBS_SIZE, OFFSETS, describe, encode
+from tests.support import configs
 from tests.support.helpers import make
 
-CONFIGS = [(p, a, x) for p in (2, 3, 4) for a in (False, True) for x in (False, True)]
+CONFIGS = [astuple(c) for c in configs.CONFIGS]
 
 # The vectors of the seeded positions of `pinned_positions`, as computed by the encoder
 # before the core was rebuilt (issue 9, from the old `Game.view`): per configuration, how

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import random
 from collections.abc import Iterator
+from dataclasses import astuple
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -28,9 +29,10 @@ from red7.core.model import MAX_ROUNDS
 from red7.core.worlds import WorldSampler
 from red7.envs.encoding import OBS_SIZE, encode
 from red7.envs.returns import zero_sum_returns
+from tests.support import configs
 from tests.support.helpers import dealing_order
 
-CONFIGS = [(p, a, x) for p in (2, 3, 4) for a in (False, True) for x in (False, True)]
+CONFIGS = [astuple(c) for c in configs.CONFIGS]
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "openspiel_ismcts_vs_hard.py"
 
 

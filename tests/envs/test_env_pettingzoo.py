@@ -4,6 +4,7 @@ eliminations, masks, and the standard wrappers' answers to bad input."""
 from __future__ import annotations
 
 import warnings
+from dataclasses import asdict
 from typing import Any
 
 import numpy as np
@@ -14,8 +15,9 @@ from red7 import Game, GameError, IllegalActionError
 from red7.core.seeds import derive_seed
 from red7.envs import red7_v0
 from red7.envs.encoding import encode
+from tests.support import configs
 
-CONFIGS = [dict(players=p, advanced=a, actions=x) for p in (2, 3, 4) for a in (False, True) for x in (False, True)]
+CONFIGS = [asdict(c) for c in configs.CONFIGS]
 
 
 @pytest.fixture(autouse=True)

@@ -13,10 +13,10 @@ import pytest
 from red7 import Game, native
 from red7.bots.random_bot import random_decision
 from red7.core import compiled
-from red7.core.model import Config
 from red7.envs import SingleAgentRed7
 from red7.envs.encoding import OBS_SIZE, OFFSETS, encode
 from red7.envs.vector import Red7VectorEnv
+from tests.support.configs import CONFIGS
 
 compiled_only = pytest.mark.skipif(
     not compiled.available(), reason=f"the compiled engine is not in use: {native.why_not}"
@@ -37,18 +37,16 @@ def test_the_compiled_encoding_is_the_environments_encoding() -> None:
     """Every seat's vector (R9: the seat's own view) at every decision point of seeded
     random games of all 12 configurations: the same bytes as encode()."""
     compared = 0
-    for players in (2, 3, 4):
-        for advanced in (False, True):
-            for actions in (False, True):
-                for seed in range(4):
-                    game = Game(config=Config(players, advanced, actions), seed=seed)
-                    rng = random.Random(seed)
-                    while not game.is_over:
-                        twin = compiled.engine_of(game)
-                        for seat in range(players):
-                            assert twin.encode(seat) == encode(game.observe(seat)).tobytes()
-                            compared += 1
-                        game.apply_id(random_decision(game, rng))
+    for config in CONFIGS:
+        for seed in range(4):
+            game = Game(config=config, seed=seed)
+            rng = random.Random(seed)
+            while not game.is_over:
+                twin = compiled.engine_of(game)
+                for seat in range(config.players):
+                    assert twin.encode(seat) == encode(game.observe(seat)).tobytes()
+                    compared += 1
+                game.apply_id(random_decision(game, rng))
     assert compared > 2000
 
 

@@ -7,7 +7,6 @@ simulations that give the same summaries; and the fast streams.
 
 from __future__ import annotations
 
-import itertools
 import os
 import random
 import statistics
@@ -25,13 +24,13 @@ from red7.core import compiled
 from red7.core.cards import NAME_OF
 from red7.core.model import Config, GameError
 from red7.core.seeds import LEGACY_DEAL, round_key, round_rng
+from tests.support.configs import CONFIGS
 from tests.support.lockstep import EnginesDiffer, checking_player, play_beside
 from tests.support.tiers import examples, size
 
 if not compiled.available():
     pytest.skip("the compiled engine is not built (its fallback is tested in test_native.py)", allow_module_level=True)
 
-CONFIGS = [Config(p, a, x) for p, a, x in itertools.product((2, 3, 4), (False, True), (False, True))]
 TIMINGS = ("engine", "seconds", "games_per_second", "decisions_per_second", "turns_per_second")
 
 

@@ -15,10 +15,10 @@ from red7.core import compiled
 from red7.core.model import Config
 from red7.core.worlds import WorldSampler
 from red7.solver import solve
+from tests.support.configs import CONFIGS
 
 pytestmark = pytest.mark.skipif(not compiled.available(), reason="the compiled core is off (RED7_NATIVE=0)")
 
-CONFIGS = [Config(p, advanced, actions) for p in (2, 3, 4) for advanced in (False, True) for actions in (False, True)]
 REFERENCE = GreedyBot(reference=1)
 
 

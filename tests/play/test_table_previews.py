@@ -4,7 +4,6 @@ taken back, bots, catch-ups), in every configuration."""
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest
@@ -17,11 +16,7 @@ from red7.play.session import Session
 from red7.play.table import Seat, Table, ends_turn_of
 from red7.web.live import LiveTable, SeatState
 from red7.web.views import table_frame
-
-CONFIGS = [
-    Config(players, advanced, actions)
-    for players, advanced, actions in itertools.product((2, 3, 4), (False, True), (False, True))
-]
+from tests.support.configs import CONFIGS
 
 
 def trial(game: Game, action_id: int) -> tuple[bool, object]:

@@ -15,7 +15,6 @@ change to the rules or to ``greedy``, write it again::
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 from collections.abc import Iterator
@@ -27,9 +26,9 @@ from red7 import Game
 from red7.bots.greedy import GreedyBot
 from red7.bots.random_bot import random_decision
 from red7.core.model import Config
+from tests.support.configs import CONFIGS
 
 GREEDY_GAMES: Final = Path(__file__).resolve().parents[1] / "data" / "greedy_games.json"
-CONFIGS: Final = tuple(Config(p, a, x) for p, a, x in itertools.product((2, 3, 4), (False, True), (False, True)))
 RECORDED: Final = (
     *((config, range(20 if not config.advanced else 6), True) for config in CONFIGS),
     *((Config(players), range(10), False) for players in (2, 3, 4)),

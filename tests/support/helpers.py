@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 import pytest
 
 import red7.analysis.runner
-from red7 import Card, Config, Game
+from red7 import Card, Game
 from red7.cli import main
 from red7.core.actions import CONCEDE
 from red7.core.events import Event
@@ -92,11 +92,6 @@ def forbid_games(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # --- random games (with or without explicit chance) ----------------------------------
-
-CONFIGS = [Config(p, adv, act) for p in (2, 3, 4) for adv in (False, True) for act in (False, True)]
-CONFIG_IDS = [
-    f"{c.players}p-{'advanced' if c.advanced else 'basic'}-{'actions' if c.actions else 'plain'}" for c in CONFIGS
-]
 
 
 def seeded_deal(seed: int, round_number: int, cards: Iterable[int], players: int, deal: str = DEAL) -> list[Card]:

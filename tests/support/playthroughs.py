@@ -120,6 +120,7 @@ from red7.core.cards import COLOURS, NAME_OF, VALUE_OF, mask_of, names_of
 from red7.core.model import HAND_SIZE, STEP_KINDS, Config, Step
 from red7.core.observation import Observation
 from red7.core.seeds import DEAL
+from tests.support.configs import CONFIGS, name_of
 
 FOLDER: Final = Path(__file__).resolve().parents[1] / "data" / "playthroughs"
 FORMAT: Final = "red7 playthrough"
@@ -128,17 +129,11 @@ DEALT_BY: Final = DEAL
 """The generator that deals a seed's rounds today, by the name records give it
 (:data:`red7.core.seeds.DEAL`: SplitMix64, per round as :func:`red7.core.seeds.round_rng`
 seeds it). The header's ``deal:`` line."""
-CONFIGS: Final = tuple(Config(p, a, x) for p, a, x in itertools.product((2, 3, 4), (False, True), (False, True)))
 FIRST_SEED: Final = 1
 """Where the search for a seed that covers everything starts (:func:`find`)."""
 ADVANCED_CANDIDATES: Final = 30
 """How many covering seeds of an advanced configuration :func:`find` chooses among."""
 NONE: Final = "-"
-
-
-def name_of(config: Config) -> str:
-    """The configuration's name, the file's stem: ``2p-basic-plain``, ``4p-advanced-actions``."""
-    return f"{config.players}p-{'advanced' if config.advanced else 'basic'}-{'actions' if config.actions else 'plain'}"
 
 
 def path_of(config: Config) -> Path:

@@ -36,7 +36,8 @@ from red7.web.frames import FrameCache
 from red7.web.live import LiveTable, SeatState
 from red7.web.protocol import SERVER_FRAME
 from red7.web.views import table_frame
-from tests.support.helpers import CONFIGS, make
+from tests.support.configs import CONFIGS
+from tests.support.helpers import make
 from tests.support.tiers import examples
 
 NAMES = ("Ana", "Bia")

@@ -34,7 +34,7 @@ import json
 import random
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +58,7 @@ from red7.ui.i18n import using
 from red7.web.protocol import SERVER_FRAME, Replay
 from red7.web.routes import socket
 from red7.web.views import card_json
+from tests.support import configs
 from tests.support.web_client import Conn, add_bot, careful, join, make_app, new_table, play_out, start
 
 Viewer = int | None
@@ -200,9 +201,7 @@ def check_frame(raw: str, viewer: Viewer, steps: list[Step], seed: int, tally: T
     tally.hidden_checked += len(may_not_see)
 
 
-CONFIGS = [
-    (players, advanced, actions) for players in (2, 3, 4) for advanced in (False, True) for actions in (False, True)
-]
+CONFIGS = [astuple(c) for c in configs.CONFIGS]
 
 
 @pytest.fixture(scope="module")

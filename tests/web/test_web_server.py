@@ -13,6 +13,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import astuple
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from red7.ui.words import refusal_text
 from red7.web.live import LiveTable
 from red7.web.protocol import MAX_MESSAGE
 from red7.web.routes.socket import BURST
+from tests.support import configs
 from tests.support.web_client import (
     Clock,
     Conn,
@@ -42,9 +44,7 @@ from tests.support.web_client import (
     start,
 )
 
-CONFIGS = [
-    (players, advanced, actions) for players in (2, 3, 4) for advanced in (False, True) for actions in (False, True)
-]
+CONFIGS = [astuple(c) for c in configs.CONFIGS]
 
 
 @pytest.fixture(scope="module")

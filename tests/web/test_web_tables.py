@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from dataclasses import astuple
 from datetime import UTC, datetime
 from typing import Any
 
@@ -27,6 +28,7 @@ from red7.web.lobby import Filters
 from red7.web.protocol import Created
 from red7.web.seating import TABLE_NAME_LENGTH
 from red7.web.store import SeatRow, Store, TableRow
+from tests.support.configs import CONFIGS
 from tests.support.web_client import Conn, Frame, add_bot, careful, join, make_app, new_table, play_out, start
 
 
@@ -325,11 +327,9 @@ def test_a_malformed_removal_or_leaving_is_refused(client: TestClient, body: byt
 def test_the_lobby_filters_by_configuration_and_free_seats(tmp_path_factory: pytest.TempPathFactory) -> None:
     with TestClient(make_app(tmp_path_factory.mktemp("filters"))) as client:
         made: dict[tuple[int, bool, bool], str] = {}
-        for players in (2, 3, 4):
-            for advanced in (False, True):
-                for actions in (False, True):
-                    table_id, _token = new_table(client, players, advanced, actions)
-                    made[(players, advanced, actions)] = table_id
+        for config in CONFIGS:
+            table_id, _token = new_table(client, config.players, config.advanced, config.actions)
+            made[astuple(config)] = table_id
         full_id, host = new_table(client, players=2)
         add_bot(client, full_id, host, 1)
         private = create(client, players=2, private=True)
@@ -370,7 +370,7 @@ def test_five_thousand_tables_are_paged_and_filtered_correctly(tmp_path_factory:
     restarted server loads them): every page and filter answers exactly the tables it
     should. (The timings are benchmarks/web_lobby.py's, in docs/results/web.md: never a
     timed assertion.)"""
-    configs = [(p, a, c) for p in (2, 3, 4) for a in (False, True) for c in (False, True)]
+    configs = [astuple(c) for c in CONFIGS]
     folder = tmp_path_factory.mktemp("many")
     store = Store(f"sqlite:///{folder}/db.sqlite3")
     store.upgrade()

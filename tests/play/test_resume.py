@@ -34,7 +34,7 @@ from red7.ui.tui.app import PlayApp
 from red7.ui.tui.screens import Choice, Pass
 from red7.ui.words import card_label, move_log
 from tests.support.helpers import make, run_main
-from tests.support.tui_driver import hand_drawn, play_until, run, screen_lines, settle, texts
+from tests.support.tui_driver import hand_drawn, near_the_end, play_until, run, screen_lines, settle, texts
 from tests.ui.test_tui_features import Scripted
 
 
@@ -257,9 +257,13 @@ def test_the_last_unfinished_game_is_the_one_saved_last(tmp_path: Path) -> None:
 # --- the terminal game: saved as it goes, quitting says how to go on ---------------------------------
 
 
+def three_player_table() -> Table:
+    return Table(seats(None, "easy", "medium", names=("Ana",)), Config(3, advanced=True), seed=9)
+
+
 def three_player_app(autosaves: Path, **kwargs: Any) -> PlayApp:
     return PlayApp(
-        lambda: Table(seats(None, "easy", "medium", names=("Ana",)), Config(3, advanced=True), seed=9),
+        three_player_table,
         bot_delay=0,
         hint="easy",
         autosaves=autosaves,
@@ -267,13 +271,24 @@ def three_player_app(autosaves: Path, **kwargs: Any) -> PlayApp:
     )
 
 
-def test_quitting_a_three_player_match_says_it_is_saved_and_it_resumes_as_it_was(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "whole", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["near-the-end", "whole-match"]
+)
+def test_quitting_a_three_player_match_says_it_is_saved_and_it_resumes_as_it_was(tmp_path: Path, whole: bool) -> None:
+    """Quit early in the match (its whole match in the full tier), or a few decisions into
+    a table resumed near the match's end (the fast tier: the resumed game goes on to the
+    end through the pilot)."""
     autosaves = tmp_path / "unfinished"
-    app = three_player_app(autosaves)
+    start = None if whole else near_the_end(three_player_table, left=40, seed=3)
+    quit_at = 10 if start is None else start.game.decisions + 2
+    app = three_player_app(autosaves, resume=start)
     at_quit: list[tuple[Any, ...]] = []
 
+    def turn_begins(a: PlayApp) -> bool:  # the person's turn, nothing of it staged yet
+        return a.my_turn() and not a.table.staged and a.table.game.decisions >= quit_at
+
     async def script(pilot: Any) -> None:
-        await play_until(pilot, lambda a: a.my_turn() and a.table.game.decisions >= 10, seed=3)
+        await play_until(pilot, turn_begins, seed=3)
         await pilot.press("q")
         assert app.screen.id == "confirm-quit"
         file = app.saver.autosave

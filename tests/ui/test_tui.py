@@ -266,7 +266,7 @@ def test_the_person_who_ends_a_round_and_begins_the_next_passes_the_device_too(
 def test_a_hotseat_match_passes_the_device_before_every_hand_and_hides_hands_behind_its_dialogs(
     people: int, seed: int
 ) -> None:
-    """An advanced hotseat match between people, by keys (its first rounds; the whole
+    """An advanced hotseat match between people, by keys (its first round; the whole
     match in the full tier): the game and every round begin with a pass screen naming
     the person to move; each person's turn comes right after their own pass screen (or
     their own decision of the same turn); no hand is drawn on a pass screen, a round's
@@ -279,7 +279,7 @@ def test_a_hotseat_match_passes_the_device_before_every_hand_and_hides_hands_beh
         hint="easy",
     )
     trace: list[tuple[str, str]] = []  # ("pass", name), ("round", ""), ("game", ""), ("turn", name)
-    rounds = tiers.size(2, 100)
+    rounds = tiers.size(1, 100)
 
     async def on_dialog(a: PlayApp) -> None:
         assert hand_drawn(a) is None, (a.screen.id, hand_drawn(a))

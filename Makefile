@@ -20,10 +20,12 @@ $(CORE): pyproject.toml setup.py $(wildcard src/red7/native/*.c src/red7/native/
 	$(BIN)/pip install --quiet -e .
 	touch $(CORE)
 
+# The fast tier's tools (the test extra: what its tests import).
 $(TEST): $(CORE)
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(TEST)
 
+# The full tier's (the test-full extra: Playwright, the cluster's clients, training, Ray) and the linters.
 $(DEV): $(TEST)
 	# PyTorch for the training examples' tests: 2.13.0 is the CPU build machines of this
 	# project keep on disk (any torch>=2.3 works; a bare "torch" may pull a GPU build of GBs).
@@ -41,7 +43,8 @@ play: $(CORE)
 serve: $(WEB)
 	$(BIN)/red7 serve
 
-# The fast tier: every test module, each check at a size for every change (tests/tiers.py).
+# The fast tier: every test module but the browser's and the services' (tests/web/browser, tests/web/services),
+# each check at a size for every change (tests/support/tiers.py).
 test: $(TEST)
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -n auto
@@ -58,9 +61,9 @@ check: $(DEV)
 
 bench: $(TEST)
 	$(BIN)/red7 bench
-	$(BIN)/python benchmarks/env_speed.py
-	$(BIN)/python benchmarks/solver_speed.py
-	@if command -v valgrind >/dev/null; then $(BIN)/python benchmarks/instructions.py; \
+	$(BIN)/python -m benchmarks.env_speed
+	$(BIN)/python -m benchmarks.solver_speed
+	@if command -v valgrind >/dev/null; then $(BIN)/python -m benchmarks.instructions; \
 	else echo "valgrind is not installed: instruction counts skipped (apt-get install valgrind)"; fi
 
 lint: $(DEV)
@@ -74,14 +77,14 @@ lint: $(DEV)
 # The compiled core under AddressSanitizer and UndefinedBehaviorSanitizer (CI runs it): a
 # copy of the package in build/sanitize, its extension built instrumented there (the
 # build in .venv is left alone), runs the compiled-versus-Python tests (the fast tier's
-# sizes) and the boundary tests and fuzz of every entry point (tests/test_native_fuzz.py,
+# sizes) and the boundary tests and fuzz of every entry point (tests/native/test_native_fuzz.py,
 # hypothesis's full budgets). Any finding (a read or write out of bounds, a use after
 # free, undefined behaviour) prints its report and fails the run. Leaks are not looked
 # for: CPython keeps its own allocations to the end. Needs gcc.
 SANITIZE := build/sanitize
-SANITIZE_TESTS := tests/test_native.py tests/test_native_engine.py tests/test_native_greedy.py tests/test_env_vector.py \
-	tests/test_playthroughs.py
-SANITIZE_FUZZ := tests/test_native_boundary.py tests/test_native_fuzz.py
+SANITIZE_TESTS := tests/native/test_native.py tests/native/test_native_engine.py tests/native/test_native_greedy.py tests/envs/test_env_vector.py \
+	tests/core/test_playthroughs.py
+SANITIZE_FUZZ := tests/native/test_native_boundary.py tests/native/test_native_fuzz.py
 SANITIZED := PYTHONPATH=$(SANITIZE) PYTHONMALLOC=malloc LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" \
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1:strict_string_checks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

@@ -11,7 +11,7 @@ and writes every observation and mask; its steps count the learner's decisions. 
 figure is the median of ``--repeat`` runs of ``--seconds``;
 the ratios are taken within the same run.
 
-    python benchmarks/env_speed.py [--seconds 2] [--repeat 5] [--players 2] [--json]
+    python -m benchmarks.env_speed [--seconds 2] [--repeat 5] [--players 2] [--json]
 """
 
 from __future__ import annotations

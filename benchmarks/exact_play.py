@@ -16,7 +16,7 @@ cards, so they are resampled together). ``--against perfect`` is an opponent tha
 every card and plays a winning decision whenever it has one (greedy's choice among
 them, or among all when it has none): an upper bound on what any bot faces.
 
-    .venv/bin/python benchmarks/exact_play.py --bots easy,medium,hard --against medium --deals 1000 --jobs 2
+    .venv/bin/python -m benchmarks.exact_play --bots easy,medium,hard --against medium --deals 1000 --jobs 2
 """
 
 from __future__ import annotations

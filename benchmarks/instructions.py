@@ -10,10 +10,10 @@ uniformly among the safe decisions (concede when there is none) with
 ``random.Random(i)``. The count of a run that only imports red7 is subtracted, so the
 figure is the cost of the games alone.
 
-    python benchmarks/instructions.py                      # this checkout, 2 players, basic
-    python benchmarks/instructions.py --players 4          # 4 players, advanced with actions
+    python -m benchmarks.instructions                      # this checkout, 2 players, basic
+    python -m benchmarks.instructions --players 4          # 4 players, advanced with actions
     git worktree add /tmp/before <commit>                  # another version, side by side
-    python benchmarks/instructions.py --src /tmp/before/src
+    python -m benchmarks.instructions --src /tmp/before/src
 
 Needs valgrind (Debian: ``apt-get install valgrind``).
 """

@@ -10,7 +10,7 @@ other load does not change), and the load average when the cell ended. The clock
 percentile. Cells run in ``--jobs`` processes: with 2 on a 2-core machine each cell has
 a core.
 
-    .venv/bin/python benchmarks/level_times.py --levels easy,medium,hard --decisions 200 --jobs 2
+    .venv/bin/python -m benchmarks.level_times --levels easy,medium,hard --decisions 200 --jobs 2
 """
 
 from __future__ import annotations

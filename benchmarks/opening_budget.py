@@ -12,7 +12,7 @@ counts it), per bot, with 95 % bootstraps over deals and the paired difference (
 positions of a deal resampled together), and each bot's CPU seconds per decision (from
 an empty transposition table, so a little above what it costs in a game).
 
-    .venv/bin/python benchmarks/opening_budget.py --bots pimc:worlds=64,model=1,tries=50000,steps=200000,hard \\
+    .venv/bin/python -m benchmarks.opening_budget --bots pimc:worlds=64,model=1,tries=50000,steps=200000,hard \\
         --deals 300 --jobs 2
 """
 

@@ -15,7 +15,7 @@ is the median of the per-deal ratios. The pure-Python search runs in a second pr
 started with ``RED7_NATIVE=0`` (red7's own switch), which solves each deal when this one
 asks and waits meanwhile: one search runs at a time, deal by deal, as in one process.
 
-    python benchmarks/solver_speed.py [--deals 40] [--worlds 16] [--json]
+    python -m benchmarks.solver_speed [--deals 40] [--worlds 16] [--json]
 """
 
 from __future__ import annotations

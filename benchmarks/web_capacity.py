@@ -17,7 +17,7 @@ number of tables a cluster serves and not with the clients of one process:
   PostgreSQL's processes (fsync on, as a real server runs), so PostgreSQL's CPU per
   decision and its ceiling on this machine.
 
-    python benchmarks/web_capacity.py [--tables 200] [--writers 32] [--seconds 20] [--json]
+    python -m benchmarks.web_capacity [--tables 200] [--writers 32] [--seconds 20] [--json]
 
 Both run on the machine the script runs on: give medians of several runs, and say
 what machine.
@@ -36,7 +36,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from red7.web import local_services as services
 from red7.web.storage.bus import Bus
 from red7.web.storage.store import Store
 from red7.web.storage.stored import StoredGame, StoredSeat, StoredTable
@@ -46,6 +45,7 @@ from red7.web.table.cluster import Cluster
 from red7.web.table.presence import Presence
 from red7.web.table.tables import Tables
 from red7.web.table.watch import Watch
+from tests.support import local_services as services
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 

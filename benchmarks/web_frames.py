@@ -8,10 +8,10 @@ decision (a safe one, at random) is applied and published, as the server does af
 each change. Reported: the process's CPU per decision (median of ``--repeat`` runs) and
 the frames sent. The script uses only what ``red7.web`` had before its frame cache
 (``Hub``, ``Client``, ``LiveTable``), so the same script measures an older checkout
-with that checkout's Python (``/path/to/old/.venv/bin/python benchmarks/web_frames.py``):
+with that checkout's Python (``/path/to/old/.venv/bin/python -m benchmarks.web_frames``):
 alternate the two, on a machine as quiet as can be.
 
-    python benchmarks/web_frames.py [--games 30] [--connections 1] [--spectators 0] [--repeat 5] [--json]
+    python -m benchmarks.web_frames [--games 30] [--connections 1] [--spectators 0] [--repeat 5] [--json]
 """
 
 from __future__ import annotations

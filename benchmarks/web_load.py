@@ -6,7 +6,7 @@ process, and stops everything at the end (also on Ctrl+C, SIGTERM or an error):
 * ``--backend sqlite`` (the default): one ``red7 serve`` process (``--workers 1
   --bot-delay 0``, a free loopback port) on a fresh SQLite file;
 * ``--backend postgres``: a throwaway PostgreSQL cluster and a Redis of its own on
-  loopback (the throwaway services of :mod:`red7.web.local_services`: Debian's binaries, run as the
+  loopback (the throwaway services of :mod:`tests.support.local_services`: Debian's binaries, run as the
   ``postgres`` user when we are root), a fresh database in it, and ``--processes`` N
   ``red7 serve`` processes sharing them, each waited for until its ``/readyz`` says 200.
 
@@ -77,9 +77,9 @@ hands the bot its turn to the frame of its decision. The run stops once the p99 
 processes (each with its one bot worker) serve. Table ``t`` is on process ``t % N``; with
 one process (the default) that is how many one process serves. Bots work on both backends.
 
-    python benchmarks/web_load.py [--games 250] [--seconds 60] [--clock 60] [--chat [--chat-every 20]] [--json]
-    python benchmarks/web_load.py --backend postgres --processes 2 [--games 500] [--seconds 60] [--json]
-    python benchmarks/web_load.py --bots [--bot-tables 1,2,4,8,16] [--bot-seconds 20] [--json]
+    python -m benchmarks.web_load [--games 250] [--seconds 60] [--clock 60] [--chat [--chat-every 20]] [--json]
+    python -m benchmarks.web_load --backend postgres --processes 2 [--games 500] [--seconds 60] [--json]
+    python -m benchmarks.web_load --bots [--bot-tables 1,2,4,8,16] [--bot-seconds 20] [--json]
 
 The figures vary with whatever else the machine runs: give medians and percentiles of
 long runs, and say on what machine.
@@ -113,10 +113,10 @@ from typing import Any
 import httpx
 import websockets
 
-from red7.web import local_services as services
 from red7.web.chat.chat import RATE as CHAT_RATE
 from red7.web.chat.chat import REACTIONS
 from red7.web.http.limits import UNLIMITED
+from tests.support import local_services as services
 
 RED7 = Path(sys.executable).with_name("red7")
 COLOURS = ("Red", "Orange", "Yellow", "Green", "Blue", "Indigo", "Violet")

@@ -8,7 +8,7 @@ the app starts and loads them as a restarted server does. Each request is timed
 ``--repeat`` times; reported: each one's median and 99th percentile in milliseconds,
 the number of tables each answer says match (``total``), and the server's load time.
 
-    python benchmarks/web_lobby.py [--tables 5000] [--repeat 200] [--json]
+    python -m benchmarks.web_lobby [--tables 5000] [--repeat 200] [--json]
 """
 
 from __future__ import annotations

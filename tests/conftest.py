@@ -1,25 +1,23 @@
-"""Shared test settings: the two tiers (``--full``, see ``tiers.py``) and their
-hypothesis profiles, the interface language, the real services (PostgreSQL, Redis)
-some tests run against, and the browser of the browser tests."""
+"""Settings every test folder shares: the two tiers (``--full``, see
+:mod:`tests.support.tiers`) and their hypothesis profiles, the interface language and the
+user's data directory. What only one folder needs is in that folder's ``conftest.py``
+(the PostgreSQL and Redis of the web tests in ``tests/web``, the browser in
+``tests/web/browser``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 import red7.native  # noqa: F401  a compiled core built from other sources stops the session here, saying how to rebuild
-import tiers
 from red7.ui.i18n import set_language
-from red7.web import local_services as services
+from tests.support import tiers
 
-if TYPE_CHECKING:
-    from playwright.sync_api import Browser
-
-    from browser_driver import People
-    from web_server import WebServer
+# tests/support holds no test, and no doctest for --doctest-modules to import it for: its
+# browser_driver imports Playwright, which only the full tier installs.
+collect_ignore = ["support"]
 
 # No deadline and no health check that times the test: a busy machine must not fail a
 # correct test. The fast tier tries fewer examples of each property; the full tier,
@@ -51,7 +49,7 @@ def pytest_report_header(config: pytest.Config) -> str:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The fast tier leaves out the tests marked for the full tier only, unless a marker
     expression (``-m``) chooses the tests itself."""
-    if tiers.full or config.getoption("markexpr"):
+    if not tiers.leaves_out_the_full_tiers_tests(config):
         return
     now: list[pytest.Item] = []
     later: list[pytest.Item] = []
@@ -76,51 +74,3 @@ def _data_dir_of_the_tests(tmp_path_factory: pytest.TempPathFactory, monkeypatch
     XDG_DATA_HOME) is the tests' own, never the real one: a game a test leaves
     unfinished is saved there (a fresh directory for each test)."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg")))
-
-
-# Real services, for the tests that name them: started on first use, once per session (a
-# fresh PostgreSQL cluster takes about a second), and stopped at its end. Never skipped
-# when missing: a test that needs PostgreSQL fails, saying what to install (CI installs it,
-# see .ci/run).
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[services.Postgres]:
-    """A PostgreSQL cluster of the session's own; a test wanting a database of its own
-    calls ``postgres.create_database()``, which returns the database's SQLAlchemy URL."""
-    if not services.Postgres.available():
-        pytest.fail("PostgreSQL is not installed: run `apt-get install -y postgresql` (as root)")
-    with services.Postgres() as server:
-        yield server
-
-
-@pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
-    """The URL of an empty Redis of the session's own, e.g. ``redis://127.0.0.1:43210/0``."""
-    if not services.Redis.available():
-        pytest.fail("redis-server is not installed: run `apt-get install -y redis-server` (as root)")
-    with services.Redis() as server:
-        yield server.url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Chromium (Debian's, driven by Playwright: :func:`browser_driver.launched`), one per
-    browser test module."""
-    from browser_driver import launched
-
-    with launched() as running:
-        yield running
-
-
-@pytest.fixture
-def people(browser: Browser, server: WebServer) -> Iterator[People]:
-    """The people of one browser test, each a browser context on the module's ``server``
-    fixture (a server per module, with that module's options); a JavaScript error on any
-    of their pages fails the test."""
-    from browser_driver import People
-
-    crowd = People(browser, server)
-    yield crowd
-    crowd.close()
-    assert not crowd.errors, f"JavaScript errors: {crowd.errors}"

@@ -161,7 +161,7 @@ class ISMCTSBot(Appraiser):
     ``world_source`` (not an option of a spec; for experiments and tests) builds, from
     the observation of each decision, what the iterations' worlds are sampled from:
     :class:`~red7.core.worlds.WorldSampler` by default. A source that returns copies of
-    the true game makes a bot that sees every card (``tests/test_ismcts.py`` builds one).
+    the true game makes a bot that sees every card (``tests/bots/test_ismcts.py`` builds one).
     """
 
     name = "ismcts"

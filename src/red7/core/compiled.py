@@ -11,7 +11,7 @@ deals the same cards through either engine. What it does not keep: the history, 
 :func:`engine` starts a game from a seed, :func:`engine_of` continues a
 :class:`Game` from its position, and :func:`fields_of` reads a :class:`Game`'s
 position in the order of ``Engine.fields()`` (:data:`FIELDS`), which is how the tests
-compare the two engines after every decision (``tests/lockstep.py``). The constants
+compare the two engines after every decision (``tests/support/lockstep.py``). The constants
 both engines use and the position's fields are defined once, on this side
 (:mod:`red7.core.native_defs`, which generates the C header ``defs.h``).
 

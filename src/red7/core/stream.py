@@ -1,7 +1,7 @@
 """The random stream of red7: SplitMix64, defined here once and implemented twice.
 
 This module is the definition; ``src/red7/native/fast.h`` is the same generator in C,
-and a test (``tests/test_stream.py``) checks that both give the same numbers for many
+and a test (``tests/core/test_stream.py``) checks that both give the same numbers for many
 seeds. Every game dealt since record format version 2 is shuffled from it (see
 :mod:`red7.core.seeds`), and so are the random players of ``red7 sim``, so both
 engines play the same games from a seed.

@@ -8,7 +8,7 @@ build goes on without it and every caller uses the pure-Python reference instead
 only slower; :func:`available` says which is in use, and ``RED7_NATIVE=0`` in the
 environment turns the compiled code off (for comparisons and tests).
 
-What is compiled so far (each with its Python twin, compared in ``tests/test_native.py``):
+What is compiled so far (each with its Python twin, compared in ``tests/native/test_native.py``):
 
 * the rules' keys (:mod:`red7.core.rules`);
 * the exact solver's turn plans and search (:mod:`red7.solver.exact`), which the
@@ -18,8 +18,8 @@ What is compiled so far (each with its Python twin, compared in ``tests/test_nat
   (:mod:`red7.analysis.sim`).
 
 Every entry point of the compiled module checks what it is given and answers a bad call
-with a ``ValueError`` that says what is wrong (``tests/test_native_boundary.py``, and the
-fuzz of ``tests/test_native_fuzz.py``, which ``make sanitize`` runs under AddressSanitizer
+with a ``ValueError`` that says what is wrong (``tests/native/test_native_boundary.py``, and the
+fuzz of ``tests/native/test_native_fuzz.py``, which ``make sanitize`` runs under AddressSanitizer
 and UndefinedBehaviorSanitizer). ``_core.pyi`` declares its types; ``make lint`` checks it
 against the built module.
 

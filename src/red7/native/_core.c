@@ -1,7 +1,7 @@
 /* red7.native._core: the compiled hot paths of red7 (see red7/native/__init__.py).
  *
  * The pure-Python modules stay the reference: every function here has a Python twin
- * that tests/test_native.py compares it with.
+ * that tests/native/test_native.py compares it with.
  *
  * This file is the module's initialiser and its module-level functions; each part's
  * work is in a file of its own:
@@ -23,7 +23,7 @@
  * build needs nothing but a C compiler. The GIL is held throughout: the solver's table
  * is shared, and a call is short.
  *
- * The C files call one another in layers, none back up (tests/test_native_sources.py
+ * The C files call one another in layers, none back up (tests/native/test_native_sources.py
  * checks that no circle forms): this file on top; under it the Python types
  * (engine_type.c, vector.c), the searches (pimc.c, search.c, inference.c, greedy.c), the
  * engine and the exact solver (engine.c, exact.c), and the rules' tables (rules.c).

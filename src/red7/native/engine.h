@@ -10,7 +10,7 @@
  * seeded with the round's key (r7_deal, mt.h). When a round of a match ends, the
  * engine stops at R7_DEALING until the caller deals the next one.
  *
- * Pure C, no Python: tests/test_native.py compares it with the reference after every
+ * Pure C, no Python: tests/native/test_native.py compares it with the reference after every
  * decision of random games of every configuration.
  */
 #ifndef RED7_ENGINE_H

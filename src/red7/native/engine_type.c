@@ -867,7 +867,7 @@ static PyObject *py_random_games(PyObject *module, PyObject *args, PyObject *kwd
 
 /* stream_sample(seed, count, bound, length): what the SplitMix64 stream of `seed` (fast.h)
  * gives, each from a fresh stream: `count` draws, `count` draws below `bound`, `count`
- * floats in [0, 1), and range(length) shuffled; what tests/test_stream.py compares with
+ * floats in [0, 1), and range(length) shuffled; what tests/core/test_stream.py compares with
  * red7.core.stream */
 static PyObject *py_stream_sample(PyObject *module, PyObject *args) {
     unsigned long long seed;

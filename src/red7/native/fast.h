@@ -1,7 +1,7 @@
 /* The random stream of red7, SplitMix64 (Steele, Lea & Flood, 2014): it passes BigCrush,
  * seeds in one step and draws in a few instructions. Defined in red7.core.stream (its
  * docstring is the definition, with test vectors); this is the same generator in C, and
- * tests/test_stream.py checks that both give the same draws, bounded draws and shuffles.
+ * tests/core/test_stream.py checks that both give the same draws, bounded draws and shuffles.
  * Every game is dealt from it (round r of the game of seed s from the stream of
  * fast_split(s, r), red7.core.seeds), the random players of red7 sim draw from the
  * stream of fast_split(s, 0), and the vector environment's games from streams of their own. */

@@ -5,7 +5,7 @@
  * the mover sees, each finished turn scored by the same evaluation; a line that draws
  * an unknown card is scored in every world and averaged; the first decision with the
  * best value wins, and a gamble (nothing safe) must beat conceding strictly. Given the
- * same worlds it returns the Python bot's decision (tests/test_native_greedy.py); the
+ * same worlds it returns the Python bot's decision (tests/native/test_native_greedy.py); the
  * worlds it samples itself come from r7_redeal, so only the random stream differs.
  */
 #ifndef RED7_GREEDY_H

@@ -14,11 +14,11 @@ makes solving many sampled worlds of one game cheap.
 
 Palettes are compared through :mod:`red7.core.rules` (the one owner of the rules'
 keys); the plan generator is checked against the engine's legal decisions, and the
-values against a search through the engine, in ``tests/test_solver.py``.
+values against a search through the engine, in ``tests/bots/test_solver.py``.
 
 Where the compiled core is built (:mod:`red7.native`), :func:`won` runs its twin of
 this search (the same plans in the same order, a table of its own), about 20 times
-faster; this module stays the reference it is compared with (``tests/test_native.py``)
+faster; this module stays the reference it is compared with (``tests/native/test_native.py``)
 and the fallback.
 """
 

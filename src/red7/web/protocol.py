@@ -8,7 +8,7 @@ JSON Schema (docs/protocol.md explains them).
   ``type`` (:func:`parse_message`).
 * Frames and answers are TypedDicts (:func:`~red7.web.http.wire.frame`), built as plain
   dicts by their rooms and checked by mypy against these declarations; the tests validate
-  every frame the games of tests/test_web_leaks.py send, strictly, against
+  every frame the games of tests/web/test_web_leaks.py send, strictly, against
   :data:`SERVER_FRAME`.
 
 :func:`schema` is what ``GET /api/protocol`` serves and ``python -m red7.web.protocol``

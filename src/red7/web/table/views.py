@@ -9,7 +9,7 @@ the table (:func:`shared_view`), and only each seat's own part (hand, log, optio
 that seat's. Reconnect snapshots, updates and replays are this same frame; errors are
 :func:`error_frame`. A connection's later frames leave out what it has already: the
 words of the page (``ui``) and the start of the move log (:func:`since`). The
-wire-level leak test (tests/test_web_leaks.py) records every frame and checks that no
+wire-level leak test (tests/web/test_web_leaks.py) records every frame and checks that no
 other seat's hand card and nothing of the unknown deck's order ever appears in one.
 
 Words are in the table's language (:func:`red7.ui.i18n.using`), from the same catalogs

@@ -1,0 +1,1 @@
+"""The web game in Debian's Chromium, driven by Playwright (marked browser: the full tier only)."""

@@ -1,0 +1,196 @@
+"""The review of a finished web game (red7.web.reviews.reviews): refused while the game is
+played, worked out once per game (a second asker gets the same one, with how far it is),
+kept (in the database: another app on it serves it without working it out), limited
+per client; the review of the terminal game, in the table's language. In-process app
+(two real processes: tests/web/services/test_web_cluster_club.py)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from red7.bots import make_bot
+from red7.bots.base import Appraiser
+from red7.core.record import initial, replay
+from red7.play.session import Session
+from red7.play.table import Seat, Table
+from red7.ui.i18n import using
+from red7.ui.words import review_text
+from red7.web.protocol import read
+from red7.web.reviews.hints import HINT_BOT
+from red7.web.reviews.reviews import Review, Reviews, StoredReviews
+from red7.web.reviews.wire import ReviewView
+from red7.web.table.frames import Replay
+from tests.support.web_client import Conn, join, make_app, my_turn, new_table, start, tables_of
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(make_app(tmp_path)) as client:
+        yield client
+
+
+def played_table(client: TestClient, lang: str = "en", finish: bool = True) -> str:
+    """A 2-player basic game between Ana and Bia, finished by a concession (R4.2: the
+    basic game has one round) unless ``finish`` is false; the table's id."""
+    table_id, ana = new_table(client, lang=lang)
+    bia = join(client, table_id, 1, "Bia")
+    conns = [Conn(client, table_id, ana, 0), Conn(client, table_id, bia, 1)]
+    start(client, table_id, ana)
+    for conn in conns:
+        conn.until(lambda f: f["type"] == "table" and f["game"] is not None)
+    if finish:
+        mover = next(conn for conn in conns if my_turn(conn.last))
+        mover.decide("concede")
+        mover.until(lambda f: f["type"] == "table" and f["game"]["over"] is not None)
+    for conn in conns:
+        conn.close()
+    return table_id
+
+
+def review_of(client: TestClient, table_id: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    r = client.get(f"/api/tables/{table_id}/games/1/review", headers=headers or {})
+    assert r.status_code == 200, r.text
+    read(ReviewView, r.text)
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def until_done(client: TestClient, table_id: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 120
+    while (answer := review_of(client, table_id))["status"] == "working":
+        assert time.monotonic() < deadline, answer
+        time.sleep(0.05)  # polling a condition, as the page does (every second)
+    return answer
+
+
+def test_a_game_still_played_has_no_review(client: TestClient) -> None:
+    table_id = played_table(client, "pt-BR", finish=False)
+    r = client.get(f"/api/tables/{table_id}/games/1/review")
+    assert r.status_code == 409 and r.json()["code"] == "not-over"
+    assert r.json()["message"] == "A revisão aparece quando o jogo termina."
+    assert client.get(f"/api/tables/{table_id}/games/7/review").status_code == 404
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "Nobody threw a won round away."), ("pt-BR", "Ninguém jogou")])
+def test_the_review_is_the_terminal_games_in_the_tables_language(client: TestClient, lang: str, words: str) -> None:
+    """A game a concession ended at once: the solver values its only decision (two
+    players, no card to draw): the page's text is the terminal game's review of the
+    game's record, word for word, in the table's language."""
+    table_id = played_table(client, lang)
+    answer = until_done(client, table_id)
+    assert answer["lang"] == lang and answer["total"] == answer["done"] == 1
+    # the very words the terminal game's review gives for this game (its record)
+    record = client.get(f"/api/tables/{table_id}/games/1/record").json()
+    game = replay(record)
+    session = Session(Table.around(game, [Seat("Ana"), Seat("Bia")]))
+    bot = make_bot(HINT_BOT)
+    assert isinstance(bot, Appraiser)
+    with using(lang):
+        expected = review_text(session.review(bot, [0, 1]), ["Ana", "Bia"])
+    assert answer["text"] == expected
+    assert expected.startswith(words) or (" threw a won round away " in expected) == (lang == "en")
+
+
+def test_one_computation_per_game_with_its_progress_and_kept(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The review is held half-way (3 of 10) until the test lets it go: every asker sees
+    that progress of the one computation; once done, it is kept (not worked out again)."""
+    release = threading.Event()
+    calls: list[int] = []
+    real_review = Session.review
+
+    def held(self: Session, bot: Any = None, seats: Any = None, progress: Any = None) -> Any:
+        calls.append(1)
+        progress(3, 10)
+        assert release.wait(60), "the test never let the review go"
+        return real_review(self, bot, seats, progress)
+
+    monkeypatch.setattr(Session, "review", held)
+    table_id = played_table(client)
+    deadline = time.monotonic() + 60
+    while (first := review_of(client, table_id))["done"] != 3:
+        assert time.monotonic() < deadline, first
+        time.sleep(0.05)
+    assert first == {"status": "working", "lang": "en", "done": 3, "total": 10, "text": None}
+    assert review_of(client, table_id, {"X-Forwarded-For": "10.0.0.9"}) == first  # another asker, the same one
+    release.set()
+    done = until_done(client, table_id)
+    assert done["status"] == "done" and done["text"]
+    assert review_of(client, table_id) == done
+    assert calls == [1]
+
+
+def test_a_review_kept_in_the_database_is_served_by_another_app_without_working_it_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One app (a process) works the review out and keeps it; a second app on the same
+    database (another process, or the first one restarted) answers it at once, the
+    same answer, and works nothing out (a review worked out there would fail here)."""
+    with TestClient(make_app(tmp_path)) as first:
+        table_id = played_table(first)
+        done = until_done(first, table_id)
+    assert done["status"] == "done" and done["total"] == done["done"] == 1
+
+    def never(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the review was worked out again")
+
+    monkeypatch.setattr(Session, "review", never)
+    with TestClient(make_app(tmp_path)) as second:
+        assert review_of(second, table_id) == done
+        assert review_of(second, table_id, {"X-Forwarded-For": "10.0.0.9"}) == done
+        metrics = second.get("/metrics").text
+        assert "red7_reviews_worked_out_total 0.0" in metrics
+
+
+def test_the_first_review_kept_stays_and_a_later_one_changes_nothing(client: TestClient) -> None:
+    """Two processes finishing the same review: the first one in is kept, the second
+    insert changes nothing and is told the kept one; a game that is not there: refused."""
+    table_id = played_table(client)
+    stored = StoredReviews(tables_of(client.app).store.engine)  # type: ignore[attr-defined]
+    assert stored.find(table_id, 1) is None
+    first = stored.keep(table_id, 1, Review("en", 4, 4, "first"))
+    assert first == Review("en", 4, 4, "first")
+    assert stored.keep(table_id, 1, Review("pt-BR", 5, 5, "second")) == first
+    assert stored.find(table_id, 1) == first
+    with pytest.raises(LookupError):
+        stored.keep(table_id, 2, Review("en", 1, 1, "none"))
+    assert review_of(client, table_id) == first.json()  # what the page is answered
+
+
+def test_one_client_cannot_start_many_reviews(client: TestClient) -> None:
+    """Starting a review counts against the client's share (here one); asking again for
+    one already started does not."""
+    client.app.state.parts.add(Reviews, Reviews(rate=1e-6, burst=1))  # type: ignore[attr-defined]
+    first, second = played_table(client), played_table(client)
+    until_done(client, first)
+    r = client.get(f"/api/tables/{second}/games/1/review")
+    assert r.status_code == 429 and r.json()["code"] == "too-many-reviews"
+    assert review_of(client, first)["status"] == "done"
+
+
+def test_the_replay_shows_every_hand_only_once_the_game_is_over_R9(client: TestClient) -> None:
+    """``?hands=all`` is refused while the game is played (and no replay frame has
+    ``hands`` unasked); once it is over every frame has every seat's hand as it was."""
+    playing = played_table(client, finish=False)
+    r = client.get(f"/api/tables/{playing}/games/1/replay?hands=all")
+    assert r.status_code == 409 and r.json()["code"] == "not-over"
+    assert all(
+        "hands" not in frame["game"] for frame in client.get(f"/api/tables/{playing}/games/1/replay").json()["frames"]
+    )
+    over = played_table(client)
+    r = client.get(f"/api/tables/{over}/games/1/replay?hands=all")
+    assert r.status_code == 200, r.text
+    read(Replay, r.text)
+    frames = r.json()["frames"]
+    record = client.get(f"/api/tables/{over}/games/1/record").json()
+    first = initial(record)
+    assert [{c["id"] for c in hand} for hand in frames[0]["game"]["hands"]] == [set(first.hand(s)) for s in (0, 1)]
+    assert all(len(frame["game"]["hands"]) == 2 for frame in frames)

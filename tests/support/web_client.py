@@ -85,12 +85,14 @@ def tables_of(app: Any) -> Tables:
 
 
 def make_app(folder: Path, **settings: Any) -> FastAPI:
-    """An app on a fresh SQLite file in ``folder``: bots in threads, no bot delay, a
-    patience long enough that no substitute bot plays during a test, answering to the
-    TestClient's host name (``testserver``), no limit on the tables and sockets of its
-    one client (the limits have tests of their own: tests/web/test_web_edges.py)."""
+    """An app on a fresh SQLite file in ``folder``: bots and the search pool (hints,
+    reviews) in threads, no bot delay, a patience long enough that no substitute bot plays
+    during a test, answering to the TestClient's host name (``testserver``), no limit on
+    the tables and sockets of its one client (the limits have tests of their own:
+    tests/web/test_web_edges.py)."""
     options: dict[str, Any] = {
         "workers": 0,
+        "search_threads": True,
         "bot_delay": 0,
         "patience": 3600.0,
         "allowed_hosts": ("testserver",),

@@ -65,7 +65,7 @@ def serve(*argv: str) -> dict[str, Any]:
 
 def test_every_option_is_one_flag_and_one_variable_of_one_field(capsys: pytest.CaptureFixture[str]) -> None:
     names, flags, variables = zip(*((name, o.flag, o.variable) for name, o in OPTIONS), strict=True)
-    assert len(OPTIONS) == 20 and len(set(names)) == len(set(flags)) == len(set(variables)) == len(OPTIONS)
+    assert len(OPTIONS) == 21 and len(set(names)) == len(set(flags)) == len(set(variables)) == len(OPTIONS)
     assert {name for name, _ in declared(Limits)} == {
         "tables_per_hour",
         "table_burst",

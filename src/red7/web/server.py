@@ -38,7 +38,7 @@ import gc
 import logging
 import multiprocessing
 from collections.abc import AsyncIterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 from argon2 import PasswordHasher
@@ -68,6 +68,7 @@ from .ratings.rater import Rater
 from .ratings.ratings import Ratings
 from .reviews import routes as reviews_routes
 from .reviews.hints import Hints
+from .reviews.pool import SearchPool
 from .reviews.reviews import Reviews, StoredReviews
 from .settings import Settings as Settings
 from .socket import Sockets
@@ -159,6 +160,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     parts.add(LoginLimits, LoginLimits(settings.login_rules, settings.clock))
     parts.add(Sockets, Sockets(origins, settings.hello_timeout, settings.clock))
     parts.add(Hints, Hints())
+    # hints and reviews: a pool of their own, never the threads of the accounts, probes and database
+    search = SearchPool(settings.search_workers, threads=settings.search_threads)
+    parts.add(SearchPool, search)
     reviews = Reviews(worked_out=metrics.reviews.inc, clock=settings.clock)
     parts.add(Reviews, reviews)
 
@@ -171,9 +175,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # spawned, not forked: a forked worker would inherit the listening socket and,
         # orphaned when the server is killed, keep the port so the server cannot restart
         spawn = multiprocessing.get_context("spawn")
-        pool: Executor | None = None
+        pool: Executor
         if settings.workers > 0:
             pool = ProcessPoolExecutor(settings.workers, spawn, initializer=end_with_parent)
+        else:  # threads of their own, not the default ones the accounts, probes and database wait in
+            pool = ThreadPoolExecutor(thread_name_prefix="red7-bot")
         tables = Tables(store, bus, metrics, settings.patience, settings.seeds, settings.wall)
         # the table's listeners first, in this order: a change's frames go out, then its bot is asked
         presence = Presence(tables)
@@ -216,8 +222,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for stopped in (rater, watch, cluster, presence, bots):
                 await stopped.stop()
             await bus.stop()
-            if pool is not None:
-                pool.shutdown(cancel_futures=True)
+            pool.shutdown(cancel_futures=True)
+            search.close()
             await store.aclose()
             store.close()
 

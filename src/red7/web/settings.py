@@ -1,7 +1,8 @@
 """How a web server runs (:class:`Settings`): ``red7 serve``'s options, each declared once
 on the field it sets (:mod:`red7.web.http.options`: its flag, environment variable, default,
 meaning and check), and what tests give a server of their own (its clocks, seeds,
-password cost, lockout, login rules and hello timeout: settable from Python only).
+password cost, lockout, login rules, hello timeout and a search pool of threads:
+settable from Python only).
 
 ``python -m red7.web.settings --markdown [FILE]`` prints the table of every option that
 docs/deploying.md holds, or writes it into FILE between its two markers.
@@ -95,6 +96,17 @@ class Settings:
         Kind.WHOLE,
         between(0, 64),
     )
+    search_workers: int = option(
+        "search-workers",
+        0,
+        N_(
+            "processes that work out people's hints and reviews, apart from the threads that serve "
+            "accounts, probes and the database; 0: one a core"
+        ),
+        Kind.WHOLE,
+        between(0, 64),
+    )
+    """(:mod:`red7.web.reviews.pool`.)"""
     bot_delay: float = option(
         "bot-delay", 0.8, N_("least seconds a bot's move takes"), Kind.NUMBER, seconds_between(0, 10)
     )
@@ -188,6 +200,9 @@ class Settings:
     """When failed logins lock a username out, for every process."""
     login_rules: LoginRules = LoginRules()
     """What each client may try of logins and registrations, in each process."""
+    search_threads: bool = False
+    """Whether the search pool's workers are threads of the server's own process (tests:
+    they hold its work on an event, or replace the search, in their own process)."""
 
     def __post_init__(self) -> None:
         check(self)

@@ -52,7 +52,8 @@ from .http.refusals import Limited, Refused, asked_language
 from .http.wire import MAX_MESSAGE
 from .protocol import Sent, parse_message
 from .reviews.hints import Hints
-from .reviews.wire import Hint
+from .reviews.pool import SearchPool
+from .reviews.wire import Hint, HintFrame
 from .storage.stored import token_hash
 from .table import play
 from .table.live import LiveTable
@@ -95,6 +96,7 @@ class Rooms:
     presence: Presence
     chat: Chat
     hints: Hints
+    search: SearchPool
     limits: ClientLimits
     metrics: Metrics
 
@@ -112,6 +114,7 @@ async def connected(websocket: WebSocket, table_id: str) -> None:
         parts.get(Presence),
         parts.get(Chat),
         parts.get(Hints),
+        parts.get(SearchPool),
         parts.get(ClientLimits),
         parts.get(Metrics),
     )
@@ -142,13 +145,13 @@ async def connected(websocket: WebSocket, table_id: str) -> None:
             await refuse("too-many", message.format(seconds=int(SOCKET_RETRY)), 4429, retry_after=SOCKET_RETRY)
         return
     try:
-        await _greeted(rooms, websocket, table_id, lang, refuse)
+        await _greeted(rooms, websocket, table_id, lang, refuse, who)
     finally:
         rooms.limits.close_socket(who)
 
 
-async def _greeted(rooms: Rooms, websocket: WebSocket, table_id: str, lang: str, refuse: Refuse) -> None:
-    """The connection from its hello on: the table, the seat, then the game."""
+async def _greeted(rooms: Rooms, websocket: WebSocket, table_id: str, lang: str, refuse: Refuse, who: str) -> None:
+    """The connection from its hello on (``who``: its client): the table, the seat, then the game."""
     try:
         received = await asyncio.wait_for(websocket.receive(), rooms.sockets.hello_timeout)
     except TimeoutError:
@@ -185,11 +188,17 @@ async def _greeted(rooms: Rooms, websocket: WebSocket, table_id: str, lang: str,
         return
     # the invitation it came by: a spectator's connection ends once the host changes it
     invited = token_hash(hello.invite) if hello.invite and live.private and live.invited(hello.invite) else None
-    await _game(rooms, websocket, live, seat, hello.chat, invited)
+    await _game(rooms, websocket, live, seat, hello.chat, invited, who)
 
 
 async def _game(
-    rooms: Rooms, websocket: WebSocket, live: LiveTable, seat: int | None, chat: bool, invited: str | None
+    rooms: Rooms,
+    websocket: WebSocket,
+    live: LiveTable,
+    seat: int | None,
+    chat: bool,
+    invited: str | None,
+    who: str,
 ) -> None:
     """The greeted connection's messages, one at a time, until it closes."""
     clock = rooms.sockets.clock
@@ -213,9 +222,9 @@ async def _game(
     messages = Bucket.full(RATE, BURST, clock())
     hinting: set[asyncio.Task[None]] = set()  # this connection's hints being worked out
 
-    async def hint(seat: int, seq: int) -> None:
+    async def hint(worked_out: Awaitable[HintFrame]) -> None:
         try:
-            frame = await rooms.hints.work_out(live, seat, seq)
+            frame = await worked_out
         except Exception:  # a hint that fails says so; it never ends the connection
             log.exception("a hint failed at table %s", live.id)
             with using(live.lang):
@@ -242,7 +251,7 @@ async def _game(
                     continue
                 try:
                     with rooms.metrics.round_trip.time():
-                        asked = await _handle(rooms, live, client, parse_message(message))
+                        asked = await _handle(rooms, live, client, parse_message(message), who)
                 except Limited as err:
                     await refuse(err.code, err.message, retry_after=err.retry_after)
                     continue
@@ -250,7 +259,7 @@ async def _game(
                     await refuse(err.code, err.message)
                     continue
                 if asked is not None:
-                    task = asyncio.create_task(hint(*asked))
+                    task = asyncio.create_task(hint(asked))
                     hinting.add(task)
                     task.add_done_callback(hinting.discard)
     except WebSocketDisconnect:
@@ -262,12 +271,14 @@ async def _game(
         await rooms.presence.disconnect(client)
 
 
-async def _handle(rooms: Rooms, live: LiveTable, client: Client, message: Sent) -> tuple[int, int] | None:
-    """One message of a greeted connection (in the table's language), from the seat it
-    holds now (:attr:`Client.seat`; a message cannot name one). Every message type is
-    handled here (mypy's ``assert_never`` fails on one that is not). A hint the seat may
-    have is only checked here (and counted): its seat and ``seq`` are returned for the
-    connection to work it out while it goes on reading."""
+async def _handle(
+    rooms: Rooms, live: LiveTable, client: Client, message: Sent, who: str
+) -> Awaitable[HintFrame] | None:
+    """One message of a greeted connection of client ``who`` (in the table's language),
+    from the seat it holds now (:attr:`Client.seat`; a message cannot name one). Every
+    message type is handled here (mypy's ``assert_never`` fails on one that is not). A
+    hint the seat may have is handed to the search pool here: what gives its frame is
+    returned for the connection to send it while it goes on reading."""
     seat = client.seat
     if isinstance(message, Say):  # (the seat is the connection's: a message cannot name one)
         await rooms.chat.say(live, seat, client, message)
@@ -276,8 +287,7 @@ async def _handle(rooms: Rooms, live: LiveTable, client: Client, message: Sent) 
         raise Refused("spectator", _("Spectators cannot play: take a seat to play."), 403)
     match message:
         case Hint():
-            rooms.hints.check(live, seat, message.seq, rooms.sockets.clock())
-            return seat, message.seq
+            return rooms.hints.ask(live, seat, message.seq, who, rooms.search, rooms.sockets.clock())
         case Decide():
             await play.decide(rooms.tables, live.id, seat, message.seq, message.action)
         case TakeBack():

@@ -4,9 +4,10 @@ A review marks every decision of a game (:meth:`red7.play.session.Session.review
 exact solver where it answers, else the hint's bot estimating the people's decisions)
 and words it as the terminal game does (:func:`red7.ui.words.review_text`). It reads
 every hand, so it is only for a game that is over. It may take a while (the solver's
-first positions of a deal, an estimate per decision), so it runs in a thread:
-:class:`Reviews` keeps each game's :class:`Review` (how far it is, then its text); a
-second request for the same game gets the same one, however many ask.
+first positions of a deal, an estimate per decision), so it runs in the search pool
+(:mod:`red7.web.reviews.pool`), which tells how far it is as it goes: :class:`Reviews`
+keeps each game's :class:`Review` (how far it is, then its text); a second request for
+the same game gets the same one, however many ask.
 
 **Once across processes.** A finished review is kept in the database
 (:class:`StoredReviews`, a row keyed by the game: migration ``0012``), written by an
@@ -19,16 +20,19 @@ the first finished is the one kept and served. A review being worked out when it
 process dies is in no database (nothing was written): the next request, to any
 process, starts it again.
 
-Starting one is limited per client (:data:`STARTS_RATE`) and in all (:data:`RUNNING`),
-in each process (as the hints' and the chat's limits), so one client cannot start many.
+Starting one is limited per client (:data:`STARTS_RATE`) and in all (:data:`RUNNING`, and
+no more than the search pool's share, :attr:`~red7.web.reviews.pool.SearchPool.share`,
+so that reviews never take every worker from the hints), in each process (as the hints'
+and the chat's limits), so one client cannot start many.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Collection
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Final, Literal, cast
@@ -48,6 +52,7 @@ from ..http.refusals import Limited
 from ..http.wire import Tag
 from ..storage.rows import Base, GameRow, now
 from .hints import HINT_BOT
+from .pool import SearchPool
 from .wire import ReviewView
 
 STARTS_RATE: Final = 3 / 60
@@ -55,9 +60,11 @@ STARTS_RATE: Final = 3 / 60
 STARTS_BURST: Final = 6
 """...and six at once (a club's people may share an address)."""
 RUNNING: Final = 2
-"""Reviews worked out at once by one process (each holds a thread)."""
+"""Reviews worked out at once by one process (each holds a worker of the search pool)."""
 KEPT: Final = 200
 """Finished reviews kept (the oldest are worked out again if asked)."""
+
+log = logging.getLogger("red7.web")
 
 
 class ReviewRow(Base):
@@ -147,7 +154,7 @@ class Reviews:
     stored: StoredReviews | None = None
     """Where finished reviews are kept for every process (None: in this process only)."""
     worked_out: Callable[[], None] = lambda: None
-    """Called (in the review's thread) each time this process has worked a review out."""
+    """Called each time this process has worked a review out."""
     clock: Callable[[], float] = time.monotonic
     """What the limits on starting reviews read the time from (tests move it)."""
     _reviews: OrderedDict[tuple[str, int], Review] = field(default_factory=OrderedDict)
@@ -181,18 +188,20 @@ class Reviews:
         people: Collection[int],
         client: str,
         now: float,
+        pool: SearchPool,
     ) -> Review:
-        """The review of game ``key`` (its table's id and number), started if there is
-        none (or the last one failed) for ``session``'s finished game, in ``lang`` with
-        ``names``; ``people``: the seats whose decisions the bot estimates. Starting one
-        counts against ``client``'s share (:class:`~red7.web.http.refusals.Limited` when it has
-        had it, or when :attr:`running` reviews are being worked out already)."""
+        """The review of game ``key`` (its table's id and number), started in ``pool`` if
+        there is none (or the last one failed) for ``session``'s finished game, in
+        ``lang`` with ``names``; ``people``: the seats whose decisions the bot estimates.
+        Starting one counts against ``client``'s share (:class:`~red7.web.http.refusals.Limited`
+        when it has had it, or when :attr:`running` reviews, or the pool's share, are
+        being worked out already)."""
         review = self._reviews.get(key)
         if review is not None and not review.failed:
             self._reviews.move_to_end(key)
             return review
         busy = sum(r.text is None and not r.failed for r in self._reviews.values())
-        if busy >= self.running:
+        if busy >= min(self.running, pool.share):
             raise Limited("reviews-busy", _("Other reviews are being worked out: try again in a minute."), 30.0)
         bucket = self._starts.setdefault(client, Bucket.full(self.rate, self.burst, now))
         wait = bucket.take(now)
@@ -200,30 +209,31 @@ class Reviews:
             message = _("You started many reviews in a short time: wait {seconds} s.").format(seconds=int(wait) + 1)
             raise Limited("too-many-reviews", message, wait)
         review = self._reviews[key] = Review(lang)
-        review.task = asyncio.get_running_loop().run_in_executor(
-            None, self._work_out, key, review, session, names, frozenset(people)
-        )
+
+        def progress(done: int, total: int) -> None:  # (in a thread: a late one changes nothing)
+            if review.text is None:
+                review.done, review.total = done, total
+
+        marking = pool.submit(marked, session, names, lang, frozenset(people), progress=progress)
+        review.task = asyncio.ensure_future(self._work_out(key, review, marking))
         self._forget_oldest()
         return review
 
-    def _work_out(
-        self, key: tuple[str, int], review: Review, session: Session, names: list[str], people: frozenset[int]
-    ) -> None:
-        """In a worker thread: mark the game, counting in ``review`` how far it is, word
-        it, and keep it in the database; ``review`` is done once it is kept there, with
-        the text kept (another process's, if it finished first)."""
+    async def _work_out(self, key: tuple[str, int], review: Review, marking: Awaitable[tuple[str, int]]) -> None:
+        """Once ``marking`` (the game's review in words, and its decisions) is done,
+        keep it in the database; ``review`` is done once it is kept there, with the text
+        kept (another process's, if it finished first)."""
         try:
-            done = Review(review.lang, text=_work_out(review, session, names, review.lang, people))
-            done.done = done.total = review.total
+            text, total = await marking
+            done = Review(review.lang, total, total, text)
             self.worked_out()
             if self.stored is not None:
-                done = self.stored.keep(*key, done)
-            # (the text last: a reader on the event loop takes the review as done once it is set)
+                done = await asyncio.get_running_loop().run_in_executor(None, self.stored.keep, *key, done)
             review.lang, review.done, review.total = done.lang, done.done, done.total
             review.text = done.text
         except Exception:
             review.failed = True
-            raise
+            log.exception("the review of game %s of table %s failed", key[1], key[0])
 
     def _forget_oldest(self) -> None:
         while len(self._reviews) > KEPT:
@@ -233,15 +243,13 @@ class Reviews:
             del self._reviews[oldest]
 
 
-def _work_out(review: Review, session: Session, names: list[str], lang: str, people: frozenset[int]) -> str:
-    """Mark the game, counting in ``review`` how far it is; its words."""
-
-    def progress(done: int, total: int) -> None:
-        review.done, review.total = done, total
-
+def marked(
+    session: Session, names: list[str], lang: str, people: frozenset[int], progress: Callable[[int, int], None]
+) -> tuple[str, int]:
+    """In a worker of the search pool: mark the finished game of ``session`` (telling
+    ``progress`` how far it is), word it; its words and the number of decisions marked."""
     bot = make_bot(HINT_BOT)
     marks = session.review(bot if isinstance(bot, Appraiser) else None, people, progress)
     with using(lang):
         text = review_text(marks, names, session.table.config.advanced)
-    review.done = review.total = len(marks)
-    return text
+    return text, len(marks)

@@ -27,6 +27,7 @@ from ..table.records import played
 from ..table.routes.pages import GameNumber
 from ..table.routes.records import reader
 from ..table.tables import Tables
+from .pool import SearchPool
 from .reviews import Reviews
 from .wire import ReviewView
 
@@ -46,6 +47,7 @@ async def review(
     request: Request,
     tables: Annotated[Tables, part(Tables)],
     reviews: Annotated[Reviews, part(Reviews)],
+    pool: Annotated[SearchPool, part(SearchPool)],
 ) -> ReviewView:
     """The review of game ``number`` once it is over (every hand is read), the same one
     for every asker in every process; started by the first to ask if no process has
@@ -64,5 +66,5 @@ async def review(
         who = client_key(request.client.host if request.client else None)
         # a copy of the finished game: the table's own session moves on to a rematch
         session = Session(Table.around(table.game.clone(), table.seats))
-        found = reviews.of((table_id, number), session, game.names(), game.lang, people, who, reviews.clock())
+        found = reviews.of((table_id, number), session, game.names(), game.lang, people, who, reviews.clock(), pool)
     return found.json()

@@ -25,6 +25,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import BrokenExecutor
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -268,6 +269,28 @@ def test_the_pool_in_processes_answers_and_relays_progress() -> None:
         assert asyncio.run(run()) == 3
         until(lambda: len(seen) == 3)
         assert seen == [(1, 3), (2, 3), (3, 3)] and pool.held("eve") == 0
+    finally:
+        pool.close()
+
+
+def test_a_search_worker_that_dies_is_replaced() -> None:
+    """A worker process killed (say, out of memory) fails the jobs it had; the next jobs
+    are worked out by a new worker, not refused for ever by a broken pool."""
+    pool = SearchPool(1)
+
+    async def run() -> tuple[int, int]:
+        first = await pool.submit(os.getpid)
+        os.kill(first, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                return first, await pool.submit(os.getpid)
+            except BrokenExecutor:  # (submitted before the pool saw its worker die)
+                assert time.monotonic() < deadline, "no new worker"
+
+    try:
+        first, second = asyncio.run(run())
+        assert second != first
     finally:
         pool.close()
 

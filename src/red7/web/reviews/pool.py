@@ -17,7 +17,7 @@ and tree search but holds it through the exact solver, which the ``hard`` bot an
 reviews call all the time, and the bots' own Python holds it too: worked out in threads
 of the server, the search takes the GIL from the event loop for milliseconds at a time.
 In processes it cannot, and a worker that dies (killed, out of memory) takes no table
-with it. Measured with
+with it: the pool starts new ones for the next job. Measured with
 ``benchmarks/hint_flood.py`` (docs/results/web.md, 2026-12-07), with the per-client
 share on, two threads and two processes gave close figures (``/readyz`` at most
 96–149 ms in threads, 68–106 ms in processes, against 1.8–3.8 s before the pool): the
@@ -35,13 +35,14 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import multiprocessing
 import multiprocessing.queues
 import os
 import threading
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from ..table.bots import end_with_parent
@@ -53,6 +54,8 @@ Progress = Callable[[int, int], None]
 Reports = multiprocessing.queues.SimpleQueue[tuple[int, tuple[int, int] | None] | None]
 """From the worker processes to the server: ``(job, (done, total))``, then ``(job, None)``
 once the job is over (it reports no more); None stops the thread that reads them."""
+
+log = logging.getLogger("red7.web")
 
 _reports: Reports | None = None
 """In a worker process: where its jobs' progress goes (:func:`_reporting`)."""
@@ -132,7 +135,13 @@ class SearchPool:
         elif progress is not None:
             self._progress[job] = progress
             work, args = _reporting, (job, work, *args)
-        submitted: Future[T] = executor.submit(work, *args)
+        try:
+            submitted: Future[T] = executor.submit(work, *args)
+        except BrokenExecutor:  # a worker died (its jobs then failed): new workers, for this job on
+            log.warning("a search worker ended unexpectedly: starting new ones")
+            executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+            submitted = self._start().submit(work, *args)
         if holder is not None:  # (before the callback that counts it out, which may run at once)
             with self._lock:
                 self._held[holder] += 1

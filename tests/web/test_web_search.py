@@ -20,6 +20,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import secrets
 import signal
 import threading
@@ -360,8 +361,8 @@ def test_one_address_asking_hints_at_twenty_tables_gets_its_share_and_another_is
     at once. Its share (one hint being worked out of the two workers') is served, the
     rest refused in each table's language with when to ask again (all but the first,
     unless a hint is done before the next ask is read); another address's hint, asked
-    meanwhile, is answered. (68d268a worked them all out, in the threads its accounts
-    and readiness probe wait in.)"""
+    meanwhile, is answered; the refusals are counted in the metrics. (68d268a worked them
+    all out, in the threads its accounts and readiness probe wait in.)"""
     with WebServer(tmp_path, bot_delay=0, options=["--search-workers", "2"]) as server, ExitStack() as sockets:
         flood = []
         for i in range(20):
@@ -381,6 +382,9 @@ def test_one_address_asking_hints_at_twenty_tables_gets_its_share_and_another_is
         for lang, refusal in refusals:
             assert refusal["code"] in SHARE_CODES and refusal["retry_after"] > 0, refusal
             assert words[lang] in refusal["message"], refusal
+        metrics = httpx.get(f"{server.url}/metrics", timeout=60, trust_env=False).text  # the admin sees the flood
+        shown = sum(float(m) for m in re.findall(r'red7_refused_total\{reason="[a-z-]+-address"\} (\S+)', metrics))
+        assert shown == len(refusals), metrics
 
 
 @pytest.mark.slow  # a server process killed

@@ -252,7 +252,8 @@ async def _game(
                 try:
                     with rooms.metrics.round_trip.time():
                         asked = await _handle(rooms, live, client, parse_message(message), who)
-                except Limited as err:
+                except Limited as err:  # (a flood of hints or chat shows in the metrics)
+                    rooms.metrics.refused.labels(reason=err.code).inc()
                     await refuse(err.code, err.message, retry_after=err.retry_after)
                     continue
                 except Refused as err:

@@ -63,7 +63,7 @@ class Metrics:
         self.refused = Counter(
             "red7_refused",
             "Requests and WebSockets refused to protect the server, by reason "
-            "(host, origin, not-json, tables, open-tables, sockets).",
+            "(host, origin, not-json, tables, open-tables, sockets; a WebSocket message past a limit: its code).",
             ["reason"],
             registry=self.registry,
         )

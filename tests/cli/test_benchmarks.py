@@ -140,6 +140,18 @@ def test_web_lobby() -> None:
     assert result["filtered (3 players, advanced, free seat)"]["total"] == 15  # public, not full
 
 
+def test_hint_flood() -> None:
+    # two tables flooding for 3 s: the other person's first hint and decision fall in it
+    result = figures("hint_flood", "--tables", "2", "--seconds", "3")
+    assert result["tables"] == 2 and result["src"] == "this checkout"
+    probes = result["probes"]
+    assert set(probes) == {"readyz", "account", "login", "profile", "hint", "decision"}
+    assert probes["readyz"]["n"] > 0 and set(probes["readyz"]["answers"]) == {"200"}
+    assert probes["login"]["answers"] == {"200": probes["login"]["n"]} and probes["login"]["n"] > 0
+    assert result["flood"]["worked out"] > 0
+    assert set(result["load_average"]) == {"min", "mean", "max"}
+
+
 @pytest.mark.services  # PostgreSQL (Debian's, see .ci/run)
 def test_web_capacity() -> None:
     assert local_services.Postgres.available()

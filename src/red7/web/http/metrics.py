@@ -44,6 +44,13 @@ class Metrics:
             "Games of rated tables whose ratings this process wrote (each game is rated by one process only).",
             registry=self.registry,
         )
+        self.unrated = Counter(
+            "red7_games_unrated",
+            "Games of rated tables this process judged and left unrated, by reason (unplayed: fewer than two "
+            "players finished a turn; repeated: two of its people were rated together too often that day).",
+            ["reason"],
+            registry=self.registry,
+        )
         self.reviews = Counter(
             "red7_reviews_worked_out",
             "Reviews of finished games this process worked out (one another process kept is served, not worked out).",

@@ -22,7 +22,8 @@ from ...play.match import ranks_of
 from ..storage.stored import replayed
 from ..table.events import GameOver
 from ..table.tables import Tables
-from .ratings import Ratings, placings
+from .eligibility import Verdict, finished_turns, placings
+from .ratings import Ratings
 
 log = logging.getLogger("red7.web")
 
@@ -73,8 +74,8 @@ class Rater:
 
     async def rate(self, table_id: str, number: int) -> None:
         """Rate game ``number`` of the rated table ``table_id`` once it is over, exactly
-        once whoever else rates it (:meth:`Ratings.apply`); a game with a guest in it
-        (none can sit at a rated table) moves nothing."""
+        once whoever else rates it, as the rules let it (:meth:`Ratings.apply`); a game
+        with a guest in it (none can sit at a rated table) moves nothing."""
         live = self.tables.live.get(table_id)
         if live is None or not live.rated:
             return
@@ -83,9 +84,15 @@ class Rater:
             stored = await self.tables.db(self.tables.store.game, table_id, number)
             if stored is None or stored.id is None or not stored.result:
                 return
-            places = placings(seats, ranks_of(replayed(stored)))
-            if places is not None and await self.tables.db(self.ratings.apply, stored.id, places):
+            game = replayed(stored)
+            places = placings(seats, ranks_of(game), finished_turns(game))
+            if places is None:
+                return
+            verdict = await self.tables.db(self.ratings.apply, stored.id, places)
+            if verdict is Verdict.RATED:
                 self.tables.metrics.rated.inc()
+            elif verdict is not None:
+                self.tables.metrics.unrated.labels(reason=verdict.value).inc()
         except Exception:  # the database away for a moment: the next look rates it
             log.exception("could not rate game %d of table %s", number, table_id)
 

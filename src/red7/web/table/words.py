@@ -82,8 +82,19 @@ UI_WORDS: Final = {
     "last": N_("Last"),
     "leaderboard": N_("Leaderboard"),
     "leaderboard_about": N_(
-        "Every game at a rated table moves the ratings of its players, people and bots alike "
+        "The games played at rated tables move the ratings of their players, people and bots alike "
         "(openskill): the rating shown is the cautious one, μ − 3σ, so it rises as games make it sure."
+    ),
+    "counting_title": N_("Which games count"),
+    # the ratings' rules (red7.web.ratings.eligibility): {games} and {hours} come with the leaderboard
+    "counting_played": N_(
+        "A player who finished no turn of their own in a game (who conceded at their first decision, "
+        "or was out before they could move) is not rated by it; the others are rated among themselves "
+        "if two or more are left."
+    ),
+    "counting_repeated": N_(
+        "Two people are rated together at most {games} times in {hours} hours; their further games "
+        "in that time move no rating. Games against bots are not limited: a bot plays every game to win."
     ),
     "place": N_("Place"),
     "player": N_("Player"),

@@ -34,8 +34,9 @@ def hide_secrets(text: str) -> str:
 
     def hidden(found: re.Match[str]) -> str:
         mark, name, value = found.groups()
-        secret = value and unquote_plus(name).strip().lower() in SECRET_NAMES
-        return f"{mark}{name}={HIDDEN}" if secret else found[0]
+        if value and unquote_plus(name).strip().lower() in SECRET_NAMES:
+            return f"{mark}{name}={HIDDEN}"
+        return found[0]
 
     return _PARAMETER.sub(hidden, text) if "=" in text else text
 

@@ -2,11 +2,11 @@
 
 A person whose turn it is asks (a ``hint`` message, :class:`~red7.web.reviews.wire.Hint`);
 :class:`Hints` checks that the table allows hints, that it is their turn at the ``seq``
-of the game they saw (a spectator never gets here: the socket refuses them first), that they have no
-hint being worked out already and that they have not asked too many lately; then the
-session's hint (:meth:`red7.play.session.Session.hint`: a bot's whole turn in their
-place, on a copy of the game, from their own observation) is worked out off the event
-loop, in a thread, and worded as the terminal game words it
+of the game they saw (a spectator never gets here: the socket refuses them first), that
+they have no hint being worked out already and that they have not asked too many
+lately; then the session's hint (:meth:`red7.play.session.Session.hint`: a bot's whole
+turn in their place, on a copy of the game, from their own observation) is worked out
+off the event loop, in a thread, and worded as the terminal game words it
 (:func:`red7.ui.words.plan_text`). The answer goes to the asking connection only
 (:func:`hint_frame`): it is about that person's own hand.
 """

@@ -57,6 +57,12 @@ async def new_game(tables: Tables, live: LiveTable, rematch: bool = False) -> No
     await tables.write(live)
 
 
+def stale_game(live: LiveTable, game: int | None) -> bool:
+    """Whether a message about game ``game`` (None: it names none, the game being
+    played) is about another game than ``live``'s: stale, whatever its ``seq``."""
+    return game is not None and game != live.game_number
+
+
 def _after_game(live: LiveTable, game: int | None) -> None:
     """Refuse a rematch's answer unless the game is over (and is game ``game``, when
     the message says which: an answer about an earlier game is stale), or the table
@@ -103,12 +109,6 @@ async def decline(tables: Tables, table_id: str, seat: int, game: int | None = N
         await tables.write(live)
 
     await tables.change(live, declined)
-
-
-def stale_game(live: LiveTable, game: int | None) -> bool:
-    """Whether a message about game ``game`` (None: it names none, the game being
-    played) is about another game than ``live``'s: stale, whatever its ``seq``."""
-    return game is not None and game != live.game_number
 
 
 async def _turn_of(tables: Tables, live: LiveTable, seat: int, seq: int, game: int | None) -> None:

@@ -28,7 +28,9 @@ expire. A message over :data:`~red7.web.http.wire.MAX_MESSAGE` bytes is refused
 (``too-large``), and so is a flood (:mod:`red7.web.socket`). Every number in an
 address or a body is bounded (:data:`~red7.web.http.wire.MAX_NUMBER`). No OpenAPI
 description is served (``/openapi.json``, ``/docs`` and ``/redoc`` are 404): the
-protocol's own schema, ``GET /api/protocol``, is the published one.
+protocol's own schema, ``GET /api/protocol``, is the published one. Every answer carries
+a Content-Security-Policy that allows the server's own files only and no framing, and its
+neighbours (:mod:`red7.web.http.headers`).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from pathlib import Path
 from argon2 import PasswordHasher
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
@@ -57,6 +59,7 @@ from .accounts.routes import Logins
 from .admin import routes as admin_routes
 from .chat.chat import Chat
 from .http.guard import Guard
+from .http.headers import SECURITY_HEADERS, SecurityHeaders
 from .http.limits import ClientLimits
 from .http.metrics import Metrics
 from .http.origins import Hosts, parse_origin
@@ -134,6 +137,12 @@ async def _not_here(request: Request, err: Exception) -> JSONResponse:
         if err.status_code == 404:
             return refusal_response("not-found", _("There is nothing at this address."), 404)
     return refusal_response("bad-request", str(err.detail), err.status_code)
+
+
+async def _failed(_request: Request, _err: Exception) -> PlainTextResponse:
+    # Starlette's own answer, with the headers every answer carries (it is sent from
+    # outside every middleware); the exception is raised again, and logged, after it
+    return PlainTextResponse("Internal Server Error", 500, headers=dict(SECURITY_HEADERS))
 
 
 ROOMS_WITH_PAGES = (
@@ -225,10 +234,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         Guard, hosts=Hosts.of(settings.allowed_hosts, settings.listening), origins=origins, metrics=metrics
     )
+    app.add_middleware(SecurityHeaders)  # the outermost: the guard's refusals carry its headers too
     app.mount("/static", StaticFiles(directory=SITE, packages=[(room, "static") for room in ROOMS_WITH_PAGES]))
     app.add_exception_handler(Refused, _refused)
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(HTTPException, _not_here)
+    app.add_exception_handler(Exception, _failed)
     routers = (pages.router, ops.router, lobby.router, records.router, socket.router, turns.router)
     features = (accounts_routes.router, admin_routes.router, ratings_routes.router, reviews_routes.router)
     for router in (*routers, *features, rules.router):

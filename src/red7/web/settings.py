@@ -158,7 +158,7 @@ class Settings:
     access_log: bool = option(
         "access-log",
         False,
-        N_("log every request: its method, path and status; never a seat token, as none travels in an address"),
+        N_("log every request: its method, address and status; a secret put in an address (a token...) is hidden"),
         Kind.SWITCH,
         words=N_("off"),
     )

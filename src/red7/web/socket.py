@@ -213,9 +213,9 @@ async def _game(
     messages = Bucket.full(RATE, BURST, clock())
     hinting: set[asyncio.Task[None]] = set()  # this connection's hints being worked out
 
-    async def hint(seat: int, seq: int) -> None:
+    async def hint(seat: int, seq: int, game: int) -> None:
         try:
-            frame = await rooms.hints.work_out(live, seat, seq)
+            frame = await rooms.hints.work_out(live, seat, seq, game)
         except Exception:  # a hint that fails says so; it never ends the connection
             log.exception("a hint failed at table %s", live.id)
             with using(live.lang):
@@ -262,12 +262,12 @@ async def _game(
         await rooms.presence.disconnect(client)
 
 
-async def _handle(rooms: Rooms, live: LiveTable, client: Client, message: Sent) -> tuple[int, int] | None:
+async def _handle(rooms: Rooms, live: LiveTable, client: Client, message: Sent) -> tuple[int, int, int] | None:
     """One message of a greeted connection (in the table's language), from the seat it
     holds now (:attr:`Client.seat`; a message cannot name one). Every message type is
     handled here (mypy's ``assert_never`` fails on one that is not). A hint the seat may
-    have is only checked here (and counted): its seat and ``seq`` are returned for the
-    connection to work it out while it goes on reading."""
+    have is only checked here (and counted): its seat, ``seq`` and game number are
+    returned for the connection to work it out while it goes on reading."""
     seat = client.seat
     if isinstance(message, Say):  # (the seat is the connection's: a message cannot name one)
         await rooms.chat.say(live, seat, client, message)
@@ -276,12 +276,12 @@ async def _handle(rooms: Rooms, live: LiveTable, client: Client, message: Sent) 
         raise Refused("spectator", _("Spectators cannot play: take a seat to play."), 403)
     match message:
         case Hint():
-            rooms.hints.check(live, seat, message.seq, rooms.sockets.clock())
-            return seat, message.seq
+            rooms.hints.check(live, seat, message.seq, rooms.sockets.clock(), message.game)
+            return seat, message.seq, live.game_number
         case Decide():
-            await play.decide(rooms.tables, live.id, seat, message.seq, message.action)
+            await play.decide(rooms.tables, live.id, seat, message.seq, message.action, message.game)
         case TakeBack():
-            await play.take_back(rooms.tables, live.id, seat, message.seq)
+            await play.take_back(rooms.tables, live.id, seat, message.seq, message.game)
         case Again():
             await play.again(rooms.tables, live.id, seat, message.game)
         case Decline():

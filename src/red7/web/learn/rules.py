@@ -40,7 +40,7 @@ PAGE: Final = Template("""<!doctype html>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>$title</title>
-  <link rel="icon" href="data:,">
+  <link rel="icon" href="/static/icon.svg" type="image/svg+xml">
   <link rel="stylesheet" href="/static/red7.css">
 </head>
 <body class="lobby-page">

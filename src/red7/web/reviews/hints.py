@@ -2,11 +2,11 @@
 
 A person whose turn it is asks (a ``hint`` message, :class:`~red7.web.reviews.wire.Hint`);
 :class:`Hints` checks that the table allows hints, that it is their turn at the ``seq``
-they saw (a spectator never gets here: the socket refuses them first), that they have no
-hint being worked out already and that they have not asked too many lately; then the
-session's hint (:meth:`red7.play.session.Session.hint`: a bot's whole turn in their
-place, on a copy of the game, from their own observation) is worked out off the event
-loop, in a thread, and worded as the terminal game words it
+of the game they saw (a spectator never gets here: the socket refuses them first), that
+they have no hint being worked out already and that they have not asked too many
+lately; then the session's hint (:meth:`red7.play.session.Session.hint`: a bot's whole
+turn in their place, on a copy of the game, from their own observation) is worked out
+off the event loop, in a thread, and worded as the terminal game words it
 (:func:`red7.ui.words.plan_text`). The answer goes to the asking connection only
 (:func:`hint_frame`): it is about that person's own hand.
 """
@@ -26,6 +26,7 @@ from ..http.limits import Bucket
 from ..http.refusals import Limited, Refused, session_refusal
 from ..http.wire import PROTOCOL_VERSION
 from ..table.live import LiveTable
+from ..table.play import stale_game
 from .wire import HintFrame
 
 HINT_BOT: Final = "hard"
@@ -48,13 +49,16 @@ class Hints:
     _buckets: dict[tuple[str, int], Bucket] = field(default_factory=dict)
     _busy: set[tuple[str, int]] = field(default_factory=set)
 
-    def check(self, live: LiveTable, seat: int, seq: int, now: float) -> None:
+    def check(self, live: LiveTable, seat: int, seq: int, now: float, game: int | None = None) -> None:
         """Refuse, in words (in the language in use), unless the person in ``seat`` may
-        have a hint now at ``seq``; counts the hint against their share if they may."""
+        have a hint now at ``seq`` of game ``game`` (None: the game being played);
+        counts the hint against their share if they may."""
         if not live.hints:
             raise Refused("no-hints", _("Hints are off at this table."), 403)
         if live.status != "playing":
             raise session_refusal(Stop.NO_GAME)
+        if stale_game(live, game):
+            raise session_refusal(Stop.STALE)
         try:
             live.session.check(seat, seq)
         except SessionRefused as refused:
@@ -70,9 +74,10 @@ class Hints:
             message = _("You asked for many hints in a short time: wait {seconds} s.").format(seconds=int(wait) + 1)
             raise Limited("too-many-hints", message, wait)
 
-    async def work_out(self, live: LiveTable, seat: int, seq: int) -> HintFrame:
-        """The hint for ``seat`` at ``seq`` (already :meth:`check` ed), worked out in a
-        thread (the event loop serves the other tables meanwhile): its frame."""
+    async def work_out(self, live: LiveTable, seat: int, seq: int, game: int) -> HintFrame:
+        """The hint for ``seat`` at ``seq`` of game number ``game`` (already :meth:`check`
+        ed), worked out in a thread (the event loop serves the other tables meanwhile):
+        its frame."""
         key = (live.id, seat)
         self._busy.add(key)
         try:
@@ -81,14 +86,15 @@ class Hints:
         finally:
             self._busy.discard(key)
         with using(live.lang):
-            return hint_frame(plan, seq, live.names(), live.config.advanced)
+            return hint_frame(plan, game, seq, live.names(), live.config.advanced)
 
 
-def hint_frame(plan: Plan, seq: int, names: list[str], match: bool) -> HintFrame:
+def hint_frame(plan: Plan, game: int, seq: int, names: list[str], match: bool) -> HintFrame:
     """A hint as its asker gets it, in the language in use."""
     return {
         "v": PROTOCOL_VERSION,
         "type": "hint",
+        "game": game,
         "seq": seq,
         "text": plan_text(plan, bot_level(HINT_BOT), names, match),
         "decisions": [str(action) for action in plan.decisions],

@@ -226,24 +226,31 @@ class Hello(Request):
 
 
 class Decide(Request):
-    """A decision (its notation, e.g. ``play R7``) made against the frame ``seq``."""
+    """A decision (its notation, e.g. ``play R7``) made against the frame ``seq`` of game ``game``."""
 
-    refusals: ClassVar[Mapping[str, Why]] = {"seq": _stale, "action": _decision}
+    refusals: ClassVar[Mapping[str, Why]] = {"seq": _stale, "action": _decision, "game": _stale}
 
     type: Literal["decide"]
     seq: Number
     """The ``seq`` of the frame the decision was made against."""
     action: Text
     """The decision in the game's notation, as an option's ``action`` says it."""
+    game: Number | None = None
+    """The number of the game (the frame's ``table.game``) the decision is for: another
+    number is stale (a message of an earlier game whose ``seq`` a later game reached
+    again). Absent: the game being played (as a client written before this field
+    sends it; the pages always name the game)."""
 
 
 class TakeBack(Request):
-    """Take the staged turn back (the frame ``seq`` it is taken back from)."""
+    """Take the staged turn back (the frame ``seq`` of game ``game`` it is taken back from)."""
 
-    refusals: ClassVar[Mapping[str, Why]] = {"seq": _stale}
+    refusals: ClassVar[Mapping[str, Why]] = {"seq": _stale, "game": _stale}
 
     type: Literal["take_back"]
     seq: Number
+    game: Number | None = None
+    """As :attr:`Decide.game`."""
 
 
 class Again(Request):

@@ -58,6 +58,8 @@ def test_the_command_line_adds_grants_and_revokes_admins(tmp_path: Path) -> None
     assert again.returncode == 2 and "taken" in again.stderr and "Traceback" not in again.stderr
     short = red7_admin("add", "Other", "--password-stdin", "--database-url", url, stdin="short\n")
     assert short.returncode == 2 and "8 to 256" in short.stderr
+    common = red7_admin("add", "Other", "--password-stdin", "--database-url", url, stdin="12345678\n")
+    assert common.returncode == 2 and "most common" in common.stderr and "12345678" not in common.stderr
     unknown = red7_admin("grant", "Nobody", "--database-url", url)
     assert unknown.returncode == 2 and "no account Nobody" in unknown.stderr
     with TestClient(make_app(tmp_path, login_rules=OPEN)) as client:  # the server's own argon2 cost

@@ -1,11 +1,12 @@
 """Accounts of a web server (optional: guests play as before), their login sessions and
 the lockout of failed logins; the admin's account operations.
 
-A person registers with a username and a password (:data:`USERNAME`, :data:`PASSWORD_LENGTH`);
-the password is kept as its argon2id hash (argon2-cffi), never itself. Logging in makes
-a login session: a random id (:func:`~red7.web.storage.stored.new_token`'s 192 bits) that the
-browser keeps in an HttpOnly cookie, the database only its SHA-256 (so a copy of the
-database opens no session). Every request that uses it looks it up in the database:
+A person registers with a username (:data:`USERNAME`) and a password
+(:func:`~red7.web.accounts.passwords.check_password`: 8 to 256 characters, not easily
+guessed), kept as its argon2id hash (argon2-cffi), never itself. Logging in makes a
+login session: a random id (:func:`~red7.web.storage.stored.new_token`'s 192 bits) that
+the browser keeps in an HttpOnly cookie, the database only its SHA-256 (so a copy of
+the database opens no session). Every request that uses it looks it up in the database:
 a session revoked, or an account banned or removed, is refused by every process at
 once.
 
@@ -46,7 +47,8 @@ from ..http.refusals import Limited, Refused
 from ..storage.rows import Base, GameRow, SeatRow, TableRow, now
 from ..storage.store import Store
 from ..storage.stored import new_token, token_hash
-from .wire import PASSWORD_LENGTH, AdminAccount, ProfileGame, password_refusal, username_refusal
+from .passwords import check_password
+from .wire import AdminAccount, ProfileGame, username_refusal
 
 USERNAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,19}")
 """A username: 3 to 20 letters (a-z, A-Z), digits, ``_``, ``.`` or ``-``, starting with
@@ -136,14 +138,6 @@ def check_username(username: str) -> str:
     return username
 
 
-def check_password(password: str) -> str:
-    """``password`` if it is long enough and not too long, else Refused."""
-    low, high = PASSWORD_LENGTH
-    if not low <= len(password) <= high:
-        raise password_refusal()
-    return password
-
-
 def _bad_login() -> Refused:
     # one refusal for an unknown name, a wrong password and a malformed name alike
     return Refused("bad-login", _("Wrong username or password."), 401)
@@ -179,7 +173,7 @@ class Accounts:
     def add(self, username: str, password: str, admin: bool = False) -> Account:
         """A new account (``admin``: with the admin role: ``red7 admin add``)."""
         check_username(username)
-        check_password(password)
+        check_password(password, username)
         digest = self.hasher.hash(password)
         try:
             with Session(self.store.engine) as s, s.begin():

@@ -60,7 +60,7 @@ PAGE_WORDS: Final = {
     "username": N_("Username"),
     "password": N_("Password"),
     "username_rules": N_("3 to 20 letters, digits, '_', '.' or '-'."),
-    "password_rules": N_("At least 8 characters."),
+    "password_rules": N_("At least 8 characters, and not a common or easily guessed password."),
     "logout": N_("Log out"),
     "logged_in_as": N_("Logged in as {name}"),
     "games_title": N_("Your finished games"),

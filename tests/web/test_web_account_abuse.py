@@ -22,6 +22,68 @@ from pathlib import Path
 import httpx
 
 from tests.support.web_server import WebServer
+from tests.web.test_web_accounts import PASSWORD
+from tests.web.test_web_admin import ADMIN, add_admin
+
+OWNER = {"X-Forwarded-For": "198.51.100.7"}
+ATTACKER = {"X-Forwarded-For": "203.0.113.66"}
+
+
+def attempt(http: httpx.Client, name: str, password: str, headers: dict[str, str]) -> httpx.Response:
+    return http.post("/api/account/login", json={"username": name, "password": password}, headers=headers)
+
+
+def metric(http: httpx.Client, name: str) -> float:
+    """The sample ``name`` (with its labels, as written) of the server's ``/metrics`` (0: none)."""
+    for line in http.get("/metrics").text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[-1])
+    return 0.0
+
+
+def test_failed_logins_from_one_address_lock_nobody_out(tmp_path: Path) -> None:
+    """The attacker's address fails five times on Ana's name and four on the admin's:
+    before, Ana's name was locked for every address (429 ``locked``) and her right
+    password refused. Now the attacker alone waits (429 ``login-wait``, a
+    ``Retry-After``), and the owners log in from their own addresses."""
+    add_admin(f"sqlite:///{tmp_path}/db.sqlite3")
+    with WebServer(tmp_path) as server, httpx.Client(base_url=server.url, timeout=60, trust_env=False) as http:
+        r = http.post("/api/account/register", json={"username": "Ana", "password": PASSWORD}, headers=OWNER)
+        assert r.status_code == 200, r.text
+        http.cookies.clear()
+        tried = [attempt(http, "Ana", "not her password", ATTACKER) for _ in range(6)]
+        tried += [attempt(http, ADMIN, "not his password", ATTACKER) for _ in range(4)]
+        for name, who in (("Ana", OWNER), (ADMIN, {"X-Forwarded-For": "198.51.100.8"})):
+            r = attempt(http, name, PASSWORD, who)
+            assert r.status_code == 200, r.text  # the rightful owner is never locked out
+            http.cookies.clear()
+        codes = [(a.status_code, a.json()["code"]) for a in tried]
+        assert codes == [(401, "bad-login")] * 5 + [(429, "login-wait")] + [(401, "bad-login")] * 4, codes
+        assert 1 <= int(tried[5].headers["Retry-After"]) <= 60  # the address that failed waits
+        assert metric(http, "red7_login_failures_total") == 9.0
+
+
+def test_a_flood_on_one_name_is_told_once_and_its_owner_still_logs_in(tmp_path: Path) -> None:
+    """Twelve addresses fail three times each on Ana's name (36 failures, each address
+    under its own limit): the flood is counted once in ``red7_login_floods_total`` and
+    written once in the log, naming the account, however long it goes on; Ana logs in
+    throughout."""
+    with WebServer(tmp_path) as server, httpx.Client(base_url=server.url, timeout=60, trust_env=False) as http:
+        r = http.post("/api/account/register", json={"username": "Ana", "password": PASSWORD}, headers=OWNER)
+        assert r.status_code == 200, r.text
+        http.cookies.clear()
+        for n in range(12):
+            bot = {"X-Forwarded-For": f"192.0.2.{n + 10}"}
+            for _ in range(3):
+                assert attempt(http, "ana", f"guess number {n}", bot).json()["code"] == "bad-login"
+            if n in (3, 11):
+                assert attempt(http, "Ana", PASSWORD, OWNER).status_code == 200
+                http.cookies.clear()
+        assert metric(http, 'red7_login_floods_total{kind="name"}') == 1.0
+        assert metric(http, "red7_login_failures_total") == 36.0
+    floods = [line for line in server.log().splitlines() if "login flood" in line]
+    assert len(floods) == 1, floods
+    assert "account Ana" in floods[0] and "guess number" not in server.log()
 
 
 def test_common_breached_and_control_character_passwords_are_refused(tmp_path: Path) -> None:

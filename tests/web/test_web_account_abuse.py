@@ -17,13 +17,15 @@ default), so each request may say which client it is with ``X-Forwarded-For``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import httpx
 
+from tests.support.web_live import Client, post
 from tests.support.web_server import WebServer
 from tests.web.test_web_accounts import PASSWORD
-from tests.web.test_web_admin import ADMIN, add_admin
+from tests.web.test_web_admin import ADMIN, add_admin, red7_admin
 
 OWNER = {"X-Forwarded-For": "198.51.100.7"}
 ATTACKER = {"X-Forwarded-For": "203.0.113.66"}
@@ -84,6 +86,76 @@ def test_a_flood_on_one_name_is_told_once_and_its_owner_still_logs_in(tmp_path: 
     floods = [line for line in server.log().splitlines() if "login flood" in line]
     assert len(floods) == 1, floods
     assert "account Ana" in floods[0] and "guess number" not in server.log()
+
+
+def test_a_ban_revokes_the_accounts_seat_tokens_at_every_table(tmp_path: Path) -> None:
+    """Bia sits at a rated table (English) and at another (Brazilian Portuguese), a
+    socket open at each. The admin bans her: before, both sockets went on and her token
+    seated a new socket as before. Now each socket is told why, in its table's language,
+    and closed; her tokens open nothing, over a socket or a request."""
+    add_admin(f"sqlite:///{tmp_path}/db.sqlite3")
+    with (
+        WebServer(tmp_path) as server,
+        httpx.Client(base_url=server.url, timeout=60, trust_env=False) as admin,
+        httpx.Client(base_url=server.url, timeout=60, trust_env=False) as ana,
+        httpx.Client(base_url=server.url, timeout=60, trust_env=False) as bia,
+    ):
+        assert attempt(admin, ADMIN, PASSWORD, {}).status_code == 200
+        for who, name in ((ana, "Ana"), (bia, "Bia")):
+            r = who.post("/api/account/register", json={"username": name, "password": PASSWORD})
+            assert r.status_code == 200, r.text
+        tables: list[tuple[str, str, str]] = []
+        for lang, rated in (("en", True), ("pt-BR", False)):
+            made = ana.post("/api/tables", json={"players": 2, "name": "Ana", "lang": lang, "rated": rated}).json()
+            seated = bia.post(f"/api/tables/{made['id']}/seats/1", json={"name": "Bia"})
+            assert seated.status_code == 200, seated.text
+            assert ana.post(f"/api/tables/{made['id']}/start", json={"token": made["token"]}).status_code == 200
+            tables.append((made["id"], made["token"], seated.json()["token"]))
+        sockets = [Client(server, table, token, 1) for table, _host, token in tables]
+        hosts = [Client(server, table, token, 0) for table, token, _bia in tables]
+        for c in sockets + hosts:
+            c.first()
+
+        assert admin.post("/api/admin/accounts/Bia/ban", json={}).status_code == 200
+        for c, sentence in zip(sockets, ("banned from this server", "banida deste servidor"), strict=True):
+            c.until(lambda c: any(e["code"] == "account-revoked" for e in c.errors))
+            said = next(e for e in c.errors if e["code"] == "account-revoked")
+            assert sentence in said["message"], said
+        for table, host, token in tables:
+            again = Client(server, table, token, 1)
+            again.until(lambda c: bool(c.errors))
+            assert again.errors[0]["code"] == "bad-token"
+            again.close()
+            r = bia.post(f"/api/tables/{table}/leave", json={"token": token})
+            assert (r.status_code, r.json()["code"]) == (403, "bad-token")
+            # nor may the host give the banned account its seat back
+            r = ana.post(f"/api/tables/{table}/seats/1/reseat", json={"token": host})
+            assert (r.status_code, r.json()["code"]) == (409, "account-revoked"), r.text
+        for c in sockets + hosts:
+            c.close()
+
+
+def test_a_ban_from_the_command_line_reaches_the_running_server(tmp_path: Path) -> None:
+    """``red7 admin ban`` changes the database only (no server is asked): the server,
+    alone on its SQLite file, finds the seats changed at its next look at the tables'
+    versions and closes Bia's socket, telling her why."""
+    url = f"sqlite:///{tmp_path}/db.sqlite3"
+    with WebServer(tmp_path) as server, httpx.Client(base_url=server.url, timeout=60, trust_env=False) as bia:
+        assert bia.post("/api/account/register", json={"username": "Bia", "password": PASSWORD}).status_code == 200
+        made = post(server, "/api/tables", {"players": 2, "name": "Ana"})
+        seated = bia.post(f"/api/tables/{made['id']}/seats/1", json={"name": "Bia"}).json()
+        socket = Client(server, made["id"], seated["token"], 1)
+        socket.first()
+        banned = red7_admin("ban", "bia", "--database-url", url)
+        assert banned.returncode == 0, banned.stderr
+        assert re.search(r"Bia is banned", banned.stdout), banned.stdout
+        socket.until(lambda c: any(e["code"] == "account-revoked" for e in c.errors))
+        assert bia.get("/api/account").json()["username"] is None  # and her login session ended
+        again = Client(server, made["id"], seated["token"], 1)
+        again.until(lambda c: bool(c.errors))
+        assert again.errors[0]["code"] == "bad-token"
+        for c in (socket, again):
+            c.close()
 
 
 def test_common_breached_and_control_character_passwords_are_refused(tmp_path: Path) -> None:

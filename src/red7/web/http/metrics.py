@@ -67,9 +67,9 @@ class Metrics:
             ["reason"],
             registry=self.registry,
         )
-
         self.login_failures = Counter(
-            "red7_login_failures", "Failed logins this process checked (a wrong password or an unknown name).",
+            "red7_login_failures",
+            "Failed logins this process checked (a wrong password or an unknown name).",
             registry=self.registry,
         )
         self.login_floods = Counter(

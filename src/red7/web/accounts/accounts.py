@@ -13,7 +13,7 @@ once.
 Logging in tells nothing of which usernames exist: an unknown name and a wrong
 password get the same refusal (``bad-login``, 401, the same sentence) after the same
 work (an unknown name's password is checked against a hash of the same cost). Failed
-logins slow the address they come from down, never the name from every address
+logins slow down the address they come from, never the name from another address
 (:mod:`red7.web.accounts.throttle`: counted in the database, by the SHA-256 of the name's
 key, whether the account exists or not); each process also limits a client's rate of
 tries (:mod:`red7.web.accounts.login_limits`).

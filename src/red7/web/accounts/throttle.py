@@ -140,15 +140,9 @@ class LoginThrottle:
         language in use) a try while its address waits, for this name or for any."""
         clock = self.wall()
         with Session(self.engine) as s:
-            rows = {
-                r.key: r
-                for r in s.scalars(select(ThrottleRow).where(ThrottleRow.key.in_((counts.pair, counts.address))))
-            }
-        waits = {
-            key: row.until - clock
-            for key, row in rows.items()
-            if row.until > clock and clock - row.last <= self.rules.forget
-        }
+            rows = s.scalars(select(ThrottleRow).where(ThrottleRow.key.in_((counts.pair, counts.address))))
+            forgotten = clock - self.rules.forget
+            waits = {row.key: row.until - clock for row in rows if row.until > clock and row.last >= forgotten}
         if not waits:
             return
         wait = whole_seconds(max(waits.values()))
@@ -191,7 +185,8 @@ class LoginThrottle:
         forgotten counts deleted; the floods that start now: their kind (``name``,
         ``address``), failures and first failure's time."""
         clock, rules = self.wall(), self.rules
-        frees = {counts.pair: rules.name_free, counts.address: rules.address_free, counts.name: math.inf}
+        frees: dict[str, int | None] = {counts.pair: rules.name_free, counts.address: rules.address_free}
+        frees[counts.name] = None  # (the name's own count makes nobody wait: it tells a flood)
         floods: list[tuple[str, int, float]] = []
         with Session(self.engine) as s, s.begin():
             s.execute(delete(ThrottleRow).where(ThrottleRow.last < clock - rules.forget))
@@ -203,8 +198,8 @@ class LoginThrottle:
                 row.failures += 1
                 row.last = clock
                 free = frees[key]
-                if free != math.inf:
-                    row.until = clock + rules.wait(row.failures, int(free))
+                if free is not None:
+                    row.until = clock + rules.wait(row.failures, free)
                 if row.failures == rules.flood and key != counts.pair:
                     floods.append(("name" if key == counts.name else "address", row.failures, row.first))
         return floods

@@ -56,6 +56,7 @@ from .accounts import routes as accounts_routes
 from .accounts.accounts import Accounts
 from .accounts.login_limits import LoginLimits
 from .accounts.routes import Logins
+from .accounts.throttle import LoginThrottle
 from .admin import routes as admin_routes
 from .chat.chat import Chat
 from .http.guard import Guard
@@ -193,7 +194,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rater = Rater(tables, ratings, settings.rate_look)
         passes, memory, lanes = settings.password_cost
         hasher = PasswordHasher(time_cost=passes, memory_cost=memory, parallelism=lanes)
-        accounts = Accounts(store, hasher, settings.wall, settings.lockout)
+        throttle = LoginThrottle(store.engine, settings.throttle, settings.wall, metrics)
+        accounts = Accounts(store, hasher, settings.wall, throttle)
         logins = Logins(accounts)
         reviews.stored = StoredReviews(store.engine)
         tables.load()

@@ -18,6 +18,7 @@ from red7.web.storage.rows import SeatRow
 from red7.web.storage.store import Store
 from tests.support.browser_driver import IMAGES, LAPTOP, PHONE, People, serious
 from tests.support.web_server import WebServer
+from tests.web.test_web_accounts import PASSWORD
 from tests.web.test_web_ratings import finished
 
 pytestmark = pytest.mark.browser
@@ -60,7 +61,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     folder = tmp_path_factory.mktemp("red7-ratings")
     with WebServer(folder, bot_delay=0.05) as running:
         for name in ("Ana", "Bia"):  # accounts 1 and 2
-            r = httpx.post(f"{running.url}/api/account/register", json={"username": name, "password": "a password"})
+            r = httpx.post(f"{running.url}/api/account/register", json={"username": name, "password": PASSWORD})
             assert r.status_code == 200, r.text
         # three rated games written straight into the server's database: Ana beat easy
         # and medium, Bia lost to easy; Ana's seat at their table is her account's

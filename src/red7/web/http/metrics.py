@@ -70,8 +70,20 @@ class Metrics:
         self.refused = Counter(
             "red7_refused",
             "Requests and WebSockets refused to protect the server, by reason "
-            "(host, origin, not-json, tables, open-tables, sockets).",
+            "(host, origin, not-json, tables, open-tables, joins, sockets, logins, login-wait).",
             ["reason"],
+            registry=self.registry,
+        )
+        self.login_failures = Counter(
+            "red7_login_failures",
+            "Failed logins this process checked (a wrong password or an unknown name).",
+            registry=self.registry,
+        )
+        self.login_floods = Counter(
+            "red7_login_floods",
+            "Floods of failed logins this process saw start (each told once, by one process): of one name from any "
+            "addresses (kind=name), or from one address on any names (kind=address).",
+            ["kind"],
             registry=self.registry,
         )
 

@@ -32,7 +32,18 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.orm import Session
 
 from .rows import DecisionRow, GameRow, SeatRow, TableRow, now
-from .stored import StoredGame, StoredSeat, StoredTable, agreed_seats, appends, invite_changed, kept_of
+from .stored import (
+    ACCOUNT_REVOKED,
+    StoredGame,
+    StoredSeat,
+    StoredTable,
+    agreed_seats,
+    appends,
+    invite_changed,
+    kept_of,
+    new_token,
+    token_hash,
+)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 WRITERS = 4
@@ -257,12 +268,47 @@ class Store:
                             substitute=new.substitute,
                             undone=new.undone,
                             account_id=new.account,
+                            revoked=new.revoked,
                         )
                     )
             game = after.game
             if game is not None:
                 game = self._write_game(connection, before.id, before.game, game)
         return replace(after, version=version, game=game)
+
+    def revoke_account_seats(self, account_id: int) -> dict[str, int]:
+        """Revoke the token of every seat the account ``account_id`` took, at every table
+        not expired, in one transaction (``red7 admin ban`` does, with no server): each
+        seat keeps its person, opens to no token any more and says why
+        (:data:`~red7.web.storage.stored.ACCOUNT_REVOKED`), and each table moves to its
+        next version, so every server reads it back at its next look at the versions
+        (:mod:`red7.web.table.cluster`) and ends the connections of those tokens. A server
+        revokes them through the table's own changes instead
+        (:func:`red7.web.table.hosting.revoke_account`), then calls this for any seat it
+        did not know of. The tables changed, with their new versions."""
+        with Session(self.engine) as s, s.begin():
+            seats = s.execute(
+                select(SeatRow.table_id, SeatRow.seat)
+                .join(TableRow, TableRow.id == SeatRow.table_id)
+                .where(
+                    SeatRow.account_id == account_id,
+                    SeatRow.token_hash.is_not(None),
+                    SeatRow.revoked.is_distinct_from(ACCOUNT_REVOKED),
+                    TableRow.status != "expired",
+                )
+            ).all()
+            for table_id, seat in seats:
+                s.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                    .values(token_hash=token_hash(new_token()), revoked=ACCOUNT_REVOKED)  # a token nobody holds
+                )
+            changed = sorted({table_id for table_id, _seat in seats})
+            if not changed:
+                return {}
+            s.execute(update(TableRow).where(TableRow.id.in_(changed)).values(version=TableRow.version + 1))
+            moved = s.execute(select(TableRow.id, TableRow.version).where(TableRow.id.in_(changed)))
+            return {table_id: version for table_id, version in moved}
 
     async def open(self) -> None:
         """Open what :meth:`write` needs on the running event loop: on PostgreSQL, a pool
@@ -437,7 +483,9 @@ class Store:
             row.lang,
             row.status,
             tuple(
-                StoredSeat(seat.name, seat.token_hash, seat.bot, seat.substitute, seat.undone, seat.account_id)
+                StoredSeat(
+                    seat.name, seat.token_hash, seat.bot, seat.substitute, seat.undone, seat.account_id, seat.revoked
+                )
                 for seat in seats
             ),
             game,

@@ -18,6 +18,9 @@ from ...core.game import Game
 from ...core.model import Config
 from ...core.seeds import DEAL
 
+ADMIN_REVOKED, ACCOUNT_REVOKED = "admin", "account"
+"""Why a seat's token was revoked: an admin revoked that seat's; its account was banned or removed."""
+
 
 def new_token() -> str:
     """An unguessable seat token (192 random bits, URL-safe)."""
@@ -38,6 +41,9 @@ class StoredSeat:
     undone: int = 0
     account: int | None = None
     """The id of the account the seat was taken by (None: a guest, a bot, nobody)."""
+    revoked: str | None = None
+    """Why its token was revoked, if it was and its person was not seated again:
+    :data:`ADMIN_REVOKED` or :data:`ACCOUNT_REVOKED` (None: it was not)."""
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,10 @@ A process that writes a change tells the others over the bus (``{"t": table, "v"
 version, ...}``: :func:`~red7.web.storage.stored.change_message`), and each brings its copy
 of the table up to it (:meth:`~red7.web.table.tables.Tables.refresh`), from the change
 itself when the message carries it, else by reading the table back. The bus may lose a
-message: every :data:`LOOK` seconds each process also reads every table's version from
-the database and reads back those it is behind on, and lets go of those another process
-expired.
+message, and the command line changes the database with no server involved (``red7
+admin ban``): every :data:`LOOK` seconds each process, one alone too, also reads every
+table's version from the database and reads back those it is behind on, and lets go of
+those another process expired.
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ class Cluster:
         tables.bus.listen(self._heard)
 
     async def start(self) -> None:
-        """With other processes: look at the database every :data:`LOOK` seconds (a task until :meth:`stop`)."""
-        if self.tables.bus.shared:
-            self._task = asyncio.create_task(self._looking())
+        """Look at the database every :data:`LOOK` seconds (a task until :meth:`stop`):
+        with other processes, for their changes whose message was lost; alone too, for
+        what ``red7 admin ban`` changed with no server involved
+        (:meth:`~red7.web.storage.store.Store.revoke_account_seats`)."""
+        self._task = asyncio.create_task(self._looking())
 
     async def stop(self) -> None:
         if self._task is not None:

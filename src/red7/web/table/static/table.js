@@ -180,8 +180,8 @@ function onError(data) {
     clearToken(tableId);
     token = null;
   }
-  if (data.code === "bad-token" || data.code === "seat-revoked") {
-    // this browser's token no longer opens a seat here: watch instead
+  if (data.code === "bad-token" || data.code === "seat-revoked" || data.code === "account-revoked") {
+    // this browser's token no longer opens a seat here (an admin revoked it, or banned its account): watch instead
     clearToken(tableId);
     token = null;
     tokenDropped = true;

@@ -5,7 +5,8 @@ with ``pg_dump`` and restored with ``pg_restore`` (docs/deploying.md).
 A backup is taken with SQLite's online backup API while the server runs: it copies a
 consistent snapshot of the database (the server's writes go on meanwhile, in its WAL,
 and are not in it), then checks the copy (``PRAGMA integrity_check``). It never
-overwrites a file.
+overwrites a file, and the file it makes is its owner's alone (0600): a backup holds
+what the database does (the hashes of the seat tokens and passwords, the chat).
 
 A restore copies a backup into a database that holds no table yet (a new file, or an
 empty one), or, with ``replace``, over an existing database: the server must be
@@ -17,6 +18,7 @@ an older release is restored as this one uses it.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +27,9 @@ from sqlalchemy.engine import make_url
 
 from ...ui.i18n import _
 from .store import Store, driver_url
+
+PRIVATE = 0o600
+"""A backup's mode: read and written by its owner only."""
 
 
 class BackupError(Exception):
@@ -82,10 +87,14 @@ def backup(url: str, target: Path) -> Summary:
     source = sqlite_file(url)
     if not source.is_file():
         raise BackupError(_("There is no database at {path}.").format(path=source))
-    if target.exists():
-        raise BackupError(_("{path} exists already: a backup never overwrites a file.").format(path=target))
     if not target.parent.is_dir():
         raise BackupError(_("There is no folder {path}.").format(path=target.parent))
+    try:
+        # made here, private, before SQLite writes a byte into it (sqlite3.connect would make
+        # it readable by everyone the umask lets read); O_EXCL: never a file that exists
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))
+    except FileExistsError:
+        raise BackupError(_("{path} exists already: a backup never overwrites a file.").format(path=target)) from None
     try:
         with (
             contextlib.closing(sqlite3.connect(source, timeout=30)) as src,

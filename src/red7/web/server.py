@@ -75,6 +75,7 @@ from .reviews.reviews import Reviews, StoredReviews
 from .settings import Settings as Settings
 from .socket import Sockets
 from .storage.bus import make_bus
+from .storage.identity import identity
 from .storage.store import Store
 from .table.bots import Bots, end_with_parent
 from .table.cluster import Cluster
@@ -176,7 +177,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = Store(settings.database_url)
         store.upgrade()
         await store.open()
-        bus = make_bus(settings.redis_url, store.url, store.dialect)
+        club = identity(store.engine)
+        bus = make_bus(settings.redis_url, store.url, store.dialect, club)
         # spawned, not forked: a forked worker would inherit the listening socket and,
         # orphaned when the server is killed, keep the port so the server cannot restart
         spawn = multiprocessing.get_context("spawn")

@@ -12,7 +12,9 @@ A restore copies a backup into a database that holds no table yet (a new file, o
 empty one), or, with ``replace``, over an existing database: the server must be
 stopped then (it holds the file open). It checks that the backup is a red7 database
 first, and brings its schema to this release (the migrations) after: a backup taken by
-an older release is restored as this one uses it.
+an older release is restored as this one uses it. The copy is a club of its own: it is
+given a new identity (:func:`red7.web.storage.identity.renew`), so a server started on it
+beside the original, on the same Redis, hears and counts only itself.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 
 from ...ui.i18n import _
+from .identity import renew
 from .store import Store, driver_url
 
 PRIVATE = 0o600
@@ -141,6 +144,7 @@ def restore(source: Path, url: str, replace: bool = False) -> Summary:
     store = Store(url)
     try:
         store.upgrade()
+        renew(store.engine)
     finally:
         store.close()
     return summary(target)

@@ -59,12 +59,14 @@ from .accounts.routes import Logins
 from .accounts.throttle import LoginThrottle
 from .admin import routes as admin_routes
 from .chat.chat import Chat
+from .http.client_limits import ClientLimits
+from .http.counts import Counts, LocalCounts
 from .http.guard import Guard
 from .http.headers import SECURITY_HEADERS, SecurityHeaders
-from .http.limits import ClientLimits
 from .http.metrics import Metrics
 from .http.origins import Hosts, parse_origin
 from .http.parts import Parts
+from .http.redis_counts import RedisCounts
 from .http.refusals import Refused, asked_language, refusal_response, response_of
 from .learn import rules
 from .ratings import routes as ratings_routes
@@ -76,6 +78,7 @@ from .reviews.reviews import Reviews, StoredReviews
 from .settings import Settings as Settings
 from .socket import Sockets
 from .storage.bus import make_bus
+from .storage.identity import identity
 from .storage.store import Store
 from .table.bots import Bots, end_with_parent
 from .table.cluster import Cluster
@@ -165,8 +168,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     origins = tuple(o for o in map(parse_origin, settings.allowed_origins) if o is not None)
     parts = Parts()
     parts.add(Metrics, metrics)
-    parts.add(ClientLimits, ClientLimits(settings.limits, settings.clock))
-    parts.add(LoginLimits, LoginLimits(settings.login_rules, settings.clock))
     parts.add(Sockets, Sockets(origins, settings.hello_timeout, settings.clock))
     parts.add(Hints, Hints())
     reviews = Reviews(worked_out=metrics.reviews.inc, clock=settings.clock)
@@ -177,7 +178,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = Store(settings.database_url)
         store.upgrade()
         await store.open()
-        bus = make_bus(settings.redis_url, store.url, store.dialect)
+        club = identity(store.engine)
+        bus = make_bus(settings.redis_url, store.url, store.dialect, club)
+        # each client's limits: counted with the club's other processes in Redis, else by this one
+        counted: Counts = (
+            RedisCounts(settings.redis_url, club, settings.clock) if settings.redis_url else LocalCounts(settings.clock)
+        )
         # spawned, not forked: a forked worker would inherit the listening socket and,
         # orphaned when the server is killed, keep the port so the server cannot restart
         spawn = multiprocessing.get_context("spawn")
@@ -201,6 +207,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables.load()
         metrics.count_tables(lambda: len(tables.listed()))
         metrics.watch_bus(bus.kind, lambda: bus.ready)
+        metrics.watch_limits(lambda: counted.shared)
+        parts.add(ClientLimits, ClientLimits(settings.limits, counted))
+        parts.add(LoginLimits, LoginLimits(settings.login_rules, counted))
         for kind, found in (
             (Tables, tables),
             (Presence, presence),
@@ -213,6 +222,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ):
             parts.add(kind, found)
         await bus.start()
+        await counted.start()
         for started in (presence, cluster, watch, rater):
             await started.start()
         bots.start()
@@ -227,6 +237,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for stopped in (rater, watch, cluster, presence, bots):
                 await stopped.stop()
             await bus.stop()
+            await counted.stop()
             if pool is not None:
                 pool.shutdown(cancel_futures=True)
             await store.aclose()

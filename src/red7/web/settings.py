@@ -83,7 +83,10 @@ class Settings:
     redis_url: str | None = option(
         "redis-url",
         None,
-        N_("the Redis that several server processes sharing the database talk through, e.g. redis://127.0.0.1:6379/0"),
+        N_(
+            "the Redis that several server processes sharing the database talk through and count each client's limits "
+            "in, e.g. redis://127.0.0.1:6379/0"
+        ),
         Kind.TEXT,
         words=N_("PostgreSQL's LISTEN/NOTIFY on a PostgreSQL database, else this process alone"),
         metavar="URL",

@@ -44,7 +44,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from ..ui.i18n import _, using
 from .chat.chat import Chat
 from .chat.wire import Say
-from .http.limits import Bucket, ClientLimits, client_key
+from .http.client_limits import ClientLimits
+from .http.limits import Bucket, client_key
 from .http.metrics import Metrics
 from .http.origins import Origin, same_origin
 from .http.parts import parts_of
@@ -135,7 +136,8 @@ async def connected(websocket: WebSocket, table_id: str) -> None:
             await refuse("cross-origin", message, 4403)
             return
     who = client_key(websocket.client.host if websocket.client else None)
-    if not rooms.limits.open_socket(who):
+    lease = await rooms.limits.open_socket(who)
+    if lease is None:
         rooms.metrics.refused.labels(reason="sockets").inc()
         with using(lang):
             message = _("Too many connections from your address: close some tabs, or wait {seconds} s.")
@@ -144,7 +146,7 @@ async def connected(websocket: WebSocket, table_id: str) -> None:
     try:
         await _greeted(rooms, websocket, table_id, lang, refuse)
     finally:
-        rooms.limits.close_socket(who)
+        await rooms.limits.close_socket(who, lease)
 
 
 async def _greeted(rooms: Rooms, websocket: WebSocket, table_id: str, lang: str, refuse: Refuse) -> None:

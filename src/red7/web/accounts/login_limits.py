@@ -1,17 +1,19 @@
-"""What one client may try of the accounts in one server process: logins and
-registrations at a rate (each costs an argon2 hash). Failed logins slow their address
-down in every process (:mod:`red7.web.accounts.throttle`, in the database).
+"""What one client may try of the accounts: logins and registrations at a rate (each costs
+an argon2 hash), counted for every process of a club when they share a Redis
+(:mod:`red7.web.http.client_limits` says when they do not). Failed logins slow their
+address down in every process (:mod:`red7.web.accounts.throttle`, in the database).
 
 A client is what :func:`~red7.web.http.limits.client_key` says (an address, an IPv6 /64).
-Time is read from the server's clock (``Settings.clock``), which tests move by hand.
+Time is the counts' (:mod:`red7.web.http.counts`): the server's clock (``Settings.clock``,
+which tests move by hand), or Redis's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from ..http.limits import Bucket, whole_seconds
+from ..http.counts import Counts
+from ..http.limits import whole_seconds
 
 
 @dataclass(frozen=True)
@@ -26,20 +28,15 @@ class LoginRules:
 
 @dataclass
 class LoginLimits:
-    """The counts of one process's clients against :class:`LoginRules`."""
+    """The counts of a server's clients against :class:`LoginRules`, in ``counts``: every
+    process's of the club with Redis (:class:`~red7.web.http.redis_counts.RedisCounts`), else
+    this process's own."""
 
     rules: LoginRules
-    clock: Callable[[], float]
-    _buckets: dict[str, Bucket] = field(default_factory=dict)
+    counts: Counts
 
-    def refusal(self, client: str) -> float | None:
+    async def refusal(self, client: str) -> float | None:
         """The seconds ``client`` must wait before trying to log in or register (None:
         it may now; the try is counted)."""
-        now = self.clock()
-        bucket = self._buckets.get(client)
-        if bucket is None:
-            if len(self._buckets) > 100_000:  # a spread flood: forget the full buckets
-                self._buckets = {k: b for k, b in self._buckets.items() if b.level(now) < b.burst}
-            bucket = self._buckets[client] = Bucket.full(self.rules.per_minute / 60.0, self.rules.burst, now)
-        wait = bucket.take(now)
+        wait = await self.counts.take(f"logins:{client}", self.rules.per_minute / 60.0, self.rules.burst)
         return float(whole_seconds(wait)) if wait else None

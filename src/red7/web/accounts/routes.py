@@ -165,10 +165,10 @@ def _logged_in(request: Request, account: Account, session_id: str) -> JSONRespo
     return response
 
 
-def _let_try(request: Request, limits: LoginLimits, metrics: Metrics) -> str:
+async def _let_try(request: Request, limits: LoginLimits, metrics: Metrics) -> str:
     """The client's key, if it may try to log in or register now; else Limited."""
     who = client_key(request.client.host if request.client else None)
-    wait = limits.refusal(who)
+    wait = await limits.refusal(who)
     if wait is not None:
         metrics.refused.labels(reason="logins").inc()
         message = _("Too many tries from your address: wait {seconds} s.").format(seconds=int(wait))
@@ -184,7 +184,7 @@ async def register(
     metrics: Annotated[Metrics, part(Metrics)],
 ) -> JSONResponse:
     with using(asked_language(request.headers.get("accept-language"))):
-        _let_try(request, limits, metrics)
+        await _let_try(request, limits, metrics)
         asked = parse_body(Credentials, await request.body())
         account, session_id = await asyncio.to_thread(accounts.register, asked.username, asked.password)
     return _logged_in(request, account, session_id)
@@ -198,7 +198,7 @@ async def login(
     metrics: Annotated[Metrics, part(Metrics)],
 ) -> JSONResponse:
     with using(asked_language(request.headers.get("accept-language"))):
-        who = _let_try(request, limits, metrics)
+        who = await _let_try(request, limits, metrics)
         asked = parse_body(Credentials, await request.body())
         account, session_id = await asyncio.to_thread(accounts.login, asked.username, asked.password, who)
     return _logged_in(request, account, session_id)

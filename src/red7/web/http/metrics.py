@@ -67,6 +67,13 @@ class Metrics:
             ["kind"],
             registry=self.registry,
         )
+        self.limits_shared = Gauge(
+            "red7_limits_shared",
+            "1 while each client's limits are counted in Redis for every process of the club; 0 while this "
+            "process counts its own clients (no --redis-url, or Redis away: a client may then get N times its limits "
+            "from N processes).",
+            registry=self.registry,
+        )
         self.refused = Counter(
             "red7_refused",
             "Requests and WebSockets refused to protect the server, by reason "
@@ -94,6 +101,10 @@ class Metrics:
     def watch_bus(self, kind: str, connected: Callable[[], bool]) -> None:
         """Have the bus gauge ask ``connected`` at each scrape."""
         self.bus.labels(kind=kind).set_function(lambda: float(connected()))
+
+    def watch_limits(self, shared: Callable[[], bool]) -> None:
+        """Have the shared-limits gauge ask ``shared`` at each scrape."""
+        self.limits_shared.set_function(lambda: float(shared()))
 
     def exposition(self) -> bytes:
         """The text format Prometheus scrapes."""

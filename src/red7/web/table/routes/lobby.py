@@ -40,7 +40,8 @@ from fastapi import APIRouter, Query, Request
 
 from ....core.model import MAX_PLAYERS, MIN_PLAYERS
 from ....ui.i18n import LANGUAGES, _, using
-from ...http.limits import ClientLimits, client_key
+from ...http.client_limits import ClientLimits
+from ...http.limits import client_key
 from ...http.metrics import Metrics
 from ...http.parts import part
 from ...http.refusals import Limited, Refused, asked_language
@@ -84,12 +85,13 @@ async def list_tables(
     return lobby.page(offset, limit, Filters(players, advanced, actions, free))
 
 
-def _still_open(tables: Tables) -> Callable[[str], bool]:
-    """Whether a table is still open (a client's open tables count against its limit)."""
+def _still_open(tables: Tables) -> Callable[[str], bool | None]:
+    """Whether a table is still open (a client's open tables count against its limit);
+    None: this process does not know it (gone, or made by another process just now)."""
 
-    def still_open(table_id: str) -> bool:
+    def still_open(table_id: str) -> bool | None:
         live = tables.live.get(table_id)
-        return live is not None and live.status == "open"
+        return None if live is None else live.status == "open"
 
     return still_open
 
@@ -105,7 +107,7 @@ async def create_table(
     with using(asked_language(request.headers.get("accept-language"))):
         asked = parse_body(CreateTable, await request.body())
     who = client_key(request.client.host if request.client else None)
-    refusal = limits.table_refusal(who, _still_open(tables))
+    refusal = await limits.table_refusal(who, _still_open(tables))
     if refusal is not None:
         reason, wait = refusal
         metrics.refused.labels(reason="open-tables" if reason == "open" else "tables").inc()
@@ -139,9 +141,9 @@ async def create_table(
                 rated=asked.rated,
             )
     except Refused:
-        limits.uncount(who)
+        await limits.uncount(who)
         raise
-    limits.created(who, live.id)
+    await limits.created(who, live.id)
     return {"id": live.id, "seat": 0, "token": token, "invite": invite}
 
 
@@ -151,12 +153,12 @@ def _in_language(tables: Tables, table_id: str, request: Request) -> str:
     return live.lang if live is not None else asked_language(request.headers.get("accept-language"))
 
 
-def _join_limit(tables: Tables, limits: ClientLimits, metrics: Metrics, table_id: str, request: Request) -> None:
+async def _join_limit(tables: Tables, limits: ClientLimits, metrics: Metrics, table_id: str, request: Request) -> None:
     """Count a seat taken or left by the request's client; refused (429, ``Retry-After``,
     in the table's language) if it asks too often: a flood of joins and leaves changes no
-    table (:meth:`~red7.web.http.limits.ClientLimits.join_wait`)."""
+    table (:meth:`~red7.web.http.client_limits.ClientLimits.join_wait`)."""
     who = client_key(request.client.host if request.client else None)
-    wait = limits.join_wait(who)
+    wait = await limits.join_wait(who)
     if wait:
         metrics.refused.labels(reason="joins").inc()
         with using(_in_language(tables, table_id, request)):
@@ -174,7 +176,7 @@ async def take_seat(
     members: MembersPart,
     metrics: Annotated[Metrics, part(Metrics)],
 ) -> Seated:
-    _join_limit(tables, limits, metrics, table_id, request)
+    await _join_limit(tables, limits, metrics, table_id, request)
     with using(_in_language(tables, table_id, request)):
         asked = parse_body(TakeSeat, await request.body())
     member = await members.member_of(request)
@@ -213,7 +215,7 @@ async def leave_seat(
     limits: LimitsPart,
     metrics: Annotated[Metrics, part(Metrics)],
 ) -> Done:
-    _join_limit(tables, limits, metrics, table_id, request)
+    await _join_limit(tables, limits, metrics, table_id, request)
     with using(_in_language(tables, table_id, request)):
         asked = parse_body(LeaveSeat, await request.body())
     await seating.leave(tables, table_id, asked.token)

@@ -21,7 +21,7 @@ from typing import Final
 from ...play.match import ranks_of
 from ..storage.stored import replayed
 from ..table.events import GameOver
-from ..table.tables import Tables
+from ..table.tables import DatabaseAway, Tables
 from .ratings import Ratings, placings
 
 log = logging.getLogger("red7.web")
@@ -86,13 +86,17 @@ class Rater:
             places = placings(seats, ranks_of(replayed(stored)))
             if places is not None and await self.tables.db(self.ratings.apply, stored.id, places):
                 self.tables.metrics.rated.inc()
-        except Exception:  # the database away for a moment: the next look rates it
+        except DatabaseAway:
+            return  # the database away for a moment (the store says so once): the next look rates it
+        except Exception:
             log.exception("could not rate game %d of table %s", number, table_id)
 
     async def rate_pending(self) -> None:
         """Rate the finished games of rated tables left unrated (:meth:`Ratings.unrated`)."""
         try:
             pending = await self.tables.db(self.ratings.unrated)
+        except DatabaseAway:
+            return
         except Exception as err:
             log.warning("could not look for games to rate (%s)", type(err).__name__)
             return

@@ -26,8 +26,10 @@ from typing import Any
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.exc import OperationalError as SQLAlchemyOperationalError
 
+from red7.web.accounts.accounts import Accounts
 from red7.web.storage.outage import Outage, Unavailable, lost
 from red7.web.storage.store import Store
 from red7.web.storage.stored import StoredTable
@@ -273,3 +275,27 @@ def test_alone_a_bots_turn_nobody_answers_is_asked(tmp_path: Path, database: Dat
             a.until(lambda f: my_turn(f) and f["seq"] > seq + 1)
             assert a.closed is None
             assert bot_answered(tables_of(app).store, table_id, seq, action)
+
+
+def test_a_room_meeting_the_database_away_refuses_in_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A room that calls the database in a thread of its own (accounts: a login) meets
+    PostgreSQL restarting: 503 ``db-unavailable`` in the browser's language, no traceback;
+    any other database error is still the server's (500)."""
+    failure: list[BaseException] = [SQLAlchemyOperationalError("SELECT", {}, shutdown())]
+
+    def login(*_: Any) -> Any:
+        raise failure[0]
+
+    monkeypatch.setattr(Accounts, "login", login)
+    with TestClient(make_app(tmp_path)) as client:
+        for lang, words in (("en", UNSAVED), ("pt-BR", "O servidor")):
+            r = client.post(
+                "/api/account/login",
+                json={"username": "ana", "password": "a long password"},
+                headers={"Accept-Language": lang},
+            )
+            assert r.status_code == 503 and r.json()["code"] == "db-unavailable", r.text
+            assert r.json()["message"].startswith(words)
+        failure[0] = IntegrityError("INSERT", {}, psycopg.errors.UniqueViolation("duplicate key"))
+        with pytest.raises(IntegrityError):
+            client.post("/api/account/login", json={"username": "ana", "password": "a long password"})

@@ -183,7 +183,8 @@ def end_turn(conn: Conn, before_last: Any = None) -> tuple[int, str]:
             conn.decide(ending[0]["action"])
             return frame["seq"], ending[0]["action"]
         conn.decide(options[0]["action"])
-        conn.until(lambda f, seq=frame["seq"]: f["type"] == "table" and f["seq"] > seq)
+        while conn.last is frame:  # until the frame of the decision staged
+            conn.recv()
 
 
 def bot_answered(store: Store, table_id: str, seq: int, action: str) -> bool:

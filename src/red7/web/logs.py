@@ -97,5 +97,8 @@ def log_config(style: str, access: bool = False) -> dict[str, Any]:
             "uvicorn.error": {"level": "INFO" if access else "WARNING"},  # its INFO: the WebSockets' lines
             "uvicorn.access": {"handlers": ["main"] if access else [], "level": "INFO", "propagate": False},
             "red7": {"handlers": ["main"], "level": "INFO", "propagate": False},
+            # the asynchronous pool says each of its failed reconnections (PostgreSQL restarting:
+            # dozens of lines); the store says an outage once (red7.web.storage.outage)
+            "psycopg.pool": {"handlers": ["main"], "level": "ERROR", "propagate": False},
         },
     }

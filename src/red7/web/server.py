@@ -48,6 +48,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
 from ..ui.i18n import _, using
@@ -79,6 +80,7 @@ from .settings import Settings as Settings
 from .socket import Sockets
 from .storage.bus import make_bus
 from .storage.identity import identity
+from .storage.outage import lost
 from .storage.store import Store
 from .table.bots import Bots, end_with_parent
 from .table.cluster import Cluster
@@ -86,7 +88,7 @@ from .table.lobby import Lobby
 from .table.members import Members
 from .table.presence import Presence
 from .table.routes import lobby, pages, records, turns
-from .table.tables import Tables
+from .table.tables import DatabaseAway, Tables
 from .table.watch import Watch
 
 log = logging.getLogger("red7.web")
@@ -130,6 +132,16 @@ async def _malformed(request: Request, err: Exception) -> JSONResponse:
     with using(asked_language(request.headers.get("accept-language"))):
         message = _("A part of the address is not valid: {names}.").format(names=", ".join(names)[:200])
     return refusal_response("bad-request", message, 422)
+
+
+async def _database_away(request: Request, err: Exception) -> JSONResponse:
+    # the database restarting, met by a room that calls it in a thread of its own (accounts,
+    # the admin's page): refused in words as a table's change is (503), not a 500 with a
+    # traceback; any other database error is one
+    if not lost(err):
+        raise err
+    with using(asked_language(request.headers.get("accept-language"))):
+        return response_of(DatabaseAway())
 
 
 async def _not_here(request: Request, err: Exception) -> JSONResponse:
@@ -253,6 +265,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(HTTPException, _not_here)
     app.add_exception_handler(Exception, _failed)
+    app.add_exception_handler(DBAPIError, _database_away)
     routers = (pages.router, ops.router, lobby.router, records.router, socket.router, turns.router)
     features = (accounts_routes.router, admin_routes.router, ratings_routes.router, reviews_routes.router)
     for router in (*routers, *features, rules.router):

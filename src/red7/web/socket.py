@@ -21,7 +21,9 @@ token in the address), 4403 (another site's page, a token this table does not kn
 its invitation, or with one its host has renewed or revoked: ``invite-changed``; a
 spectator watching by an invitation its host changes is ended so too),
 4404 (no such table), 4408 (no hello in time), 4429 (too many connections from one
-address: the frame's ``retry_after`` says when to try again).
+address: the frame's ``retry_after`` says when to try again), 1013 (the database away
+while the table or the seat had to be read: try again later). Once greeted, a change the
+database cannot take is refused (``db-unavailable``) and the connection goes on.
 
 A message over :data:`~red7.web.http.wire.MAX_MESSAGE` bytes is refused (``too-large``),
 as are more than :data:`RATE` messages a second over a burst of :data:`BURST`; one over
@@ -61,7 +63,7 @@ from .table.presence import Client, Presence
 from .table.requests import Again, Decide, Decline, TakeBack, parse_hello
 from .table.routes.records import token_in_url
 from .table.seating import admit, bad_token, seat_of
-from .table.tables import Tables
+from .table.tables import DatabaseAway, Tables
 from .table.views import encode, error_frame
 
 SOCKET_RETRY: Final = 10.0
@@ -170,10 +172,13 @@ async def _greeted(rooms: Rooms, websocket: WebSocket, table_id: str, lang: str,
     try:
         with using(lang):
             live = await tables.find(table_id)
+            seat = await seat_of(tables, live, hello.token)
+    except DatabaseAway as err:
+        await refuse(err.code, err.message, 1013)
+        return
     except Refused as err:
         await refuse(err.code, err.message, 4404)
         return
-    seat = await seat_of(tables, live, hello.token)
     if hello.token and seat is None:
         with using(live.lang):
             refusal = bad_token()

@@ -34,6 +34,11 @@ class Metrics:
             "Changes refused because another process changed the table first.",
             registry=self.registry,
         )
+        self.unsaved = Counter(
+            "red7_unsaved_changes",
+            "Changes refused because the database could not be reached (restarting, away): told to try again.",
+            registry=self.registry,
+        )
         self.heard = Counter(
             "red7_changes_heard",
             "Changes of tables by other processes, heard over the bus (Redis or PostgreSQL).",

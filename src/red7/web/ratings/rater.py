@@ -21,7 +21,7 @@ from typing import Final
 from ...play.match import ranks_of
 from ..storage.stored import replayed
 from ..table.events import GameOver
-from ..table.tables import Tables
+from ..table.tables import DatabaseAway, Tables
 from .eligibility import Verdict, finished_turns, placings
 from .ratings import Ratings
 
@@ -93,13 +93,17 @@ class Rater:
                 self.tables.metrics.rated.inc()
             elif verdict is not None:
                 self.tables.metrics.unrated.labels(reason=verdict.value).inc()
-        except Exception:  # the database away for a moment: the next look rates it
+        except DatabaseAway:
+            return  # the database away for a moment (the store says so once): the next look rates it
+        except Exception:
             log.exception("could not rate game %d of table %s", number, table_id)
 
     async def rate_pending(self) -> None:
         """Rate the finished games of rated tables left unrated (:meth:`Ratings.unrated`)."""
         try:
             pending = await self.tables.db(self.ratings.unrated)
+        except DatabaseAway:
+            return
         except Exception as err:
             log.warning("could not look for games to rate (%s)", type(err).__name__)
             return

@@ -172,6 +172,24 @@ def changed_table(saved: StoredTable, message: dict[str, Any]) -> StoredTable | 
         return None
 
 
+def same_change(stored: StoredTable, after: StoredTable) -> bool:
+    """Whether the database's ``stored`` holds the change that made ``after`` (read back at
+    the version ``after`` was written as): the same status, seats, invitation, rematch
+    answers and game (its number, decisions and how many are final; a new game's id is the
+    database's)."""
+    old, new = stored.game, after.game
+    games = (old is None) == (new is None)
+    if old is not None and new is not None:
+        games = (old.number, old.decisions, old.committed) == (new.number, new.decisions, new.committed)
+    return games and (stored.status, stored.seats, stored.invite_hash, stored.agreed, stored.declined) == (
+        after.status,
+        after.seats,
+        after.invite_hash,
+        after.agreed,
+        after.declined,
+    )
+
+
 def appends(before: StoredTable, after: StoredTable) -> int | None:
     """How many decisions of ``before``'s game ``after`` keeps, if the change only adds
     decisions to the same game (and perhaps commits them, ends it, changes the table's

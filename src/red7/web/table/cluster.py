@@ -7,7 +7,8 @@ itself when the message carries it, else by reading the table back. The bus may 
 message, and the command line changes the database with no server involved (``red7
 admin ban``): every :data:`LOOK` seconds each process, one alone too, also reads every
 table's version from the database and reads back those it is behind on, and lets go of
-those another process expired.
+those another process expired. With the database away (restarting), a change heard is
+applied if the message carries it, else found at the first look once the database is back.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import contextlib
 import logging
 from typing import Any, Final
 
-from .tables import Tables
+from .tables import DatabaseAway, Tables
 
 log = logging.getLogger("red7.web")
 
@@ -51,20 +52,23 @@ class Cluster:
         table_id = message.get("t")
         if isinstance(table_id, str) and isinstance(message.get("v"), int):
             self.tables.metrics.heard.inc()
-            await self.tables.refresh(table_id, message["v"], message)
+            with contextlib.suppress(DatabaseAway):  # (found at a look once the database is back)
+                await self.tables.refresh(table_id, message["v"], message)
 
     async def _looking(self) -> None:
         while True:
             await asyncio.sleep(LOOK)
-            await self.look()
+            try:
+                await self.look()
+            except DatabaseAway:
+                pass  # the database away for a moment (the store says so once): look again later
+            except Exception:  # one failed look must not end the looks
+                log.exception("the look at the tables' versions failed")
 
     async def look(self) -> None:
-        """Read back every table this process is behind on, and drop those gone."""
-        try:
-            versions = await self.tables.db(self.tables.store.versions)
-        except Exception as err:  # the database away for a moment: look again later
-            log.warning("could not read the tables' versions (%s)", type(err).__name__)
-            return
+        """Read back every table this process is behind on, and drop those gone
+        (:class:`~red7.web.table.tables.DatabaseAway` if the database cannot be reached)."""
+        versions = await self.tables.db(self.tables.store.versions)
         for table_id, version in versions.items():
             live = self.tables.live.get(table_id)
             if live is None or live.version < version:

@@ -169,6 +169,11 @@ def test_a_write_lost_twice_is_unavailable_and_never_goes_in_twice(tmp_path: Pat
     asyncio.run(run())
 
 
+OPENS = 3
+"""A deal where the person in seat 0 plays first and can end that turn without conceding
+(another deal may give the bot the first turn and leave her only the concession)."""
+
+
 def end_turn(conn: Conn, before_last: Any = None) -> tuple[int, str]:
     """``conn``'s seat decides until its turn ends (``before_last()`` is called before the
     decision that ends it); that decision's ``seq`` and notation."""
@@ -241,7 +246,7 @@ def test_a_bots_answer_the_database_could_not_take_is_written_again_once_it_is_b
     """Alone, a person against a bot: the database goes away once the person's turn is
     in; the bot's answer, refused, is tried again until the database is back, then goes
     in, once."""
-    app = make_app(tmp_path)
+    app = make_app(tmp_path, seeds=lambda: OPENS)
     with TestClient(app) as client:
         table_id, ana = new_table(client, 2, name="Ana")
         add_bot(client, table_id, ana, 1, "easy")
@@ -263,7 +268,7 @@ def test_alone_a_bots_turn_nobody_answers_is_asked(tmp_path: Path, database: Dat
     lost (refused as unsaved; the table here as before it); sent again, it finds the table
     moved (refused as stale, the bot's turn read back, which no write here asked): the
     bot is asked all the same, and plays."""
-    app = make_app(tmp_path)
+    app = make_app(tmp_path, seeds=lambda: OPENS)
     with TestClient(app) as client:
         table_id, ana = new_table(client, 2, name="Ana")
         add_bot(client, table_id, ana, 1, "easy")

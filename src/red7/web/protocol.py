@@ -52,6 +52,7 @@ from .table.requests import (
     Decline,
     Hello,
     LeaveSeat,
+    PlayNow,
     RemoveSeat,
     Reseat,
     StartGame,
@@ -114,6 +115,7 @@ def parse_message(text: str) -> Sent:
 
 REQUESTS: Final[dict[str, Any]] = {
     "POST /api/tables": CreateTable,
+    "POST /api/play-now": PlayNow,
     "POST /api/tables/{id}/seats/{seat}": TakeSeat,
     "POST /api/tables/{id}/bots": AddBot,
     "POST /api/tables/{id}/start": StartGame,
@@ -139,6 +141,7 @@ ANSWERS: Final[dict[str, Any]] = {
     "GET /api/ui": UiWords,
     "GET /api/tables": LobbyPage,
     "POST /api/tables": Created,
+    "POST /api/play-now": Created,
     "POST /api/tables/{id}/seats/{seat}": Seated,
     "POST /api/tables/{id}/bots": Done,
     "POST /api/tables/{id}/start": Done,

@@ -135,6 +135,30 @@ class CreateTable(Request):
     """Its games move its players' ratings (the leaderboard): registered people only, no hints."""
 
 
+class PlayNow(Request):
+    """``POST /api/play-now``: a table made, its other seats given to bots, its game started
+    (the lobby's "Play now against a bot": its creator sits in seat 0)."""
+
+    refusals: ClassVar[Mapping[str, Why]] = {
+        "players": _players,
+        "advanced": _option,
+        "actions": _option,
+        "level": _level,
+        "lang": _language,
+        "name": _name,
+    }
+
+    players: Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = 2
+    advanced: bool = False
+    actions: bool = False
+    level: Level = "medium"
+    """The level of every bot at the table."""
+    lang: Language = "en"
+    """The table's language (the lobby sends its own)."""
+    name: Text = ""
+    """The person's name: spaces folded, up to 24 characters; empty: the seat's own name."""
+
+
 class TakeSeat(Request):
     """``POST /api/tables/{id}/seats/{seat}``: a person takes a free seat."""
 

@@ -57,6 +57,17 @@ UI_WORDS: Final = {
     "share": N_("Share this link to invite players:"),
     "watch_link": N_("Spectators' link:"),
     "lobby_title": N_("Red7 online"),
+    "about_red7": N_(
+        "Red7 is a card game for 2 to 4 players where the rule changes as you play: "
+        "end each turn winning under it, or you are out of the round."
+    ),
+    "learn_link": N_("How to play: the rules, with examples"),
+    "play_now": N_("Play now against a bot"),
+    "play_now_summary": N_("{n} players · {game} · bot: {level}"),
+    "game_basic": N_("basic game"),
+    "game_advanced": N_("advanced game"),
+    "game_with_actions": N_("{game} with action cards"),
+    "more_options": N_("More options"),
     "new_table": N_("New table"),
     "players": N_("Players"),
     "advanced_game": N_("Advanced game (scores over a match)"),

@@ -422,6 +422,7 @@ def test_every_form_the_text_game_shows_is_accepted(lang: str) -> None:
                 "Commands: 'hint'",
                 "Hint: the hard bot would",
                 "The rules of Red7",
+                "| Green (G) | most even cards | V7 · I6 ✓ · G4 ✓ · O3 · R2 ✓ |",  # an example under each rule
                 "## Commands",
                 "Turn taken back.",
                 "Nothing to take back: you have not played",
@@ -434,6 +435,7 @@ def test_every_form_the_text_game_shows_is_accepted(lang: str) -> None:
                 "Comandos: 'dica'",
                 "Dica: o bot difícil",
                 "As regras do Red7",
+                "| Verde (Vd) | mais números pares | Vt7 · An6 ✓ · Vd4 ✓ · Lj3 · Vm2 ✓ |",
                 "## Comandos",
                 "Turno desfeito.",
                 "Nada a desfazer",

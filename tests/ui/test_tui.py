@@ -28,6 +28,7 @@ from red7.play.records import load
 from red7.play.session import cards_at_round_end
 from red7.play.table import Seat, Table
 from red7.ui.i18n import _, set_language
+from red7.ui.rules_text import complete_rules
 from red7.ui.tui.app import PlayApp
 from red7.ui.tui.board import Board, BoardView
 from red7.ui.tui.replay import ReplayApp, positions
@@ -448,8 +449,10 @@ def test_the_rules_screen_in_both_languages() -> None:
         assert "The seven rules" in text and "| **Indigo** (I) | most cards in a run" in text
         assert "R7 is the Red 7. The colours: R Red, O Orange, Y Yellow, G Green, B Blue, I Indigo, V Violet." in text
         assert "[PgUp/PgDn] scroll the last moves" in text
-        # it ends with where the complete rules are, in the language in use
-        assert text.rstrip().endswith("Complete rules, rule by rule: docs/rules.md")
+        assert "| **Green** (G) | most even cards | V7 · **I6 ✓** · **G4 ✓** · O3 · **R2 ✓** |" in text  # an example
+        assert text.index("The seven rules") < text.index("R7 is the Red 7")  # why a colour, before the notation
+        # it ends with where the complete rules are, in the language in use: a file of the package
+        assert text.rstrip().endswith(str(complete_rules("en"))) and "Complete rules, rule by rule" in text
         await pilot.press("escape", "l", "question_mark")
         text = app.screen.query_one(Markdown).source
         assert "As sete regras" in text and "| **Anil** (An) | mais números em sequência |" in text
@@ -458,7 +461,8 @@ def test_the_rules_screen_in_both_languages() -> None:
         assert "V1 é a carta Vt1 (V é Violeta, não Vermelho)" in text
         assert "[PgUp/PgDn] rolar as últimas jogadas" in text
         assert "Cartas de ação" in text
-        assert text.rstrip().endswith("Regras completas, regra por regra: docs/regras.md")
+        assert "| **Verde** (Vd) | mais números pares | Vt7 · **An6 ✓** · **Vd4 ✓** · Lj3 · **Vm2 ✓** |" in text
+        assert text.rstrip().endswith(str(complete_rules("pt-BR"))) and "Regras completas, regra por regra" in text
 
     run(app, script)
 

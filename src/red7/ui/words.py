@@ -31,7 +31,7 @@ from ..core.events import (
     RoundDealt,
     RoundOver,
 )
-from ..core.model import STEP_KINDS, TARGETS, Config, Option, Refusal, RoundResult, Step
+from ..core.model import STEP_KINDS, Config, Option, Refusal, RoundResult, Step
 from ..core.standing import Standing
 from ..play.records import last_unfinished
 from ..play.saving import Saver
@@ -806,97 +806,6 @@ def saved_so_far(saver: Saver, staged: bool) -> str:
     if staged:  # what may still be taken back is not kept: the turn goes on from before it
         text += " " + _("What you can still take back this turn is not kept.")
     return text + "\n" + _("Continue it later with: {command}").format(command=command)
-
-
-RULES_MD = """\
-# {title}
-
-{goal}
-
-## {cards_title}
-{cards}
-
-## {turn_title}
-{turn}
-
-## {rules_title}
-| | |
-|---|---|
-{rules}
-
-{tie}
-
-## {advanced_title}
-{advanced}
-
-## {actions_title}
-{actions}
-
-{board}## {keys_title}
-{keys}
-{complete}"""
-
-
-def rules_markdown(keys: str, board: bool = True, keys_title: str = N_("Keys"), complete: bool = True) -> str:
-    """The rules screen's text, in the language in use: how the screen writes a card
-    (and, where that is not the notation, the notation's letters), the rules with each
-    colour's mark, what the screen shows (``board``: the terminal game's board) and
-    ``keys`` (the interface's keys or commands, translated) under ``keys_title`` (to
-    translate); with ``complete``, it ends with where the complete rules are
-    (docs/rules.md, docs/regras.md in Portuguese: a checkout's files, which the web
-    game's players do not have), rule IDs and all."""
-    rules = "\n".join(
-        f"| **{_(COLOUR_NAMES[c])}** ({mark}) | {_(RULE_TEXT[c])} |"
-        for c, mark in zip(COLOURS, card_marks(), strict=True)
-    )
-    return RULES_MD.format(
-        title=_("The rules of Red7"),
-        goal=_(
-            "Be the only player left in the round. At the end of each of your turns you must be winning "
-            "under the rule in force (the colour on top of the canvas); otherwise you are out."
-        ),
-        cards_title=_("Cards"),
-        cards=cards_explained(),
-        turn_title=_("Your turn"),
-        turn=_(
-            "Do one of these: play a hand card to your palette; put a hand card on the canvas to change "
-            "the rule; play a card and then put another on the canvas; or concede. A card may go on the "
-            "canvas only if you are winning right after it. Cards compare by number first, then by colour: "
-            "Red, Orange, Yellow, Green, Blue, Indigo, Violet."
-        ),
-        rules_title=_("The seven rules"),
-        rules=rules,
-        tie=_("More qualifying cards wins; on a tie, the player whose qualifying cards include the highest card wins."),
-        advanced_title=_("Advanced game"),
-        advanced=_(
-            "When you put a card on the canvas and its number is greater than the number of cards in "
-            "your palette, you may draw a card. The round winner scores the cards that satisfy the final "
-            "rule; the match ends at {two} points with 2 players, {three} with 3, {four} with 4."
-        ).format(two=TARGETS[2], three=TARGETS[3], four=TARGETS[4]),
-        actions_title=_("Action cards (optional)"),
-        actions=_(
-            "A card played to your palette acts: **7** move another card of your palette to the canvas "
-            "or onto the deck; **5** play one more card to your palette; **3** draw a card; **1** take a "
-            "card from a palette at least as large as yours and put it on the deck."
-        ),
-        board=_board_section() if board else "",
-        keys_title=_(keys_title),
-        keys=keys,
-        # the rules document in the language in use: its path is part of the translation
-        complete="\n" + _("Complete rules, rule by rule: docs/rules.md") + "\n" if complete else "",
-    )
-
-
-def _board_section() -> str:
-    """The rules screen's section on what the terminal game's board shows."""
-    return "## {title}\n{board}\n\n".format(
-        title=_("On the board"),
-        board=_(
-            "The cards you can use now carry their number key; the others are greyed. The card you picked is "
-            "framed ›7‹. Underlined palette cards are those that count under the rule in force; a card marked + is "
-            "one you have just drawn. ★ marks the player who is winning."
-        ),
-    )
 
 
 NAME_LENGTH: Final = 24

@@ -6,8 +6,9 @@ goal, the seven rules each with an example palette, drawn here as the table draw
 the turn, the cards as the board writes them, the advanced game, the action cards), in
 the language asked for (``lang``, else the browser's), with the table page's keys in place
 of the terminal's; it links ``/rules/complete``, the complete rules rule by rule (the file
-the package carries: :func:`red7.ui.rules_text.complete_rules`). It is made on the server from translated
-text of this package alone, Markdown rendered with raw HTML escaped, and needs no script.
+the package carries: :func:`red7.ui.rules_text.complete_rules`). It is made on the server
+from translated text of this package alone, Markdown rendered with raw HTML escaped, and
+needs no script.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The lobby's "Play now against a bot": a table made for one person, its other seats
 given to bots of one level and its game started, in one request.
 
-It is the table any person could make by hand (:func:`red7.web.table.hosting.create`,
-bots in the free seats, the game started), public and with hints allowed, made with its
-seats and its first deal in one change: nobody can take a seat between the making and
-the start, and the person's page opens on their first turn (or the bot's).
+It is the table any person could make by hand, public and with hints allowed, made in
+two changes: the table (:func:`red7.web.table.hosting.create`, the person in seat 0),
+then its free seats given to bots and its first deal, together (a person who took a
+seat between the two plays in it). The person's page opens on the game under way.
 """
 
 from __future__ import annotations

@@ -134,6 +134,19 @@ END = Action.parse("end")
             "descartar An6 na Tela perdeu uma rodada ganha só em retrospecto",
         ),
         (
+            mark(True, False, Estimate(END, 0.3, 0.5, False)),
+            "put I6 on the canvas threw a won round away, visible from the player's own view (an estimated 30% to "
+            "win the round, against 50% with end the turn).",
+            "descartar An6 na Tela jogou fora uma rodada ganha, e isso se via pela visão de quem jogou (estimativa",
+        ),
+        (
+            mark(True, False, Estimate(END, 0.45, 0.5, False)),
+            "put I6 on the canvas lost a won round only in hindsight: with every hand known, play B6 would have kept "
+            "it; from what the player could see, an estimated 45% to win the round, against 50% with end the turn.",
+            "descartar An6 na Tela perdeu uma rodada ganha só em retrospecto: com todas as mãos à vista, jogar Az6 a "
+            "teria mantido; pelo que quem jogou podia ver, estimativa de 45%",
+        ),
+        (
             mark(True, False),
             "put I6 on the canvas threw a won round away, with every hand known (play B6 would have kept it).",
             "descartar An6 na Tela jogou fora uma rodada ganha, com todas as mãos à vista",

@@ -827,6 +827,15 @@ def verdict_text(m: Mark, match: bool = False) -> str:
             "over the deals consistent with what the player could see, it kept the round won in {share}, "
             "close to {best}: {best_share}."
         ).format(**fields)
+    if m.threw_away and e is not None:  # a search's estimate, not worlds solved
+        if m.visible:
+            return _("{decision} threw a won round away, visible from the player's own view ({estimate}).").format(
+                decision=decision, estimate=estimate_text(e, match)
+            )
+        return _(
+            "{decision} lost a won round only in hindsight: with every hand known, {kept} would have kept it; "
+            "from what the player could see, {estimate}."
+        ).format(decision=decision, kept=kept, estimate=estimate_text(e, match))
     if m.threw_away:
         return _("{decision} threw a won round away, with every hand known ({kept} would have kept it).").format(
             decision=decision, kept=kept

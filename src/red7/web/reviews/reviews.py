@@ -242,6 +242,6 @@ def _work_out(review: Review, session: Session, names: list[str], lang: str, peo
     bot = make_bot(HINT_BOT)
     marks = session.review(bot if isinstance(bot, Appraiser) else None, people, progress)
     with using(lang):
-        text = review_text(marks, names, session.table.config.advanced)
+        text = review_text(marks, names, session.table.config.advanced, people or None)
     review.done = review.total = len(marks)
     return text

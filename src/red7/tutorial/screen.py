@@ -74,7 +74,7 @@ class TutorialApp(PlayApp):
 
     def _introduced(self, answer: str) -> None:
         if answer == "skip":
-            self._go(self.index + 1)
+            self.call_later(self._go, self.index + 1)  # once this dialog is gone
         elif answer == "quit":
             self.exit()
 
@@ -97,7 +97,7 @@ class TutorialApp(PlayApp):
     def _after_all(self, answer: str) -> None:
         if answer == "again":
             self.progress.restart()
-            self._go(0)
+            self.call_later(self._go, 0)
         else:
             self.exit()
 
@@ -140,7 +140,7 @@ class TutorialApp(PlayApp):
         if answer == "quit":
             self.exit()
         else:
-            self._go(self.index + (answer == "next"))
+            self.call_later(self._go, self.index + (answer == "next"))
 
     def _keys_line(self, picking: bool) -> Content:
         if self.waiting or self.dialog_open:

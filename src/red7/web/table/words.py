@@ -108,6 +108,7 @@ UI_WORDS: Final = {
     "page_of": N_("{first}–{last} of {total}"),
     "decision_of": N_("Decision {i} of {n}"),
     "rules": N_("Rules"),
+    "tutorial": N_("Learn to play"),
     "counts": N_("Underlined: counts under the rule"),
     "drawn": N_("+ just drawn"),
     "moved": N_("Outlined: moved in the last turn"),

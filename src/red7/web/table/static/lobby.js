@@ -34,6 +34,8 @@ function applyWords() {
   $("hints-label").textContent = t(ui, "hints_allowed");
   $("rated-label").textContent = t(ui, "rated_table");
   $("leaderboard-link").textContent = t(ui, "leaderboard");
+  $("tutorial-link").textContent = t(ui, "tutorial");
+  $("tutorial-link").href = `/tutorial?lang=${encodeURIComponent(words.lang)}`;
   $("rules-link").textContent = t(ui, "rules");
   $("rules-link").href = `/rules?lang=${encodeURIComponent(words.lang)}`;
   $("table-lang-label").textContent = t(ui, "language");

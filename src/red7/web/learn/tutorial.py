@@ -39,6 +39,7 @@ api = APIRouter()
 PAGE_WORDS: Final = {
     "title": N_("Learn Red7"),
     "chapters": N_("Chapters"),
+    "lesson": N_("The lesson"),
     "goal": N_("Goal: {goal}"),
     "next": N_("Next chapter"),
     "skip": N_("Skip the chapter"),

@@ -17,6 +17,7 @@ let chapter = 0;
 let decisions = []; // the turn's decisions the server accepted so far
 let selected = null; // the card picked
 let pending = false;
+let decided = null; // the chapter the learner made a decision in (its lesson is folded then)
 let answers = 0; // answers drawn so far: the page says it (main's data-answers), so a test waits on it
 
 function doneKeys() {
@@ -74,7 +75,13 @@ function lessonEl() {
   const verdict = data.verdict;
   const parts = [
     h("h2", { id: "chapter-title" }, w("chapter_n", { n: data.chapter + 1, total: data.chapters.length, title: data.title })),
-    h("p", { class: "lesson-text" }, data.lesson),
+    // the lesson is read before the first decision, then folded (a phone shows the hand sooner)
+    h(
+      "details",
+      { class: "lesson-text", open: decided !== data.chapter },
+      h("summary", {}, w("lesson")),
+      h("p", {}, data.lesson),
+    ),
     h("p", { class: "goal", id: "goal" }, h("strong", {}, w("goal", { goal: data.goal }))),
   ];
   if (verdict && verdict.text) {
@@ -182,6 +189,12 @@ function draw() {
   document.getElementById("lesson").replaceChildren(...lessonEl());
   document.getElementById("chapters").replaceChildren(...chaptersEl());
   const frame = data.frame;
+  if (data.done && frame.game && frame.game.round > 1) {
+    // the chapter's round ended (the verdict tells its score): the engine has dealt the
+    // next one already, which is no part of the lesson
+    document.getElementById("board").replaceChildren();
+    return;
+  }
   const picks = pickable(frame);
   const interactive = !data.done && !pending;
   if (selected && !picks.usable.includes(selected)) selected = null;
@@ -205,6 +218,7 @@ function draw() {
 
 function choose(option) {
   if (pending || !data || data.done) return;
+  decided = chapter;
   load(chapter, option.action);
 }
 

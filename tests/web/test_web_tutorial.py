@@ -80,4 +80,5 @@ def test_what_the_server_refuses(client: TestClient) -> None:
     assert step(client, {"chapter": 0, "decision": "dance"}, 400)["code"] == "bad-decision"
     assert step(client, {"chapter": 0, "decisions": ["end"] * 13}, 400)["code"] == "bad-decision"
     assert step(client, {"chapter": "0"}, 400)["code"] == "bad-chapter"
+    assert step(client, {"chapter": 0, "lang": "fr"}, 400)["code"] == "bad-language"
     assert client.post("/api/tutorial", json={"chapter": 0, "extra": 1}).status_code == 400

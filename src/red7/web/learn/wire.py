@@ -9,7 +9,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from ...ui.i18n import _
+from ...ui.i18n import LANGUAGES, _
 from ..http.refusals import Refused
 from ..http.wire import Language, Number, Request, Tag, Text, Why, frame
 from ..table.frames import TableFrame
@@ -26,12 +26,21 @@ def _decisions() -> Refused:
     return Refused("bad-decision", _("That decision is not one of this turn's."))
 
 
+def _language() -> Refused:
+    return Refused("bad-language", _("Languages: {languages}.").format(languages=", ".join(LANGUAGES)))
+
+
 class TutorialStep(Request):
     """Chapter ``chapter`` (from 0) after the learner's ``decisions`` accepted so far this
     turn (the answers' ``decisions``, sent back), and the ``decision`` to judge now (none:
     just show the chapter). The server keeps nothing: the page holds the turn."""
 
-    refusals: ClassVar[Mapping[str, Why]] = {"chapter": _chapter, "decisions": _decisions, "decision": _decisions}
+    refusals: ClassVar[Mapping[str, Why]] = {
+        "chapter": _chapter,
+        "decisions": _decisions,
+        "decision": _decisions,
+        "lang": _language,
+    }
 
     chapter: Number
     decisions: Annotated[list[Text], Field(max_length=MOST_DECISIONS)] = []

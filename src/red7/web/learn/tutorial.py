@@ -31,7 +31,7 @@ from ..http.refusals import asked_language
 from ..http.wire import parse_body
 from ..table.live import LiveTable, SeatState
 from ..table.views import table_frame
-from .wire import TutorialStep, TutorialView, VerdictView, _chapter, _decisions
+from .wire import TutorialStep, TutorialView, VerdictView, bad_decision, no_chapter
 
 router = APIRouter(include_in_schema=False)
 api = APIRouter()
@@ -71,7 +71,7 @@ PAGE: Final = Template("""<!doctype html>
     <nav class="languages" aria-label="$language">$languages</nav>
   </header>
   <main id="main" class="tutorial" data-lang="$lang">
-    <section id="lesson" class="panel lesson" aria-live="polite"></section>
+    <section id="lesson" class="panel lesson" aria-labelledby="chapter-title"></section>
     <div id="board"></div>
     <nav id="chapters" class="panel chapters" aria-label="$chapters"></nav>
   </main>
@@ -117,22 +117,22 @@ async def tutorial_step(request: Request) -> TutorialView:
 def view(step: TutorialStep) -> TutorialView:
     """The answer to ``step``, in the language in use (a bad chapter or turn: Refused)."""
     if step.chapter >= len(CHAPTERS):
-        raise _chapter()
+        raise no_chapter()
     chapter = CHAPTERS[step.chapter]
     lesson = Lesson(chapter)
     try:
         for decision in step.decisions:
             if lesson.decide(decision).outcome is not Outcome.GOOD:
-                raise _decisions()
+                raise bad_decision()
         verdict: Verdict | None = None if step.decision is None else lesson.decide(step.decision)
     except ActionError:
-        raise _decisions() from None
+        raise bad_decision() from None
     accepted = list(step.decisions)
     if verdict is not None and verdict.outcome in (Outcome.GOOD, Outcome.DONE) and step.decision is not None:
         accepted.append(step.decision)
     judged: VerdictView | None = None if verdict is None else {"outcome": verdict.outcome.value, "text": verdict.text}
     return {
-        "lang": "pt-BR" if step.lang == "pt-BR" else "en",
+        "lang": step.lang,
         "chapter": step.chapter,
         "key": chapter.key,
         "title": _(chapter.title),

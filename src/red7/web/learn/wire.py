@@ -18,11 +18,11 @@ MOST_DECISIONS = 12
 """More decisions than any turn has: a chapter is one turn."""
 
 
-def _chapter() -> Refused:
+def no_chapter() -> Refused:
     return Refused("bad-chapter", _("There is no such chapter."))
 
 
-def _decisions() -> Refused:
+def bad_decision() -> Refused:
     return Refused("bad-decision", _("That decision is not one of this turn's."))
 
 
@@ -36,9 +36,9 @@ class TutorialStep(Request):
     just show the chapter). The server keeps nothing: the page holds the turn."""
 
     refusals: ClassVar[Mapping[str, Why]] = {
-        "chapter": _chapter,
-        "decisions": _decisions,
-        "decision": _decisions,
+        "chapter": no_chapter,
+        "decisions": bad_decision,
+        "decision": bad_decision,
         "lang": _language,
     }
 

@@ -63,7 +63,7 @@ def terminal(tmp_path: Path) -> Iterator[tuple[Terminal, Path]]:
 
 def test_a_newcomer_plays_the_first_chapter_in_a_real_terminal(terminal: tuple[Terminal, Path]) -> None:
     term, data = terminal
-    term.wait_for("Capítulo 1 de 13: A sua Paleta e quem está vencendo")
+    term.wait_for("Capítulo 1 de 14: A sua Paleta e quem está vencendo")
     term.keys("Enter")
     term.wait_for("Objetivo: Jogue na sua Paleta")
     term.keys("2", "p")  # Vm3: the miss

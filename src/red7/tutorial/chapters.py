@@ -49,6 +49,9 @@ class Chapter:
     canvas: tuple[str, ...] = ()
     """The canvas, bottom first (empty: the Red start card)."""
     deck: tuple[str, ...] = ()
+    """The deck, top first."""
+    deck_known: int = 0
+    """How many of the deck's top cards everyone knows (R7.z: a 7 or a 1 put them there)."""
     advanced: bool = False
     actions: bool = False
     other_hand: tuple[str, ...] = field(default=("G1",))
@@ -60,6 +63,7 @@ class Chapter:
             [list(self.hand), list(self.other_hand)],
             [list(p) for p in self.palettes],
             deck=list(self.deck),
+            deck_known=self.deck_known,
             canvas=list(self.canvas),
             advanced=self.advanced,
             actions=self.actions,
@@ -242,6 +246,25 @@ CHAPTERS: Final[tuple[Chapter, ...]] = (
         canvas=("B1",),
         actions=True,
         answers=frozenset({"play B5"}),
+    ),
+    Chapter(
+        "three",
+        N_("Action cards: the 3"),
+        N_(
+            "A 3 played to your palette draws the top card of the deck. Nobody knows that card, as a rule; "
+            "here a 7 put {G6} on top face up, so everyone knows what a 3 draws now."
+        ),
+        N_("Find a turn that ends with you winning."),
+        N_(
+            "Play {Y3}: you draw {G6}, and {G6} on the canvas makes the rule Green: your {O2} and {B4} beat "
+            "the bot's {I2}."
+        ),
+        hand=("Y3", "V6"),
+        palettes=(("O2", "B4"), ("R7", "Y1", "I2")),
+        deck=("G6", "R1"),
+        deck_known=1,
+        actions=True,
+        answers=frozenset({"play Y3"}),
     ),
     Chapter(
         "one",

@@ -208,8 +208,8 @@ CHAPTERS: Final[tuple[Chapter, ...]] = (
         ),
         N_("Win the round, then draw a card."),
         N_(
-            "{G6} on the canvas makes the rule Green: your {G2} and {O4} beat the bot's none. 6 is more than your "
-            "2 cards, so you may draw; you score 2 + 4 = 6 points."
+            "{G6} on the canvas makes the rule Green: your {G2} and {O4} are even, and the bot has no even card. "
+            "6 is more than your 2 cards, so you may draw; you score 2 + 4 = 6 points."
         ),
         hand=("G6",),
         palettes=(("G2", "O4"), ("B7", "Y1")),

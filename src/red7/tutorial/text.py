@@ -16,7 +16,7 @@ from typing import Final, TextIO
 from ..core.actions import ActionError
 from ..core.model import Option
 from ..ui.i18n import _
-from ..ui.text_game import QUIT_WORDS, RULES_WORDS, describe, not_a_decision, read_decision, rules_text, say
+from ..ui.text_game import HELP_WORDS, QUIT_WORDS, RULES_WORDS, describe, not_a_decision, read_decision, rules_text, say
 from ..ui.words import decision_text
 from .chapters import CHAPTERS, words
 from .lesson import Lesson, Outcome
@@ -24,8 +24,8 @@ from .progress import TutorialProgress
 
 SKIP_WORDS: Final = frozenset({"skip", "pular"})
 RESTART_WORDS: Final = frozenset({"restart", "recomeçar", "recomecar"})
-HELP_WORDS: Final = frozenset({"help", "ajuda", "?"})
-"""The commands, each in English and in Portuguese whatever the language in use."""
+"""The tutorial's own commands, each in English and in Portuguese whatever the language in
+use (help, rules and quit are the text game's)."""
 
 
 def offer(option: Option) -> str:

@@ -31,6 +31,7 @@ from .accounts.wire import AccountView, Credentials, Profile
 from .admin.wire import AdminView
 from .chat.wire import ChatFrame, Say
 from .http.wire import PROTOCOL_VERSION, Done, Empty, Refusal, Request, refusal_of
+from .learn.wire import TutorialStep, TutorialView
 from .reviews.wire import Hint, HintFrame, ReviewView
 from .table.frames import (
     Created,
@@ -135,6 +136,7 @@ REQUESTS: Final[dict[str, Any]] = {
     "POST /api/turns": YourTurn,
     "WebSocket /ws/{id}: chat": Say,
     "WebSocket /ws/{id}: hint": Hint,
+    "POST /api/tutorial": TutorialStep,
 }
 """Each request and the model its body or message is."""
 ANSWERS: Final[dict[str, Any]] = {
@@ -159,6 +161,7 @@ ANSWERS: Final[dict[str, Any]] = {
     "GET /api/tables/{id}/games/{n}/replay": Replay,
     "POST /api/turns": TurnsPage,
     "GET /api/tables/{id}/games/{n}/review": ReviewView,
+    "POST /api/tutorial": TutorialView,
     "any refusal (4xx)": Refusal,
     "WebSocket /ws/{id}: table": TableFrame,
     "WebSocket /ws/{id}: error": ErrorFrame,

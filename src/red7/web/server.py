@@ -8,7 +8,7 @@
 * the club's features, each in a room of its own, hearing the table through its events
   (:mod:`red7.web.table.events`): :mod:`red7.web.chat`, :mod:`red7.web.ratings`,
   :mod:`red7.web.reviews` (reviews and hints), :mod:`red7.web.accounts`,
-  :mod:`red7.web.admin`, and the rules page (:mod:`red7.web.learn`);
+  :mod:`red7.web.admin`, and the rules page and the guided first game (:mod:`red7.web.learn`);
 * :mod:`red7.web.storage` (the database, its migrations and backups, the bus between
   processes) and :mod:`red7.web.http` (what every room's routes share: the protocol's
   base, refusals, limits, the guard, the metrics, how a route finds its app's parts);
@@ -69,7 +69,7 @@ from .http.origins import Hosts, parse_origin
 from .http.parts import Parts
 from .http.redis_counts import RedisCounts
 from .http.refusals import Refused, asked_language, refusal_response, response_of
-from .learn import rules
+from .learn import rules, tutorial
 from .ratings import routes as ratings_routes
 from .ratings.rater import Rater
 from .ratings.ratings import Ratings
@@ -168,6 +168,7 @@ ROOMS_WITH_PAGES = (
     "red7.web.admin",
     "red7.web.ratings",
     "red7.web.reviews",
+    "red7.web.learn",
 )
 """The rooms whose ``static`` folders are served under ``/static`` (beside the site's own:
 its stylesheet and the scripts every page shares). No two hold a file of the same name."""
@@ -268,7 +269,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(DBAPIError, _database_away)
     routers = (pages.router, ops.router, lobby.router, records.router, socket.router, turns.router)
     features = (accounts_routes.router, admin_routes.router, ratings_routes.router, reviews_routes.router)
-    for router in (*routers, *features, rules.router):
+    for router in (*routers, *features, rules.router, tutorial.router, tutorial.api):
         app.include_router(router)
     app.state.parts = parts
     return app

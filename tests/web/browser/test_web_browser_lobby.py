@@ -20,8 +20,8 @@ from tests.support.web_server import WebServer
 pytestmark = pytest.mark.browser
 
 WORDS = {
-    "en": {"play": "Play now against a bot", "open": "Open tables", "create": "Create the table", "learn": "How to"},
-    "pt-BR": {"play": "Jogar agora contra um bot", "open": "Mesas abertas", "create": "Criar a mesa", "learn": "Como"},
+    "en": {"play": "Play now against a bot", "open": "Open tables", "create": "Create the table", "learn": "guided first game"},
+    "pt-BR": {"play": "Jogar agora contra um bot", "open": "Mesas abertas", "create": "Criar a mesa", "learn": "primeira partida guiada"},
 }
 SIZES = {"laptop": LAPTOP, "phone": PHONE}
 
@@ -59,7 +59,7 @@ def test_the_first_screen_shows_play_now_the_open_tables_and_the_create_button(
     expect(page.locator("#open-title")).to_have_text(words["open"])
     expect(page.locator("#create-button")).to_have_text(words["create"])
     expect(page.locator("#learn-link")).to_contain_text(words["learn"])
-    expect(page.locator("#learn-link")).to_have_attribute("href", f"/rules?lang={lang}")
+    expect(page.locator("#learn-link")).to_have_attribute("href", f"/tutorial?lang={lang}")
     first = page.locator("ul.tables li").first.locator(".info p").first
     expect(first).to_be_visible()
     for what in (page.locator("#play-now"), page.locator("#open-title"), first, page.locator("#create-button")):

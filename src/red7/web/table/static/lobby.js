@@ -16,7 +16,6 @@ import {
 
 const CLOCKS = ["0", "60", "180", "86400", "259200"];
 const LEVELS = ["easy", "medium", "hard"];
-const LEARN = "/rules"; // where "how to play" leads (in the page's language): the guided first game, once there is one
 const PLAY_NOW = "red7:play-now"; // localStorage: the settings of "Play now" the person chose
 const PLAY_NOW_DEFAULTS = { players: 2, advanced: false, actions: false, level: "medium" };
 
@@ -35,7 +34,7 @@ function applyWords() {
   $("title").textContent = t(ui, "lobby_title");
   $("about").textContent = t(ui, "about_red7");
   $("learn-link").textContent = t(ui, "learn_link");
-  $("learn-link").href = `${LEARN}?lang=${encodeURIComponent(words.lang)}`;
+  $("learn-link").href = `/tutorial?lang=${encodeURIComponent(words.lang)}`;
   $("play-now").textContent = t(ui, "play_now");
   $("play-players-label").textContent = t(ui, "players");
   $("play-level-label").textContent = t(ui, "level");

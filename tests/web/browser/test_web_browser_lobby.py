@@ -20,8 +20,18 @@ from tests.support.web_server import WebServer
 pytestmark = pytest.mark.browser
 
 WORDS = {
-    "en": {"play": "Play now against a bot", "open": "Open tables", "create": "Create the table", "learn": "guided first game"},
-    "pt-BR": {"play": "Jogar agora contra um bot", "open": "Mesas abertas", "create": "Criar a mesa", "learn": "primeira partida guiada"},
+    "en": {
+        "play": "Play now against a bot",
+        "open": "Open tables",
+        "create": "Create the table",
+        "learn": "guided first game",
+    },
+    "pt-BR": {
+        "play": "Jogar agora contra um bot",
+        "open": "Mesas abertas",
+        "create": "Criar a mesa",
+        "learn": "primeira partida guiada",
+    },
 }
 SIZES = {"laptop": LAPTOP, "phone": PHONE}
 

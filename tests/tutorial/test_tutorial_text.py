@@ -64,7 +64,8 @@ def test_skip_restart_help_and_a_refusal(tmp_path: Path) -> None:
     play_tutorial_text(typed(lines), out, progress, start=refused)
     text = out.getvalue()
     assert "'skip'" in text and "The chapter starts again." in text
-    assert "With O1 on the canvas you would not be winning. Try another decision." in text  # after the restart
+    refusal = "With O1 on the canvas you would not be winning. Orange: 1 card of one number against 1; R6 wins the tie."
+    assert f"{refusal} Try another decision." in text  # after the restart, with its numbers
     assert f"Chapter {refused + 2} of" in text  # skipped to the next one
     assert progress.done == set()  # nothing finished: skipped is not done
 

@@ -30,7 +30,7 @@ WORDS = {
         "play": "Jogar agora contra um bot",
         "open": "Mesas abertas",
         "create": "Criar a mesa",
-        "learn": "primeira partida guiada",
+        "learn": "partida guiada",
     },
 }
 SIZES = {"laptop": LAPTOP, "phone": PHONE}

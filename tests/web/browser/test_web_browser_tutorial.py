@@ -59,7 +59,7 @@ def test_a_newcomer_finishes_the_guided_first_game(people: People, lang: str, si
     link = page.locator("#learn-link")
     expect(link).to_have_attribute("href", f"/tutorial?lang={lang}")  # the lobby's words are in
     with using(lang):
-        expect(link).to_have_text(_("New to Red7? Learn to play in a guided first game"))
+        expect(link).to_have_text(_("Learn with a guided first game"))
     link.click()
     page.wait_for_url(f"**/tutorial?lang={lang}")
     expect(page.locator("html")).to_have_attribute("lang", lang)

@@ -61,7 +61,7 @@ UI_WORDS: Final = {
         "Red7 is a card game for 2 to 4 players where the rule changes as you play: "
         "end each turn winning under it, or you are out of the round."
     ),
-    "learn_link": N_("New to Red7? Learn to play in a guided first game"),
+    "learn_link": N_("Learn with a guided first game"),
     "play_now": N_("Play now against a bot"),
     "play_now_summary": N_("{n} players · {game} · bot: {level}"),
     "game_basic": N_("basic game"),

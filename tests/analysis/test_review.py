@@ -27,7 +27,7 @@ from red7.play import play_game
 from red7.play.judge import BudgetedJudge, judge
 from red7.solver import solve
 from red7.solver.marks import COSTLY, Estimate, mark, review
-from red7.ui.words import decision_text
+from red7.ui.words import decision_text, verdict_text
 
 
 def test_marks_chain_from_decision_to_decision() -> None:
@@ -152,28 +152,34 @@ def test_bootstrap_over_deals_is_wider_when_games_of_a_deal_agree() -> None:
 
 
 def test_red7_analyse_marks_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``red7 analyse``: the thrown-away decisions in English and pt-BR, every mark as
-    JSON, and a clear error (exit 2, no traceback) for a file that is not a record."""
+    """``red7 analyse``: the thrown-away decisions in English and pt-BR, each with its
+    number and whether its player could see it (the judge, from their view), every mark
+    as JSON, and a clear error (exit 2, no traceback) for a file that is not a record."""
     game = play_game([make_bot("medium"), make_bot("easy")], 8).game
     path = tmp_path / "game.json"
     path.write_text(dumps(game, [SeatRecord("Ana"), SeatRecord(bot="easy")]))
-    marks = review(game.config, game.seed, [a for _, a in game.history])
+    marks = review(game.config, game.seed, [a for _, a in game.history], judge(make_bot("hard"), game.seed))
     thrown = [m for m in marks if m.threw_away]
     assert thrown  # this deal has one: easy's first play
     assert main(["analyse", str(path), "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert f"{len(marks)} decisions, {len(marks)} valued exactly by the solver." in out
-    # findable in the game's log: the round and the turn of it, the seat as the game named it
-    where = f"Round {thrown[0].round}, turn {thrown[0].turn}: Bot {thrown[0].seat + 1} (easy): "
-    assert where + decision_text(thrown[0].action) in out
-    kept = " or ".join(decision_text(a) for a in thrown[0].best)
-    assert f"threw a won round away ({kept} would have kept it)" in out
+    # findable in the game's log and its replay: the decision's number, the round and the
+    # turn of it, the seat as the game named it
+    first = thrown[0]
+    where = f"{first.number}. Round {first.round}, turn {first.turn}, Bot {first.seat + 1} (easy): "
+    assert where + verdict_text(first) in out
+    assert first.visible is not None  # the judge weighed it from the player's view too
+    seen = "visible from the player's own view" if first.visible else "only in hindsight"
+    assert (
+        f"{decision_text(first.action)} {'threw a won round away, ' if first.visible else 'lost a won round '}" in out
+    )
+    assert seen in out
     assert main(["analyse", str(path), "--lang", "pt-BR"]) == 0
     out = capsys.readouterr().out  # every word translated: decisions, cards, the bot's level
-    assert f"Rodada {thrown[0].round}, turno {thrown[0].turn}: Bot {thrown[0].seat + 1} (fácil): " in out
-    assert f"{decision_text(thrown[0].action)}: jogou fora uma rodada ganha (" in out
-    assert " a teria mantido)" in out
-    assert "jogar " in decision_text(thrown[0].action) and " play " not in out
+    assert f"{first.number}. Rodada {first.round}, turno {first.turn}, Bot {first.seat + 1} (fácil): " in out
+    assert "uma rodada ganha" in out and " a teria mantido" in out or "isso se via" in out
+    assert "jogar " in decision_text(first.action) and " play " not in out
     assert main(["analyse", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == [m.as_dict() for m in marks]
     (tmp_path / "bad.json").write_text("{}")
@@ -301,7 +307,7 @@ def test_appraise_makes_the_choice_of_choose_and_weighs_what_it_is_asked_to() ->
 @pytest.mark.parametrize("seed", [7, pytest.param(16, marks=pytest.mark.slow)])
 def test_a_review_with_a_judge_estimates_what_the_solver_cannot_value(seed: int) -> None:
     """3 players, advanced, actions: the exact marks are those of a review without a
-    judge; every decision of seat 0 with no exact value is estimated where the judge
+    judge; every decision of seat 0 (an exact value or not) is estimated where the judge
     weighs more than one decision (the one made among them); no other seat is, nor a
     decision the judge sees as the only one; the review is the same again (seeded), and
     reports its progress before each decision."""
@@ -318,7 +324,7 @@ def test_a_review_with_a_judge_estimates_what_the_solver_cannot_value(seed: int)
     replay = Game(config=config, seed=seed)
     for m in judged:
         weighed = set(candidates(replay)) | {m.action.id}
-        expected = m.seat == 0 and m.won_before is None and len(weighed) > 1
+        expected = m.seat == 0 and len(weighed) > 1  # where the solver values it too: from the player's view
         assert (m.estimate is not None) == expected, m
         if m.estimate is not None:
             assert m.estimate.loss == max(0.0, m.estimate.best_chance - m.estimate.chance)
@@ -366,8 +372,9 @@ def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
     path.write_text(dumps(game, [SeatRecord("Ana"), SeatRecord(bot="medium"), SeatRecord(bot="medium")]))
     spec = "ismcts:iters=30"
     marks = review(config, 5, [a for _, a in game.history], judge(make_bot(spec), game.seed, {0}))
-    costly = [m for m in marks if m.costly]
+    costly = [m for m in marks if m.costly and m.won_before is None]
     estimated = [m for m in marks if m.estimate is not None]
+    unsolved = [m for m in estimated if m.won_before is None]  # the solver's say the verdicts: not averaged
     assert costly  # easy (random) plays costly decisions in this match
     # no time budget: every estimate is the judge's (a budget makes them hang on the machine's speed)
     args = ["analyse", str(path), "--judge", spec, "--seat", "1", "--budget", "0"]
@@ -376,14 +383,14 @@ def test_red7_analyse_estimates_with_a_judge_and_refuses_bad_options(
     assert f"{len(estimated)} estimated by {spec}." in out
     first = costly[0]
     assert first.estimate is not None
-    assert f"Round {first.round}, turn {first.turn}: Ana: " in out
-    assert f"costly: an estimated {round(100 * first.estimate.chance)}% to win the match, against " in out
-    assert f"Ana: {len(costly)} costly decisions of {len(estimated)} estimated" in out
-    loss = sum(m.estimate.loss for m in estimated if m.estimate is not None) / len(estimated)
+    assert f"{first.number}. Round {first.round}, turn {first.turn}, Ana: " in out
+    assert f"was costly (an estimated {round(100 * first.estimate.chance)}% to win the match, against " in out
+    assert f"Ana: {len(costly)} costly decisions of {len(unsolved)} estimated" in out
+    loss = sum(m.estimate.loss for m in unsolved if m.estimate is not None) / len(unsolved)
     assert f"on average {100 * loss:.1f} points of chance lost." in out
     assert main([*args, "--lang", "pt-BR"]) == 0
     out = capsys.readouterr().out
-    assert "custou caro: estimativa de " in out
+    assert "custou caro (estimativa de " in out
     assert "em média " + f"{100 * loss:.1f}".replace(".", ",") + " pontos de chance perdidos." in out  # 5,8
     assert main([*args, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == [m.as_dict() for m in marks]

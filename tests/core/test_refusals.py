@@ -130,6 +130,28 @@ def test_canvas_not_winning_for_a_sevens_move() -> None:
     assert_legal(game, "move G2 deck")
 
 
+def test_a_refusal_for_not_winning_carries_the_standing_it_would_leave() -> None:
+    """R4.4, R4.6, R7.x: the refusals of a decision that would leave the mover not
+    winning carry the standing under the rule they are about (the canvas card's colour,
+    the rule in force) and the mover's seat: the numbers an interface says with them.
+    The 7's move above: Green, R2 Y2 against O6 V6, a tie that O6 wins. The others carry
+    none."""
+    game = position([["I7", "G3"], ["V3"]], [["R2", "G2", "Y2", "B5"], ["O6", "V6"]], canvas=["O1"])
+    not_in_hand = game.check("play Y6")
+    assert not_in_hand is not None and not_in_hand.standing is None
+    game.apply("play I7")
+    refusal = game.check("move G2 canvas")
+    assert refusal is not None and refusal.seat == 0 and refusal.standing is not None
+    st = refusal.standing
+    assert (st.rule, st.leader, st.reason) == ("green", 1, "higher")
+    assert (st.qualifying[0], st.qualifying[1]) == (("R2", "Y2"), ("O6", "V6"))  # G2 went to the canvas
+    end = position([["I1", "B2"], ["V1"]], [["O6"], ["R7"]])
+    end.apply("play I1")
+    refusal = end.check("end")
+    assert refusal is not None and refusal.code is RefusalCode.NOT_WINNING and refusal.standing is not None
+    assert (refusal.standing.rule, refusal.standing.leader, refusal.standing.top(1)) == ("red", 1, "R7")
+
+
 def test_cannot_finish() -> None:
     """R7.x: a 7 whose every continuation loses may not be played. Palette B5 B2 against
     R7 O1 under Red, hand V7 Y3: after V7 no move and no canvas wins. With G3 instead of

@@ -16,7 +16,7 @@ import pytest
 
 from red7.core.cards import NUM_CARDS
 from red7.core.model import HAND_SIZE, MAX_PLAYERS, MAX_ROUNDS, MIN_PLAYERS, TARGETS
-from red7.ui import words
+from red7.ui import rules_text
 from red7.ui.i18n import using
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -104,6 +104,6 @@ def test_the_rules_screen_states_the_targets_it_reads_R8_3(
     in each language: another target there is another figure on the screen."""
     other = {players: target + 5 for players, target in TARGETS.items()}
     for targets in (TARGETS, other):
-        monkeypatch.setattr(words, "TARGETS", targets)
+        monkeypatch.setattr(rules_text, "TARGETS", targets)
         with using(lang):
-            assert said.format(targets) in " ".join(words.rules_markdown("").split())
+            assert said.format(targets) in " ".join(rules_text.rules_markdown("").split())

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, expect, sync_playwright
 
 from tests.support.web_server import WebServer
 
@@ -67,14 +67,28 @@ def launched() -> Iterator[Browser]:
         browser.close()
 
 
+REPORT_VIOLATIONS = """document.addEventListener("securitypolicyviolation", (e) => console.error(
+  `securitypolicyviolation: ${e.violatedDirective} refused ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`));"""
+"""A page's script (run first in every page of a :class:`People` context) that writes each
+Content-Security-Policy violation on the console, as Chromium writes its own refusals."""
+
+
+def violation(message: ConsoleMessage) -> bool:
+    """Whether a console message tells of a Content-Security-Policy violation (Chromium's
+    own words, or :data:`REPORT_VIOLATIONS`')."""
+    return "Content Security Policy" in message.text or message.text.startswith("securitypolicyviolation:")
+
+
 class People:
     """Browser contexts (each one person's browser) opened by a test; every page's
-    JavaScript errors are collected and must be none when the test ends."""
+    JavaScript errors and Content-Security-Policy violations are collected, and must be
+    none when the test ends."""
 
     def __init__(self, browser: Browser, server: WebServer) -> None:
         self.browser, self.server = browser, server
         self.contexts: list[BrowserContext] = []
         self.errors: list[str] = []
+        self.violations: list[str] = []
 
     def context(self, **options: Any) -> BrowserContext:
         options.setdefault("viewport", LAPTOP)
@@ -82,11 +96,18 @@ class People:
         context = self.browser.new_context(base_url=self.server.url, **options)
         context.set_default_timeout(WAIT)
         context.on("page", self._watch)
+        context.add_init_script(REPORT_VIOLATIONS)
         self.contexts.append(context)
         return context
 
     def _watch(self, page: Page) -> None:
         page.on("pageerror", lambda err: self.errors.append(f"{page.url}: {err}"))
+
+        def console(message: ConsoleMessage) -> None:
+            if violation(message):
+                self.violations.append(f"{page.url}: {message.text}")
+
+        page.on("console", console)
 
     def seated(self, table: str, token: str, **options: Any) -> Page:
         """A person's page at ``table``, its seat token in localStorage as the lobby keeps it."""

@@ -198,6 +198,12 @@ class Postgres(Service):
             ],
             "initdb",
         )
+        self.start_server(timeout)
+
+    def start_server(self, timeout: float = 60.0) -> None:
+        """Start the cluster's server (again, after :meth:`stop_server`: same folder, same
+        port, same databases), returning once it accepts connections."""
+        assert self.folder is not None and not self.running, "the cluster is not made, or is running"
         # -F: no fsync, for tests; a benchmark wants what a real server does (durable=True)
         options = f"-h 127.0.0.1 -p {self.port} -k {self.folder}" + ("" if self.durable else " -F")
         try:
@@ -221,6 +227,14 @@ class Postgres(Service):
             self._kill_server()  # pg_ctl may give up waiting on a server that did start
             raise
         self.running = True
+
+    def stop_server(self) -> None:
+        """Stop the cluster's server as an operator restarting it does (``pg_ctl -m fast``:
+        every session is ended, its clients told ``AdminShutdown``, what was committed
+        kept), leaving its folder for :meth:`start_server`."""
+        assert self.running, "the cluster is not running"
+        self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop"], "pg_ctl stop")
+        self.running = False
 
     def stop(self) -> None:
         """Stop the server at once (``pg_ctl -m immediate``) and remove the folder; nothing

@@ -148,10 +148,17 @@ def waiting_for(clients: list[Client]) -> Client | None:
     return None
 
 
-def play(clients: list[Client], rng: random.Random, until: int | None = None, timeout: float = 600) -> None:
+def play(
+    clients: list[Client],
+    rng: random.Random,
+    until: int | None = None,
+    timeout: float = 600,
+    choose: Callable[[Client, Frame], str | None] | None = None,
+) -> None:
     """Play the seats of ``clients`` (safe decisions at random) until the game is over,
     or, with ``until``, until at least that many decisions were made and a person of
-    ``clients`` is to start a turn (nothing staged). No error frame may come."""
+    ``clients`` is to start a turn (nothing staged). No error frame may come.
+    ``choose(mover, frame)``: the decision of the mover's seat where it is not None."""
     deadline = time.monotonic() + timeout
     acted: set[tuple[int | None, int, int]] = set()
     while True:
@@ -177,7 +184,9 @@ def play(clients: list[Client], rng: random.Random, until: int | None = None, ti
         acted.add(key)
         options = frame["game"]["options"]
         safe = [o["action"] for o in options if o["safe"] and o["kind"] != "concede"]
-        mover.send({"type": "decide", "seq": frame["seq"], "action": rng.choice(safe) if safe else "concede"})
+        chosen = None if choose is None else choose(mover, frame)
+        action = chosen if chosen is not None else rng.choice(safe) if safe else "concede"
+        mover.send({"type": "decide", "seq": frame["seq"], "action": action})
 
 
 def settle(clients: list[Client], timeout: float = 120) -> None:

@@ -162,6 +162,32 @@ def test_a_refusal_says_the_rule_in_words_without_its_id(lang: str, code: Refusa
     assert not RULE_ID.search(event_text(PlayerEliminated(1, conceded=False)) or "")
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "With G2 on the canvas you would not be winning. Green: 2 even cards against 2; O6 wins the tie."),
+        ("pt-BR", "Com Vd2 na Tela você não estaria vencendo. Verde: 2 cartas pares contra 2; Lj6 vence o empate."),
+    ],
+)
+def test_a_refusal_says_its_numbers(lang: str, said: str) -> None:
+    """A refusal because the mover would not be winning says the standing in numbers,
+    from the engine's: their qualifying cards against the best other's, and the card
+    that wins a tie (a 7's move: G2 to the canvas, R2 Y2 against O6 V6); the rule Red
+    says the two highest cards."""
+    set_language(lang)
+    game = make(["I7 G3", "V3"], ["R2 G2 Y2 B5", "O6 V6"], canvas="O1", actions=True)
+    game.apply("play I7")
+    refusal = game.check("move G2 canvas")
+    assert refusal is not None and refusal_text(refusal) == said
+    end = make(["I1 B2", "V1"], ["O6", "R7"])
+    end.apply("play I1")
+    refusal = end.check("end")
+    assert refusal is not None
+    assert refusal_text(refusal).endswith(
+        " Red: O6 against R7." if lang == "en" else f" Vermelho: {card_label('O6')} contra {card_label('R7')}."
+    )
+
+
 def test_english_shows_cards_in_the_notation() -> None:
     assert card_marks() == tuple(COLOUR_LETTERS)
     assert [card_label(c) for c in ALL_CARDS] == [str(c) for c in ALL_CARDS]
@@ -196,8 +222,12 @@ def test_portuguese_cards_cannot_be_misread() -> None:
         ("most cards of one number", "mais cartas de um mesmo número"),
         ("most cards of one colour", "mais cartas de uma mesma cor"),
         (
-            "threw a won round away ({decisions} would have kept it)",
-            "jogou fora uma rodada ganha ({decisions} a teria mantido)",
+            "{decision} threw a won round away, with every hand known ({kept} would have kept it).",
+            "{decision} jogou fora uma rodada ganha, com todas as mãos à vista ({kept} a teria mantido).",
+        ),
+        (
+            "{colour}: {what} against {other}; {card} wins the tie",
+            "{colour}: {what} contra {other}; {card} vence o empate",
         ),
         ("Replay {name} · decision {i} of {n}", "Revendo {name} · decisão {i} de {n}"),
         ("everyone's public view", "pública"),  # after "visão: " (a seat's: "visão: Jogador 1")

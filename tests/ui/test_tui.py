@@ -28,6 +28,7 @@ from red7.play.records import load
 from red7.play.session import cards_at_round_end
 from red7.play.table import Seat, Table
 from red7.ui.i18n import _, set_language
+from red7.ui.rules_text import complete_rules
 from red7.ui.tui.app import PlayApp
 from red7.ui.tui.board import Board, BoardView
 from red7.ui.tui.replay import ReplayApp, positions
@@ -448,8 +449,10 @@ def test_the_rules_screen_in_both_languages() -> None:
         assert "The seven rules" in text and "| **Indigo** (I) | most cards in a run" in text
         assert "R7 is the Red 7. The colours: R Red, O Orange, Y Yellow, G Green, B Blue, I Indigo, V Violet." in text
         assert "[PgUp/PgDn] scroll the last moves" in text
-        # it ends with where the complete rules are, in the language in use
-        assert text.rstrip().endswith("Complete rules, rule by rule: docs/rules.md")
+        assert "| **Green** (G) | most even cards | V7 · **I6 ✓** · **G4 ✓** · O3 · **R2 ✓** |" in text  # an example
+        assert text.index("The seven rules") < text.index("R7 is the Red 7")  # why a colour, before the notation
+        # it ends with where the complete rules are, in the language in use: a file of the package
+        assert text.rstrip().endswith(str(complete_rules("en"))) and "Complete rules, rule by rule" in text
         await pilot.press("escape", "l", "question_mark")
         text = app.screen.query_one(Markdown).source
         assert "As sete regras" in text and "| **Anil** (An) | mais números em sequência |" in text
@@ -458,7 +461,8 @@ def test_the_rules_screen_in_both_languages() -> None:
         assert "V1 é a carta Vt1 (V é Violeta, não Vermelho)" in text
         assert "[PgUp/PgDn] rolar as últimas jogadas" in text
         assert "Cartas de ação" in text
-        assert text.rstrip().endswith("Regras completas, regra por regra: docs/regras.md")
+        assert "| **Verde** (Vd) | mais números pares | Vt7 · **An6 ✓** · **Vd4 ✓** · Lj3 · **Vm2 ✓** |" in text
+        assert text.rstrip().endswith(str(complete_rules("pt-BR"))) and "Regras completas, regra por regra" in text
 
     run(app, script)
 
@@ -491,9 +495,11 @@ def test_an_illegal_canvas_is_refused_with_the_rule_that_forbids_it() -> None:
     async def script(pilot: Any) -> None:
         before = app.table.game.fingerprint()
         await pilot.press("1", "c")  # B3 (the hand is shown highest first): Blue, 1 colour against 2
-        assert board(app, "status") == "With B3 on the canvas you would not be winning."
+        assert board(app, "status") == "With B3 on the canvas you would not be winning. Blue: 1 colour against 2."
         await pilot.press("2", "c")  # G1: Green, R6 beats O6
-        assert board(app, "status") == "With G1 on the canvas you would not be winning."
+        assert board(app, "status") == (
+            "With G1 on the canvas you would not be winning. Green: 1 even card against 1; R6 wins the tie."
+        )
         assert app.table.game.fingerprint() == before
 
     run(app, script)
@@ -677,19 +683,19 @@ REFUSED_BY_KEYS = [
         RefusalCode.CANVAS_NOT_WINNING,
         make(["G1 B3", "V1"], ["O6", "Y5 R6"]),
         ("1", "c"),
-        "Com Az3 na Tela você não estaria vencendo.",
+        "Com Az3 na Tela você não estaria vencendo. Azul: 1 cor contra 2.",
     ),
     (
         RefusalCode.NOT_WINNING,
         make(["G1 B2", "V1"], ["O6", "R7"]),
         ("2", "p", "e"),  # play G1 (safe: B2 on the canvas then wins at Blue), then try to end losing at Red
-        "Você não está vencendo, então o turno não pode terminar.",
+        "Você não está vencendo, então o turno não pode terminar. Vermelho: Lj6 contra Vm7.",
     ),
     (
         RefusalCode.CANNOT_FINISH,
         make(["V7 O1", "B5"], ["G3", "I7 R5"], actions=True),
         ("1", "p"),  # V7 may go on the canvas, but played it leaves Ana no way to win (R7.x)
-        "Você só pode jogar Vt7 se ainda puder terminar o turno vencendo.",
+        "Você só pode jogar Vt7 se ainda puder terminar o turno vencendo. Vermelho: Vt7 contra An7.",
     ),
 ]
 
@@ -1009,7 +1015,9 @@ def test_an_unusable_hand_card_is_muted_and_its_number_says_why() -> None:
         cards = card_styles(app, "hand")
         assert not cards["V2"].bold and cards["›B3‹"].bold  # the only usable card is picked already
         await pilot.press("2")
-        assert board(app, "status") == "V2 cannot be used now: With V2 on the canvas you would not be winning."
+        assert board(app, "status") == (
+            "V2 cannot be used now: With V2 on the canvas you would not be winning. Violet: nobody qualifies."
+        )
 
     run(app, script)
 
@@ -1530,7 +1538,9 @@ def test_the_game_names_cards_in_portuguese_when_it_says_why_not() -> None:
 
     async def script(pilot: Any) -> None:
         await pilot.press("1", "p", "2")
-        assert board(app, "status") == "Vt2 não pode ser usada agora: Com Vt2 na Tela você não estaria vencendo."
+        assert board(app, "status") == (
+            "Vt2 não pode ser usada agora: Com Vt2 na Tela você não estaria vencendo. Violeta: ninguém cumpre a regra."
+        )
         await click_card(pilot, "seats", "Am5")
         assert board(app, "status").startswith("Am5 está na Paleta de Bia: ")
 

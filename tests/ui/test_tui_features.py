@@ -267,8 +267,9 @@ def test_a_chosen_concession_is_not_said_to_be_forced() -> None:
 
 def test_a_hints_reason_is_the_bots_appraisal_of_its_first_decision() -> None:
     """The reason after the turn: solved worlds as a count of ways the hidden cards may
-    lie, a search's estimate as a chance (of the round, or of the match in the advanced
-    game), then the next best first decision; the only safe decision is said to be so."""
+    lie and its percentage, a search's estimate as a chance (of the round, or of the match
+    in the advanced game), then the next best first decision in the same unit (a count of
+    worlds and a percentage, or a chance); the only safe decision is said to be so."""
     game = make(["R7 B3", "G1"], ["O6", "Y5"])
     plan = hint_plan(game, Scripted("play R7", "end"))
     r7, b3 = Action.parse("play R7"), Action.parse("play B3")
@@ -276,8 +277,9 @@ def test_a_hints_reason_is_the_bots_appraisal_of_its_first_decision() -> None:
     solved = replace(plan, appraisal=Appraisal(r7, {r7.id: 0.75, b3.id: 0.25}, solved=True, samples=16))
     assert solved.runner_up == (b3, 0.25)
     assert plan_text(solved, "hard", names) == (
-        plan_text(plan, "hard", names) + " It keeps the round won in 12 of 16 ways the cards you cannot see may lie."
-        " Next best: play B3, 25%."
+        plan_text(plan, "hard", names)
+        + " It keeps the round won in 12 of 16 ways the cards you cannot see may lie (75%)."
+        " Next best: play B3, 4 of 16 deals (25%)."
     )
     searched = replace(plan, appraisal=Appraisal(r7, {r7.id: 0.623, b3.id: 0.4}, solved=False, samples=900))
     assert plan_text(searched, "hard", names, match=True).endswith(
@@ -289,8 +291,8 @@ def test_a_hints_reason_is_the_bots_appraisal_of_its_first_decision() -> None:
     set_language("pt-BR")
     try:
         assert plan_text(solved, "hard", ["Você", "Bot 2"]).endswith(
-            "Mantém a rodada ganha em 12 de 16 distribuições possíveis das cartas que você não vê."
-            " A segunda melhor: jogar Az3, 25%."
+            "Mantém a rodada ganha em 12 de 16 distribuições possíveis das cartas que você não vê (75%)."
+            " A segunda melhor: jogar Az3, 4 de 16 distribuições (25%)."
         )
     finally:
         set_language("en")
@@ -310,7 +312,7 @@ def test_h_shows_the_hard_bots_whole_turn_with_its_reason() -> None:
         hard = make_bot("hard")
         assert isinstance(hard, PIMCBot)
         assert " It keeps the round won in " in status
-        assert f" of {hard.worlds} ways the cards you cannot see may lie." in status
+        assert f" of {hard.worlds} ways the cards you cannot see may lie (" in status
         assert app.table.game.fingerprint() == before  # a hint plays nothing
         assert app.selected is not None and str(app.selected) in status.split(",")[0]  # its first card picked
 
@@ -458,8 +460,9 @@ def test_after_a_2_player_basic_game_r_reviews_every_decision_with_the_solver() 
         await settle(pilot)
         assert app.screen.id == "review"
         marks = app.session.review()
-        assert review_text(marks, app.names) in texts(app, app.screen)
-        assert "You: " in review_text(marks, app.names)
+        text = review_text(marks, app.names, seats={0})  # a verdict on each of the person's decisions
+        assert text in texts(app, app.screen)
+        assert "You: " in text and all(f"{m.number}. " in text for m in marks if m.seat == 0)
         await pilot.press("enter")
         await settle(pilot)
         assert not app.table.is_over and app.screen.id != "review"
@@ -500,7 +503,7 @@ def test_after_an_advanced_match_r_reviews_the_persons_decisions_with_the_hint_b
         marks = app.session.review(make_bot(spec), {0})
         assert any(m.estimate is not None for m in marks)
         assert all(m.seat == 0 for m in marks if m.estimate is not None)
-        text = review_text(marks, app.names, match=True)
+        text = review_text(marks, app.names, match=True, seats={0})
         assert text in texts(app, app.screen)
         assert "You: " in text and "estimated decisions were costly" in text
 

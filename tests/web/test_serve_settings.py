@@ -76,7 +76,7 @@ def test_every_option_is_one_flag_and_one_variable_of_one_field(capsys: pytest.C
         "expire_open",
     }
     assert dict(OPTIONS)["patience"].variable == "RED7_AWAY"  # the name people know, on the field the server reads
-    tests_own = {"clock", "wall", "seeds", "password_cost", "lockout", "login_rules", "hello_timeout"}
+    tests_own = {"clock", "wall", "seeds", "password_cost", "throttle", "login_rules", "hello_timeout"}
     assert not tests_own & set(names)  # settable from Python only
     with pytest.raises(SystemExit):
         serve("--help")

@@ -1,7 +1,8 @@
 """Accounts of the web server (red7.web.accounts.accounts, red7.web.accounts.routes): registering,
 logging in and out, the login cookie's flags, username rules, no user enumeration, the
-lockout after failed logins (per name, for every process; per client) and its end, a
-logged-in person's seats under their username and their profile, a banned account; no
+waits of an address failing to log in (per name and per address, growing, for every
+process; never the name from another address), a flood told once; the rate of a
+client's tries; a logged-in person's seats under their username and their profile, a banned account; no
 password or login session id in the server's log; and migration 0007 over a database
 of release 0004.
 
@@ -12,20 +13,27 @@ the flow, not the hash's cost.
 from __future__ import annotations
 
 import hashlib
+import logging
 import random
 import re
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import sqlalchemy as sa
 from alembic import command
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
-from red7.web.accounts.accounts import COOKIE, Accounts, Lockout
-from red7.web.accounts.login_limits import LoginLimits, LoginRules
+from red7.web.accounts.accounts import COOKIE, Accounts
+from red7.web.accounts.login_limits import LoginRules
+from red7.web.accounts.throttle import LoginThrottle, ThrottleRow, ThrottleRules, counted
 from red7.web.accounts.wire import AccountView, Profile
+from red7.web.http.metrics import Metrics
+from red7.web.http.refusals import Limited, Refused
 from red7.web.protocol import read
 from red7.web.storage.store import Store, alembic_config
 from tests.support.web_client import HEAD, Clock, Conn, careful, make_app, new_table, play_out
@@ -37,7 +45,7 @@ PASSWORD = "correct horse battery"
 
 
 class Wall:
-    """A wall clock a test moves (login sessions and lockouts read it)."""
+    """A wall clock a test moves (login sessions and the waits of failed logins read it)."""
 
     def __init__(self) -> None:
         self.now = 2_000_000_000.0
@@ -46,7 +54,7 @@ class Wall:
         return self.now
 
 
-OPEN = LoginRules(per_minute=1e6, burst=10**6, failures=10**6)
+OPEN = LoginRules(per_minute=1e6, burst=10**6)
 """No limit on one client's logins (they have a test of their own)."""
 
 
@@ -162,67 +170,161 @@ def test_an_unknown_name_and_a_wrong_password_get_the_same_answer(tmp_path: Path
         assert "set-cookie" not in wrong.headers and who(client) is None
 
 
-def test_failed_logins_lock_a_name_out_until_its_time_ends(tmp_path: Path) -> None:
+def test_failed_logins_slow_their_address_down_with_growing_waits(tmp_path: Path) -> None:
+    """One address (the test client's) failing on one name waits after three failures,
+    a wait doubling at each failure after; the right password waits too (whoever is at
+    that address); logging in clears the count. Other names are not slowed until the
+    address has failed on enough of them."""
     wall = Wall()
-    lockout = Lockout(failures=5, window=900.0, lock=600.0)
-    with app_client(tmp_path, wall=wall, lockout=lockout) as client:
+    rules = ThrottleRules(name_free=3, address_free=10, first_wait=60.0, longest_wait=600.0, forget=3600.0)
+    with app_client(tmp_path, wall=wall, throttle=rules) as client:
         assert register(client, "Ana").status_code == 200
         client.cookies.clear()
-        for _ in range(5):
+        for _ in range(3):
             assert login(client, "Ana", "guess guess").status_code == 401
-        for name in ("Ana", "ANA"):  # even with the right password, while locked
-            r = login(client, name)
-            assert r.status_code == 429 and r.json()["code"] == "locked", r.text
-            assert 1 <= int(r.headers["Retry-After"]) <= 600
-        # an unknown name is locked out alike: a lockout says nothing of who is registered
-        for _ in range(5):
-            assert login(client, "Nobody", "guess guess").status_code == 401
-        assert login(client, "Nobody", "guess guess").json()["code"] == "locked"
-        assert login(client, "Bia").status_code == 401  # other names are not locked
-        wall.now += 599
-        assert login(client, "Ana").status_code == 429
-        wall.now += 2
+        for name, password in (("Ana", "guess guess"), ("ANA", PASSWORD)):
+            r = login(client, name, password)
+            assert (r.status_code, r.json()["code"], r.headers["Retry-After"]) == (429, "login-wait", "60"), r.text
+            assert r.json()["message"] == "Too many failed logins of this name from your address: wait 60 s."
+        pt = client.post(
+            "/api/account/login", json={"username": "Ana", "password": PASSWORD}, headers={"Accept-Language": "pt-BR"}
+        )
+        assert pt.json()["message"].startswith("Tentativas")
+        for wait, said in ((120, "2 min"), (240, "4 min"), (480, "8 min"), (600, "10 min")):
+            wall.now += 59
+            assert login(client, "Ana", "guess guess").status_code == 429  # not yet
+            wall.now += 1
+            assert login(client, "Ana", "guess guess").status_code == 401  # one more failure...
+            r = login(client, "Ana", PASSWORD)
+            assert r.headers["Retry-After"] == str(wait) and r.json()["message"].endswith(f"wait {said}.")
+            wall.now += wait - 60
+        wall.now += 60
         assert login(client, "Ana").status_code == 200
-        assert who(client) == "Ana"
         client.cookies.clear()
-        # a success clears the count: four more failures do not lock it
-        for _ in range(4):
+        for _ in range(2):  # the count of Ana's name from this address started again
             assert login(client, "Ana", "guess guess").status_code == 401
-        assert login(client, "Ana").status_code == 200
+        # the address's 10th failure, on any name: it waits for any name
+        assert login(client, "Bia", "guess guess").status_code == 401
+        r = login(client, "Dora", "guess guess")
+        assert (r.status_code, r.json()["message"]) == (429, "Too many failed logins from your address: wait 60 s.")
 
 
-def test_a_client_gets_so_many_tries_and_failures(tmp_path: Path) -> None:
+def test_an_unknown_name_is_slowed_as_a_registered_one_is(tmp_path: Path) -> None:
+    wall = Wall()
+    rules = ThrottleRules(name_free=2, address_free=100, first_wait=60.0)
+    with app_client(tmp_path, wall=wall, throttle=rules) as client:
+        assert register(client, "Ana").status_code == 200
+        client.cookies.clear()
+        answers = {name: [login(client, name, "guess guess") for _ in range(3)] for name in ("Ana", "Nobody")}
+        known, unknown = answers["Ana"], answers["Nobody"]
+        assert [r.status_code for r in known] == [r.status_code for r in unknown] == [401, 401, 429]
+        assert [r.content for r in known] == [r.content for r in unknown]
+        assert known[2].headers["Retry-After"] == unknown[2].headers["Retry-After"]
+
+
+def accounts_of(tmp_path: Path, wall: Wall, rules: ThrottleRules) -> tuple[Accounts, Metrics]:
+    store = Store(f"sqlite:///{tmp_path}/db.sqlite3")
+    store.upgrade()
+    metrics = Metrics()
+    return Accounts(store, PasswordHasher(*CHEAP), wall, LoginThrottle(store.engine, rules, wall, metrics)), metrics
+
+
+def fail(accounts: Accounts, name: str, client: str) -> str:
+    """The code of a wrong login of ``name`` from ``client``."""
+    with pytest.raises(Refused) as refused:
+        accounts.login(name, "guess guess", client)
+    return refused.value.code
+
+
+def test_failing_at_one_address_never_slows_the_name_at_another(tmp_path: Path) -> None:
+    wall = Wall()
+    accounts, metrics = accounts_of(tmp_path, wall, ThrottleRules())
+    accounts.add("Ana", PASSWORD)
+    codes = [fail(accounts, "ana", "203.0.113.66") for _ in range(8)]
+    assert codes == ["bad-login"] * 5 + ["login-wait"] * 3
+    account, _session = accounts.login("Ana", PASSWORD, "198.51.100.7")  # the owner, elsewhere
+    assert account.username == "Ana"
+    assert fail(accounts, "Ana", "203.0.113.66") == "login-wait"  # her login cleared nothing of the attacker's
+    assert fail(accounts, "Ana", "198.51.100.7") == "bad-login"
+    assert metrics.registry.get_sample_value("red7_login_failures_total") == 6
+
+
+def test_a_count_is_forgotten_a_day_after_its_last_failure(tmp_path: Path) -> None:
+    wall = Wall()
+    rules = ThrottleRules(name_free=2, first_wait=60.0, longest_wait=900.0, forget=86400.0)
+    accounts, _metrics = accounts_of(tmp_path, wall, rules)
+    assert [fail(accounts, "Ana", "a") for _ in range(3)] == ["bad-login", "bad-login", "login-wait"]
+    wall.now += 86399
+    assert fail(accounts, "Ana", "a") == "bad-login"  # the 3rd failure: a wait of 2 min
+    assert fail(accounts, "Ana", "a") == "login-wait"
+    wall.now += 86401
+    assert [fail(accounts, "Ana", "a") for _ in range(3)] == ["bad-login", "bad-login", "login-wait"]
+    with Session(accounts.store.engine) as s:  # forgotten counts are deleted as others are written
+        wall.now += 86401
+        fail(accounts, "Bia", "b")
+        assert len(s.scalars(select(ThrottleRow)).all()) == 3  # Bia's three counts, none of Ana's
+
+
+def test_a_flood_is_told_once_in_the_log_and_the_metrics(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Seven addresses fail three times each on Ana's name: the 20th failure starts a
+    flood of the name, told once, naming the account; an unregistered name's flood names
+    its hash; one address failing on 20 names starts a flood of the address."""
+    wall = Wall()
+    accounts, metrics = accounts_of(tmp_path, wall, ThrottleRules(name_free=3, address_free=20, flood=20))
+    accounts.add("Ana", PASSWORD)
+    caplog.set_level(logging.WARNING, logger="red7.web")
+    for n in range(7):
+        for _ in range(3):
+            assert fail(accounts, "Ana", f"192.0.2.{n}") == "bad-login"
+            wall.now += 1
+    for n in range(7):  # seven more addresses, hours later: the same flood (no day without a failure)
+        wall.now += 3600
+        for _ in range(3):
+            fail(accounts, "Ana", f"192.0.2.{n + 10}")
+    for n in range(20):
+        assert fail(accounts, "Nobody", f"198.51.100.{n}") == "bad-login"
+        assert fail(accounts, f"name{n}", "203.0.113.66") == "bad-login"
+    floods = [r.getMessage() for r in caplog.records if "login flood" in r.getMessage()]
+    assert floods == [
+        "login flood: 20 failed logins of the account Ana since 2033-05-18T03:33:20+00:00",
+        f"login flood: 20 failed logins of an unregistered name (key {counted('name', 'nobody')[:12]}) since "
+        "2033-05-18T10:33:41+00:00",
+        "login flood: 20 failed logins from 203.0.113.66 since 2033-05-18T10:33:41+00:00",
+    ]
+    floods_total = metrics.registry.get_sample_value
+    assert floods_total("red7_login_floods_total", {"kind": "name"}) == 2
+    assert floods_total("red7_login_floods_total", {"kind": "address"}) == 1
+    assert "guess guess" not in caplog.text
+
+
+def test_a_wait_says_its_whole_seconds_whatever_the_clock_reads(tmp_path: Path) -> None:
+    """A wait of 300 s asks for 300 s at once, not 301: at this clock reading
+    ``(t + 300.0) - t`` is 300.0000000000291, whose ceiling would be 301."""
+    t = 262131.90478483363
+    assert (t + 300.0) - t > 300.0
+    wall = Wall()
+    wall.now = t
+    accounts, _metrics = accounts_of(tmp_path, wall, ThrottleRules(name_free=1, first_wait=300.0))
+    fail(accounts, "Ana", "a")
+    with pytest.raises(Limited) as limited:
+        accounts.login("Ana", PASSWORD, "a")
+    assert limited.value.retry_after == 300
+
+
+def test_a_client_gets_so_many_tries_a_minute(tmp_path: Path) -> None:
     clock = Clock()
     clock.stop()
-    rules = LoginRules(per_minute=6.0, burst=4, failures=6, window=900.0, lock=300.0)
+    rules = LoginRules(per_minute=6.0, burst=4)
     with app_client(tmp_path, clock=clock, login_rules=rules) as client:
         for _ in range(4):
             assert login(client, "Nobody", "guess guess").status_code == 401
         r = login(client, "Nobody", "guess guess")
         assert r.status_code == 429 and r.json()["code"] == "too-many-logins"
         assert int(r.headers["Retry-After"]) == 10  # a try every 10 s on average
-        clock.advance(10)
-        assert login(client, "Other", "guess guess").status_code == 401
-        clock.advance(60)
-        assert login(client, "Third", "guess guess").status_code == 401  # the 6th failure: locked out
-        r = login(client, "Fourth", "guess guess")
-        assert r.status_code == 429 and r.json()["code"] == "too-many-logins"
-        assert 290 <= int(r.headers["Retry-After"]) <= 300
         r = register(client, "Ana")
         assert r.status_code == 429  # registrations too
-        clock.advance(301)
+        clock.advance(10)
         assert register(client, "Ana").status_code == 200
-
-
-def test_a_lockout_says_its_whole_seconds_whatever_the_clock_reads() -> None:
-    """A lockout of 300 s asks for 300 s at once, not 301: at this clock reading
-    ``(t + 300.0) - t`` is 300.0000000000291, whose ceiling was the 301 that made
-    test_a_client_gets_so_many_tries_and_failures fail on some runs."""
-    t = 262131.90478483363
-    assert (t + 300.0) - t > 300.0
-    limits = LoginLimits(LoginRules(failures=1, lock=300.0), lambda: t)
-    limits.failed("client")
-    assert limits.refusal("client") == 300.0
 
 
 def test_a_logged_in_person_sits_as_their_username_and_their_games_are_listed(tmp_path: Path) -> None:

@@ -13,13 +13,16 @@ from pathlib import Path
 
 import httpx
 import pytest
+import sqlalchemy as sa
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
 from red7.web.accounts.accounts import COOKIE, Accounts
 from red7.web.admin.wire import AdminView
 from red7.web.protocol import read
+from red7.web.storage.rows import SeatRow, TableRow
 from red7.web.storage.store import Store
+from red7.web.storage.stored import ACCOUNT_REVOKED, StoredSeat, token_hash
 from tests.support import local_services as services
 from tests.support.web_client import Conn, make_app, new_table
 from tests.support.web_live import Client, new_game, post, until
@@ -58,6 +61,8 @@ def test_the_command_line_adds_grants_and_revokes_admins(tmp_path: Path) -> None
     assert again.returncode == 2 and "taken" in again.stderr and "Traceback" not in again.stderr
     short = red7_admin("add", "Other", "--password-stdin", "--database-url", url, stdin="short\n")
     assert short.returncode == 2 and "8 to 256" in short.stderr
+    common = red7_admin("add", "Other", "--password-stdin", "--database-url", url, stdin="12345678\n")
+    assert common.returncode == 2 and "most common" in common.stderr and "12345678" not in common.stderr
     unknown = red7_admin("grant", "Nobody", "--database-url", url)
     assert unknown.returncode == 2 and "no account Nobody" in unknown.stderr
     with TestClient(make_app(tmp_path, login_rules=OPEN)) as client:  # the server's own argon2 cost
@@ -222,11 +227,94 @@ def test_a_banned_account_cannot_log_in_and_its_sessions_end(tmp_path: Path) -> 
         assert register(bia, "bia").status_code == 200
 
 
+def test_a_ban_and_a_removal_revoke_the_accounts_seats_at_every_table(tmp_path: Path) -> None:
+    """Bia sits at an open table and at a game being played, a socket open at each;
+    Cid at the game too. Banning Bia ends both her sockets (``account-revoked``, 4403)
+    and no other; her tokens open nothing, her host cannot seat her again (nor after an
+    admin revokes the seat once more, nor after the ban is lifted), and banning her
+    twice changes nothing. Removing Cid's account ends his the same way."""
+    with admin_app(tmp_path) as admin, TestClient(admin.app) as bia, TestClient(admin.app) as cid:
+        assert login(admin, ADMIN).status_code == 200
+        assert register(bia, "Bia").status_code == 200 and register(cid, "Cid").status_code == 200
+        waiting, waiting_host = new_table(admin, 2)
+        playing, host = new_table(admin, 3)
+        seats = {
+            (table, n): who.post(f"/api/tables/{table}/seats/{n}", json={"name": "x"}).json()["token"]
+            for table, n, who in ((waiting, 1, bia), (playing, 1, bia), (playing, 2, cid))
+        }
+        assert admin.post(f"/api/tables/{playing}/start", json={"token": host}).status_code == 200
+        with (
+            Conn(bia, waiting, seats[waiting, 1], 1) as first,
+            Conn(bia, playing, seats[playing, 1], 1) as second,
+            Conn(cid, playing, seats[playing, 2], 2) as third,
+        ):
+            for conn in (first, second, third):
+                conn.recv()
+            assert admin.post("/api/admin/accounts/Bia/ban", json={}).status_code == 200
+            for conn in (first, second):
+                error = conn.error()
+                assert error["code"] == "account-revoked" and "banned" in error["message"]
+                assert conn.error()["code"] == 4403
+            assert third.closed is None and third.errors == []
+            assert admin.post("/api/admin/accounts/Bia/ban", json={}).status_code == 200  # again: nothing more
+            assert admin.post("/api/admin/accounts/Cid/remove", json={}).status_code == 200
+            assert third.error()["code"] == "account-revoked" and third.error()["code"] == 4403
+        for (table, n), token in seats.items():
+            with Conn(bia, table, token, n) as old:
+                assert old.error()["code"] == "bad-token"
+        for table, token in ((waiting, waiting_host), (playing, host)):
+            r = admin.post(f"/api/tables/{table}/seats/1/reseat", json={"token": token})
+            assert (r.status_code, r.json()["code"]) == (409, "account-revoked")
+        assert admin.post(f"/api/admin/tables/{playing}/seats/1/revoke", json={}).status_code == 200
+        assert admin.post("/api/admin/accounts/Bia/unban", json={}).status_code == 200
+        r = admin.post(f"/api/tables/{playing}/seats/1/reseat", json={"token": host})
+        assert (r.status_code, r.json()["code"]) == (409, "account-revoked")  # the ban took the seats for good
+        # the seats keep their people: the host's seat and the game are as they were
+        with Conn(admin, playing, host, 0) as hosting:
+            frame = hosting.recv()
+            assert [seat["name"] for seat in frame["seats"]] == [ADMIN, "Bia", "Cid"]
+            assert frame["table"]["status"] == "playing"
+
+
+def test_the_database_revokes_an_accounts_seats_once_at_tables_not_expired(tmp_path: Path) -> None:
+    """What ``red7 admin ban`` does with no server: every seat of the account at a table
+    not expired opens to no token any more and says why; each such table moves to its
+    next version (a server reads it back); a second time changes nothing."""
+    store = Store(f"sqlite:///{tmp_path}/db.sqlite3")
+    try:
+        store.upgrade()
+        for table_id, status in (("t1", "playing"), ("t2", "expired"), ("t3", "over")):
+            store.create_table(table_id, 2, False, False, "en")
+            with store.engine.begin() as connection:
+                connection.execute(sa.update(TableRow).where(TableRow.id == table_id).values(status=status))
+                for seat, account in ((0, 7), (1, 8)):
+                    connection.execute(
+                        sa.update(SeatRow)
+                        .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                        .values(name=f"p{seat}", token_hash=token_hash(f"{table_id}{seat}"), account_id=account)
+                    )
+        assert store.revoke_account_seats(7) == {"t1": 1, "t3": 1}
+        assert store.revoke_account_seats(7) == {}
+        for table_id, version in (("t1", 1), ("t3", 1), ("t2", 0)):
+            stored = store.table(table_id)
+            assert stored is not None and stored.version == version
+            ana, other = stored.seats
+            assert other == StoredSeat("p1", token_hash(f"{table_id}1"), account=8)
+            if version:
+                assert ana.revoked == ACCOUNT_REVOKED and ana.token_hash != token_hash(f"{table_id}0")
+                assert (ana.name, ana.account) == ("p0", 7)
+            else:
+                assert ana == StoredSeat("p0", token_hash(f"{table_id}0"), account=7)
+    finally:
+        store.close()
+
+
 @pytest.mark.services
 def test_admin_actions_hold_across_two_processes(postgres: services.Postgres, redis_url: str, tmp_path: Path) -> None:
     """Two processes on PostgreSQL and Redis: an admin logged in on A closes a table
     played through B, revokes a seat connected to B, and bans an account logged in on B;
-    B's clients see each at once and B refuses the banned account's session."""
+    B's clients see each at once, B refuses the banned account's session and ends its
+    socket, and neither process seats its token."""
     database = postgres.create_database()
     add_admin(database)
     with (
@@ -256,10 +344,22 @@ def test_admin_actions_hold_across_two_processes(postgres: services.Postgres, re
         back.until(lambda c: bool(c.last and c.last["table"]["status"] == "closed"))
         until(lambda: all(t["id"] != game.id for t in member.get("/api/tables").json()["tables"]))
 
-        # ban through A: B refuses the session at once, and the login
+        # ban through A: B refuses the session at once, and the login; Bia's socket on B is
+        # told why and closed, and her token opens nothing through either process
+        made = post(a, "/api/tables", {"players": 2, "name": "Ana"})
+        bias = member.post(f"/api/tables/{made['id']}/seats/1", json={"name": "Bia"}).json()["token"]
+        seated = Client(b, made["id"], bias, 1)
+        seated.first()
         assert admin.post("/api/admin/accounts/Bia/ban", json={}).status_code == 200
         assert member.get("/api/account").json()["username"] is None
         member.cookies.clear()
         assert login(member, "Bia").json()["code"] == "banned"
-        back.close()
+        seated.until(lambda c: any(e["code"] == "account-revoked" for e in c.errors))
+        for server in (a, b):
+            again = Client(server, made["id"], bias, 1)
+            again.until(lambda c: bool(c.errors))
+            assert again.errors[0]["code"] == "bad-token"
+            again.close()
+        for c in (back, seated):
+            c.close()
         game.close()

@@ -3,14 +3,20 @@ restore"): a server with a finished game, a game in progress, an open table and 
 backed up while it runs, restored into a fresh database; a new server on the restore
 shows the same tables, records, replays, frames and chat. SQLite through ``red7 db
 backup`` and ``red7 db restore`` (fast tier); PostgreSQL through ``pg_dump`` and
-``pg_restore`` (full tier, the services fixture). And what the commands refuse.
+``pg_restore`` (full tier, the services fixture); each through the lines of
+docs/deploying.md marked ``<!-- tested: ... -->``, read from the page and run as written,
+the backup made private (0600). And what the commands refuse.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
+import stat
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +28,41 @@ from red7.web.storage.store import libpq_address
 from tests.support import local_services as services
 from tests.support.web_live import Client, Game_, comparable, new_game, newest, play, post, settle
 from tests.support.web_server import WebServer, red7_command
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "deploying.md"
+
+
+def documented(name: str) -> str:
+    """The shell lines of docs/deploying.md's block marked ``<!-- tested: NAME ... -->``."""
+    found = re.search(rf"^<!-- tested: {re.escape(name)}\b[^\n]*-->\n```sh\n(.*?)^```$", DOCS.read_text(), re.M | re.S)
+    assert found is not None, f"docs/deploying.md has no block marked <!-- tested: {name} -->"
+    return found.group(1)
+
+
+def run_documented(name: str, folder: Path, variables: dict[str, str], bin_dir: Path | None = None) -> str:
+    """Run docs/deploying.md's block ``name`` as written, by bash in ``folder`` (an admin's
+    backups' folder), every line required to succeed, with the page's variables
+    (``RED7_DATABASE_URL``, ``restored``, ``backup``) set to the test's; ``red7`` (and
+    ``bin_dir``'s commands: PostgreSQL's) on the PATH. The umask is the usual 022 of a
+    login shell, whatever the test's own: the lines must make the backup private
+    themselves. What the lines printed."""
+    path = os.pathsep.join(str(d) for d in (bin_dir, Path(sys.executable).parent) if d is not None)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RED7_", "PG"))}
+    env.update(variables, PATH=f"{path}{os.pathsep}{os.environ['PATH']}")
+    script = f"umask 022\n{documented(name)}"
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script], cwd=folder, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, f"docs/deploying.md's {name} lines failed:\n{done.stdout}{done.stderr}"
+    return done.stdout
+
+
+def only_backup(folder: Path, pattern: str) -> Path:
+    """The one backup the documented lines made in ``folder``, checked private (0600)."""
+    made = list(folder.iterdir())
+    assert [p.name for p in made] == [p.name for p in folder.glob(pattern)] and len(made) == 1, made
+    assert stat.S_IMODE(made[0].stat().st_mode) == 0o600, oct(made[0].stat().st_mode)
+    return made[0]
 
 
 def red7_db(*args: str) -> subprocess.CompletedProcess[str]:
@@ -91,17 +132,19 @@ def seen(server: WebServer, evening: dict[str, Any]) -> dict[str, Any]:
 
 def test_a_sqlite_backup_taken_while_the_server_runs_restores_everything(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    restored_url = f"sqlite:///{tmp_path / 'restored' / 'club.sqlite3'}"
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    where = {"RED7_DATABASE_URL": url, "restored": restored_url}
     with WebServer(tmp_path / "first", bot_delay=0, database_url=url) as server:
         evening = club_evening(server)
         before = seen(server, evening)
-        taken = red7_db("backup", str(tmp_path / "club-backup.sqlite3"), "--database-url", url)  # the server running
-        assert taken.returncode == 0, taken.stderr
-        assert "backed up to" in taken.stdout and "3 tables, 2 games" in taken.stdout
+        taken = run_documented("sqlite-backup", backups, where)  # the server running
+        assert "backed up to" in taken and "3 tables, 2 games" in taken
         post(server, "/api/tables", {"players": 2, "name": "Late"})  # after the backup: not in it
-    restored_url = f"sqlite:///{tmp_path / 'restored' / 'club.sqlite3'}"
-    restored = red7_db("restore", str(tmp_path / "club-backup.sqlite3"), "--database-url", restored_url)
-    assert restored.returncode == 0, restored.stderr
-    assert "restored from" in restored.stdout and "3 tables, 2 games" in restored.stdout
+    backup = only_backup(backups, "red7-*.sqlite3")
+    restored = run_documented("sqlite-restore", backups, {**where, "backup": backup.name})
+    assert "restored from" in restored and "3 tables, 2 games" in restored
     with WebServer(tmp_path / "second", bot_delay=0, database_url=restored_url) as server:
         assert seen(server, evening) == before
         going: Game_ = evening["going"]  # and the game in progress plays on to its end
@@ -139,28 +182,16 @@ def test_a_postgresql_dump_taken_while_the_server_runs_restores_everything(
     postgres: services.Postgres, tmp_path: Path
 ) -> None:
     url = postgres.create_database()
-    dump = tmp_path / "club.dump"
+    restored_url = postgres.create_database()  # the page's createdb
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    where = {"RED7_DATABASE_URL": libpq_address(url), "restored": libpq_address(restored_url)}
     with WebServer(tmp_path / "first", bot_delay=0, database_url=url) as server:
         evening = club_evening(server)
         before = seen(server, evening)
-        subprocess.run(  # as docs/deploying.md says, the server running
-            [str(postgres.bin / "pg_dump"), "--format=custom", f"--file={dump}", libpq_address(url)],
-            check=True,
-            timeout=120,
-        )
-    restored_url = postgres.create_database()
-    subprocess.run(
-        [
-            str(postgres.bin / "pg_restore"),
-            "--no-owner",
-            "--exit-on-error",
-            "-d",
-            libpq_address(restored_url),
-            str(dump),
-        ],
-        check=True,
-        timeout=120,
-    )
+        run_documented("postgresql-backup", backups, where, postgres.bin)  # the server running
+    backup = only_backup(backups, "red7-*.dump")
+    run_documented("postgresql-restore", backups, {**where, "backup": backup.name}, postgres.bin)
     with WebServer(tmp_path / "second", bot_delay=0, database_url=restored_url) as server:
         assert seen(server, evening) == before
         post(server, "/api/tables", {"players": 2, "name": "Next"})  # the restored sequences go on from the dump's

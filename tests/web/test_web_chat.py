@@ -434,7 +434,7 @@ def test_a_registered_persons_lines_say_their_username(tmp_path: Path) -> None:
     at another table is ``g:dora``, someone else."""
     from red7.web.accounts.login_limits import LoginRules
 
-    rules = LoginRules(per_minute=1e6, burst=10**6, failures=10**6)
+    rules = LoginRules(per_minute=1e6, burst=10**6)
     with TestClient(make_app(tmp_path, password_cost=(1, 8, 1), login_rules=rules)) as dora:
         r = dora.post("/api/account/register", json={"username": "Dora", "password": "correct horse battery"})
         assert r.status_code == 200, r.text
@@ -459,8 +459,14 @@ def test_migration_0011_keeps_older_lines_saying_nobody_and_downgrades(tmp_path:
     store = Store(f"sqlite:///{tmp_path / 'who.sqlite3'}")
     with store.engine.begin() as connection:
         command.upgrade(alembic_config(connection), "0010")
-    store.create_table("t0010", 2, False, False, "en")
-    with store.engine.begin() as connection:
+    with store.engine.begin() as connection:  # (as 0010 has it: this release's rows have more columns)
+        connection.execute(
+            sa.text(
+                "INSERT INTO tables (id, created, players, advanced, actions, lang, status, version) "
+                "VALUES ('t0010', :at, 2, 0, 0, 'en', 'open', 0)"
+            ),
+            {"at": datetime.now(UTC)},
+        )
         connection.execute(
             sa.text(
                 "INSERT INTO chat (table_id, channel, seat, name, reaction, text, at) "

@@ -130,6 +130,37 @@ def test_a_decision_crossed_by_the_same_decision_is_refused_once_and_made_once(p
     asyncio.run(scene())
 
 
+def test_a_decision_naming_a_game_this_process_has_not_read_is_decided_on_the_table_read_back(
+    pair: tuple[Process, Process],
+) -> None:
+    """Game 1 ends and game 2 starts through A; B knows game 1 only, at the same sequence
+    number as game 2's mover has: a decision naming game 2 sent to B is B's cue to read
+    the table back (neither stale nor "no game"), and is made."""
+    a, b = pair
+
+    async def scene() -> None:
+        table_id, _ana = await two_people(a, b)
+        seat, seq, _action = mover_and_action(a.tables, table_id)
+        await play.decide(a.tables, table_id, seat, seq, "concede", game=1)
+        await b.tables.refresh(table_id)  # B reads game 1's end...
+        for person in (0, 1):
+            await play.again(a.tables, table_id, person, 1)
+        seat, seq, action = mover_and_action(a.tables, table_id)
+        await play.decide(a.tables, table_id, seat, seq, action, game=2)
+        seat, seq, action = mover_and_action(a.tables, table_id)
+        old = b.tables.live[table_id]  # ...and nothing after it
+        assert (old.game_number, old.status, old.seq_for(seat)) == (1, "over", seq)
+        with pytest.raises(Refused) as refused:
+            await play.decide(b.tables, table_id, seat, seq, action, game=1)
+        assert refused.value.code == "no-game"  # (game 1 is over, as B knows)
+        await play.decide(b.tables, table_id, seat, seq, action, game=2)
+        stored = b.store.table(table_id)
+        assert stored is not None and stored.game is not None and stored.game.number == 2
+        assert len(stored.game.decisions) == 2
+
+    asyncio.run(scene())
+
+
 @pytest.mark.parametrize("asked", [1, 2])
 def test_a_seat_taken_meanwhile_is_refused_as_taken_and_another_is_not(
     pair: tuple[Process, Process], asked: int

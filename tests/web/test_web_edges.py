@@ -120,6 +120,42 @@ def test_no_token_of_a_played_game_reaches_the_servers_log(tmp_path: Path, style
     assert leaked == [], f"seat tokens in the server's log: {leaked}"
 
 
+@pytest.mark.parametrize("style", ["text", "json"])
+def test_a_secret_put_in_an_address_is_hidden_in_the_log(tmp_path: Path, style: str) -> None:
+    """A seat token or an invitation put in an address by a careless client is refused
+    (400, a WebSocket 4400), or answered where the address needs no secret (a page), and
+    either way the access log (``--access-log``) writes the request with the secret's
+    value hidden: any case or percent-encoding of its name, the login cookie's name and
+    a password too."""
+    with WebServer(tmp_path, bot_delay=0, options=["--access-log", "--log-format", style]) as server:
+        table, token = open_table(server, private=True)
+        invite = post(server, f"/api/tables/{table}/invite", {"token": token})["invite"]
+        secrets = [token, invite, *(f"s3cret{n}x" for n in range(5))]
+        replay = f"/api/tables/{table}/games/1/replay"
+        for path, status in (
+            (f"{replay}?token={token}", 400),
+            (f"/api/tables/{table}/games/1/record?hands=all&invite={invite}", 400),
+            (f"{replay}?%74oken={secrets[2]}", 400),  # "token", percent-encoded
+            (f"/t/{table}?watch&Invite={secrets[3]}", 200),
+            (f"/api/tables?password={secrets[4]}", 200),
+            (f"/api/tables?limit=1&red7_login={secrets[5]}&offset=0", 200),
+        ):
+            assert call(server, "GET", path).status_code == status, path
+        ws = connect(
+            f"ws://127.0.0.1:{server.port}/ws/{table}?token={secrets[6]}", proxy=None, open_timeout=60, legacy=True
+        )
+        greet(ws, token)
+        assert closed_after(ws)[1] == 4400
+        until(lambda: f"/ws/{table}?token=" in server.log())
+    log = server.log()
+    assert f"{replay}?token=***" in log and "&invite=***" in log and "?%74oken=***" in log, log[-3000:]
+    assert "?watch&Invite=***" in log and "?password=***" in log and "&red7_login=***&offset=0" in log, log[-3000:]
+    if style == "json":
+        assert all(json.loads(line) for line in log.splitlines() if line.startswith("{"))
+    leaked = [n for n, secret in enumerate(secrets) if secret in log]
+    assert leaked == [], f"secrets (by their place in the list) in the server's log: {leaked}"
+
+
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

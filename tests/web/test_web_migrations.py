@@ -343,6 +343,7 @@ def test_migration_0013_seats_the_removed_expert_level_as_hard(tmp_path: Path) -
     with store.engine.begin() as connection:
         command.downgrade(alembic_config(connection), "0010")
     assert store.revision() == "0010"
-    stored = store.table("old10")
+    with store.engine.connect() as connection:  # (read as 0010 has it: this release's seats have more columns)
+        bots = connection.execute(sa.text("SELECT bot FROM seats WHERE table_id = 'old10' ORDER BY seat")).scalars()
+        assert list(bots) == [None, "hard", "medium"]
     store.close()
-    assert stored is not None and [s.bot for s in stored.seats] == [None, "hard", "medium"]

@@ -26,9 +26,21 @@ from red7.ui.i18n import LANGUAGES
 from red7.web import protocol
 from red7.web.http.wire import PROTOCOL_VERSION, REFUSALS, Language, Refusal
 from red7.web.protocol import CLIENT_MESSAGE, SERVER_FRAME, read
+from red7.web.reviews.wire import Hint
 from red7.web.table import frames
 from red7.web.table.frames import LobbyPage, Replay, UiWords
-from red7.web.table.requests import AddBot, CreateTable, Hello, StartGame, TakeSeat, YourTurn
+from red7.web.table.requests import (
+    AddBot,
+    Again,
+    CreateTable,
+    Decide,
+    Decline,
+    Hello,
+    StartGame,
+    TakeBack,
+    TakeSeat,
+    YourTurn,
+)
 from tests.support.web_client import Conn, add_bot, join, make_app, new_table, start
 
 SCHEMA_FILE = Path(__file__).parents[2] / "docs" / "protocol.schema.json"
@@ -95,10 +107,13 @@ PAGE_REQUESTS: list[tuple[type[BaseModel] | None, dict[str, Any]]] = [
     (StartGame, {"token": "tok"}),
     (Hello, {"type": "hello", "token": "tok", "lang": "pt-BR"}),
     (Hello, {"type": "hello", "token": None, "lang": "fr-FR"}),  # a spectator; a language the server ignores
-    (None, {"type": "decide", "seq": 12, "action": "play R7"}),
-    (None, {"type": "decide", "seq": 12, "action": "move O7 deck"}),
-    (None, {"type": "take_back", "seq": 13}),
-    (None, {"type": "again"}),
+    (None, {"type": "decide", "seq": 12, "action": "play R7", "game": 1}),
+    (None, {"type": "decide", "seq": 12, "action": "move O7 deck", "game": 2}),
+    (None, {"type": "take_back", "seq": 13, "game": 1}),
+    (None, {"type": "hint", "seq": 13, "game": 1}),
+    (None, {"type": "again", "game": 1}),
+    (None, {"type": "decline", "game": 1}),
+    (None, {"type": "decide", "seq": 12, "action": "play R7"}),  # a client that names no game
 ]
 """What the pages' scripts send (static/*.js: ``api(...)`` bodies and ``send(...)``
 messages), one of each shape; None: a message after the hello (:data:`~red7.web.protocol.ClientMessage`)."""
@@ -121,7 +136,17 @@ def test_the_pages_scripts_send_the_fields_of_the_models() -> None:
     for field in CreateTable.model_fields:
         assert re.search(rf"\b{field}:", lobby), field
     assert re.search(r'type: "hello", token, lang:', table)
-    assert 'type: "decide", seq, action:' in table and 'type: "take_back", seq:' in table and 'type: "again"' in table
+    # every message about a game names it (the pages always send the optional field)
+    for sent in (
+        'type: "decide", seq, action: option.action, game }',
+        'type: "take_back", seq: frame.seq, game: frame.table.game }',
+        'type: "hint", seq: frame.seq, game }',
+        'type: "again", game: frame.table.game }',
+        'type: "decline", game: frame.table.game }',
+    ):
+        assert sent in table, sent
+    for model in (Decide, TakeBack, Hint, Again, Decline):
+        assert "game" in model.model_fields, model
     assert "{ token, seat: s, level:" in table and "{ token }" in table and "{ name, invite }" in table
     assert "lang: pageLanguage(), chat: true, invite }" in table
 

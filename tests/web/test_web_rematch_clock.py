@@ -107,6 +107,48 @@ def test_the_next_game_starts_once_every_person_agreed_and_abuse_changes_nothing
                 assert frame["rematch"] is None and frame["table"]["status"] == "playing"
 
 
+def test_a_message_of_an_earlier_game_is_stale_in_the_next_whatever_its_seq(tmp_path: Path) -> None:
+    """Game 1 ends with a concession at its first decision; in game 2, at the same
+    ``seq``, that concession, a take-back and a hint naming game 1 (messages of game 1
+    delayed, or sent again) are refused as stale and change nothing; naming game 2 they
+    are the mover's. A message naming no game (a client of before ``game``; the pages
+    name it) is the game being played's (docs/protocol.md)."""
+    app = make_app(tmp_path)
+    with TestClient(app) as client:
+        table_id, ana_token = new_table(client, players=2, name="Ana")
+        bia_token = join(client, table_id, 1, "Bia")
+        with Conn(client, table_id, ana_token, 0) as ana, Conn(client, table_id, bia_token, 1) as bia:
+            start(client, table_id, ana_token)
+            people = {0: ana, 1: bia}
+            first = wait_for(ana, lambda f: f["game"] is not None)
+            mover = people[first["game"]["current"]]
+            seq = wait_for(mover, my_turn)["seq"]
+            mover.send({"type": "decide", "seq": seq, "action": "concede"})  # game 1 ends
+            conceded = {"type": "decide", "seq": seq, "action": "concede", "game": 1}
+            for conn in people.values():
+                wait_for(conn, over)
+                conn.send({"type": "again", "game": 1})
+            second = wait_for(ana, lambda f: f["table"]["game"] == 2 and f["game"] is not None and not over(f))
+            mover = people[second["game"]["current"]]
+            frame = wait_for(mover, lambda f: f["table"]["game"] == 2 and my_turn(f))
+            assert frame["seq"] == seq  # the same point of another game
+            live = tables_of(app).live[table_id]
+            for stale in (
+                conceded,
+                {"type": "take_back", "seq": seq, "game": 1},
+                {"type": "hint", "seq": seq, "game": 1},
+            ):
+                mover.send(stale)
+                assert mover.error()["code"] == "stale", stale
+            assert (live.game_number, live.status, live.seq_for(mover.seat)) == (2, "playing", seq)
+            assert mover.last is frame and all(f["type"] == "error" for f in mover.drain())
+            mover.send({"type": "hint", "seq": seq})  # no game named: the one being played
+            hint = mover.until(lambda f: f["type"] == "hint")
+            assert (hint["game"], hint["seq"]) == (2, seq)
+            mover.send({**conceded, "game": 2})
+            assert wait_for(mover, over)["table"]["game"] == 2
+
+
 def test_a_decline_ends_the_proposal_for_everyone(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     with TestClient(app) as client:

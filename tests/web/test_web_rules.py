@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from red7.core.cards import COLOURS
 from red7.ui.i18n import _, using
-from red7.ui.words import COLOUR_NAMES, RULE_TEXT
+from red7.ui.rules_text import rule_examples
+from red7.ui.words import COLOUR_NAMES, RULE_TEXT, card_label
 from tests.support.web_client import make_app
 
 
@@ -42,6 +44,36 @@ def test_the_rules_page_holds_the_seven_rules_and_the_web_keys_in_its_language(c
     assert page.count("<tr>") == 7 and "<th" not in page  # the seven rules, no empty headers
     assert "docs/rules.md" not in text and "docs/regras.md" not in text  # a checkout's files: not the players'
     assert "Esc" in text and "Ctrl" not in text  # the table page's keys, not the terminal's
+    with using(lang):
+        assert text.index(_("The seven rules")) < text.index(_("Cards"))  # why a colour, before the notation
+        for example in rule_examples():  # each rule's example palette as cards, in order, those that count marked
+            at = page.index(f"<td><strong>{_(COLOUR_NAMES[example.colour])}</strong>")
+            for card in example.cards:  # (index: fails if the card is not there, after the one before)
+                counts = card in example.counting
+                at = page.index(
+                    f'<span class="card mini c-{COLOURS[card.colour]}{" counts" if counts else ""}">'
+                    f'<span class="label">{card_label(card)}</span>' + (" ✓" if counts else "</span>"),
+                    at,
+                )
+            assert at < page.index("</tr>", page.index(f"<td><strong>{_(COLOUR_NAMES[example.colour])}</strong>"))
+    assert f'href="/rules/complete?lang={lang}"' in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "anchor"),
+    [("en", "Red7: the rules", "r3-the-seven-rules"), ("pt-BR", "Red7: as regras", "r3-as-sete-regras")],
+)
+def test_the_complete_rules_page_is_the_file_the_package_carries(
+    client: TestClient, lang: str, title: str, anchor: str
+) -> None:
+    r = client.get(f"/rules/complete?lang={lang}")
+    assert r.status_code == 200 and f'<html lang="{lang}">' in r.text and "<script" not in r.text
+    assert f"<title>{title}</title>" in r.text
+    assert f'id="{anchor}"' in r.text and f'href="#{anchor}"' in r.text  # its contents link to its sections
+    other = "pt-BR" if lang == "en" else "en"
+    assert f'href="/rules/complete?lang={other}"' in r.text  # the other language's page, not a file's name
+    text = text_of(r.text)
+    assert "R4.7" in text and "R9" in text  # rule by rule, with their IDs
 
 
 def test_the_rules_page_speaks_the_browsers_language_unless_told_which(client: TestClient) -> None:

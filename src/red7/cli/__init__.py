@@ -1,4 +1,4 @@
-"""The ``red7`` command line: play, replay, serve, db, admin, sim, bench, tournament and stats.
+"""The ``red7`` command line: play, tutorial, replay, serve, db, admin, sim, bench, tournament and stats.
 
 Every user mistake (a bad option, a bad record, an illegal decision) ends with a
 one-line message and exit code 2, never a traceback.
@@ -12,12 +12,13 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from . import admin, analyse, analysis, play, serve
+from . import admin, analyse, analysis, play, serve, tutorial
 from .common import Parser, UsageError, translate_argparse
 
 COMMANDS = {
     "play": play.cmd_play,
     "replay": play.cmd_replay,
+    "tutorial": tutorial.cmd_tutorial,
     "analyse": analyse.cmd_analyse,
     "serve": serve.cmd_serve,
     "db": serve.cmd_db,
@@ -40,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     play.add_commands(sub)
+    tutorial.add_commands(sub)
     analyse.add_commands(sub)
     serve.add_commands(sub)
     admin.add_commands(sub)

@@ -6,6 +6,12 @@ machine's operator is), on the server's database (``--database-url`` or
   not echoed; ``--password-stdin``: read from the standard input, for scripts);
 * ``red7 admin grant NAME``: give an existing account the admin role;
 * ``red7 admin revoke NAME``: take it back (the account stays, a member);
+* ``red7 admin ban NAME``: ban an account: it cannot log in, its login sessions end, and
+  its seats' tokens are revoked at every table. No server is asked: the seats change in
+  the database (:meth:`~red7.web.storage.store.Store.revoke_account_seats`), each table
+  moving to its next version, and every running server reads them back at its next look
+  at the tables' versions (every few seconds), closing the connections of those tokens;
+* ``red7 admin unban NAME``: lift the ban (it gives no seat back);
 * ``red7 admin list``: the accounts, their role and whether they are banned.
 
 The database is brought to this release's schema first (as ``red7 db upgrade`` does).
@@ -17,13 +23,15 @@ import argparse
 import getpass
 import sys
 
-from ..ui.i18n import _
+from ..ui.i18n import _, ngettext
 from .common import Commands, UsageError
 from .serve import _check_drivers, _database_option, _database_url
 
 
 def add_commands(sub: Commands) -> None:
-    p = sub.add_parser("admin", help=_("the web game's admins: add one, grant or revoke the role, list the accounts"))
+    p = sub.add_parser(
+        "admin", help=_("the web game's admins and accounts: add an admin, grant or revoke the role, ban, list")
+    )
     admin_sub = p.add_subparsers(dest="admin_command", metavar="COMMAND", required=True)
     add = admin_sub.add_parser("add", help=_("a new account with the admin role (its password is asked)"))
     add.add_argument("name", metavar="NAME", help=_("its username"))
@@ -34,8 +42,14 @@ def add_commands(sub: Commands) -> None:
     grant.add_argument("name", metavar="NAME", help=_("its username"))
     revoke = admin_sub.add_parser("revoke", help=_("take the admin role back from an account"))
     revoke.add_argument("name", metavar="NAME", help=_("its username"))
+    ban = admin_sub.add_parser(
+        "ban", help=_("ban an account: it cannot log in, its login sessions end, its seats' tokens are revoked")
+    )
+    ban.add_argument("name", metavar="NAME", help=_("its username"))
+    unban = admin_sub.add_parser("unban", help=_("lift an account's ban"))
+    unban.add_argument("name", metavar="NAME", help=_("its username"))
     listing = admin_sub.add_parser("list", help=_("the accounts, their role and whether they are banned"))
-    for parser in (add, grant, revoke, listing):
+    for parser in (add, grant, revoke, ban, unban, listing):
         _database_option(parser)
 
 
@@ -78,6 +92,23 @@ def cmd_admin(args: argparse.Namespace) -> int:
                 print(_("red7: {name} is an admin").format(name=account.username))
             else:
                 print(_("red7: {name} is no longer an admin").format(name=account.username))
+        elif args.admin_command == "ban":
+            account = accounts.named(args.name)
+            if account.admin:
+                raise UsageError(
+                    _("{name} is an admin: take the role back first (red7 admin revoke)").format(name=account.username)
+                )
+            accounts.ban(account.username)
+            tables = store.revoke_account_seats(account.id)  # (the servers read them back at their next look)
+            said = ngettext(
+                "red7: {name} is banned; its seat tokens are revoked at {n} table",
+                "red7: {name} is banned; its seat tokens are revoked at {n} tables",
+                len(tables),
+            )
+            print(said.format(name=account.username, n=len(tables)))
+        elif args.admin_command == "unban":
+            account = accounts.ban(args.name, False)
+            print(_("red7: {name} is no longer banned").format(name=account.username))
         else:
             for row in accounts.listing(limit=100_000):
                 marks = [_("admin") if row["admin"] else "", _("banned") if row["banned"] else ""]

@@ -43,8 +43,10 @@ def add_commands(sub: Commands) -> None:
         description=_(
             "Where two players are left and no card remains to be drawn (the whole 2-player basic "
             "game), each decision is valued exactly: was the round won for its player before it, and after it? "
-            "Elsewhere the judge (a search bot, from the player's own view) estimates the player's chance to win "
-            "after the decision made and after its own choice; a decision 10 points of chance below it is costly."
+            "The judge (a search bot, from the player's own view) estimates the player's chance to win after the "
+            "decision made and after its own choice; a decision 10 points of chance below it is costly. Where both "
+            "say, a round thrown away is said to be visible from the player's own view (costly there too) or lost "
+            "only in hindsight, with every hand known."
         ),
     )
     p.add_argument("file", help=_("a record written by 'red7 play' or red7.core.record.save"))
@@ -73,7 +75,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from ..play.session import SeatKind, SeatName
     from ..solver.marks import review
     from ..ui.i18n import _, detect_language, ngettext, set_language
-    from ..ui.words import bot_level, decimal_text, decision_place, decision_text, estimate_text, seat_name
+    from ..ui.words import bot_level, decimal_text, decision_place, seat_name, verdict_text
 
     set_language(args.lang or detect_language())
     try:
@@ -170,27 +172,14 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         print(_("Nothing to value: the solver answers when two players are left and no card remains to be drawn."))
         return 0
     match = game.config.advanced
+    names = [who(seat) for seat in range(players)]
     for m in marks:
-        if m.won_before is not None:
-            if m.threw_away:
-                keep = _(" or ").join(decision_text(a) for a in m.best)
-                line = _("threw a won round away ({decisions} would have kept it)").format(decisions=keep)
-            elif not args.all:
-                continue
-            elif m.won_before:
-                line = _("won, kept")
-            else:
-                line = _("lost whatever is played")
-        elif m.estimate is not None and (args.all or m.costly):
-            text = estimate_text(m.estimate, match)
-            line = _("costly: {estimate}").format(estimate=text) if m.costly else text
-        else:
-            continue
-        print(f"{decision_place(m)}: {who(m.seat)}: {decision_text(m.action)}: {line}")
+        if args.all or m.threw_away or (m.won_before is None and m.costly):
+            print(f"{m.number}. {decision_place(m)}, {names[m.seat]}: {verdict_text(m, match)}")
     for seat in sorted({m.seat for m in solved}):
         mine = [m for m in solved if m.seat == seat]
         won = sum(bool(m.won_before) for m in mine)
-        thrown = sum(m.threw_away for m in mine)
+        thrown = [m for m in mine if m.threw_away]
         if not won:
             print(_("{name}: never in a won position.").format(name=who(seat)))
             continue
@@ -198,11 +187,19 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             ngettext(
                 "{who}: {thrown} won position thrown away, of {won} decisions in won positions.",
                 "{who}: {thrown} won positions thrown away, of {won} decisions in won positions.",
-                thrown,
-            ).format(who=who(seat), thrown=thrown, won=won)
+                len(thrown),
+            ).format(who=who(seat), thrown=len(thrown), won=won)
         )
-    for seat in sorted({m.seat for m in estimated}):
-        mine = [m for m in estimated if m.seat == seat]
+        if any(m.visible is not None for m in thrown):
+            print(
+                ngettext(
+                    "{name}: {seen} of them could be seen from their own view, the others only in hindsight.",
+                    "{name}: {seen} of them could be seen from their own view, the others only in hindsight.",
+                    len(thrown),
+                ).format(name=who(seat), seen=sum(bool(m.visible) for m in thrown))
+            )
+    for seat in sorted({m.seat for m in estimated if m.won_before is None}):
+        mine = [m for m in estimated if m.seat == seat and m.won_before is None]
         costly = sum(m.costly for m in mine)
         loss = sum(m.estimate.loss for m in mine if m.estimate is not None) / len(mine)
         print(

@@ -13,6 +13,7 @@ from typing import Any, Final, NamedTuple
 
 from .actions import CONCEDE, Action, Kind
 from .cards import NAME_OF, Card
+from .standing import Standing
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
@@ -276,12 +277,20 @@ class Refusal:
     """Why ``action`` is not legal at ``step``: produced by the check that failed.
 
     ``card`` is the card the failing check is about (None when no card is involved).
+    ``standing`` is, for a refusal because the mover would not be winning, the standing
+    it would leave (:mod:`red7.core.standing`) and ``seat`` the mover's: the numbers an
+    interface says after the sentence ("Orange: 1 against 1; Y7 wins the tie"). The
+    standing is of the rule the refusal is about: the canvas card's colour
+    (``canvas-not-winning``), the rule in force after the card is played
+    (``cannot-finish``) or now (``not-winning``). None for the other refusals.
     """
 
     code: RefusalCode
     action: Action
     step: Step
     card: Card | None = None
+    standing: Standing | None = None
+    seat: int | None = None
 
     @property
     def rule(self) -> str:

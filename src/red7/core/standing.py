@@ -10,15 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from .cards import COLOURS, names_of, parse_colour
 from .rules import qualifying_mask, rule_key
 
-if TYPE_CHECKING:
-    from .observation import Observation
-
 Reason = Literal["alone", "more", "higher", "nobody"]
+
+
+class Seen(Protocol):
+    """What a standing is worked out from: an
+    :class:`~red7.core.observation.Observation` (named structurally, so that this module,
+    which the engine's refusals carry, imports no observation: no cycle in the core)."""
+
+    @property
+    def rule(self) -> int: ...
+    @property
+    def palettes(self) -> Sequence[int]: ...
+    @property
+    def alive(self) -> Sequence[bool]: ...
 
 
 @dataclass(frozen=True)
@@ -69,6 +79,6 @@ def standing(rule: int | str, palettes: Sequence[int], alive: Sequence[bool]) ->
     return Standing(COLOURS[r], leader, challenger, reason, quals)
 
 
-def standing_of(observation: Observation, rule: int | str | None = None) -> Standing:
+def standing_of(observation: Seen, rule: int | str | None = None) -> Standing:
     """The standing of an observation's palettes, under its rule or ``rule``."""
     return standing(observation.rule if rule is None else rule, observation.palettes, observation.alive)

@@ -25,6 +25,7 @@ from .actions import Action, Kind
 from .cards import COLOUR_OF, VALUE_OF, bits_of, colours_in
 from .model import STEP_KINDS, Refusal, RefusalCode, Step
 from .rules import cached_keys, compute_key
+from .standing import Standing, standing
 
 _KEYS: Final = cached_keys()  # read directly on hot paths; compute_key fills them
 _RULE_THEN_COLOURS: Final = tuple(
@@ -184,25 +185,25 @@ class TurnSolver:
         m = self.palettes[self.me]
         code: RefusalCode | None = None
         if kind is Kind.END:
-            if not self._wins(m, self.rule):
-                code = RefusalCode.NOT_WINNING
-            return None if code is None else Refusal(code, action, step)
+            if self._wins(m, self.rule):
+                return None
+            return Refusal(RefusalCode.NOT_WINNING, action, step, None, self._standing(m, self.rule), self.me)
         assert card is not None
         bit = 1 << card
         if kind is Kind.PLAY or kind is Kind.CANVAS:
             if not self.hand & bit:
                 code = RefusalCode.NOT_IN_HAND
             elif kind is Kind.CANVAS and not self._wins(m, COLOUR_OF[card]):
-                code = RefusalCode.CANVAS_NOT_WINNING
+                return self._short(RefusalCode.CANVAS_NOT_WINNING, action, m, COLOUR_OF[card])
             elif kind is Kind.PLAY and self._forbidden_kind(m, card) and not self._survives_play(m, card, self.hand):
-                code = RefusalCode.CANNOT_FINISH
+                return self._short(RefusalCode.CANNOT_FINISH, action, m | bit, self.rule)
         elif kind is Kind.MOVE:
             if card == self.pending:
                 code = RefusalCode.SEVEN_ITSELF
             elif not m & bit:
                 code = RefusalCode.NOT_IN_PALETTE
             elif action.destination == "canvas" and not self._wins(m & ~bit, COLOUR_OF[card]):
-                code = RefusalCode.CANVAS_NOT_WINNING
+                return self._short(RefusalCode.CANVAS_NOT_WINNING, action, m & ~bit, COLOUR_OF[card])
         elif kind is Kind.TAKE:
             owner = self._owner(card)
             if owner is None or owner == self.me:
@@ -210,6 +211,18 @@ class TurnSolver:
             elif self.palettes[owner].bit_count() < m.bit_count():
                 code = RefusalCode.PALETTE_TOO_SMALL
         return None if code is None else Refusal(code, action, step, card)
+
+    def _short(self, code: RefusalCode, action: Action, m: int, rule: int) -> Refusal:
+        """The refusal of a decision that would leave the mover, with palette ``m``, not
+        winning under ``rule``, with that standing (the numbers a refusal is said with)."""
+        return Refusal(code, action, self.step, action.card, self._standing(m, rule), self.me)
+
+    def _standing(self, m: int, rule: int) -> Standing:
+        """The standing under ``rule`` were the mover's palette ``m`` (only for a
+        refusal: the hot paths compare keys, never build a standing)."""
+        palettes = list(self.palettes)
+        palettes[self.me] = m
+        return standing(rule, palettes, self.alive)
 
     # --- who wins, and can the mover still finish the turn winning? -------------------
 

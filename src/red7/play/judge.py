@@ -24,8 +24,10 @@ def judge(bot: Appraiser, seed: int, seats: Collection[int] | None = None) -> Ju
     """A judge that asks ``bot`` about every decision with more than one option, of the
     players in ``seats`` (default: all). The player's own decision is always weighed
     (``include``), so its chance is the bot's estimate even where the bot would not
-    have considered it. Each decision's RNG is ``derive_seed(seed, "review", n)``
-    (``n``: decisions made before it), so a review of the same game is the same."""
+    have considered it. Each decision's RNG is the hint's, ``derive_seed(seed, "hint", n)``
+    (``n``: decisions made before it, as :meth:`red7.play.session.Session.hint`), so a
+    review of the same game is the same, and the same bot judges a decision from the
+    same worlds its hint weighed there: the review says the hint's numbers."""
 
     def estimate(game: Game, action: Action) -> Estimate | None:
         seat = game.current_player
@@ -35,12 +37,13 @@ def judge(bot: Appraiser, seed: int, seats: Collection[int] | None = None) -> Ju
         if len(options) < 2:
             return None
         seen = game.observe(seat)
-        rng = random.Random(derive_seed(seed, "review", len(seen.history)))
+        rng = random.Random(derive_seed(seed, "hint", len(seen.history)))
         appraisal = bot.appraise(seen, options, rng, include=(action.id,))
         chances = appraisal.chances
         if action.id not in chances or appraisal.choice.id not in chances:
             return None  # nothing weighed (one decision considered), or too small a budget
-        return Estimate(appraisal.choice, chances[action.id], chances[appraisal.choice.id], appraisal.solved)
+        worlds = appraisal.samples if appraisal.solved else 0
+        return Estimate(appraisal.choice, chances[action.id], chances[appraisal.choice.id], appraisal.solved, worlds)
 
     return estimate
 

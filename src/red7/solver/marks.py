@@ -6,11 +6,14 @@ player before it, and is it still won after it? A decision that turns a won posi
 into a lost one *throws the round away*, and hands the other player a lost position
 turned into a won one.
 
-Elsewhere a *judge* may estimate it (a :data:`Judge`, which the layers above build
-from a search bot: :func:`red7.play.judge.judge`): the decision the judge would have
-made, and its estimates of the player's chance to win after each of the two
-(:class:`Estimate`). A decision whose estimate is :data:`COSTLY` below the judge's
-choice is *costly*. Without a judge, or where it does not judge, the mark says nothing.
+A *judge* may also estimate it (a :data:`Judge`, which the layers above build from a
+search bot: :func:`red7.play.judge.judge`) from the player's own view: the decision the
+judge would have made, and its estimates of the player's chance to win after each of
+the two (:class:`Estimate`). A decision whose estimate is :data:`COSTLY` below the
+judge's choice is *costly*. Where the solver applies too, the two together say whether
+a thrown-away round could be seen from what the player could see, or only in hindsight,
+with every hand known (:attr:`Mark.visible`). Without a judge, or where it does not
+judge, the mark has no estimate.
 
 :func:`review` replays a game's decisions on a fresh game of the same seed (a record's
 moves) and marks them: for ``red7 analyse`` and the terminal game's post-game review.
@@ -48,11 +51,19 @@ class Estimate:
     solved: bool
     """Estimates from sampled worlds solved exactly (True) or from a search's random
     rollouts (False: rougher)."""
+    worlds: int = 0
+    """Where ``solved``: how many worlds were sampled and solved (the chances are shares
+    of them); else 0."""
 
     @property
     def loss(self) -> float:
         """How much the decision made cost against the judge's choice (0 if nothing)."""
         return max(0.0, self.best_chance - self.chance)
+
+    @property
+    def costly(self) -> bool:
+        """The decision's estimate is :data:`COSTLY` below the judge's choice's."""
+        return self.loss >= COSTLY
 
 
 Judge = Callable[[Game, Action], Estimate | None]
@@ -77,7 +88,9 @@ class Mark:
     best: tuple[Action, ...]
     """The decisions that kept the round won, when it was won (else empty)."""
     estimate: Estimate | None = None
-    """Where the solver cannot say: the judge's estimate, if it judged the decision."""
+    """The judge's estimate, if it judged the decision: from the player's own view (the
+    worlds consistent with their observation), where the solver's exact value, with every
+    hand known, may say otherwise (:attr:`visible`)."""
     round: int = 0
     """The round it was made in, from 1 (0: not known, a mark made alone by :func:`mark`)."""
     turn: int = 0
@@ -92,7 +105,18 @@ class Mark:
     @property
     def costly(self) -> bool:
         """The judge's estimate of the decision is :data:`COSTLY` below its choice's."""
-        return self.estimate is not None and self.estimate.loss >= COSTLY
+        return self.estimate is not None and self.estimate.costly
+
+    @property
+    def visible(self) -> bool | None:
+        """For a decision that threw a won round away: could its player have seen it?
+        True when, judged from their own view (the judge's estimate), it was
+        :data:`COSTLY` below the judge's choice; False when it was not, so it is lost
+        only in hindsight (with every hand known); None when not known (no estimate, or
+        it threw nothing away)."""
+        if not self.threw_away or self.estimate is None:
+            return None
+        return self.estimate.costly
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -105,6 +129,7 @@ class Mark:
             "won_before": self.won_before,
             "won_after": self.won_after,
             "threw_away": self.threw_away,
+            "visible": self.visible,
             "best": [str(a) for a in self.best],
             "estimate": None
             if self.estimate is None
@@ -113,6 +138,7 @@ class Mark:
                 "chance": round(self.estimate.chance, 4),
                 "best_chance": round(self.estimate.best_chance, 4),
                 "solved_worlds": self.estimate.solved,
+                "worlds": self.estimate.worlds,
                 "costly": self.costly,
             },
         }
@@ -122,17 +148,19 @@ def mark(
     game: Game, action: Action, number: int, judge: Judge | None = None, memo: reference.Memo | None = None
 ) -> Mark:
     """The mark of ``action`` (legal now) in ``game``, which is not changed: exact where
-    the solver applies, else ``judge``'s estimate (if any). ``memo``: the solver's, shared
-    by the marks of one game (see :func:`~red7.solver.solve`)."""
+    the solver applies, and ``judge``'s estimate (if any) from the player's own view,
+    where the solver applies too (whether a thrown-away round could be seen, or only in
+    hindsight: :attr:`Mark.visible`). ``memo``: the solver's, shared by the marks of one
+    game (see :func:`~red7.solver.solve`)."""
     seat = game.current_player
     assert seat is not None, "nobody decides now"
     start = game.step == Step.START
+    estimate = judge(game, action) if judge is not None else None
     if not solvable(game.observe(None)):
-        estimate = judge(game, action) if judge is not None else None
         return Mark(number, seat, action, start, None, None, (), estimate)
     solution = solve(game, memo=memo)
     best = tuple(Action.from_id(a) for a in solution.winning_ids)
-    return Mark(number, seat, action, start, solution.won, solution.values[action.id], best)
+    return Mark(number, seat, action, start, solution.won, solution.values[action.id], best, estimate)
 
 
 def review(

@@ -27,6 +27,7 @@ happened since a person's last turn is told at their pass step as a spectator se
 
 from __future__ import annotations
 
+import re
 import shutil
 import textwrap
 from collections.abc import Sequence
@@ -42,6 +43,7 @@ from ..play.saving import Saved, Saver
 from ..play.session import GameEnd, PersonTurn, RoundEnd, Session
 from ..play.table import Table, ends_turn_of
 from .i18n import N_, _, language, ngettext
+from .rules_text import rules_markdown
 from .words import (
     DECISION_TEXT,
     bot_level,
@@ -57,7 +59,6 @@ from .words import (
     round_summary,
     round_winner,
     rule_text,
-    rules_markdown,
     saved_so_far,
     scores_line,
     seat_name,
@@ -415,11 +416,15 @@ def help_text() -> str:
     ).format(example=_example())
 
 
+_TABLE_HEAD = re.compile(r"\|(?: \|)+|\|(?:---\|)+")
+"""The rules table's empty header and its rule line (Markdown has no table without them)."""
+
+
 def rules_text() -> str:
     """The rules as the terminal game's rules screen tells them, as plain text, the text
     game's commands in place of the keys."""
     lines = rules_markdown(help_text(), board=False, keys_title=N_("Commands")).replace("**", "").split("\n")
-    return "\n".join(line for line in lines if line not in ("| | |", "|---|---|"))
+    return "\n".join(line for line in lines if not _TABLE_HEAD.fullmatch(line))
 
 
 def _command(word: str, session: Session, names: Sequence[str], hint: str, out: TextIO) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 from ..bots.base import Appraisal
@@ -31,7 +31,7 @@ from ..core.events import (
     RoundDealt,
     RoundOver,
 )
-from ..core.model import STEP_KINDS, TARGETS, Config, Option, Refusal, RoundResult, Step
+from ..core.model import STEP_KINDS, Config, Option, Refusal, RoundResult, Step
 from ..core.standing import Standing
 from ..play.records import last_unfinished
 from ..play.saving import Saver
@@ -425,7 +425,34 @@ def _refusal_text(refusal: Refusal, lang: str) -> str:
     if refusal.card is not None:
         fields["card"] = card_label(refusal.card)
     reason = refusal.format(_(refusal.template), **fields)
-    return f"{reason[:1].upper()}{reason[1:]}."
+    numbers = (
+        "" if refusal.standing is None or refusal.seat is None else f" {short_text(refusal.standing, refusal.seat)}."
+    )
+    return f"{reason[:1].upper()}{reason[1:]}.{numbers}"
+
+
+def short_text(st: Standing, seat: int) -> str:
+    """How far ``seat``, who would not be winning, is from it under the standing's rule,
+    in numbers: its qualifying cards against the best other player's, and the card that
+    wins a tie, e.g. "Orange: 1 card of one number against 1; Y7 wins the tie" or "Red:
+    R3 against O6" (the rule Red counts no cards: the highest one decides)."""
+    colour = colour_name(st.rule)
+    rival = st.leader if st.leader != seat else st.challenger
+    if rival is None:
+        return _("{colour}: nobody qualifies").format(colour=colour)
+    mine, theirs = st.count(seat), st.count(rival)
+    if st.rule == "red":
+        if not mine:
+            return _("{colour}: no card against {other_card}").format(colour=colour, other_card=_top(st, rival))
+        return _("{colour}: {card} against {other_card}").format(
+            colour=colour, card=_top(st, seat), other_card=_top(st, rival)
+        )
+    what = qualifying_words(st.rule, mine)
+    if mine == theirs:
+        return _("{colour}: {what} against {other}; {card} wins the tie").format(
+            colour=colour, what=what, other=theirs, card=_top(st, rival)
+        )
+    return _("{colour}: {what} against {other}").format(colour=colour, what=what, other=theirs)
 
 
 CARD_DECISIONS: Final = (
@@ -679,17 +706,24 @@ def reason_text(appraisal: Appraisal, runner_up: tuple[Action, float] | None, ma
         return _("It is the only decision that keeps you in the round.") if not appraisal.chances else ""
     if appraisal.solved:
         why = ngettext(
-            "It keeps the round won in {won} of {worlds} way the cards you cannot see may lie.",
-            "It keeps the round won in {won} of {worlds} ways the cards you cannot see may lie.",
+            "It keeps the round won in {won} of {worlds} way the cards you cannot see may lie ({percent}%).",
+            "It keeps the round won in {won} of {worlds} ways the cards you cannot see may lie ({percent}%).",
             appraisal.samples,
-        ).format(won=round(chance * appraisal.samples), worlds=appraisal.samples)
+        ).format(won=round(chance * appraisal.samples), worlds=appraisal.samples, percent=round(100 * chance))
     else:
         why = _("Estimated: {chance}.").format(chance=chance_text(chance, match))
     if runner_up is None:
         return why
-    other, other_chance = runner_up
-    return _("{why} Next best: {decision}, {percent}%.").format(
-        why=why, decision=decision_text(other), percent=round(100 * other_chance)
+    other, other_chance = runner_up  # said in the unit of the choice's: worlds, or an estimate
+    odds = worlds_text(other_chance, appraisal.samples) if appraisal.solved else f"{round(100 * other_chance)}%"
+    return _("{why} Next best: {decision}, {odds}.").format(why=why, decision=decision_text(other), odds=odds)
+
+
+def worlds_text(share: float, worlds: int) -> str:
+    """A share of ``worlds`` solved worlds as a count and a percentage, the one unit of
+    the hint and the review, e.g. "63 of 64 deals (98%)"."""
+    return ngettext("{won} of {worlds} deal ({percent}%)", "{won} of {worlds} deals ({percent}%)", worlds).format(
+        won=round(share * worlds), worlds=worlds, percent=round(100 * share)
     )
 
 
@@ -702,40 +736,32 @@ def decision_place(mark: Mark) -> str:
     return _("Decision {number}").format(number=mark.number)
 
 
-def review_text(marks: Sequence[Mark], names: Sequence[str], match: bool = False) -> str:
-    """The post-game review: every won round thrown away (which decision, what would
-    have kept it) and every decision a judge found costly (its estimate against the
-    judge's choice; ``match``: the estimates are of winning the match), then per player
-    how many of their decisions in won positions threw one away, and how many of their
-    estimated ones were costly; or why there is nothing to value."""
+def review_text(
+    marks: Sequence[Mark], names: Sequence[str], match: bool = False, seats: Collection[int] | None = None
+) -> str:
+    """The post-game review: a verdict on every decision of the players in ``seats``
+    (default: all; the people of a game), each line opened by the decision's number in
+    the record ("13. Round 2, turn 5, Ana: …", what a replay steps to), and the other
+    players' thrown-away rounds; then per player how many of their decisions in won
+    positions threw one away, and how many of those could be seen from their own view;
+    and how many of their estimated ones were costly (``match``: the estimates are of
+    winning the match); or why there is nothing to value."""
     solved = [m for m in marks if m.won_before is not None]
     estimated = [m for m in marks if m.estimate is not None]
     if not solved and not estimated:
         return _("The solver values decisions only when two players are left and no card remains to be drawn.")
     lines = []
     for m in marks:
-        if m.threw_away:
-            kept = _(" or ").join(decision_text(a) for a in m.best)
+        if seats is None or m.seat in seats or m.threw_away:
             lines.append(
-                _("{when}, {name}: {decision} threw a won round away ({kept} would have kept it).").format(
-                    when=decision_place(m), name=names[m.seat], decision=decision_text(m.action), kept=kept
+                _("{number}. {when}, {name}: {verdict}").format(
+                    number=m.number, when=decision_place(m), name=names[m.seat], verdict=verdict_text(m, match)
                 )
             )
-        elif m.costly and m.estimate is not None:
-            lines.append(
-                _("{when}, {name}: {decision} was costly ({estimate}).").format(
-                    when=decision_place(m),
-                    name=names[m.seat],
-                    decision=decision_text(m.action),
-                    estimate=estimate_text(m.estimate, match),
-                )
-            )
-    if not lines:
-        lines.append(_("Nobody threw a won round away.") if not estimated else _("No decision was costly."))
     lines.append("")
     for seat in sorted({m.seat for m in solved}):
         won = sum(bool(m.won_before) for m in solved if m.seat == seat)
-        thrown = sum(m.threw_away for m in solved if m.seat == seat)
+        thrown = [m for m in solved if m.seat == seat and m.threw_away]
         if not won:
             lines.append(_("{name}: never in a won position.").format(name=names[seat]))
             continue
@@ -744,10 +770,18 @@ def review_text(marks: Sequence[Mark], names: Sequence[str], match: bool = False
                 "{name}: {thrown} of {won} decisions in won positions threw the round away.",
                 "{name}: {thrown} of {won} decisions in won positions threw the round away.",
                 won,
-            ).format(name=names[seat], thrown=thrown, won=won)
+            ).format(name=names[seat], thrown=len(thrown), won=won)
         )
-    for seat in sorted({m.seat for m in estimated}):
-        judged = [m for m in estimated if m.seat == seat]
+        if any(m.visible is not None for m in thrown):
+            lines.append(
+                ngettext(
+                    "{name}: {seen} of them could be seen from their own view, the others only in hindsight.",
+                    "{name}: {seen} of them could be seen from their own view, the others only in hindsight.",
+                    len(thrown),
+                ).format(name=names[seat], seen=sum(bool(m.visible) for m in thrown))
+            )
+    for seat in sorted({m.seat for m in estimated if m.won_before is None}):
+        judged = [m for m in estimated if m.seat == seat and m.won_before is None]
         lines.append(
             ngettext(
                 "{name}: {costly} of {judged} estimated decision was costly.",
@@ -756,6 +790,74 @@ def review_text(marks: Sequence[Mark], names: Sequence[str], match: bool = False
             ).format(name=names[seat], costly=sum(m.costly for m in judged), judged=len(judged))
         )
     return "\n".join(lines)
+
+
+def verdict_text(m: Mark, match: bool = False) -> str:
+    """The review's verdict on one decision, e.g. "put An6 on the canvas lost a won round
+    only in hindsight: …". Where the solver values it, with every hand known (a round
+    thrown away, kept, or already lost), and what the player could see said beside it
+    when the judge weighed it from their view (the worlds consistent with it, as the
+    hint): a round thrown away is said to be visible from their own view, or lost only
+    in hindsight (:attr:`~red7.solver.marks.Mark.visible`). Elsewhere the judge's
+    estimate (``match``: of winning the match), or that nothing judged it."""
+    decision, e = decision_text(m.action), m.estimate
+    kept = _(" or ").join(decision_text(a) for a in m.best)
+    view = e is not None and e.solved and e.worlds > 0
+    if m.threw_away and e is not None and view:
+        fields = {
+            "decision": decision,
+            "kept": kept,
+            "share": worlds_text(e.chance, e.worlds),
+            "best": decision_text(e.suggested),
+            "best_share": worlds_text(e.best_chance, e.worlds),
+        }
+        if m.visible:
+            return _(
+                "{decision} threw a won round away, visible from the player's own view: over the deals consistent "
+                "with what they could see, it kept the round won in {share}, {best} in {best_share}."
+            ).format(**fields)
+        if e.chance >= e.best_chance:
+            return _(
+                "{decision} lost a won round only in hindsight: with every hand known, {kept} would have kept it; "
+                "over the deals consistent with what the player could see, it kept the round won in {share}, "
+                "as well as any choice."
+            ).format(**fields)
+        return _(
+            "{decision} lost a won round only in hindsight: with every hand known, {kept} would have kept it; "
+            "over the deals consistent with what the player could see, it kept the round won in {share}, "
+            "close to {best}: {best_share}."
+        ).format(**fields)
+    if m.threw_away and e is not None:  # a search's estimate, not worlds solved
+        if m.visible:
+            return _("{decision} threw a won round away, visible from the player's own view ({estimate}).").format(
+                decision=decision, estimate=estimate_text(e, match)
+            )
+        return _(
+            "{decision} lost a won round only in hindsight: with every hand known, {kept} would have kept it; "
+            "from what the player could see, {estimate}."
+        ).format(decision=decision, kept=kept, estimate=estimate_text(e, match))
+    if m.threw_away:
+        return _("{decision} threw a won round away, with every hand known ({kept} would have kept it).").format(
+            decision=decision, kept=kept
+        )
+    if m.won_before:
+        return _("{decision} kept the won round.").format(decision=decision)
+    if m.won_before is not None:
+        if e is not None and e.costly and view:
+            return _(
+                "{decision}: the round was already lost with every hand known, but from what the player could see it "
+                "was costly: it kept the round won in {share}, {best} in {best_share}."
+            ).format(
+                decision=decision,
+                share=worlds_text(e.chance, e.worlds),
+                best=decision_text(e.suggested),
+                best_share=worlds_text(e.best_chance, e.worlds),
+            )
+        return _("{decision}: the round was already lost, with every hand known.").format(decision=decision)
+    if e is not None:
+        template = _("{decision} was costly ({estimate}).") if e.costly else _("{decision} was sound ({estimate}).")
+        return template.format(decision=decision, estimate=estimate_text(e, match))
+    return _("{decision}: not judged (a single choice, or nothing could value it).").format(decision=decision)
 
 
 def plan_text(plan: Plan, level: str, names: Sequence[str], match: bool = False) -> str:
@@ -806,97 +908,6 @@ def saved_so_far(saver: Saver, staged: bool) -> str:
     if staged:  # what may still be taken back is not kept: the turn goes on from before it
         text += " " + _("What you can still take back this turn is not kept.")
     return text + "\n" + _("Continue it later with: {command}").format(command=command)
-
-
-RULES_MD = """\
-# {title}
-
-{goal}
-
-## {cards_title}
-{cards}
-
-## {turn_title}
-{turn}
-
-## {rules_title}
-| | |
-|---|---|
-{rules}
-
-{tie}
-
-## {advanced_title}
-{advanced}
-
-## {actions_title}
-{actions}
-
-{board}## {keys_title}
-{keys}
-{complete}"""
-
-
-def rules_markdown(keys: str, board: bool = True, keys_title: str = N_("Keys"), complete: bool = True) -> str:
-    """The rules screen's text, in the language in use: how the screen writes a card
-    (and, where that is not the notation, the notation's letters), the rules with each
-    colour's mark, what the screen shows (``board``: the terminal game's board) and
-    ``keys`` (the interface's keys or commands, translated) under ``keys_title`` (to
-    translate); with ``complete``, it ends with where the complete rules are
-    (docs/rules.md, docs/regras.md in Portuguese: a checkout's files, which the web
-    game's players do not have), rule IDs and all."""
-    rules = "\n".join(
-        f"| **{_(COLOUR_NAMES[c])}** ({mark}) | {_(RULE_TEXT[c])} |"
-        for c, mark in zip(COLOURS, card_marks(), strict=True)
-    )
-    return RULES_MD.format(
-        title=_("The rules of Red7"),
-        goal=_(
-            "Be the only player left in the round. At the end of each of your turns you must be winning "
-            "under the rule in force (the colour on top of the canvas); otherwise you are out."
-        ),
-        cards_title=_("Cards"),
-        cards=cards_explained(),
-        turn_title=_("Your turn"),
-        turn=_(
-            "Do one of these: play a hand card to your palette; put a hand card on the canvas to change "
-            "the rule; play a card and then put another on the canvas; or concede. A card may go on the "
-            "canvas only if you are winning right after it. Cards compare by number first, then by colour: "
-            "Red, Orange, Yellow, Green, Blue, Indigo, Violet."
-        ),
-        rules_title=_("The seven rules"),
-        rules=rules,
-        tie=_("More qualifying cards wins; on a tie, the player whose qualifying cards include the highest card wins."),
-        advanced_title=_("Advanced game"),
-        advanced=_(
-            "When you put a card on the canvas and its number is greater than the number of cards in "
-            "your palette, you may draw a card. The round winner scores the cards that satisfy the final "
-            "rule; the match ends at {two} points with 2 players, {three} with 3, {four} with 4."
-        ).format(two=TARGETS[2], three=TARGETS[3], four=TARGETS[4]),
-        actions_title=_("Action cards (optional)"),
-        actions=_(
-            "A card played to your palette acts: **7** move another card of your palette to the canvas "
-            "or onto the deck; **5** play one more card to your palette; **3** draw a card; **1** take a "
-            "card from a palette at least as large as yours and put it on the deck."
-        ),
-        board=_board_section() if board else "",
-        keys_title=_(keys_title),
-        keys=keys,
-        # the rules document in the language in use: its path is part of the translation
-        complete="\n" + _("Complete rules, rule by rule: docs/rules.md") + "\n" if complete else "",
-    )
-
-
-def _board_section() -> str:
-    """The rules screen's section on what the terminal game's board shows."""
-    return "## {title}\n{board}\n\n".format(
-        title=_("On the board"),
-        board=_(
-            "The cards you can use now carry their number key; the others are greyed. The card you picked is "
-            "framed ›7‹. Underlined palette cards are those that count under the rule in force; a card marked + is "
-            "one you have just drawn. ★ marks the player who is winning."
-        ),
-    )
 
 
 NAME_LENGTH: Final = 24

@@ -31,6 +31,7 @@ from .accounts.wire import AccountView, Credentials, Profile
 from .admin.wire import AdminView
 from .chat.wire import ChatFrame, Say
 from .http.wire import PROTOCOL_VERSION, Done, Empty, Refusal, Request, refusal_of
+from .learn.wire import TutorialStep, TutorialView
 from .reviews.wire import Hint, HintFrame, ReviewView
 from .table.frames import (
     Created,
@@ -52,6 +53,7 @@ from .table.requests import (
     Decline,
     Hello,
     LeaveSeat,
+    PlayNow,
     RemoveSeat,
     Reseat,
     StartGame,
@@ -114,6 +116,7 @@ def parse_message(text: str) -> Sent:
 
 REQUESTS: Final[dict[str, Any]] = {
     "POST /api/tables": CreateTable,
+    "POST /api/play-now": PlayNow,
     "POST /api/tables/{id}/seats/{seat}": TakeSeat,
     "POST /api/tables/{id}/bots": AddBot,
     "POST /api/tables/{id}/start": StartGame,
@@ -133,12 +136,14 @@ REQUESTS: Final[dict[str, Any]] = {
     "POST /api/turns": YourTurn,
     "WebSocket /ws/{id}: chat": Say,
     "WebSocket /ws/{id}: hint": Hint,
+    "POST /api/tutorial": TutorialStep,
 }
 """Each request and the model its body or message is."""
 ANSWERS: Final[dict[str, Any]] = {
     "GET /api/ui": UiWords,
     "GET /api/tables": LobbyPage,
     "POST /api/tables": Created,
+    "POST /api/play-now": Created,
     "POST /api/tables/{id}/seats/{seat}": Seated,
     "POST /api/tables/{id}/bots": Done,
     "POST /api/tables/{id}/start": Done,
@@ -156,6 +161,7 @@ ANSWERS: Final[dict[str, Any]] = {
     "GET /api/tables/{id}/games/{n}/replay": Replay,
     "POST /api/turns": TurnsPage,
     "GET /api/tables/{id}/games/{n}/review": ReviewView,
+    "POST /api/tutorial": TutorialView,
     "any refusal (4xx)": Refusal,
     "WebSocket /ws/{id}: table": TableFrame,
     "WebSocket /ws/{id}: error": ErrorFrame,

@@ -8,7 +8,7 @@
 * the club's features, each in a room of its own, hearing the table through its events
   (:mod:`red7.web.table.events`): :mod:`red7.web.chat`, :mod:`red7.web.ratings`,
   :mod:`red7.web.reviews` (reviews and hints), :mod:`red7.web.accounts`,
-  :mod:`red7.web.admin`, and the rules page (:mod:`red7.web.learn`);
+  :mod:`red7.web.admin`, and the rules page and the guided first game (:mod:`red7.web.learn`);
 * :mod:`red7.web.storage` (the database, its migrations and backups, the bus between
   processes) and :mod:`red7.web.http` (what every room's routes share: the protocol's
   base, refusals, limits, the guard, the metrics, how a route finds its app's parts);
@@ -28,7 +28,9 @@ expire. A message over :data:`~red7.web.http.wire.MAX_MESSAGE` bytes is refused
 (``too-large``), and so is a flood (:mod:`red7.web.socket`). Every number in an
 address or a body is bounded (:data:`~red7.web.http.wire.MAX_NUMBER`). No OpenAPI
 description is served (``/openapi.json``, ``/docs`` and ``/redoc`` are 404): the
-protocol's own schema, ``GET /api/protocol``, is the published one.
+protocol's own schema, ``GET /api/protocol``, is the published one. Every answer carries
+a Content-Security-Policy that allows the server's own files only and no framing, and its
+neighbours (:mod:`red7.web.http.headers`).
 """
 
 from __future__ import annotations
@@ -44,8 +46,9 @@ from pathlib import Path
 from argon2 import PasswordHasher
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
 from ..ui.i18n import _, using
@@ -54,15 +57,19 @@ from .accounts import routes as accounts_routes
 from .accounts.accounts import Accounts
 from .accounts.login_limits import LoginLimits
 from .accounts.routes import Logins
+from .accounts.throttle import LoginThrottle
 from .admin import routes as admin_routes
 from .chat.chat import Chat
+from .http.client_limits import ClientLimits
+from .http.counts import Counts, LocalCounts
 from .http.guard import Guard
-from .http.limits import ClientLimits
+from .http.headers import SECURITY_HEADERS, SecurityHeaders
 from .http.metrics import Metrics
 from .http.origins import Hosts, parse_origin
 from .http.parts import Parts
+from .http.redis_counts import RedisCounts
 from .http.refusals import Refused, asked_language, refusal_response, response_of
-from .learn import rules
+from .learn import rules, tutorial
 from .ratings import routes as ratings_routes
 from .ratings.rater import Rater
 from .ratings.ratings import Ratings
@@ -73,6 +80,8 @@ from .reviews.reviews import Reviews, StoredReviews
 from .settings import Settings as Settings
 from .socket import Sockets
 from .storage.bus import make_bus
+from .storage.identity import identity
+from .storage.outage import lost
 from .storage.store import Store
 from .table.bots import Bots, end_with_parent
 from .table.cluster import Cluster
@@ -80,7 +89,7 @@ from .table.lobby import Lobby
 from .table.members import Members
 from .table.presence import Presence
 from .table.routes import lobby, pages, records, turns
-from .table.tables import Tables
+from .table.tables import DatabaseAway, Tables
 from .table.watch import Watch
 
 log = logging.getLogger("red7.web")
@@ -126,6 +135,16 @@ async def _malformed(request: Request, err: Exception) -> JSONResponse:
     return refusal_response("bad-request", message, 422)
 
 
+async def _database_away(request: Request, err: Exception) -> JSONResponse:
+    # the database restarting, met by a room that calls it in a thread of its own (accounts,
+    # the admin's page): refused in words as a table's change is (503), not a 500 with a
+    # traceback; any other database error is one
+    if not lost(err):
+        raise err
+    with using(asked_language(request.headers.get("accept-language"))):
+        return response_of(DatabaseAway())
+
+
 async def _not_here(request: Request, err: Exception) -> JSONResponse:
     assert isinstance(err, HTTPException)
     with using(asked_language(request.headers.get("accept-language"))):
@@ -137,6 +156,12 @@ async def _not_here(request: Request, err: Exception) -> JSONResponse:
     return refusal_response("bad-request", str(err.detail), err.status_code)
 
 
+async def _failed(_request: Request, _err: Exception) -> PlainTextResponse:
+    # Starlette's own answer, with the headers every answer carries (it is sent from
+    # outside every middleware); the exception is raised again, and logged, after it
+    return PlainTextResponse("Internal Server Error", 500, headers=dict(SECURITY_HEADERS))
+
+
 ROOMS_WITH_PAGES = (
     "red7.web.table",
     "red7.web.chat",
@@ -144,6 +169,7 @@ ROOMS_WITH_PAGES = (
     "red7.web.admin",
     "red7.web.ratings",
     "red7.web.reviews",
+    "red7.web.learn",
 )
 """The rooms whose ``static`` folders are served under ``/static`` (beside the site's own:
 its stylesheet and the scripts every page shares). No two hold a file of the same name."""
@@ -156,8 +182,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     origins = tuple(o for o in map(parse_origin, settings.allowed_origins) if o is not None)
     parts = Parts()
     parts.add(Metrics, metrics)
-    parts.add(ClientLimits, ClientLimits(settings.limits, settings.clock))
-    parts.add(LoginLimits, LoginLimits(settings.login_rules, settings.clock))
     parts.add(Sockets, Sockets(origins, settings.hello_timeout, settings.clock))
     parts.add(Hints, Hints())
     # hints and reviews: a pool of their own, never the threads of the accounts, probes and database
@@ -171,7 +195,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = Store(settings.database_url)
         store.upgrade()
         await store.open()
-        bus = make_bus(settings.redis_url, store.url, store.dialect)
+        club = identity(store.engine)
+        bus = make_bus(settings.redis_url, store.url, store.dialect, club)
+        # each client's limits: counted with the club's other processes in Redis, else by this one
+        counted: Counts = (
+            RedisCounts(settings.redis_url, club, settings.clock) if settings.redis_url else LocalCounts(settings.clock)
+        )
         # spawned, not forked: a forked worker would inherit the listening socket and,
         # orphaned when the server is killed, keep the port so the server cannot restart
         spawn = multiprocessing.get_context("spawn")
@@ -190,12 +219,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rater = Rater(tables, ratings, settings.rate_look)
         passes, memory, lanes = settings.password_cost
         hasher = PasswordHasher(time_cost=passes, memory_cost=memory, parallelism=lanes)
-        accounts = Accounts(store, hasher, settings.wall, settings.lockout)
+        throttle = LoginThrottle(store.engine, settings.throttle, settings.wall, metrics)
+        accounts = Accounts(store, hasher, settings.wall, throttle)
         logins = Logins(accounts)
         reviews.stored = StoredReviews(store.engine)
         tables.load()
         metrics.count_tables(lambda: len(tables.listed()))
         metrics.watch_bus(bus.kind, lambda: bus.ready)
+        metrics.watch_limits(lambda: counted.shared)
+        parts.add(ClientLimits, ClientLimits(settings.limits, counted))
+        parts.add(LoginLimits, LoginLimits(settings.login_rules, counted))
         for kind, found in (
             (Tables, tables),
             (Presence, presence),
@@ -208,6 +241,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ):
             parts.add(kind, found)
         await bus.start()
+        await counted.start()
         for started in (presence, cluster, watch, rater):
             await started.start()
         bots.start()
@@ -222,6 +256,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for stopped in (rater, watch, cluster, presence, bots):
                 await stopped.stop()
             await bus.stop()
+            await counted.stop()
             pool.shutdown(cancel_futures=True)
             search.close()
             await store.aclose()
@@ -231,13 +266,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         Guard, hosts=Hosts.of(settings.allowed_hosts, settings.listening), origins=origins, metrics=metrics
     )
+    app.add_middleware(SecurityHeaders)  # the outermost: the guard's refusals carry its headers too
     app.mount("/static", StaticFiles(directory=SITE, packages=[(room, "static") for room in ROOMS_WITH_PAGES]))
     app.add_exception_handler(Refused, _refused)
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(HTTPException, _not_here)
+    app.add_exception_handler(Exception, _failed)
+    app.add_exception_handler(DBAPIError, _database_away)
     routers = (pages.router, ops.router, lobby.router, records.router, socket.router, turns.router)
     features = (accounts_routes.router, admin_routes.router, ratings_routes.router, reviews_routes.router)
-    for router in (*routers, *features, rules.router):
+    for router in (*routers, *features, rules.router, tutorial.router, tutorial.api):
         app.include_router(router)
     app.state.parts = parts
     return app

@@ -1,7 +1,7 @@
 """How a web server runs (:class:`Settings`): ``red7 serve``'s options, each declared once
 on the field it sets (:mod:`red7.web.http.options`: its flag, environment variable, default,
 meaning and check), and what tests give a server of their own (its clocks, seeds,
-password cost, lockout, login rules, hello timeout and a search pool of threads:
+password cost, login throttle and rules, hello timeout and a search pool of threads:
 settable from Python only).
 
 ``python -m red7.web.settings --markdown [FILE]`` prints the table of every option that
@@ -26,7 +26,7 @@ from .http.options import Check, Kind, between, build, check, markdown_table, op
 from .http.origins import parse_origin, split_host
 
 if TYPE_CHECKING:
-    from .accounts.accounts import Lockout
+    from .accounts.throttle import ThrottleRules
 
 
 def _address(text: str) -> bool:
@@ -47,12 +47,12 @@ def _network(text: str) -> bool:
     return True
 
 
-def _lockout() -> Lockout:
+def _throttle() -> ThrottleRules:
     # Imported here: the accounts need the web extra, and every red7 command reads the
     # options declared below to build its parsers (``red7 play`` runs without the extra).
-    from .accounts.accounts import Lockout
+    from .accounts.throttle import ThrottleRules
 
-    return Lockout()
+    return ThrottleRules()
 
 
 LOG_FORMATS: Final = ("text", "json")
@@ -84,7 +84,10 @@ class Settings:
     redis_url: str | None = option(
         "redis-url",
         None,
-        N_("the Redis that several server processes sharing the database talk through, e.g. redis://127.0.0.1:6379/0"),
+        N_(
+            "the Redis that several server processes sharing the database talk through and count each client's limits "
+            "in, e.g. redis://127.0.0.1:6379/0"
+        ),
         Kind.TEXT,
         words=N_("PostgreSQL's LISTEN/NOTIFY on a PostgreSQL database, else this process alone"),
         metavar="URL",
@@ -170,7 +173,7 @@ class Settings:
     access_log: bool = option(
         "access-log",
         False,
-        N_("log every request: its method, path and status; never a seat token, as none travels in an address"),
+        N_("log every request: its method, address and status; a secret put in an address (a token...) is hidden"),
         Kind.SWITCH,
         words=N_("off"),
     )
@@ -192,14 +195,14 @@ class Settings:
     wall: Callable[[], float] = time.time
     """The time the tables' clocks read, in seconds since the epoch: a turn's deadline
     is stored, so it outlives a restart and is the same in every process (tests give
-    one they move themselves); login sessions and lockouts end by it too."""
+    one they move themselves); login sessions and the waits of failed logins end by it too."""
     password_cost: tuple[int, int, int] = (3, 65536, 4)
     """argon2id's cost for the accounts' passwords: passes, memory (KiB), lanes
     (argon2-cffi's defaults, RFC 9106's second choice; tests give a cheap one)."""
-    lockout: Lockout = field(default_factory=_lockout)
-    """When failed logins lock a username out, for every process."""
+    throttle: ThrottleRules = field(default_factory=_throttle)
+    """How failed logins slow their address down, in every process."""
     login_rules: LoginRules = LoginRules()
-    """What each client may try of logins and registrations, in each process."""
+    """How fast each client may try logins and registrations, in each process."""
     search_threads: bool = False
     """Whether the search pool's workers are threads of the server's own process (tests:
     they hold its work on an event, or replace the search, in their own process)."""

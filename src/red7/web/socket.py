@@ -21,7 +21,9 @@ token in the address), 4403 (another site's page, a token this table does not kn
 its invitation, or with one its host has renewed or revoked: ``invite-changed``; a
 spectator watching by an invitation its host changes is ended so too),
 4404 (no such table), 4408 (no hello in time), 4429 (too many connections from one
-address: the frame's ``retry_after`` says when to try again).
+address: the frame's ``retry_after`` says when to try again), 1013 (the database away
+while the table or the seat had to be read: try again later). Once greeted, a change the
+database cannot take is refused (``db-unavailable``) and the connection goes on.
 
 A message over :data:`~red7.web.http.wire.MAX_MESSAGE` bytes is refused (``too-large``),
 as are more than :data:`RATE` messages a second over a burst of :data:`BURST`; one over
@@ -44,7 +46,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from ..ui.i18n import _, using
 from .chat.chat import Chat
 from .chat.wire import Say
-from .http.limits import Bucket, ClientLimits, client_key
+from .http.client_limits import ClientLimits
+from .http.limits import Bucket, client_key
 from .http.metrics import Metrics
 from .http.origins import Origin, same_origin
 from .http.parts import parts_of
@@ -61,7 +64,7 @@ from .table.presence import Client, Presence
 from .table.requests import Again, Decide, Decline, TakeBack, parse_hello
 from .table.routes.records import token_in_url
 from .table.seating import admit, bad_token, seat_of
-from .table.tables import Tables
+from .table.tables import DatabaseAway, Tables
 from .table.views import encode, error_frame
 
 SOCKET_RETRY: Final = 10.0
@@ -138,7 +141,8 @@ async def connected(websocket: WebSocket, table_id: str) -> None:
             await refuse("cross-origin", message, 4403)
             return
     who = client_key(websocket.client.host if websocket.client else None)
-    if not rooms.limits.open_socket(who):
+    lease = await rooms.limits.open_socket(who)
+    if lease is None:
         rooms.metrics.refused.labels(reason="sockets").inc()
         with using(lang):
             message = _("Too many connections from your address: close some tabs, or wait {seconds} s.")
@@ -147,7 +151,7 @@ async def connected(websocket: WebSocket, table_id: str) -> None:
     try:
         await _greeted(rooms, websocket, table_id, lang, refuse, who)
     finally:
-        rooms.limits.close_socket(who)
+        await rooms.limits.close_socket(who, lease)
 
 
 async def _greeted(rooms: Rooms, websocket: WebSocket, table_id: str, lang: str, refuse: Refuse, who: str) -> None:
@@ -171,10 +175,13 @@ async def _greeted(rooms: Rooms, websocket: WebSocket, table_id: str, lang: str,
     try:
         with using(lang):
             live = await tables.find(table_id)
+            seat = await seat_of(tables, live, hello.token)
+    except DatabaseAway as err:
+        await refuse(err.code, err.message, 1013)
+        return
     except Refused as err:
         await refuse(err.code, err.message, 4404)
         return
-    seat = await seat_of(tables, live, hello.token)
     if hello.token and seat is None:
         with using(live.lang):
             refusal = bad_token()
@@ -288,11 +295,11 @@ async def _handle(
         raise Refused("spectator", _("Spectators cannot play: take a seat to play."), 403)
     match message:
         case Hint():
-            return rooms.hints.ask(live, seat, message.seq, who, rooms.search, rooms.sockets.clock())
+            return rooms.hints.ask(live, seat, message.seq, who, rooms.search, rooms.sockets.clock(), message.game)
         case Decide():
-            await play.decide(rooms.tables, live.id, seat, message.seq, message.action)
+            await play.decide(rooms.tables, live.id, seat, message.seq, message.action, message.game)
         case TakeBack():
-            await play.take_back(rooms.tables, live.id, seat, message.seq)
+            await play.take_back(rooms.tables, live.id, seat, message.seq, message.game)
         case Again():
             await play.again(rooms.tables, live.id, seat, message.game)
         case Decline():

@@ -36,11 +36,12 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def people(browser: Browser, server: WebServer) -> Iterator[People]:
     """The people of one browser test, each a browser context on the module's ``server``
-    fixture (a server per module, with that module's options); a JavaScript error on any
-    of their pages fails the test."""
+    fixture (a server per module, with that module's options); a JavaScript error or a
+    Content-Security-Policy violation on any of their pages fails the test."""
     from tests.support.browser_driver import People
 
     crowd = People(browser, server)
     yield crowd
     crowd.close()
     assert not crowd.errors, f"JavaScript errors: {crowd.errors}"
+    assert not crowd.violations, f"Content-Security-Policy violations: {crowd.violations}"

@@ -65,6 +65,7 @@ def create_in_lobby(page: Page, name: str, players: int, *, advanced: bool = Fal
     once the page shows it."""
     page.fill("#name", name)
     page.check(f"input[name=players][value='{players}']")
+    page.click("#more-options-title")  # the options folded under the common ones
     if advanced:
         page.check("#advanced")
     if actions:

@@ -71,6 +71,7 @@ def test_register_sit_as_yourself_and_see_the_admin_close_the_table(
     expect(person.locator("#name")).to_have_value(username)
     assert serious(person) == []
     person.check("input[name=players][value='2']")
+    person.click("#more-options-title")
     person.select_option("#table-lang", lang)
     person.click("#create-button")
     person.wait_for_url(re.compile(r"/t/[\w-]+$"))
@@ -116,6 +117,7 @@ def test_a_finished_game_is_on_the_account_page_with_its_replay_and_review(
     expect(person.locator("#games-title")).to_be_visible()
     person.goto("/")
     person.check("input[name=players][value='2']")
+    person.click("#more-options-title")
     person.select_option("#table-lang", lang)
     person.click("#create-button")
     person.wait_for_url(re.compile(r"/t/[\w-]+$"))

@@ -1,7 +1,8 @@
 """The board in a real browser (``red7 serve`` and Debian's Chromium, as
 tests/web/browser/test_web_browser.py): the tab's title says it is your turn, a greyed card says why
 when tapped, the hint button shows the terminal game's hint, and after the game the
-review page shows its progress and then the review; at 1280×800 and 390×844, in English
+review page shows its progress and then the review, each decision's verdict a link to
+its step in the replay; at 1280×800 and 390×844, in English
 and in Portuguese, with no serious or critical accessibility violation (axe).
 
 ``RED7_SCREENSHOTS=docs/images`` keeps the screenshots of the board (hint and a greyed
@@ -26,12 +27,14 @@ WORDS = {
     "en": {
         "title": "● Your turn — Red7",
         "hint": "Hint: the hard bot would ",
-        "review": re.compile(r"won round|costly"),
+        "review": re.compile(r"won round|already lost|costly"),
+        "step": "Decision {n} of {n}",
     },
     "pt-BR": {
         "title": "● Seu turno — Red7",
         "hint": "Dica: o bot difícil",
-        "review": re.compile(r"rodada ganha|custosa"),
+        "review": re.compile(r"rodada ganha|já estava perdida|custou caro"),
+        "step": "Decisão {n} de {n}",
     },
 }
 
@@ -114,9 +117,18 @@ def test_notice_greyed_reason_hint_and_review(people: People, server: WebServer,
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.screenshot(path=str(IMAGES / f"web-review-phone-{lang}.png"))
 
-    # the replay of the finished game may show every hand
-    press("#replay-link")
-    page.wait_for_url(re.compile(r"/replay/1$"))
+    # each decision's verdict links to its step in the replay (the frame after it), which
+    # may show every hand once the game is over
+    steps = page.locator("#review a.step")
+    expect(steps.first).to_be_visible()
+    step = steps.last  # Nina's concession, the game's last decision (the bot's before it: only a round thrown away)
+    expect(step).to_contain_text("Nina: ")
+    expect(step).to_contain_text(words["review"])
+    number = re.fullmatch(r"(\d+)\. .*", step.inner_text())
+    assert number is not None and step.get_attribute("href", timeout=WAIT).endswith(f"/replay/1#{number[1]}")
+    step.tap() if phone else step.click()
+    page.wait_for_url(re.compile(rf"/replay/1#{number[1]}$"))
+    expect(page.locator("#where")).to_have_text(words["step"].format(n=number[1]))
     expect(page.locator("#hands-box")).to_be_visible()
     expect(page.locator(".all-hands")).to_have_count(0)
     page.locator("#all-hands").check()

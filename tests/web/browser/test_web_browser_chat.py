@@ -145,6 +145,7 @@ def test_the_lobby_creates_a_table_whose_spectators_only_read(people: People, se
     page = people.context(viewport=LAPTOP).new_page()
     page.goto("/")
     page.fill("#name", "Eva")
+    page.click("#more-options-title")
     page.select_option("#table-lang", "en")
     page.select_option("#spectator-chat", "off")
     page.click("#create-button")

@@ -1,7 +1,7 @@
 """The leaderboard in Chromium (Debian's), against a real ``red7 serve``: its lines in
-order, its people and bots filter, its words in English and Portuguese, on a laptop and a
-phone, reached from the lobby, with no serious accessibility violation (axe); a person's
-public profile, reached from it."""
+order, its people and bots filter, the rules of which games count, its words in English
+and Portuguese, on a laptop and a phone, reached from the lobby, with no serious
+accessibility violation (axe); a person's public profile, reached from it."""
 
 from __future__ import annotations
 
@@ -12,11 +12,13 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import update
 
-from red7.web.ratings.ratings import Placing, Ratings
+from red7.web.ratings.eligibility import Placing
+from red7.web.ratings.ratings import Ratings
 from red7.web.storage.rows import SeatRow
 from red7.web.storage.store import Store
 from tests.support.browser_driver import IMAGES, LAPTOP, PHONE, People, serious
 from tests.support.web_server import WebServer
+from tests.web.test_web_accounts import PASSWORD
 from tests.web.test_web_ratings import finished
 
 pytestmark = pytest.mark.browser
@@ -47,12 +49,19 @@ WORDS = {
 }
 
 
+COUNTING = {
+    "en": ("Which games count", "finished no turn", "at most 3 times in 24 hours"),
+    "pt-BR": ("Quais partidas contam", "não terminou nenhum turno", "no máximo 3 vezes em 24 horas"),
+}
+"""The rules of which games count, as the page states them: a title, words of each rule."""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     folder = tmp_path_factory.mktemp("red7-ratings")
     with WebServer(folder, bot_delay=0.05) as running:
         for name in ("Ana", "Bia"):  # accounts 1 and 2
-            r = httpx.post(f"{running.url}/api/account/register", json={"username": name, "password": "a password"})
+            r = httpx.post(f"{running.url}/api/account/register", json={"username": name, "password": PASSWORD})
             assert r.status_code == 200, r.text
         # three rated games written straight into the server's database: Ana beat easy
         # and medium, Bia lost to easy; Ana's seat at their table is her account's
@@ -62,10 +71,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
             ana_seat = update(SeatRow).where(SeatRow.table_id == "rated", SeatRow.seat == 0)
             connection.execute(ana_seat.values(account_id=1))
         ratings = Ratings(store.engine)
-        ana = Placing("account:1", "Ana", 1)
-        ratings.apply(games[0], [ana, Placing("bot:easy", "easy", 2)])
-        ratings.apply(games[1], [ana, Placing("bot:medium", "medium", 2)])
-        ratings.apply(games[2], [Placing("bot:easy", "easy", 1), Placing("account:2", "Bia", 2)])
+        ana = Placing("account:1", "Ana", 1, 5)
+        ratings.apply(games[0], [ana, Placing("bot:easy", "easy", 2, 4)])
+        ratings.apply(games[1], [ana, Placing("bot:medium", "medium", 2, 4)])
+        ratings.apply(games[2], [Placing("bot:easy", "easy", 1, 6), Placing("account:2", "Bia", 2, 5)])
         store.close()
         yield running
 
@@ -79,6 +88,11 @@ def test_the_leaderboard_lists_people_and_bots_best_first(people: People, lang: 
     page.locator("#leaderboard-link").click()
     page.wait_for_url("**/leaderboard")
     expect(page.locator("#title")).to_have_text(words["title"])
+    title, played, repeated = COUNTING[lang]
+    expect(page.locator("#counting-title")).to_have_text(title)
+    expect(page.locator("#counting li")).to_have_count(2)
+    expect(page.locator("#counting li").first).to_contain_text(played)
+    expect(page.locator("#counting li").last).to_contain_text(repeated)
     rows = page.locator("table.ratings tbody tr")
     expect(rows).to_have_count(4)
     expect(rows.first.locator("th")).to_have_text("Ana")  # two wins: first

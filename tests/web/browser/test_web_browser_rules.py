@@ -35,6 +35,8 @@ def test_the_rules_open_from_the_lobby_in_its_language(people: People, lang: str
     words = WORDS[lang]
     page.goto("/")
     expect(page.locator("#rules-link")).to_have_text(words["link"])
+    # (English is also the page's text before its words come: wait for the link the words make)
+    expect(page.locator("#rules-link")).to_have_attribute("href", f"/rules?lang={lang}")
     page.locator("#rules-link").click()
     page.wait_for_url(f"**/rules?lang={lang}")
     expect(page.locator("html")).to_have_attribute("lang", lang)
@@ -42,6 +44,8 @@ def test_the_rules_open_from_the_lobby_in_its_language(people: People, lang: str
     rows = page.locator("main table tr")
     expect(rows).to_have_count(7)  # the seven rules, Red first
     expect(rows.first.locator("td").first).to_have_text(words["red"])
+    expect(rows.first.locator(".card")).to_have_count(3)  # Red's example palette, drawn as cards:
+    expect(rows.first.locator(".card.counts")).to_have_count(1)  # its highest card counts
     expect(page.locator("main h2").last).to_have_text(words["keys"])
     assert serious(page) == []
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -67,6 +67,7 @@ def test_a_private_table_is_joined_through_its_copied_link(people: People, size:
     host = page_of(people, size, lang, clipboard=True)
     host.goto("/")
     host.fill("#name", "Ana")
+    host.click("#more-options-title")  # the options folded under the common ones
     host.fill("#table-name", "<b>Quinta</b> do clube")
     host.check("input[name=players][value='3']")
     host.check("#private")
@@ -135,6 +136,8 @@ def test_the_lobby_filters_its_tables(people: People, server: WebServer, size: s
     page.goto("/")
     rows = page.locator("ul.tables li")
     expect(rows.filter(has=page.locator(f"[data-watch='{two}']"))).to_have_count(1)
+    expect(page.locator("#filters")).to_be_hidden()  # folded until asked for
+    page.click("#filters-title")
     page.select_option("#filter-players", "4")
     page.select_option("#filter-advanced", "true")
     expect(page.locator(f"ul.tables li[data-table='{four_advanced}']")).to_have_count(1)

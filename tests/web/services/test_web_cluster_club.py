@@ -41,6 +41,7 @@ from sqlalchemy.engine import Engine
 from red7.analysis.rating import Skill, rated
 from red7.core.record import replay
 from red7.play.match import ranks_of
+from red7.web.ratings.eligibility import Placing, finished_turns, played
 from tests.support import local_services as services
 from tests.support.web_live import Client, Frame, new_game, play, position, post, settle, until, waiting_for
 from tests.support.web_server import WebServer
@@ -217,14 +218,26 @@ def moved_once(
     database: Engine, before: dict[str, tuple[float, float, int]], table: RatedTable, record: dict[str, Any]
 ) -> None:
     """The skills now are one openskill update of ``before`` by the game's places, each
-    with one game more."""
-    ranks = ranks_of(replay(record))
-    expected = rated([Skill(*before[who][:2]) for who in table.identities], ranks)
+    with one game more (of the players the game rates: those who finished a turn)."""
+    game = replay(record)
+    everyone = [
+        Placing(who, who, rank, turns)
+        for who, rank, turns in zip(table.identities, ranks_of(game), finished_turns(game), strict=True)
+    ]
+    rating = played(everyone)
+    assert len(rating) >= 2, "a deal that rates nobody: the test must play another"
+    expected = {
+        p.identity: skill
+        for p, skill in zip(
+            rating, rated([Skill(*before[p.identity][:2]) for p in rating], [p.rank for p in rating]), strict=True
+        )
+    }
     after = skills(database)
-    for who, skill in zip(table.identities, expected, strict=True):
+    for who in table.identities:
         mu, sigma, games = after[who]
+        skill = expected.get(who, Skill(*before[who][:2]))
         assert (mu, sigma) == pytest.approx((skill.mu, skill.sigma), rel=1e-9), (who, after)
-        assert games == before[who][2] + 1
+        assert games == before[who][2] + (who in expected)
 
 
 def test_a_process_killed_inside_the_rating_leaves_it_to_the_other_which_rates_once(cluster: Cluster) -> None:

@@ -674,7 +674,8 @@ class PlayApp(BoardApp):
             return
         self.say("")
         answers = [("enter", "again", _("Play again")), ("q", "quit", _("Quit"))]
-        text = review_text(marks, self.names, self.table.config.advanced)
+        people = {seat for seat, s in enumerate(self.table.seats) if s.is_person}
+        text = review_text(marks, self.names, self.table.config.advanced, people or None)
         self._ask(Summary(_("Review"), text, answers, "quit", id="review"), self._after_game)
 
     def exit(self, result: None = None, return_code: int = 0, message: RenderableType | None = None) -> None:

@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Markdown, Static
 
 from ..i18n import N_, _
-from ..words import rules_markdown
+from ..rules_text import rules_markdown
 
 
 class Choice(ModalScreen[str]):

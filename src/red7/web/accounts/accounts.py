@@ -1,22 +1,22 @@
-"""Accounts of a web server (optional: guests play as before), their login sessions and
-the lockout of failed logins; the admin's account operations.
+"""Accounts of a web server (optional: guests play as before), their login sessions; the
+admin's account operations.
 
-A person registers with a username and a password (:data:`USERNAME`, :data:`PASSWORD_LENGTH`);
-the password is kept as its argon2id hash (argon2-cffi), never itself. Logging in makes
-a login session: a random id (:func:`~red7.web.storage.stored.new_token`'s 192 bits) that the
-browser keeps in an HttpOnly cookie, the database only its SHA-256 (so a copy of the
-database opens no session). Every request that uses it looks it up in the database:
+A person registers with a username (:data:`USERNAME`) and a password
+(:func:`~red7.web.accounts.passwords.check_password`: 8 to 256 characters, not easily
+guessed), kept as its argon2id hash (argon2-cffi), never itself. Logging in makes a
+login session: a random id (:func:`~red7.web.storage.stored.new_token`'s 192 bits) that
+the browser keeps in an HttpOnly cookie, the database only its SHA-256 (so a copy of
+the database opens no session). Every request that uses it looks it up in the database:
 a session revoked, or an account banned or removed, is refused by every process at
 once.
 
 Logging in tells nothing of which usernames exist: an unknown name and a wrong
 password get the same refusal (``bad-login``, 401, the same sentence) after the same
 work (an unknown name's password is checked against a hash of the same cost). Failed
-logins are counted by username in the database, whether the account exists or not
-(:class:`Lockout`: after ``failures`` in ``window`` seconds the name is locked for
-``lock`` seconds, for every process), and by client in each process
-(:mod:`red7.web.accounts.login_limits`). What is counted of a name is the SHA-256 of its key (a
-password typed in the name field by mistake is not kept).
+logins slow down the address they come from, never the name from another address
+(:mod:`red7.web.accounts.throttle`: counted in the database, by the SHA-256 of the name's
+key, whether the account exists or not); each process also limits a client's rate of
+tries (:mod:`red7.web.accounts.login_limits`).
 
 Every method is one short transaction (or an argon2 hash and one), blocking: the
 server calls them in threads (:func:`asyncio.to_thread`), off its event loop.
@@ -24,8 +24,6 @@ server calls them in threads (:func:`asyncio.to_thread`), off its event loop.
 
 from __future__ import annotations
 
-import hashlib
-import math
 import re
 import time
 from collections.abc import Callable
@@ -41,12 +39,13 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ...ui.i18n import _
 from ...ui.words import RESERVED_NAME, name_key
-from ..http.limits import whole_seconds
-from ..http.refusals import Limited, Refused
+from ..http.refusals import Refused
 from ..storage.rows import Base, GameRow, SeatRow, TableRow, now
 from ..storage.store import Store
 from ..storage.stored import new_token, token_hash
-from .wire import PASSWORD_LENGTH, AdminAccount, ProfileGame, password_refusal, username_refusal
+from .passwords import check_password
+from .throttle import Counts, LoginThrottle
+from .wire import AdminAccount, ProfileGame, username_refusal
 
 USERNAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,19}")
 """A username: 3 to 20 letters (a-z, A-Z), digits, ``_``, ``.`` or ``-``, starting with
@@ -63,16 +62,6 @@ LOGIN_DAYS: Final = 30
 COOKIE: Final = "red7_login"
 """The cookie that holds a login session's id."""
 MEMBER, ADMIN = "member", "admin"
-
-
-@dataclass(frozen=True)
-class Lockout:
-    """When failed logins lock a username out: after ``failures`` in ``window`` seconds,
-    for ``lock`` seconds."""
-
-    failures: int = 5
-    window: float = 900.0
-    lock: float = 900.0
 
 
 @dataclass(frozen=True)
@@ -110,17 +99,6 @@ class LoginRow(Base):
     """When it ends (seconds since the epoch)."""
 
 
-class FailureRow(Base):
-    __tablename__ = "login_failures"
-
-    key: Mapped[str] = mapped_column(String(64), primary_key=True)
-    """The SHA-256 of the username's key, registered or not."""
-    count: Mapped[int] = mapped_column(Integer)
-    first: Mapped[float] = mapped_column(Float)
-    """When the first failure of the window was (seconds since the epoch)."""
-    locked_until: Mapped[float | None] = mapped_column(Float, nullable=True)
-
-
 def username_key(username: str) -> str:
     """What two usernames must differ in: ``Ana`` and ``ANA`` are one."""
     return username.strip().lower()
@@ -136,36 +114,26 @@ def check_username(username: str) -> str:
     return username
 
 
-def check_password(password: str) -> str:
-    """``password`` if it is long enough and not too long, else Refused."""
-    low, high = PASSWORD_LENGTH
-    if not low <= len(password) <= high:
-        raise password_refusal()
-    return password
-
-
 def _bad_login() -> Refused:
     # one refusal for an unknown name, a wrong password and a malformed name alike
     return Refused("bad-login", _("Wrong username or password."), 401)
 
 
-def _failure_key(username: str) -> str:
-    return hashlib.sha256(username_key(username).encode()).hexdigest()
-
-
 class Accounts:
     """The accounts of the server whose database is ``store``. ``hasher``: how passwords
     are hashed (argon2id; tests give a cheap one); ``wall``: the time (seconds since the
-    epoch: login sessions and lockouts last across processes and restarts)."""
+    epoch: login sessions last across processes and restarts); ``throttle``: how failed
+    logins slow their address down (default: its rules, on ``store``, by ``wall``)."""
 
     def __init__(
         self,
         store: Store,
         hasher: PasswordHasher | None = None,
         wall: Callable[[], float] = time.time,
-        lockout: Lockout = Lockout(),
+        throttle: LoginThrottle | None = None,
     ) -> None:
-        self.store, self.hasher, self.wall, self.lockout = store, hasher or PasswordHasher(), wall, lockout
+        self.store, self.hasher, self.wall = store, hasher or PasswordHasher(), wall
+        self.throttle = throttle or LoginThrottle(store.engine, wall=wall)
         self._decoy: str | None = None
 
     # --- registering and logging in -------------------------------------------------
@@ -179,7 +147,7 @@ class Accounts:
     def add(self, username: str, password: str, admin: bool = False) -> Account:
         """A new account (``admin``: with the admin role: ``red7 admin add``)."""
         check_username(username)
-        check_password(password)
+        check_password(password, username)
         digest = self.hasher.hash(password)
         try:
             with Session(self.store.engine) as s, s.begin():
@@ -198,35 +166,29 @@ class Accounts:
             message = _("The username {name} is taken: choose another.").format(name=username)
             raise Refused("username-taken", message, 409) from None
 
-    def login(self, username: str, password: str) -> tuple[Account, str]:
-        """Log in: the account and a new login session's id. Refused alike (``bad-login``)
-        for an unknown name and a wrong password; ``locked`` (429) while the name is
-        locked out; ``banned`` (403, said only to whoever gives the right password)."""
-        key = _failure_key(username)
+    def login(self, username: str, password: str, client: str = "?") -> tuple[Account, str]:
+        """Log in from ``client`` (its address: :func:`~red7.web.http.limits.client_key`):
+        the account and a new login session's id. Refused alike (``bad-login``) for an
+        unknown name and a wrong password; ``login-wait`` (429) while the address waits
+        after failing (:mod:`red7.web.accounts.throttle`); ``banned`` (403, said only to
+        whoever gives the right password)."""
+        counts = Counts.of(client, username_key(username))
+        self.throttle.check(counts)
         with Session(self.store.engine) as s:
-            failure = s.get(FailureRow, key)
-            clock = self.wall()
-            if failure is not None and failure.locked_until is not None and failure.locked_until > clock:
-                wait = whole_seconds(failure.locked_until - clock)
-                raise Limited(
-                    "locked",
-                    _("Too many failed logins for this name: wait {minutes} min.").format(minutes=math.ceil(wait / 60)),
-                    wait,
-                )
             row = s.scalars(select(AccountRow).where(AccountRow.key == username_key(username))).first()
             found = None if row is None else (_account(row), row.password_hash)
         # the same work for an unknown name: its password is checked against a decoy hash
         right = self._verify(found[1] if found is not None else self._decoy_hash(), password)
         if found is None or not right:
-            self._failed(key)
+            self.throttle.failed(counts, client, None if found is None else found[0].username)
             raise _bad_login()
         account, digest = found
         if account.banned:
             raise Refused("banned", _("This account is banned from this server."), 403)
-        with Session(self.store.engine) as s, s.begin():
-            s.execute(delete(FailureRow).where(FailureRow.key == key))
-            if self.hasher.check_needs_rehash(digest):
-                rehashed = self.hasher.hash(password)  # (the cost was raised since)
+        self.throttle.succeeded(counts)
+        if self.hasher.check_needs_rehash(digest):
+            rehashed = self.hasher.hash(password)  # (the cost was raised since)
+            with Session(self.store.engine) as s, s.begin():
                 s.execute(update(AccountRow).where(AccountRow.id == account.id).values(password_hash=rehashed))
         return account, self._new_login(account.id)
 
@@ -240,28 +202,6 @@ class Accounts:
         if self._decoy is None:
             self._decoy = self.hasher.hash(new_token())
         return self._decoy
-
-    def _failed(self, key: str) -> None:
-        """Count a failed login of the name whose key hashes to ``key`` (locking it out at
-        the count); two processes counting the same name at once: the second tries again."""
-        for _attempt in range(3):
-            clock = self.wall()
-            try:
-                with Session(self.store.engine) as s, s.begin():
-                    row = s.get(FailureRow, key, with_for_update=True)
-                    if row is None:
-                        row = FailureRow(key=key, count=0, first=clock, locked_until=None)
-                        s.add(row)
-                    elif clock - row.first > self.lockout.window or (
-                        row.locked_until is not None and row.locked_until <= clock
-                    ):
-                        row.count, row.first, row.locked_until = 0, clock, None  # a new window
-                    row.count += 1
-                    if row.count >= self.lockout.failures:
-                        row.locked_until = clock + self.lockout.lock
-                return
-            except IntegrityError:
-                continue
 
     def _new_login(self, account_id: int) -> str:
         session_id = new_token()

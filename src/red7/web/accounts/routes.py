@@ -18,9 +18,10 @@ id, HttpOnly (no script reads it), SameSite=Lax (no other site's page sends it w
 request that changes something), Path=/, and Secure when the request came over HTTPS
 (behind a reverse proxy, one ``--trusted-proxy`` names, its ``X-Forwarded-Proto``
 says). Registrations and logins are limited per client (:mod:`red7.web.accounts.login_limits`:
-429 with ``Retry-After``); failed logins lock a name out (the database's
-:class:`~red7.web.accounts.accounts.Lockout`). Neither a password nor a login session's id is
-ever logged: they travel in bodies and cookies only, never in an address.
+429 with ``Retry-After``); failed logins slow their address down, in every process
+(:mod:`red7.web.accounts.throttle`: ``login-wait``, 429 with ``Retry-After``). Neither a
+password nor a login session's id is ever logged: they travel in bodies and cookies
+only, never in an address.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ PAGE_WORDS: Final = {
     "username": N_("Username"),
     "password": N_("Password"),
     "username_rules": N_("3 to 20 letters, digits, '_', '.' or '-'."),
-    "password_rules": N_("At least 8 characters."),
+    "password_rules": N_("At least 8 characters, and not a common or easily guessed password."),
     "logout": N_("Log out"),
     "logged_in_as": N_("Logged in as {name}"),
     "games_title": N_("Your finished games"),
@@ -164,10 +165,10 @@ def _logged_in(request: Request, account: Account, session_id: str) -> JSONRespo
     return response
 
 
-def _let_try(request: Request, limits: LoginLimits, metrics: Metrics) -> str:
+async def _let_try(request: Request, limits: LoginLimits, metrics: Metrics) -> str:
     """The client's key, if it may try to log in or register now; else Limited."""
     who = client_key(request.client.host if request.client else None)
-    wait = limits.refusal(who)
+    wait = await limits.refusal(who)
     if wait is not None:
         metrics.refused.labels(reason="logins").inc()
         message = _("Too many tries from your address: wait {seconds} s.").format(seconds=int(wait))
@@ -183,7 +184,7 @@ async def register(
     metrics: Annotated[Metrics, part(Metrics)],
 ) -> JSONResponse:
     with using(asked_language(request.headers.get("accept-language"))):
-        _let_try(request, limits, metrics)
+        await _let_try(request, limits, metrics)
         asked = parse_body(Credentials, await request.body())
         account, session_id = await asyncio.to_thread(accounts.register, asked.username, asked.password)
     return _logged_in(request, account, session_id)
@@ -197,14 +198,9 @@ async def login(
     metrics: Annotated[Metrics, part(Metrics)],
 ) -> JSONResponse:
     with using(asked_language(request.headers.get("accept-language"))):
-        who = _let_try(request, limits, metrics)
+        who = await _let_try(request, limits, metrics)
         asked = parse_body(Credentials, await request.body())
-        try:
-            account, session_id = await asyncio.to_thread(accounts.login, asked.username, asked.password)
-        except Refused as err:
-            if err.code == "bad-login":
-                limits.failed(who)
-            raise
+        account, session_id = await asyncio.to_thread(accounts.login, asked.username, asked.password, who)
     return _logged_in(request, account, session_id)
 
 

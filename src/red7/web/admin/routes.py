@@ -8,7 +8,10 @@
 * ``POST /api/admin/tables/{id}/seats/{seat}/revoke`` ``{}``: revoke a seat's token (its
   holder is disconnected; the host seats them again);
 * ``POST /api/admin/accounts/{name}/ban`` ``{}``, ``.../unban``, ``.../remove``,
-  ``.../logout`` (end its login sessions).
+  ``.../logout`` (end its login sessions). A ban and a removal end the account's login
+  sessions and revoke its seats' tokens at every table
+  (:func:`~red7.web.table.hosting.revoke_account`): its open connections are closed,
+  told why, in every process; lifting a ban gives no seat back.
 
 Every call is refused (``not-admin``, 403) without an admin's login session, which is
 checked against the database at each call (an admin removed or banned in any process
@@ -167,6 +170,7 @@ async def account_action(
     request: Request,
     logins: LoginsPart,
     accounts: Annotated[Accounts, part(Accounts)],
+    tables: TablesPart,
 ) -> Done:
     admin = await _action(request, logins)
     with using(asked_language(request.headers.get("accept-language"))):
@@ -181,9 +185,11 @@ async def account_action(
             )
         if action == "ban":
             await asyncio.to_thread(accounts.ban, username)
+            await hosting.revoke_account(tables, target.id)
         elif action == "unban":
             await asyncio.to_thread(accounts.ban, username, False)
         elif action == "remove":
+            await hosting.revoke_account(tables, target.id)
             await asyncio.to_thread(accounts.remove, username)
         else:
             await asyncio.to_thread(accounts.end_logins, username)

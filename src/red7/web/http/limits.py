@@ -1,24 +1,26 @@
 """What one client may take of a server: tables, seats and WebSockets (:class:`Limits`:
 ``red7 serve``'s ``--tables-per-hour``, ``--table-burst``, ``--joins-per-hour``,
-``--join-burst``, ``--open-tables``, ``--sockets``), and the counts of each client
-against them (:class:`ClientLimits`).
+``--join-burst``, ``--open-tables``, ``--sockets``), who a client is (:func:`client_key`),
+and a token bucket (:class:`Bucket`).
 
 A client is an IP address (the one a trusted reverse proxy names in ``X-Forwarded-For``:
 ``--trusted-proxy``), or an IPv6 /64 network, which one household or host gets whole.
-Each server process counts its own clients: behind a proxy spreading them over N
-processes, a client may get up to N times as much in all.
+The counts of each client against them are :class:`red7.web.http.client_limits.ClientLimits`:
+in Redis for every process of a club when ``red7 serve`` is given ``--redis-url``, so a
+client behind a proxy spreading its requests over N processes gets each limit once; without
+Redis (one process, or PostgreSQL's LISTEN/NOTIFY between several), and while Redis is away,
+each process counts its own clients, and a client may then get up to N times as much in all.
 
 A refusal says when to try again (``retry_after``, seconds: the ``Retry-After`` of an
-HTTP 429). Time is read from the server's clock (``Settings.clock``), which tests stop
-and move by hand.
+HTTP 429). Time is the counts' (:mod:`red7.web.http.counts`): the server's clock
+(``Settings.clock``, which tests stop and move by hand), or Redis's.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ...core.model import N_
 from .options import Check, Kind, check, declared, option
@@ -164,97 +166,3 @@ class Bucket:
 
     def give_back(self) -> None:
         self.tokens = min(self.burst, self.tokens + 1)
-
-
-@dataclass
-class ClientLimits:
-    """The counts of one server process's clients against :class:`Limits`."""
-
-    limits: Limits
-    clock: Callable[[], float]
-    _buckets: dict[str, Bucket] = field(default_factory=dict)
-    _created: dict[str, list[str]] = field(default_factory=dict)
-    """The tables each client created that may still be open."""
-    _sockets: dict[str, int] = field(default_factory=dict)
-    _asks: dict[str, Bucket] = field(default_factory=dict)
-    """Each client's ``POST /api/turns`` (:meth:`ask_wait`)."""
-    _joins: dict[str, Bucket] = field(default_factory=dict)
-    """Each client's seats taken and left (:meth:`join_wait`)."""
-
-    def table_refusal(self, client: str, still_open: Callable[[str], bool]) -> tuple[str, float] | None:
-        """Why ``client`` may not create a table now, and in how many seconds to try again
-        (None: it may). ``still_open`` says whether a table it created is still open.
-        A table allowed is counted: call :meth:`created` with its id, or :meth:`uncount`."""
-        created = self._created.get(client)
-        if created is not None:
-            created[:] = [table_id for table_id in created if still_open(table_id)]
-            if not created:
-                del self._created[client]
-        if len(self._created.get(client, ())) >= self.limits.open_tables:
-            return "open", 60.0
-        now = self.clock()
-        bucket = self._buckets.get(client)
-        if bucket is None:
-            bucket = Bucket.full(self.limits.tables_per_hour / 3600.0, self.limits.table_burst, now)
-            if len(self._buckets) > 100_000:  # a spread flood: forget the full buckets
-                self._forget_full(now)
-            self._buckets[client] = bucket
-        wait = bucket.take(now)
-        return ("rate", float(whole_seconds(wait))) if wait else None
-
-    def created(self, client: str, table_id: str) -> None:
-        self._created.setdefault(client, []).append(table_id)
-
-    def uncount(self, client: str) -> None:
-        """Give back the table :meth:`table_refusal` counted (the table was not made)."""
-        bucket = self._buckets.get(client)
-        if bucket is not None:
-            bucket.give_back()
-
-    def _forget_full(self, now: float) -> None:
-        for key, bucket in list(self._buckets.items()):
-            if bucket.level(now) >= bucket.burst:
-                del self._buckets[key]
-
-    def ask_wait(self, client: str) -> float:
-        """Count a ``POST /api/turns`` of ``client``: 0 if allowed, else the seconds to
-        wait (a page asks when it opens and now and then: :data:`ASKS_PER_MINUTE` on
-        average, :data:`ASK_BURST` at once)."""
-        return _wait(self._asks, client, ASKS_PER_MINUTE / 60.0, ASK_BURST, self.clock())
-
-    def join_wait(self, client: str) -> float:
-        """Count a seat ``client`` asks to take or leave (``POST .../seats/{n}``,
-        ``POST .../leave``), granted or not: 0 if it may ask now, else the seconds to
-        wait (:attr:`Limits.joins_per_hour`, :attr:`Limits.join_burst`). A request
-        refused so is refused before it reaches any table."""
-        return _wait(self._joins, client, self.limits.joins_per_hour / 3600.0, self.limits.join_burst, self.clock())
-
-    def open_socket(self, client: str) -> bool:
-        """Count a WebSocket of ``client`` opening; False (not counted) if it has too many."""
-        count = self._sockets.get(client, 0)
-        if count >= self.limits.sockets:
-            return False
-        self._sockets[client] = count + 1
-        return True
-
-    def close_socket(self, client: str) -> None:
-        count = self._sockets.get(client, 0) - 1
-        if count > 0:
-            self._sockets[client] = count
-        else:
-            self._sockets.pop(client, None)
-
-
-def _wait(buckets: dict[str, Bucket], client: str, rate: float, burst: float, now: float) -> float:
-    """Take one of ``client``'s tokens in ``buckets`` (a full bucket of ``burst`` refilled
-    at ``rate`` a second for a client not seen yet): 0 if there was one, else the whole
-    seconds (at least 1) until there is."""
-    bucket = buckets.get(client)
-    if bucket is None:
-        if len(buckets) > 100_000:  # a spread flood: forget the full buckets
-            for key, full in list(buckets.items()):
-                if full.level(now) >= full.burst:
-                    del buckets[key]
-        bucket = buckets[client] = Bucket.full(rate, burst, now)
-    wait = bucket.take(now)
-    return float(whole_seconds(wait)) if wait else 0.0

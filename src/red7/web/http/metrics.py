@@ -34,6 +34,11 @@ class Metrics:
             "Changes refused because another process changed the table first.",
             registry=self.registry,
         )
+        self.unsaved = Counter(
+            "red7_unsaved_changes",
+            "Changes refused because the database could not be reached (restarting, away): told to try again.",
+            registry=self.registry,
+        )
         self.heard = Counter(
             "red7_changes_heard",
             "Changes of tables by other processes, heard over the bus (Redis or PostgreSQL).",
@@ -42,6 +47,13 @@ class Metrics:
         self.rated = Counter(
             "red7_games_rated",
             "Games of rated tables whose ratings this process wrote (each game is rated by one process only).",
+            registry=self.registry,
+        )
+        self.unrated = Counter(
+            "red7_games_unrated",
+            "Games of rated tables this process judged and left unrated, by reason (unplayed: fewer than two "
+            "players finished a turn; repeated: two of its people were rated together too often that day).",
+            ["reason"],
             registry=self.registry,
         )
         self.reviews = Counter(
@@ -60,11 +72,31 @@ class Metrics:
             ["kind"],
             registry=self.registry,
         )
+        self.limits_shared = Gauge(
+            "red7_limits_shared",
+            "1 while each client's limits are counted in Redis for every process of the club; 0 while this "
+            "process counts its own clients (no --redis-url, or Redis away: a client may then get N times its limits "
+            "from N processes).",
+            registry=self.registry,
+        )
         self.refused = Counter(
             "red7_refused",
             "Requests and WebSockets refused to protect the server, by reason "
-            "(host, origin, not-json, tables, open-tables, sockets; a WebSocket message past a limit: its code).",
+            "(host, origin, not-json, tables, open-tables, joins, sockets, logins, login-wait; "
+            "a WebSocket message past a limit: its code).",
             ["reason"],
+            registry=self.registry,
+        )
+        self.login_failures = Counter(
+            "red7_login_failures",
+            "Failed logins this process checked (a wrong password or an unknown name).",
+            registry=self.registry,
+        )
+        self.login_floods = Counter(
+            "red7_login_floods",
+            "Floods of failed logins this process saw start (each told once, by one process): of one name from any "
+            "addresses (kind=name), or from one address on any names (kind=address).",
+            ["kind"],
             registry=self.registry,
         )
 
@@ -75,6 +107,10 @@ class Metrics:
     def watch_bus(self, kind: str, connected: Callable[[], bool]) -> None:
         """Have the bus gauge ask ``connected`` at each scrape."""
         self.bus.labels(kind=kind).set_function(lambda: float(connected()))
+
+    def watch_limits(self, shared: Callable[[], bool]) -> None:
+        """Have the shared-limits gauge ask ``shared`` at each scrape."""
+        self.limits_shared.set_function(lambda: float(shared()))
 
     def exposition(self) -> bytes:
         """The text format Prometheus scrapes."""

@@ -21,8 +21,9 @@ from typing import Final
 from ...play.match import ranks_of
 from ..storage.stored import replayed
 from ..table.events import GameOver
-from ..table.tables import Tables
-from .ratings import Ratings, placings
+from ..table.tables import DatabaseAway, Tables
+from .eligibility import Verdict, finished_turns, placings
+from .ratings import Ratings
 
 log = logging.getLogger("red7.web")
 
@@ -73,8 +74,8 @@ class Rater:
 
     async def rate(self, table_id: str, number: int) -> None:
         """Rate game ``number`` of the rated table ``table_id`` once it is over, exactly
-        once whoever else rates it (:meth:`Ratings.apply`); a game with a guest in it
-        (none can sit at a rated table) moves nothing."""
+        once whoever else rates it, as the rules let it (:meth:`Ratings.apply`); a game
+        with a guest in it (none can sit at a rated table) moves nothing."""
         live = self.tables.live.get(table_id)
         if live is None or not live.rated:
             return
@@ -83,16 +84,26 @@ class Rater:
             stored = await self.tables.db(self.tables.store.game, table_id, number)
             if stored is None or stored.id is None or not stored.result:
                 return
-            places = placings(seats, ranks_of(replayed(stored)))
-            if places is not None and await self.tables.db(self.ratings.apply, stored.id, places):
+            game = replayed(stored)
+            places = placings(seats, ranks_of(game), finished_turns(game))
+            if places is None:
+                return
+            verdict = await self.tables.db(self.ratings.apply, stored.id, places)
+            if verdict is Verdict.RATED:
                 self.tables.metrics.rated.inc()
-        except Exception:  # the database away for a moment: the next look rates it
+            elif verdict is not None:
+                self.tables.metrics.unrated.labels(reason=verdict.value).inc()
+        except DatabaseAway:
+            return  # the database away for a moment (the store says so once): the next look rates it
+        except Exception:
             log.exception("could not rate game %d of table %s", number, table_id)
 
     async def rate_pending(self) -> None:
         """Rate the finished games of rated tables left unrated (:meth:`Ratings.unrated`)."""
         try:
             pending = await self.tables.db(self.ratings.unrated)
+        except DatabaseAway:
+            return
         except Exception as err:
             log.warning("could not look for games to rate (%s)", type(err).__name__)
             return

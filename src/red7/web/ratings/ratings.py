@@ -5,32 +5,40 @@ model tournaments use) of each of its players: a registered person
 (``account:<id>``) or a bot level (``bot:<level>``, so a person sees how they compare
 with ``easy`` … ``hard``; the line of ``bot:expert``, a level since removed, stays as the
 history of the games it played). A game with a guest in it is not rated (a rated table
-seats registered people only).
+seats registered people only). Which of a game's players it rates, if any, is decided by
+the rules of :mod:`red7.web.ratings.eligibility` (a player who finished no turn is left
+out; the same people are rated together at most three times a day), in the transaction
+that rates it; a leaderboard line is shown once its player has a rated game.
 
 **Exactly once.** A game is rated in one transaction that first claims it: the row of
 :class:`RatedGameRow` whose key is the game's id. Two processes rating the same game
 at once (the one that wrote its end, another one's look after it) cannot both insert
 that row: the database lets one in and the other finds it there and changes nothing.
 A process that dies mid-rating leaves no claim (its transaction never committed), so
-the game is rated by the next look (:meth:`Ratings.unrated`). The rows of the players'
-skills are locked in one order (their identities sorted) before they are read, so two
-games sharing a player are applied one after the other, never one over the other.
+the game is rated by the next look (:meth:`Ratings.unrated`). A game the rules leave
+unrated is claimed all the same, with its :class:`~red7.web.ratings.eligibility.Verdict`,
+so no look takes it up again. The rows of the players' skills are locked in one order
+(their identities sorted) before they are read, so two games sharing a player are
+applied one after the other, never one over the other; the games two people were rated
+together in (:class:`RatedPlayerRow`) are counted after those locks, so two games of the
+same people rated at once by two processes are counted one after the other too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy import DateTime, Float, ForeignKey, Integer, String, and_, cast, exists, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, aliased, mapped_column
 
 from ...analysis.rating import Skill, first_skill, rated
 from ..storage.rows import Base, GameRow, TableRow, now
+from .eligibility import REPEATS, WINDOW, Placing, Verdict, pairs, played
 
 PERSON, BOT = "person", "bot"
 
@@ -39,7 +47,7 @@ class RatingRow(Base):
     __tablename__ = "ratings"
 
     identity: Mapped[str] = mapped_column(String(48), primary_key=True)
-    """``account:<id>`` or ``bot:<level>`` (:func:`identity`)."""
+    """``account:<id>`` or ``bot:<level>`` (:func:`~red7.web.ratings.eligibility.identity`)."""
     name: Mapped[str] = mapped_column(String(40))
     """The name shown: the account's name at its last rated game, or the bot's level."""
     kind: Mapped[str] = mapped_column(String(8))
@@ -47,6 +55,7 @@ class RatingRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
+    """The games that rated it (0: a line made by a game that rated nobody after all, not shown)."""
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -54,52 +63,20 @@ class RatedGameRow(Base):
     __tablename__ = "rated_games"
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    """The game rated: its key lets one transaction rate it, once."""
+    """The game claimed: its key lets one transaction rate it, or judge it unrated, once."""
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    verdict: Mapped[str] = mapped_column(String(12), server_default=Verdict.RATED.value)
+    """What became of it: a :class:`~red7.web.ratings.eligibility.Verdict` (migration 0014;
+    the games claimed before it were all rated)."""
 
 
-def identity(account: int | None, bot: str | None) -> str | None:
-    """Who a seat's player is to the ratings: its account, or its bot's level; None for
-    a guest (or an empty seat), who is never rated."""
-    if bot is not None:
-        return f"bot:{bot}"
-    if account is not None:
-        return f"account:{account}"
-    return None
+class RatedPlayerRow(Base):
+    """A player a game rated (migration 0014): what the rule on repeated pairings counts."""
 
+    __tablename__ = "rated_players"
 
-@dataclass(frozen=True)
-class Placing:
-    """One player of a finished game: who (:func:`identity`), the name to show, and
-    their place (1 the best; equal places share a rank)."""
-
-    identity: str
-    name: str
-    rank: int
-
-
-class SeatHolder(Protocol):
-    """Who sits in a seat, as far as the ratings ask (a live table's seat)."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def bot(self) -> str | None: ...
-    @property
-    def account(self) -> int | None: ...
-
-
-def placings(seats: Sequence[SeatHolder], ranks: Sequence[int]) -> list[Placing] | None:
-    """The placings of a finished game whose seat ``i`` (held by ``seats[i]``) finished
-    in place ``ranks[i]`` (:func:`red7.play.match.ranks_of`); None if a guest played
-    (a game with a guest moves no rating)."""
-    found = []
-    for seat, rank in zip(seats, ranks, strict=True):
-        who = identity(seat.account, seat.bot)
-        if who is None:
-            return None
-        found.append(Placing(who, seat.bot or seat.name, rank))
-    return found
+    game_id: Mapped[int] = mapped_column(ForeignKey("rated_games.game_id"), primary_key=True)
+    identity: Mapped[str] = mapped_column(String(48), primary_key=True, index=True)
 
 
 @dataclass(frozen=True)
@@ -138,54 +115,39 @@ ORDER = (RatingRow.mu - 3 * RatingRow.sigma).desc(), RatingRow.games.desc(), Rat
 
 class Ratings:
     """The ratings in the server's database (``engine``: the store's). Each method is
-    one short transaction, run in the store's threads by the server."""
+    one short transaction, run in the store's threads by the server. ``clock``: when a
+    game is claimed (the rule on repeated pairings counts back from it)."""
 
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+    def __init__(self, engine: Engine, clock: Callable[[], datetime] = now) -> None:
+        self.engine, self.clock = engine, clock
 
-    def apply(self, game_id: int, placings: Sequence[Placing]) -> bool:
-        """Rate the game ``game_id`` by its ``placings``, exactly once (see the module's
-        docstring): True if this call rated it, False if it had been rated already."""
+    def apply(self, game_id: int, placings: Sequence[Placing]) -> Verdict | None:
+        """Judge the game ``game_id`` by its ``placings`` and rate those the rules let it
+        rate (:mod:`red7.web.ratings.eligibility`), exactly once (see the module's
+        docstring): what became of it, or None if it had been claimed already."""
         if len(placings) < 2 or len({p.identity for p in placings}) != len(placings):
             raise ValueError("a rated game needs two or more different players")
+        rating, at = played(placings), self.clock()
+        verdict = Verdict.RATED if len(rating) >= 2 else Verdict.UNPLAYED
         with self.engine.begin() as connection:
-            insert = _insert_new(connection)
             claimed = connection.execute(
-                insert(RatedGameRow)
-                .values(game_id=game_id, at=now())
+                _insert_new(connection)(RatedGameRow)
+                .values(game_id=game_id, at=at, verdict=verdict)
                 .on_conflict_do_nothing()
                 .returning(RatedGameRow.game_id)
             ).first()
             if claimed is None:  # (a rowcount would do, but psycopg does not count this insert)
-                return False
-            first = first_skill()
-            connection.execute(
-                insert(RatingRow)
-                .values(
-                    [
-                        {
-                            "identity": p.identity,
-                            "name": p.name,
-                            "kind": BOT if p.identity.startswith("bot:") else PERSON,
-                            "mu": first.mu,
-                            "sigma": first.sigma,
-                            "games": 0,
-                            "updated": now(),
-                        }
-                        for p in placings
-                    ]
+                return None
+            if verdict is Verdict.UNPLAYED:
+                return verdict
+            before = self._locked(connection, rating)
+            if self._repeated(connection, rating, at):
+                connection.execute(
+                    update(RatedGameRow).where(RatedGameRow.game_id == game_id).values(verdict=Verdict.REPEATED)
                 )
-                .on_conflict_do_nothing()
-            )
-            rows = connection.execute(
-                select(RatingRow.identity, RatingRow.mu, RatingRow.sigma)
-                .where(RatingRow.identity.in_([p.identity for p in placings]))
-                .order_by(RatingRow.identity)
-                .with_for_update()
-            ).all()
-            before = {row.identity: Skill(row.mu, row.sigma) for row in rows}
-            after = rated([before[p.identity] for p in placings], [p.rank for p in placings])
-            for placing, skill in zip(placings, after, strict=True):
+                return Verdict.REPEATED
+            after = rated([before[p.identity] for p in rating], [p.rank for p in rating])
+            for placing, skill in zip(rating, after, strict=True):
                 connection.execute(
                     update(RatingRow)
                     .where(RatingRow.identity == placing.identity)
@@ -197,7 +159,61 @@ class Ratings:
                         updated=now(),
                     )
                 )
-        return True
+            connection.execute(
+                _insert_new(connection)(RatedPlayerRow).values(
+                    [{"game_id": game_id, "identity": p.identity} for p in rating]
+                )
+            )
+        return verdict
+
+    @staticmethod
+    def _locked(connection: Connection, placings: Sequence[Placing]) -> dict[str, Skill]:
+        """The skills of the players of ``placings``, their rows made if new (a line of
+        no game: not shown) and locked in one order until the transaction ends."""
+        first = first_skill()
+        connection.execute(
+            _insert_new(connection)(RatingRow)
+            .values(
+                [
+                    {
+                        "identity": p.identity,
+                        "name": p.name,
+                        "kind": BOT if p.identity.startswith("bot:") else PERSON,
+                        "mu": first.mu,
+                        "sigma": first.sigma,
+                        "games": 0,
+                        "updated": now(),
+                    }
+                    for p in placings
+                ]
+            )
+            .on_conflict_do_nothing()
+        )
+        rows = connection.execute(
+            select(RatingRow.identity, RatingRow.mu, RatingRow.sigma)
+            .where(RatingRow.identity.in_([p.identity for p in placings]))
+            .order_by(RatingRow.identity)
+            .with_for_update()
+        ).all()
+        return {row.identity: Skill(row.mu, row.sigma) for row in rows}
+
+    @staticmethod
+    def _repeated(connection: Connection, placings: Sequence[Placing], at: datetime) -> bool:
+        """Whether two people of ``placings`` were rated together :data:`REPEATS` times in
+        the :data:`WINDOW` before ``at`` (asked once their rows are locked: a game of the
+        same two rated meanwhile by another process has committed)."""
+        mine, theirs = aliased(RatedPlayerRow), aliased(RatedPlayerRow)
+        for one, other in pairs(placings):
+            together = connection.execute(
+                select(func.count())
+                .select_from(mine)
+                .join(theirs, theirs.game_id == mine.game_id)
+                .join(RatedGameRow, RatedGameRow.game_id == mine.game_id)
+                .where(mine.identity == one, theirs.identity == other, RatedGameRow.at > at - WINDOW)
+            ).scalar_one()
+            if together >= REPEATS:
+                return True
+        return False
 
     def unrated(self) -> list[tuple[str, int]]:
         """The finished games of rated tables not rated yet, as (table id, game number),
@@ -214,14 +230,16 @@ class Ratings:
             )
             return [(table_id, number) for table_id, number in rows]
 
-    def is_rated(self, game_id: int) -> bool:
+    def verdict(self, game_id: int) -> Verdict | None:
+        """What became of the game ``game_id`` (None: not claimed yet)."""
         with self.engine.connect() as connection:
-            return connection.execute(select(exists().where(RatedGameRow.game_id == game_id))).scalar_one()
+            found = connection.execute(select(RatedGameRow.verdict).where(RatedGameRow.game_id == game_id)).scalar()
+        return None if found is None else Verdict(found)
 
     def board(self, offset: int, limit: int, kind: str | None = None) -> tuple[list[Standing], int]:
         """A page of the leaderboard (``kind``: only :data:`PERSON` or :data:`BOT` lines)
         and how many lines it has in all."""
-        where = [] if kind is None else [RatingRow.kind == kind]
+        where = [RatingRow.games > 0, *([] if kind is None else [RatingRow.kind == kind])]
         with self.engine.connect() as connection:
             total = connection.execute(select(func.count()).select_from(RatingRow).where(*where)).scalar_one()
             rows = connection.execute(
@@ -234,14 +252,16 @@ class Ratings:
         return lines, total
 
     def of(self, who: str) -> Standing | None:
-        """``who``'s line (:func:`identity`), its place counted among every rated player;
-        None if they have no rated game."""
+        """``who``'s line (:func:`~red7.web.ratings.eligibility.identity`), its place
+        counted among every rated player; None if they have no rated game."""
         with self.engine.connect() as connection:
-            row = connection.execute(select(RatingRow).where(RatingRow.identity == who)).first()
+            row = connection.execute(select(RatingRow).where(RatingRow.identity == who, RatingRow.games > 0)).first()
             if row is None:
                 return None
             ordinal = row.mu - 3 * row.sigma
             ahead = connection.execute(
-                select(func.count()).select_from(RatingRow).where((RatingRow.mu - 3 * RatingRow.sigma) > ordinal)
+                select(func.count())
+                .select_from(RatingRow)
+                .where(RatingRow.games > 0, (RatingRow.mu - 3 * RatingRow.sigma) > ordinal)
             ).scalar_one()
         return Standing(ahead + 1, row.name, row.kind, ordinal, row.mu, row.sigma, row.games)

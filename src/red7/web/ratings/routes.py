@@ -2,8 +2,10 @@
 
 * ``GET /api/leaderboard?offset=0&limit=50&kind=person``: a page of the rated players,
   best first (``kind``: ``person`` or ``bot`` lines only; none: both), ``{"lines",
-  "total", "offset", "limit", "model"}``, each line ``{"place", "name", "kind",
+  "total", "offset", "limit", "model", "rules"}``, each line ``{"place", "name", "kind",
   "rating", "mu", "sigma", "games"}``; ``rating`` (``mu - 3 sigma``) orders them;
+  ``rules``: the figures of the rules that decide which games count
+  (:func:`~red7.web.ratings.eligibility.rules`), for the page to state them;
 * ``/leaderboard``: its page.
 """
 
@@ -20,6 +22,7 @@ from ..http.parts import part
 from ..http.wire import MAX_NUMBER
 from ..table.lobby import MAX_PAGE, PAGE
 from ..table.tables import Tables
+from .eligibility import rules
 from .ratings import Ratings
 
 STATIC = Path(__file__).parent / "static"
@@ -46,4 +49,5 @@ async def leaderboard(
         "offset": offset,
         "limit": limit,
         "model": RATING_MODEL,
+        "rules": rules(),
     }

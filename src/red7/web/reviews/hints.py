@@ -2,9 +2,9 @@
 
 A person whose turn it is asks (a ``hint`` message, :class:`~red7.web.reviews.wire.Hint`);
 :class:`Hints` checks that the table allows hints, that it is their turn at the ``seq``
-they saw (a spectator never gets here: the socket refuses them first), that they have no
-hint being worked out already and that they have not asked too many lately; and, across
-every seat and table of the client they ask from (its address, as
+of the game they saw (a spectator never gets here: the socket refuses them first), that
+they have no hint being worked out already and that they have not asked too many
+lately; and, across every seat and table of the client they ask from (its address, as
 :func:`~red7.web.http.limits.client_key` says), that it has no more hints being worked
 out than its share of the search pool (:attr:`~red7.web.reviews.pool.SearchPool.share`)
 and has not asked too many lately either. Then the session's hint
@@ -31,6 +31,7 @@ from ..http.limits import Bucket
 from ..http.refusals import Limited, Refused, session_refusal
 from ..http.wire import PROTOCOL_VERSION
 from ..table.live import LiveTable
+from ..table.play import stale_game
 from .pool import SearchPool
 from .wire import HintFrame
 
@@ -67,16 +68,18 @@ class Hints:
     _asked: dict[tuple[str, int], asyncio.Future[Plan]] = field(default_factory=dict)
 
     def ask(
-        self, live: LiveTable, seat: int, seq: int, client: str, pool: SearchPool, now: float
+        self, live: LiveTable, seat: int, seq: int, client: str, pool: SearchPool, now: float, game: int | None = None
     ) -> Awaitable[HintFrame]:
-        """The hint for the person in ``seat`` at ``seq``, asked from ``client``: refused,
-        in words (in the language in use), unless they may have one now (counted against
-        their shares if they may); else its work is handed to ``pool`` at once, and the
-        awaitable returned gives its frame."""
+        """The hint for the person in ``seat`` at ``seq`` of game ``game`` (None: the game
+        being played), asked from ``client``: refused, in words (in the language in use),
+        unless they may have one now (counted against their shares if they may); else its
+        work is handed to ``pool`` at once, and the awaitable returned gives its frame."""
         if not live.hints:
             raise Refused("no-hints", _("Hints are off at this table."), 403)
         if live.status != "playing":
             raise session_refusal(Stop.NO_GAME)
+        if stale_game(live, game):
+            raise session_refusal(Stop.STALE)
         try:
             live.session.check(seat, seq)
         except SessionRefused as refused:
@@ -91,7 +94,7 @@ class Hints:
         plan = pool.submit(live.session.hint(make_bot(HINT_BOT)).plan, holder=client)  # on a copy of the game
         self._asked[key] = plan
         plan.add_done_callback(lambda _: self._asked.pop(key, None))
-        return self._worded(live, plan, seq)
+        return self._worded(live, plan, live.game_number, seq)
 
     def _take(self, key: tuple[str, int], client: str, now: float) -> None:
         """Count a hint against the seat's share and the client's (Limited, counted
@@ -112,17 +115,18 @@ class Hints:
             raise Limited("too-many-hints-address", message.format(seconds=int(wait) + 1), wait)
 
     @staticmethod
-    async def _worded(live: LiveTable, plan: Awaitable[Plan], seq: int) -> HintFrame:
+    async def _worded(live: LiveTable, plan: Awaitable[Plan], game: int, seq: int) -> HintFrame:
         worked_out = await plan
         with using(live.lang):
-            return hint_frame(worked_out, seq, live.names(), live.config.advanced)
+            return hint_frame(worked_out, game, seq, live.names(), live.config.advanced)
 
 
-def hint_frame(plan: Plan, seq: int, names: list[str], match: bool) -> HintFrame:
+def hint_frame(plan: Plan, game: int, seq: int, names: list[str], match: bool) -> HintFrame:
     """A hint as its asker gets it, in the language in use."""
     return {
         "v": PROTOCOL_VERSION,
         "type": "hint",
+        "game": game,
         "seq": seq,
         "text": plan_text(plan, bot_level(HINT_BOT), names, match),
         "decisions": [str(action) for action in plan.decisions],

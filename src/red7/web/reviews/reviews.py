@@ -251,5 +251,5 @@ def marked(
     bot = make_bot(HINT_BOT)
     marks = session.review(bot if isinstance(bot, Appraiser) else None, people, progress)
     with using(lang):
-        text = review_text(marks, names, session.table.config.advanced)
+        text = review_text(marks, names, session.table.config.advanced, people or None)
     return text, len(marks)

@@ -21,23 +21,26 @@ def _stale() -> Refused:
 
 class Hint(Request):
     """The person to move asks what a bot would do with the rest of their turn, at the
-    frame whose ``seq`` they saw (answered to them alone by a ``hint`` frame)."""
+    frame whose ``seq`` they saw of game ``game`` (answered to them alone by a ``hint`` frame)."""
 
-    refusals: ClassVar[Mapping[str, Why]] = {"seq": _stale}
+    refusals: ClassVar[Mapping[str, Why]] = {"seq": _stale, "game": _stale}
 
     type: Literal["hint"]
     seq: Number
+    game: Number | None = None
+    """As :attr:`~red7.web.table.requests.Decide.game`."""
 
 
 @frame
 class HintFrame(TypedDict):
     """The answer to a ``hint``, sent to the asking connection only: the bot's whole
     turn in the person's place, its reason and odds, in words (the terminal game's), and
-    its decisions in notation. ``seq``: the position it is for (a later frame makes it
-    stale)."""
+    its decisions in notation. ``game`` and ``seq``: the position it is for (a later
+    frame makes it stale)."""
 
     v: Version
     type: Literal["hint"]
+    game: int
     seq: int
     text: str
     decisions: list[str]

@@ -5,18 +5,22 @@ with ``pg_dump`` and restored with ``pg_restore`` (docs/deploying.md).
 A backup is taken with SQLite's online backup API while the server runs: it copies a
 consistent snapshot of the database (the server's writes go on meanwhile, in its WAL,
 and are not in it), then checks the copy (``PRAGMA integrity_check``). It never
-overwrites a file.
+overwrites a file, and the file it makes is its owner's alone (0600): a backup holds
+what the database does (the hashes of the seat tokens and passwords, the chat).
 
 A restore copies a backup into a database that holds no table yet (a new file, or an
 empty one), or, with ``replace``, over an existing database: the server must be
 stopped then (it holds the file open). It checks that the backup is a red7 database
 first, and brings its schema to this release (the migrations) after: a backup taken by
-an older release is restored as this one uses it.
+an older release is restored as this one uses it. The copy is a club of its own: it is
+given a new identity (:func:`red7.web.storage.identity.renew`), so a server started on it
+beside the original, on the same Redis, hears and counts only itself.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +28,11 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 
 from ...ui.i18n import _
+from .identity import renew
 from .store import Store, driver_url
+
+PRIVATE = 0o600
+"""A backup's mode: read and written by its owner only."""
 
 
 class BackupError(Exception):
@@ -82,10 +90,14 @@ def backup(url: str, target: Path) -> Summary:
     source = sqlite_file(url)
     if not source.is_file():
         raise BackupError(_("There is no database at {path}.").format(path=source))
-    if target.exists():
-        raise BackupError(_("{path} exists already: a backup never overwrites a file.").format(path=target))
     if not target.parent.is_dir():
         raise BackupError(_("There is no folder {path}.").format(path=target.parent))
+    try:
+        # made here, private, before SQLite writes a byte into it (sqlite3.connect would make
+        # it readable by everyone the umask lets read); O_EXCL: never a file that exists
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))
+    except FileExistsError:
+        raise BackupError(_("{path} exists already: a backup never overwrites a file.").format(path=target)) from None
     try:
         with (
             contextlib.closing(sqlite3.connect(source, timeout=30)) as src,
@@ -132,6 +144,7 @@ def restore(source: Path, url: str, replace: bool = False) -> Summary:
     store = Store(url)
     try:
         store.upgrade()
+        renew(store.engine)
     finally:
         store.close()
     return summary(target)

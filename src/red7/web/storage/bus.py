@@ -2,7 +2,11 @@
 
 One server process needs none (:class:`Bus`, the default, tells nobody). Several share
 a database and tell each other through Redis pub/sub (:class:`RedisBus`, ``--redis-url``)
-or, with no Redis, PostgreSQL's LISTEN/NOTIFY (:class:`PostgresBus`). A message is a
+or, with no Redis, PostgreSQL's LISTEN/NOTIFY (:class:`PostgresBus`). Each club hears only
+itself: Redis's channels are global (the database number of a Redis URL does not part
+them), so a club's channel is named after its database's identity
+(:mod:`red7.web.storage.identity`); PostgreSQL's notifications stay in the database they
+are sent in, so its channel needs no name of its own. A message is a
 small JSON object; the bus delivers it at most once, in the order one process sent it,
 to every *other* process. It is only a hint to look sooner: the database stays the
 truth, and a process that missed a message finds the change at its next look
@@ -33,6 +37,7 @@ from .store import libpq_address
 log = logging.getLogger("red7.web")
 
 CHANNEL = "red7"
+"""The channel of PostgreSQL's LISTEN/NOTIFY, and the start of a Redis channel's name."""
 BATCH = 256
 """Most messages sent in one round trip."""
 Receive = Callable[[dict[str, Any]], Awaitable[None]]
@@ -188,20 +193,22 @@ class SharedBus(Bus):
 
 
 class RedisBus(SharedBus):
-    """Redis pub/sub on one channel (``url``: ``redis://host:port/db``)."""
+    """Redis pub/sub on the channel of the club ``club`` (``url``: ``redis://host:port/db``;
+    ``club``: its database's identity)."""
 
     kind, server = "redis", "Redis"
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, club: str) -> None:
         super().__init__()
         import redis.asyncio as redis
 
         self.url = url
+        self.channel = f"{CHANNEL}:{club}"
         self.client = redis.Redis.from_url(url)
 
     async def _listen_once(self, listening: asyncio.Event) -> None:
         async with self.client.pubsub(ignore_subscribe_messages=True) as pubsub:
-            await pubsub.subscribe(CHANNEL)
+            await pubsub.subscribe(self.channel)
             self._listening(listening)
             while True:
                 message = await pubsub.get_message(timeout=5.0)
@@ -211,7 +218,7 @@ class RedisBus(SharedBus):
     async def _send(self, batch: list[str]) -> None:
         async with self.client.pipeline(transaction=False) as pipe:
             for message in batch:
-                pipe.publish(CHANNEL, message)
+                pipe.publish(self.channel, message)
             await pipe.execute()
 
     async def stop(self) -> None:
@@ -259,10 +266,11 @@ class PostgresBus(SharedBus):
             await self._connection.close()
 
 
-def make_bus(redis_url: str | None, database_url: str, dialect: str) -> Bus:
-    """Redis when a URL is given, else LISTEN/NOTIFY on PostgreSQL, else one process alone."""
+def make_bus(redis_url: str | None, database_url: str, dialect: str, club: str) -> Bus:
+    """Redis when a URL is given, else LISTEN/NOTIFY on PostgreSQL, else one process alone
+    (``club``: the database's identity, :func:`red7.web.storage.identity.identity`)."""
     if redis_url:
-        return RedisBus(redis_url)
+        return RedisBus(redis_url, club)
     if dialect == "postgresql":
         return PostgresBus(database_url)
     return Bus()

@@ -7,7 +7,7 @@ same :class:`Base`). Their schema is made only by the migrations (:mod:`red7.web
   invitation secret, never the secret) and whether it is open, playing or over;
 * ``seats``: who sits in each seat: a person's display name and the SHA-256 of their
   seat token (never the token itself), or a bot's spec; how many staged decisions the
-  person took back;
+  person took back; the account they sat as, and why their token was revoked;
 * ``games``: each game played at a table: its number there, config, seed and generator (``deal``), and its
   result once over;
 * ``decisions``: the append-only log of each game's decisions, primary key (game,
@@ -101,6 +101,9 @@ class SeatRow(Base):
     account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
     """The account of the person who took the seat logged in (None: a guest, a bot,
     nobody; migration 0007): a profile lists its games (:mod:`red7.web.accounts.accounts`)."""
+    revoked: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """Why the token was revoked, until its person is seated again: ``admin`` (that seat's),
+    ``account`` (its account banned or removed); null: it was not (migration 0016)."""
 
 
 class GameRow(Base):

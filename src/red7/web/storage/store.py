@@ -15,29 +15,60 @@ by a process, is what serializes a table's decisions across processes.
 The default database is a SQLite file in WAL mode in the user's data directory;
 ``--database-url`` chooses another: PostgreSQL (``postgresql://...``, driven by psycopg 3)
 for several server processes.
+
+**PostgreSQL restarting** ends every connection the store holds. Those of its threads are
+checked before each use (SQLAlchemy's pre-ping); a change written on an asynchronous one
+PostgreSQL ended is sent once more on a fresh connection (:meth:`Store.write`: the compare
+and set on the version makes a second apply of one change impossible). While it is away,
+a call raises :class:`~red7.web.storage.outage.Unavailable`, said once in the log
+(:class:`~red7.web.storage.outage.Outage`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, TypeVar
 
 from sqlalchemy import bindparam, create_engine, delete, event, func, insert, select, text, update
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.orm import Session
 
+from .outage import Outage, Unavailable, lost, reason
 from .rows import DecisionRow, GameRow, SeatRow, TableRow, now
-from .stored import StoredGame, StoredSeat, StoredTable, agreed_seats, appends, invite_changed, kept_of
+from .stored import (
+    ACCOUNT_REVOKED,
+    StoredGame,
+    StoredSeat,
+    StoredTable,
+    agreed_seats,
+    appends,
+    invite_changed,
+    kept_of,
+    new_token,
+    same_change,
+    token_hash,
+)
+
+log = logging.getLogger("red7.web")
+T = TypeVar("T")
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 WRITERS = 4
 """Writes a server makes at once on PostgreSQL: the asynchronous connections of
 :meth:`Store.open`, and the threads of the other calls (each with its connection)."""
+WAIT: Final = 3.0
+"""Seconds a change waits for an asynchronous connection (PostgreSQL away: the pool has
+none) before it is refused as :class:`~red7.web.storage.outage.Unavailable`."""
+RECONNECT: Final = 2.0
+"""Seconds the asynchronous pool tries to replace a connection it lost before it leaves
+that to the next change needing one: so a change made once PostgreSQL is back connects at
+once, never waiting out the pool's growing pauses between tries."""
 
 
 def default_url() -> str:
@@ -113,10 +144,13 @@ class Store:
         commits then share their disk flushes."""
         # a connection per writer and some for reads, always open (opening one per write
         # would cost more than the write)
-        pool = {} if sqlite else {"pool_size": self.writers + 4, "max_overflow": 8}
+        # (a connection PostgreSQL ended, restarting, is found before use and replaced: pre-ping)
+        pool = {} if sqlite else {"pool_size": self.writers + 4, "max_overflow": 8, "pool_pre_ping": True}
         self.engine: Engine = create_engine(self.url, **pool)
         self.executor = ThreadPoolExecutor(self.writers, thread_name_prefix="red7-db")
         """The threads the server runs its database calls in, off its event loop."""
+        self.outage = Outage()
+        """Whether the database is away, as :meth:`run` and :meth:`write` last found it."""
         self._appenders: Any = None
         """:meth:`open`'s asynchronous connections (a psycopg_pool.AsyncConnectionPool)."""
         if sqlite:
@@ -257,12 +291,47 @@ class Store:
                             substitute=new.substitute,
                             undone=new.undone,
                             account_id=new.account,
+                            revoked=new.revoked,
                         )
                     )
             game = after.game
             if game is not None:
                 game = self._write_game(connection, before.id, before.game, game)
         return replace(after, version=version, game=game)
+
+    def revoke_account_seats(self, account_id: int) -> dict[str, int]:
+        """Revoke the token of every seat the account ``account_id`` took, at every table
+        not expired, in one transaction (``red7 admin ban`` does, with no server): each
+        seat keeps its person, opens to no token any more and says why
+        (:data:`~red7.web.storage.stored.ACCOUNT_REVOKED`), and each table moves to its
+        next version, so every server reads it back at its next look at the versions
+        (:mod:`red7.web.table.cluster`) and ends the connections of those tokens. A server
+        revokes them through the table's own changes instead
+        (:func:`red7.web.table.hosting.revoke_account`), then calls this for any seat it
+        did not know of. The tables changed, with their new versions."""
+        with Session(self.engine) as s, s.begin():
+            seats = s.execute(
+                select(SeatRow.table_id, SeatRow.seat)
+                .join(TableRow, TableRow.id == SeatRow.table_id)
+                .where(
+                    SeatRow.account_id == account_id,
+                    SeatRow.token_hash.is_not(None),
+                    SeatRow.revoked.is_distinct_from(ACCOUNT_REVOKED),
+                    TableRow.status != "expired",
+                )
+            ).all()
+            for table_id, seat in seats:
+                s.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                    .values(token_hash=token_hash(new_token()), revoked=ACCOUNT_REVOKED)  # a token nobody holds
+                )
+            changed = sorted({table_id for table_id, _seat in seats})
+            if not changed:
+                return {}
+            s.execute(update(TableRow).where(TableRow.id.in_(changed)).values(version=TableRow.version + 1))
+            moved = s.execute(select(TableRow.id, TableRow.version).where(TableRow.id.in_(changed)))
+            return {table_id: version for table_id, version in moved}
 
     async def open(self) -> None:
         """Open what :meth:`write` needs on the running event loop: on PostgreSQL, a pool
@@ -276,6 +345,8 @@ class Store:
                 max_size=self.writers,
                 kwargs={"autocommit": True},
                 open=False,
+                timeout=WAIT,
+                reconnect_timeout=RECONNECT,
             )
             await self._appenders.open(wait=True, timeout=30)
 
@@ -285,16 +356,81 @@ class Store:
             await self._appenders.close()
             self._appenders = None
 
+    async def run(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` (a call on the database) in one of the store's threads, off the
+        event loop; :class:`~red7.web.storage.outage.Unavailable` if the database could not
+        be reached."""
+        try:
+            answer = await asyncio.get_running_loop().run_in_executor(self.executor, call, *args)
+        except Exception as err:
+            if not lost(err):
+                raise
+            self.outage.down(err)
+            raise Unavailable(reason(err)) from err
+        self.outage.up()
+        return answer
+
     async def write(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
         """:meth:`commit`, awaited on the server's event loop, which serves the other
-        tables meanwhile.
+        tables meanwhile (how: :meth:`_write`).
 
-        On PostgreSQL (once :meth:`open`), a change that only adds decisions to the game,
-        the one made at every decision, is the one statement :data:`APPEND` on an
-        asynchronous connection: one round trip, its own transaction, no thread. Any
-        other change, and every change on SQLite, is :meth:`commit` in one of the store's
-        threads (:attr:`executor`). (A write in a thread cost the server a tenth more CPU
-        and held up its frames while the thread held the interpreter.)"""
+        A write whose connection was lost (PostgreSQL restarted, and ended it) is made once
+        more on a fresh connection. It cannot go in twice: if the first went in after all
+        (its connection ended after its commit), the second finds the version moved and
+        writes nothing, and the table read back then says whether it holds this change
+        (:meth:`landed`). :class:`~red7.web.storage.outage.Unavailable` if the second fails
+        too, or no connection was had in :data:`WAIT` seconds: the change may be in or not
+        (a change made again from ``before`` fails its compare and set if it is)."""
+        try:
+            written = await self._write(before, after)
+        except Exception as err:
+            if not lost(err):
+                raise
+            if self._timed_out(err):  # no connection was had: nothing was sent
+                self.outage.down(err)
+                raise Unavailable(reason(err)) from err
+            log.info("a write's connection to the database was lost (%s): it is made again", reason(err))
+            if self._appenders is not None:
+                await self._appenders.check()  # the pool's other connections PostgreSQL ended: replaced
+            try:
+                written = await self._write(before, after)
+            except Exception as again:
+                if not lost(again):
+                    raise
+                self.outage.down(again)
+                raise Unavailable(reason(again)) from again
+            if written is None:
+                written = await self.run(self.landed, before, after)
+        self.outage.up()
+        return written
+
+    def _timed_out(self, err: BaseException) -> bool:
+        """Whether ``err`` is the asynchronous pool's having no connection to give in time."""
+        if self._appenders is None:
+            return False
+        from psycopg_pool import PoolTimeout
+
+        return isinstance(err, PoolTimeout)
+
+    def landed(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
+        """``after`` as written, if the database holds it as the version after ``before``'s
+        (a write whose answer was lost with its connection, then refused when made again by
+        its own compare and set); else None: another change is there."""
+        stored = self.table(before.id)
+        if stored is None or stored.version != before.version + 1 or not same_change(stored, after):
+            return None
+        game = after.game
+        if game is not None and stored.game is not None:
+            game = replace(game, id=stored.game.id)
+        return replace(after, version=stored.version, game=game)
+
+    async def _write(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
+        """:meth:`write` once. On PostgreSQL (once :meth:`open`), a change that only adds
+        decisions to the game, the one made at every decision, is the one statement
+        :data:`APPEND` on an asynchronous connection: one round trip, its own transaction,
+        no thread. Any other change, and every change on SQLite, is :meth:`commit` in one
+        of the store's threads (:attr:`executor`). (A write in a thread cost the server a
+        tenth more CPU and held up its frames while the thread held the interpreter.)"""
         kept = appends(before, after) if self._appenders is not None else None
         if kept is None:
             return await asyncio.get_running_loop().run_in_executor(self.executor, self.commit, before, after)
@@ -437,7 +573,9 @@ class Store:
             row.lang,
             row.status,
             tuple(
-                StoredSeat(seat.name, seat.token_hash, seat.bot, seat.substitute, seat.undone, seat.account_id)
+                StoredSeat(
+                    seat.name, seat.token_hash, seat.bot, seat.substitute, seat.undone, seat.account_id, seat.revoked
+                )
                 for seat in seats
             ),
             game,

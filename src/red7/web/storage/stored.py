@@ -18,6 +18,9 @@ from ...core.game import Game
 from ...core.model import Config
 from ...core.seeds import DEAL
 
+ADMIN_REVOKED, ACCOUNT_REVOKED = "admin", "account"
+"""Why a seat's token was revoked: an admin revoked that seat's; its account was banned or removed."""
+
 
 def new_token() -> str:
     """An unguessable seat token (192 random bits, URL-safe)."""
@@ -38,6 +41,9 @@ class StoredSeat:
     undone: int = 0
     account: int | None = None
     """The id of the account the seat was taken by (None: a guest, a bot, nobody)."""
+    revoked: str | None = None
+    """Why its token was revoked, if it was and its person was not seated again:
+    :data:`ADMIN_REVOKED` or :data:`ACCOUNT_REVOKED` (None: it was not)."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +170,24 @@ def changed_table(saved: StoredTable, message: dict[str, Any]) -> StoredTable | 
         )
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
+
+
+def same_change(stored: StoredTable, after: StoredTable) -> bool:
+    """Whether the database's ``stored`` holds the change that made ``after`` (read back at
+    the version ``after`` was written as): the same status, seats, invitation, rematch
+    answers and game (its number, decisions and how many are final; a new game's id is the
+    database's)."""
+    old, new = stored.game, after.game
+    games = (old is None) == (new is None)
+    if old is not None and new is not None:
+        games = (old.number, old.decisions, old.committed) == (new.number, new.decisions, new.committed)
+    return games and (stored.status, stored.seats, stored.invite_hash, stored.agreed, stored.declined) == (
+        after.status,
+        after.seats,
+        after.invite_hash,
+        after.agreed,
+        after.declined,
+    )
 
 
 def appends(before: StoredTable, after: StoredTable) -> int | None:

@@ -7,6 +7,11 @@ late (a person came back, a new game, another process's decision). With other
 processes, the bot of a table is asked by the process that wrote the change that made
 it the bot's turn; if that process dies, another takes over after
 :data:`~red7.web.table.tables.TAKEOVER` seconds (:mod:`red7.web.table.watch`).
+
+A bot's answer the database could not take (PostgreSQL restarting) is written again, every
+:data:`RETRY` seconds at first, until it goes in or the table moves on: the bot's turn is
+never left unanswered by this process (another may take it over meanwhile: the database
+lets one answer in).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import random
 import threading
 import time
 from concurrent.futures import Executor
+from typing import Final
 
 from ...bots import BotSpecError, make_bot
 from ...bots.base import Bot
@@ -31,9 +37,14 @@ from ...play.session import BotTurn, Role
 from ..http.refusals import Refused
 from .events import Changed
 from .live import LiveTable
-from .tables import Tables
+from .tables import DatabaseAway, Tables
 
 log = logging.getLogger("red7.web")
+
+RETRY: Final = 0.5
+"""Seconds before a bot's answer the database could not take is written again (doubled at
+each try, up to :data:`RETRY_MOST`)."""
+RETRY_MOST: Final = 2.0
 
 _worker_bots: dict[str, Bot] = {}
 
@@ -114,14 +125,28 @@ class Bots:
             log.exception("bot %s failed at table %s", spec, live.id)
             return
         await asyncio.sleep(max(0.0, self.delay - (time.perf_counter() - started)))
+        pause = RETRY
+        while (written := await self._answer(live, turn, action)) is None:
+            await asyncio.sleep(pause)  # the database away: the same answer, again in a moment
+            pause = min(2 * pause, RETRY_MOST)
+        if written:
+            self.tables.metrics.decisions.labels(by="bot").inc()
+
+    async def _answer(self, live: LiveTable, turn: BotTurn, action: str) -> bool | None:
+        """Hand ``action``, the answer to ``turn``, to the session and write it: True once
+        written; False if it is late or another process's answer went in first; None if
+        the database could not take it (the table is as before: try again)."""
         async with self.tables.changing(live):
-            live.bot_task = None
+            live.bot_task = None  # (the change's listeners may ask the next bot)
             if live.session.apply_bot(action, turn) is None:
-                return  # late: the game moved on meanwhile
+                return False  # late: the game moved on meanwhile
             try:
                 await self.tables.write(live)
+            except DatabaseAway:
+                live.bot_task = asyncio.current_task()  # this task answers still
+                return None
             except Refused:
                 # another process moved first: the table is as it made it, and that
                 # process, having written, asks the bot whose turn it is (not decided again)
-                return
-        self.tables.metrics.decisions.labels(by="bot").inc()
+                return False
+        return True

@@ -4,9 +4,11 @@ A process that writes a change tells the others over the bus (``{"t": table, "v"
 version, ...}``: :func:`~red7.web.storage.stored.change_message`), and each brings its copy
 of the table up to it (:meth:`~red7.web.table.tables.Tables.refresh`), from the change
 itself when the message carries it, else by reading the table back. The bus may lose a
-message: every :data:`LOOK` seconds each process also reads every table's version from
-the database and reads back those it is behind on, and lets go of those another process
-expired.
+message, and the command line changes the database with no server involved (``red7
+admin ban``): every :data:`LOOK` seconds each process, one alone too, also reads every
+table's version from the database and reads back those it is behind on, and lets go of
+those another process expired. With the database away (restarting), a change heard is
+applied if the message carries it, else found at the first look once the database is back.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import contextlib
 import logging
 from typing import Any, Final
 
-from .tables import Tables
+from .tables import DatabaseAway, Tables
 
 log = logging.getLogger("red7.web")
 
@@ -34,9 +36,11 @@ class Cluster:
         tables.bus.listen(self._heard)
 
     async def start(self) -> None:
-        """With other processes: look at the database every :data:`LOOK` seconds (a task until :meth:`stop`)."""
-        if self.tables.bus.shared:
-            self._task = asyncio.create_task(self._looking())
+        """Look at the database every :data:`LOOK` seconds (a task until :meth:`stop`):
+        with other processes, for their changes whose message was lost; alone too, for
+        what ``red7 admin ban`` changed with no server involved
+        (:meth:`~red7.web.storage.store.Store.revoke_account_seats`)."""
+        self._task = asyncio.create_task(self._looking())
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -48,20 +52,23 @@ class Cluster:
         table_id = message.get("t")
         if isinstance(table_id, str) and isinstance(message.get("v"), int):
             self.tables.metrics.heard.inc()
-            await self.tables.refresh(table_id, message["v"], message)
+            with contextlib.suppress(DatabaseAway):  # (found at a look once the database is back)
+                await self.tables.refresh(table_id, message["v"], message)
 
     async def _looking(self) -> None:
         while True:
             await asyncio.sleep(LOOK)
-            await self.look()
+            try:
+                await self.look()
+            except DatabaseAway:
+                pass  # the database away for a moment (the store says so once): look again later
+            except Exception:  # one failed look must not end the looks
+                log.exception("the look at the tables' versions failed")
 
     async def look(self) -> None:
-        """Read back every table this process is behind on, and drop those gone."""
-        try:
-            versions = await self.tables.db(self.tables.store.versions)
-        except Exception as err:  # the database away for a moment: look again later
-            log.warning("could not read the tables' versions (%s)", type(err).__name__)
-            return
+        """Read back every table this process is behind on, and drop those gone
+        (:class:`~red7.web.table.tables.DatabaseAway` if the database cannot be reached)."""
+        versions = await self.tables.db(self.tables.store.versions)
         for table_id, version in versions.items():
             live = self.tables.live.get(table_id)
             if live is None or live.version < version:

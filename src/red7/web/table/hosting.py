@@ -1,5 +1,6 @@
 """A table's making and what its host and the server's admins change of it: its name and
-options, its invitation, a person seated again, a seat's token revoked, the table closed.
+options, its invitation, a person seated again, a seat's token revoked (or every seat's
+of an account), the table closed.
 
 A table has a name its creator chose (:func:`clean_table_name`; default "Ana's table",
 :func:`default_table_name`) and options set once (players, basic or advanced game,
@@ -9,11 +10,15 @@ and is its host. A private table is not in the lobby; its host may renew its inv
 open the table then): :func:`invite_refusal` says who may; the spectators who came in by
 the old invitation stop seeing the table, told why, and seated people keep their seats.
 An admin (:mod:`red7.web.admin`) may revoke a seat's token (the host seats its person
-again: :func:`reseat`) or close the table (:func:`close`).
+again: :func:`reseat`) or close the table (:func:`close`); banning or removing an
+account revokes its seats' tokens at every table (:func:`revoke_account`, given the
+account's id: the table knows no more of accounts), for good.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import logging
 import secrets
 from typing import Final
@@ -22,7 +27,7 @@ from ...core.model import Config, GameError
 from ...play.session import Stop
 from ...ui.i18n import _, parse_language, using
 from ..http.refusals import Refused, session_refusal
-from ..storage.stored import new_token, token_hash
+from ..storage.stored import ACCOUNT_REVOKED, ADMIN_REVOKED, new_token, token_hash
 from .clocks import CLOCKS, clock_refusal
 from .live import LiveTable, SeatState
 from .members import Member
@@ -199,8 +204,11 @@ async def reseat(tables: Tables, table_id: str, host_token: str, seat: int) -> s
         if host != HOST or live.seat_of(host_token) != HOST or seat == HOST:
             raise Refused("not-host", _("Only the table's host (seat 1) may seat a person again."), 403)
         state = persons_seat(live, seat)
+        if state.revoked == ACCOUNT_REVOKED:
+            message = _("This seat's account was banned from this server, or removed: it cannot be seated again.")
+            raise Refused("account-revoked", message, 409)
         token = new_token()
-        state.token_hash = token_hash(token)
+        state.token_hash, state.revoked = token_hash(token), None
         await tables.write(live)
         return token
 
@@ -216,10 +224,50 @@ async def revoke_seat(tables: Tables, table_id: str, seat: int) -> None:
     async def revoked() -> None:
         state = persons_seat(live, seat)
         state.token_hash = token_hash(new_token())  # a token nobody holds
+        if state.revoked != ACCOUNT_REVOKED:  # (its account's revocation stays: it is not seated again)
+            state.revoked = ADMIN_REVOKED
         await tables.write(live)
 
     await tables.change(live, revoked)
     log.info("table %s: the token of seat %d was revoked by an admin", live.id, seat)
+
+
+async def revoke_account(tables: Tables, account: int) -> int:
+    """Revoke the token of every seat the account ``account`` took, at every table (its
+    account was banned or removed): each is a table change like any other, so in every
+    process the connections of those tokens end, told why, and the tokens open nothing
+    (:meth:`~red7.web.table.presence.Presence.unseat_gone`); each seat keeps its person,
+    whom its host cannot seat again (:func:`reseat`: ``account-revoked``). A seat this
+    process does not know of yet (taken through another process a moment ago) is
+    revoked in the database (:meth:`~red7.web.storage.store.Store.revoke_account_seats`)
+    and its table read back here and told to the other processes. How many tables
+    changed."""
+
+    def holding(live: LiveTable) -> list[SeatState]:
+        return [
+            state
+            for state in live.seats
+            if state.account == account and state.token_hash is not None and state.revoked != ACCOUNT_REVOKED
+        ]
+
+    async def revoked(live: LiveTable) -> bool:
+        seats = holding(live)  # as the table is now: another process may have changed its seats
+        for state in seats:
+            state.token_hash, state.revoked = token_hash(new_token()), ACCOUNT_REVOKED  # a token nobody holds
+        if seats:
+            await tables.write(live)
+        return bool(seats)
+
+    changed = 0
+    for live in [live for live in tables.live.values() if holding(live)]:
+        with contextlib.suppress(Refused):  # (expired meanwhile: its tokens open nothing)
+            changed += await tables.change(live, functools.partial(revoked, live))
+    for table_id, version in (await tables.db(tables.store.revoke_account_seats, account)).items():
+        tables.bus.publish({"t": table_id, "v": version})  # (a change to read from the database)
+        await tables.refresh(table_id, version)
+        changed += 1
+    log.info("the seat tokens of account %d were revoked at every table (%d tables)", account, changed)
+    return changed
 
 
 async def close(tables: Tables, table_id: str) -> None:

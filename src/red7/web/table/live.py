@@ -43,6 +43,9 @@ class SeatState:
     """When (``time.monotonic``) the person's last connection closed; None while online."""
     account: int | None = None
     """The account the person took the seat logged in as (None: a guest)."""
+    revoked: str | None = None
+    """Why the seat's token was revoked (:data:`~red7.web.storage.stored.ADMIN_REVOKED`,
+    :data:`~red7.web.storage.stored.ACCOUNT_REVOKED`), until its person is seated again."""
 
     @property
     def online(self) -> int:
@@ -68,13 +71,13 @@ class SeatState:
     def stored(self, substitute: str | None, undone: int) -> StoredSeat:
         """The seat as the database keeps it, with what the session says of its
         substitute and take-backs."""
-        return StoredSeat(self.name, self.token_hash, self.bot, substitute, undone, self.account)
+        return StoredSeat(self.name, self.token_hash, self.bot, substitute, undone, self.account, self.revoked)
 
     def load(self, stored: StoredSeat) -> None:
         """Take what the database holds of who sits in the seat; who is connected stays
         (its substitute and take-backs are the session's: :meth:`Session.load_seats`)."""
         self.name, self.token_hash, self.bot = stored.name, stored.token_hash, stored.bot
-        self.account = stored.account
+        self.account, self.revoked = stored.account, stored.revoked
 
 
 def session_seats(seats: Sequence[SeatState]) -> list[Seat]:

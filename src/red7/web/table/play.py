@@ -57,6 +57,12 @@ async def new_game(tables: Tables, live: LiveTable, rematch: bool = False) -> No
     await tables.write(live)
 
 
+def stale_game(live: LiveTable, game: int | None) -> bool:
+    """Whether a message about game ``game`` (None: it names none, the game being
+    played) is about another game than ``live``'s: stale, whatever its ``seq``."""
+    return game is not None and game != live.game_number
+
+
 def _after_game(live: LiveTable, game: int | None) -> None:
     """Refuse a rematch's answer unless the game is over (and is game ``game``, when
     the message says which: an answer about an earlier game is stale), or the table
@@ -65,7 +71,7 @@ def _after_game(live: LiveTable, game: int | None) -> None:
         raise session_refusal(Stop.CLOSED)
     if not live.session.started or live.session.playing:
         raise session_refusal(Stop.NOT_OVER)
-    if game is not None and game != live.game_number:
+    if stale_game(live, game):
         raise session_refusal(Stop.STALE)
 
 
@@ -105,28 +111,31 @@ async def decline(tables: Tables, table_id: str, seat: int, game: int | None = N
     await tables.change(live, declined)
 
 
-async def _turn_of(tables: Tables, live: LiveTable, seat: int, seq: int) -> None:
+async def _turn_of(tables: Tables, live: LiveTable, seat: int, seq: int, game: int | None) -> None:
     """Refuse, in words, unless ``seat`` may decide now against sequence number ``seq``
-    (:meth:`Session.check`; a decision made against a change this process has not
-    read yet is checked against it, not refused as stale). The table is read back
-    only then: a decision's change is otherwise its write alone (one round trip on
-    PostgreSQL), and one crossed by another process's is decided again."""
-    if tables.bus.shared and seq != live.seq_for(seat):
+    of game ``game`` (:meth:`Session.check`; a decision made against a change this
+    process has not read yet is checked against it, not refused as stale). The table is
+    read back only then: a decision's change is otherwise its write alone (one round
+    trip on PostgreSQL), and one crossed by another process's is decided again."""
+    if tables.bus.shared and (seq != live.seq_for(seat) or stale_game(live, game)):
         await tables.reread(live)
     if live.status != "playing":
         raise session_refusal(Stop.CLOSED if live.status == CLOSED else Stop.NO_GAME)
+    if stale_game(live, game):
+        raise session_refusal(Stop.STALE)
     try:
         live.session.check(seat, seq)
     except SessionRefused as refused:
         raise session_refusal(refused.stop) from None
 
 
-async def decide(tables: Tables, table_id: str, seat: int, seq: int, action: str) -> None:
-    """The person in ``seat`` makes ``action`` (notation) against ``seq``."""
+async def decide(tables: Tables, table_id: str, seat: int, seq: int, action: str, game: int | None = None) -> None:
+    """The person in ``seat`` makes ``action`` (notation) against ``seq`` of game ``game``
+    (None: the game being played)."""
     live = tables.get(table_id)
 
     async def decided() -> None:
-        await _turn_of(tables, live, seat, seq)
+        await _turn_of(tables, live, seat, seq, game)
         try:
             parsed = Action.parse(action)
         except ActionError:
@@ -141,12 +150,13 @@ async def decide(tables: Tables, table_id: str, seat: int, seq: int, action: str
     tables.metrics.decisions.labels(by="person").inc()
 
 
-async def take_back(tables: Tables, table_id: str, seat: int, seq: int) -> None:
-    """The person in ``seat`` takes back their staged turn, from the frame ``seq``."""
+async def take_back(tables: Tables, table_id: str, seat: int, seq: int, game: int | None = None) -> None:
+    """The person in ``seat`` takes back their staged turn, from the frame ``seq`` of
+    game ``game`` (None: the game being played)."""
     live = tables.get(table_id)
 
     async def taken_back() -> None:
-        await _turn_of(tables, live, seat, seq)
+        await _turn_of(tables, live, seat, seq, game)
         away = live.substitute(seat) is not None
         if not live.session.take_back(seat, seq):  # (the person acts: back, if a substitute played)
             if away:

@@ -28,6 +28,7 @@ from typing import Any
 
 from ...ui.i18n import using
 from ..http.refusals import Refused
+from ..storage.stored import ACCOUNT_REVOKED
 from .cache import FrameCache
 from .events import Changed
 from .frames import TableFrame
@@ -220,9 +221,10 @@ class Presence:
         opens its seat, here or through another process, stops holding the seat, told
         why: if the seat was emptied (its person removed by the host, or left) it is a
         spectator's from now on and counts no more as the seat's presence; if the seat
-        kept its person under another token (an admin revoked theirs, or the host seated
-        them again) it is ended (:attr:`Client.end`), since whoever held the old token may
-        not even watch a private table. (Without this, a connection of a removed person
+        kept its person under another token (an admin revoked theirs, ``seat-revoked``, or
+        their account's at every table, banning or removing it, ``account-revoked``; or
+        the host seated them again) it is ended (:attr:`Client.end`), since whoever held
+        the old token may not even watch a private table. (Without this, a connection of a removed person
         would see the hand of whoever sits there next.)"""
         for client in self.of(live.id):
             if client.seat is None:
@@ -234,8 +236,9 @@ class Presence:
                 continue
             state = live.seats[client.seat]
             if state.taken and state.bot is None and client.end is not None:
+                code = "account-revoked" if state.revoked == ACCOUNT_REVOKED else "seat-revoked"
                 with using(live.lang), contextlib.suppress(Exception):  # (its handler then counts it gone)
-                    await client.end("seat-revoked", revoked_message())
+                    await client.end(code, revoked_message(state.revoked))
                 continue
             seat, client.seat, client.token_hash = client.seat, None, None
             client.greeted, client.shown, client.log = False, None, ()

@@ -135,6 +135,30 @@ class CreateTable(Request):
     """Its games move its players' ratings (the leaderboard): registered people only, no hints."""
 
 
+class PlayNow(Request):
+    """``POST /api/play-now``: a table made, its other seats given to bots, its game started
+    (the lobby's "Play now against a bot": its creator sits in seat 0)."""
+
+    refusals: ClassVar[Mapping[str, Why]] = {
+        "players": _players,
+        "advanced": _option,
+        "actions": _option,
+        "level": _level,
+        "lang": _language,
+        "name": _name,
+    }
+
+    players: Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = 2
+    advanced: bool = False
+    actions: bool = False
+    level: Level = "medium"
+    """The level of every bot at the table."""
+    lang: Language = "en"
+    """The table's language (the lobby sends its own)."""
+    name: Text = ""
+    """The person's name: spaces folded, up to 24 characters; empty: the seat's own name."""
+
+
 class TakeSeat(Request):
     """``POST /api/tables/{id}/seats/{seat}``: a person takes a free seat."""
 
@@ -226,24 +250,31 @@ class Hello(Request):
 
 
 class Decide(Request):
-    """A decision (its notation, e.g. ``play R7``) made against the frame ``seq``."""
+    """A decision (its notation, e.g. ``play R7``) made against the frame ``seq`` of game ``game``."""
 
-    refusals: ClassVar[Mapping[str, Why]] = {"seq": _stale, "action": _decision}
+    refusals: ClassVar[Mapping[str, Why]] = {"seq": _stale, "action": _decision, "game": _stale}
 
     type: Literal["decide"]
     seq: Number
     """The ``seq`` of the frame the decision was made against."""
     action: Text
     """The decision in the game's notation, as an option's ``action`` says it."""
+    game: Number | None = None
+    """The number of the game (the frame's ``table.game``) the decision is for: another
+    number is stale (a message of an earlier game whose ``seq`` a later game reached
+    again). Absent: the game being played (as a client written before this field
+    sends it; the pages always name the game)."""
 
 
 class TakeBack(Request):
-    """Take the staged turn back (the frame ``seq`` it is taken back from)."""
+    """Take the staged turn back (the frame ``seq`` of game ``game`` it is taken back from)."""
 
-    refusals: ClassVar[Mapping[str, Why]] = {"seq": _stale}
+    refusals: ClassVar[Mapping[str, Why]] = {"seq": _stale, "game": _stale}
 
     type: Literal["take_back"]
     seq: Number
+    game: Number | None = None
+    """As :attr:`Decide.game`."""
 
 
 class Again(Request):

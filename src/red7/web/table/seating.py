@@ -21,7 +21,7 @@ from ...play.session import Stop
 from ...ui.i18n import _, using
 from ...ui.words import NAME_LENGTH, RESERVED_NAME, name_key
 from ..http.refusals import Refused, session_refusal
-from ..storage.stored import new_token, token_hash
+from ..storage.stored import ACCOUNT_REVOKED, ADMIN_REVOKED, new_token, token_hash
 from .live import LiveTable, SeatState
 from .members import Member
 from .tables import CLOSED, Tables
@@ -207,8 +207,12 @@ def invite_withdrawn() -> str:
     )
 
 
-def revoked_message() -> str:
-    """What a connection whose seat token an admin revoked is told before it ends."""
+def revoked_message(why: str | None = ADMIN_REVOKED) -> str:
+    """What a connection whose seat token was revoked is told before it ends: an admin
+    revoked that seat's (``why``: :data:`~red7.web.storage.stored.ADMIN_REVOKED`), or
+    its account was banned or removed (:data:`~red7.web.storage.stored.ACCOUNT_REVOKED`)."""
+    if why == ACCOUNT_REVOKED:
+        return _("This account was banned from this server, or removed: its seats no longer open to it.")
     return _("An admin revoked this seat's token: ask the table's host to seat you again.")
 
 
@@ -257,4 +261,4 @@ def vacate(state: SeatState) -> None:
     """Free the seat ``state``: nobody and no bot sits there, its token opens nothing.
     Its count of connections here stays: the presence turns them into spectators'
     (:meth:`red7.web.table.presence.Presence.unseat_gone`), each taking one off."""
-    state.name, state.token_hash, state.bot, state.left = "", None, None, None
+    state.name, state.token_hash, state.bot, state.left, state.revoked = "", None, None, None, None

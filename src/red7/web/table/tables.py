@@ -29,11 +29,14 @@ clients their frames.
 Decisions carry the sequence number they were made against (``seq``, which the seat's
 frames carry: :meth:`~red7.web.table.live.LiveTable.seq_for`): a stale or repeated one is
 refused and changes nothing, a take-back moving the number on, never back.
+
+**The database away** (PostgreSQL restarting): a change that cannot be written is refused
+in words (:class:`DatabaseAway`, ``db-unavailable``) and nothing of it stays in memory;
+the person sends it again, a bot's answer is written again (:mod:`.bots`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
@@ -47,6 +50,7 @@ from ...ui.i18n import _, using
 from ..http.metrics import Metrics
 from ..http.refusals import Refused, session_refusal
 from ..storage.bus import Bus
+from ..storage.outage import Unavailable
 from ..storage.store import Store
 from ..storage.stored import StoredTable, change_message, changed_table
 from .events import Changed, Events, GameOver
@@ -76,6 +80,15 @@ class Conflict(Refused):
     """A write another process got in first: the table was read back, nothing of the change
     stays. The change is decided again (:meth:`Tables.change`); to a client, one that
     kept losing is ``stale``."""
+
+
+class DatabaseAway(Refused):
+    """A change, or a read it needed, that the database could not take (restarting, away):
+    nothing of the change stays in memory, and the client is told to try again."""
+
+    def __init__(self) -> None:
+        message = _("The server cannot save your move right now: try again in a moment.")
+        super().__init__("db-unavailable", message, 503)
 
 
 class Tables:
@@ -220,8 +233,12 @@ class Tables:
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """``call(*args)`` on the database, in one of the store's threads: the event loop
-        serves the other tables while PostgreSQL commits (and waits for its disk)."""
-        return await asyncio.get_running_loop().run_in_executor(self.store.executor, call, *args)
+        serves the other tables while PostgreSQL commits (and waits for its disk).
+        :class:`DatabaseAway` if the database could not be reached."""
+        try:
+            return await self.store.run(call, *args)
+        except Unavailable:
+            raise DatabaseAway() from None
 
     # --- changing a table ----------------------------------------------------------
 
@@ -259,19 +276,29 @@ class Tables:
         processes and the rooms around (:class:`~red7.web.table.events.Changed`, and
         :class:`~red7.web.table.events.GameOver` if it ended the game). A table changed
         elsewhere first is read back, its clients told, and the change refused
-        (:class:`Conflict`): nothing of it stays."""
+        (:class:`Conflict`): nothing of it stays. So too with the database away
+        (:class:`DatabaseAway`): the table is again as it was last written here (if the
+        change went in all the same, a change made from there fails its compare and set,
+        and the table is read back)."""
         table = live.table
         if table is not None and table.is_over and live.status != "over":
             live.status = "over"
         live.session.timed(self.wall())  # a new turn's clock starts now
         before = live.saved
         assert before is not None
-        written = await self.store.write(before, live.stored())
+        try:
+            written = await self.store.write(before, live.stored())
+            # another process's change first: the table as it is now
+            newer = await self.db(self.store.table, live.id) if written is None else None
+        except (Unavailable, DatabaseAway):
+            self.metrics.unsaved.inc()
+            self.copy(live, before)
+            await self.events.tell(Changed(live, written=False))  # (its frames as they were)
+            raise DatabaseAway() from None
         if written is None:
+            assert newer is not None
             self.metrics.conflicts.inc()
-            stored = await self.db(self.store.table, live.id)
-            assert stored is not None
-            self.copy(live, stored)
+            self.copy(live, newer)
             await self.events.tell(Changed(live, written=False))  # the clients here see the table as it is
             stale = session_refusal(Stop.STALE)
             raise Conflict(stale.code, stale.message, stale.status)

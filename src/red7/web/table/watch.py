@@ -7,7 +7,9 @@ away, the bots whose process died, and open tables left unused.
   process) longer than the table's patience gets a substitute, until they come back.
 * With other processes, a bot's turn waiting longer than
   :data:`~red7.web.table.tables.TAKEOVER` seconds (the process that should ask it is
-  dead, perhaps) is asked here: the database lets only one of their moves in.
+  dead, perhaps) is asked here: the database lets only one of their moves in. Alone, a
+  bot's turn nobody is answering (read back after a change the database took though its
+  answer was lost) is asked after :data:`ASK_AGAIN` seconds.
 * An open table nobody has been at, nor changed, for ``expire_open`` seconds expires:
   gone from the lobby and from every process.
 """
@@ -31,6 +33,8 @@ log = logging.getLogger("red7.web")
 
 SUBSTITUTE: Final = "medium"
 """The bot that plays for a person away longer than the table's patience, or out of time."""
+ASK_AGAIN: Final = 2.0
+"""Seconds a bot's turn may wait unasked in a process alone before it is asked."""
 
 
 class Watch:
@@ -55,8 +59,11 @@ class Watch:
             await asyncio.sleep(1.0)
             now = time.monotonic()
             for live in list(self.tables.live.values()):
-                await self.clocks(live, now)
-                await self.expire_if_idle(live, now)
+                try:
+                    await self.clocks(live, now)
+                    await self.expire_if_idle(live, now)
+                except Exception:  # one table's failure must not stop the watch over every table
+                    log.exception("the watch over table %s failed", live.id)
 
     async def clocks(self, live: LiveTable, now: float) -> None:
         """The clocks of a table being played: a person out of time, or away on their
@@ -83,7 +90,7 @@ class Watch:
                     async with tables.changing(live):
                         if live.session.away(number, SUBSTITUTE):  # (its staged turn taken back)
                             await tables.write(live)
-        elif tables.bus.shared and role is not Role.PERSON and now - live.touched > TAKEOVER:
+        elif role is not Role.PERSON and now - live.touched > (TAKEOVER if tables.bus.shared else ASK_AGAIN):
             if live.bot_task is None or live.bot_task.done():
                 log.info("table %s: its bot's turn waited %.0f s; asked here", live.id, now - live.touched)
                 live.touched = now

@@ -57,6 +57,17 @@ UI_WORDS: Final = {
     "share": N_("Share this link to invite players:"),
     "watch_link": N_("Spectators' link:"),
     "lobby_title": N_("Red7 online"),
+    "about_red7": N_(
+        "Red7 is a card game for 2 to 4 players where the rule changes as you play: "
+        "end each turn winning under it, or you are out of the round."
+    ),
+    "learn_link": N_("Learn with a guided first game"),
+    "play_now": N_("Play now against a bot"),
+    "play_now_summary": N_("{n} players · {game} · bot: {level}"),
+    "game_basic": N_("basic game"),
+    "game_advanced": N_("advanced game"),
+    "game_with_actions": N_("{game} with action cards"),
+    "more_options": N_("More options"),
     "new_table": N_("New table"),
     "players": N_("Players"),
     "advanced_game": N_("Advanced game (scores over a match)"),
@@ -82,8 +93,19 @@ UI_WORDS: Final = {
     "last": N_("Last"),
     "leaderboard": N_("Leaderboard"),
     "leaderboard_about": N_(
-        "Every game at a rated table moves the ratings of its players, people and bots alike "
+        "The games played at rated tables move the ratings of their players, people and bots alike "
         "(openskill): the rating shown is the cautious one, μ − 3σ, so it rises as games make it sure."
+    ),
+    "counting_title": N_("Which games count"),
+    # the ratings' rules (red7.web.ratings.eligibility): {games} and {hours} come with the leaderboard
+    "counting_played": N_(
+        "A player who finished no turn of their own in a game (who conceded at their first decision, "
+        "or was out before they could move) is not rated by it; the others are rated among themselves "
+        "if two or more are left."
+    ),
+    "counting_repeated": N_(
+        "Two people are rated together at most {games} times in {hours} hours; their further games "
+        "in that time move no rating. Games against bots are not limited: a bot plays every game to win."
     ),
     "place": N_("Place"),
     "player": N_("Player"),

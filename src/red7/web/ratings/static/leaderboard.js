@@ -1,5 +1,6 @@
 // Red7 web: the leaderboard, /leaderboard. A page of the rated players at a time
-// (GET /api/leaderboard?offset=&limit=&kind=), people, bots or both. The page's words come
+// (GET /api/leaderboard?offset=&limit=&kind=), people, bots or both, and the rules that
+// decide which games count (their figures come with the leaderboard). The page's words come
 // from GET /api/ui in the lobby's language. A person's name links to their public profile.
 
 import { api, choosePageLanguage, fillLanguages, h, loadWords, pageLanguage, t, toast } from "./common.js";
@@ -7,7 +8,7 @@ import { api, choosePageLanguage, fillLanguages, h, loadWords, pageLanguage, t, 
 const PAGE = 50;
 const $ = (id) => document.getElementById(id);
 let words = { lang: "en", languages: { en: "English", "pt-BR": "Português (Brasil)" }, ui: {} };
-let board = { lines: [], total: 0, offset: 0 };
+let board = { lines: [], total: 0, offset: 0, rules: null };
 let kind = "";
 
 function applyWords() {
@@ -21,8 +22,19 @@ function applyWords() {
   $("everyone").textContent = t(ui, "everyone");
   $("people").textContent = t(ui, "people_only");
   $("bots").textContent = t(ui, "bots_only");
+  $("counting-title").textContent = t(ui, "counting_title");
   fillLanguages($("page-lang"), words);
   draw();
+}
+
+function drawRules() {
+  const ui = words.ui;
+  const rules = board.rules;
+  if (!rules) return; // the leaderboard has not come yet
+  $("counting").replaceChildren(
+    h("li", {}, t(ui, "counting_played")),
+    h("li", {}, t(ui, "counting_repeated", { games: rules.repeats, hours: rules.window_hours })),
+  );
 }
 
 function nameOf(line) {
@@ -34,6 +46,7 @@ function nameOf(line) {
 function draw() {
   const ui = words.ui;
   const box = $("board");
+  drawRules();
   if (!board.lines.length) {
     box.replaceChildren(h("p", { class: "none" }, t(ui, "no_ratings")));
     return;

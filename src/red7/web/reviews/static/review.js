@@ -1,7 +1,8 @@
 // Red7 web: the review of a finished game, /t/<id>/review/<n>. The server works it out
 // once per game (GET /api/tables/<id>/games/<n>/review; the first to ask starts it) and
 // says how far it is: the page shows a progress bar and asks again every second until the
-// review's text comes, then shows it line by line (as text: never as HTML).
+// review's text comes, then shows it line by line (as text: never as HTML), each decision's
+// verdict a link to its step in the replay.
 
 import { api, h, loadWords, pageLanguage, t, toast } from "./common.js";
 
@@ -29,7 +30,16 @@ function progress(answer) {
 function shown(text) {
   $("progress-box").hidden = true;
   document.body.dataset.review = "done";
-  $("review").replaceChildren(...text.split("\n").map((line) => (line ? h("p", {}, line) : h("br", {}))));
+  const replay = `/t/${encodeURIComponent(tableId)}/replay/${number}`;
+  $("review").replaceChildren(
+    ...text.split("\n").map((line) => {
+      if (!line) return h("br", {});
+      // a decision's verdict opens with its number in the game's record ("13. Round 1, turn 7, …"):
+      // the line links to that step of the replay (the frame after decision 13)
+      const step = /^(\d+)\. /.exec(line);
+      return h("p", {}, step ? h("a", { class: "step", href: `${replay}#${step[1]}` }, line) : line);
+    }),
+  );
 }
 
 async function poll() {

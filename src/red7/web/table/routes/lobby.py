@@ -10,6 +10,10 @@ Each body is parsed through its model (:mod:`red7.web.protocol`):
   "private", "clock", "spectator_chat"}``: a new table, its creator in seat 0: ``{"id",
   "seat": 0, "token"}``, and a private table's ``invite`` (its link:
   ``/t/{id}#invite=...``);
+* ``POST /api/play-now`` ``{"players", "advanced", "actions", "level", "lang", "name"}``
+  (defaults: 2 players, the basic game, ``medium`` bots): "Play now against a bot", a
+  public table whose other seats are bots, its game started: ``{"id", "seat": 0,
+  "token"}`` (counted against the client's tables as a table made);
 * ``POST /api/tables/{id}/seats/{seat}`` ``{"name", "invite"}``: take a free seat (a
   private table's: with its invitation): ``{"seat", "token"}``;
 * ``POST /api/tables/{id}/seats/{seat}/remove`` ``{"token"}``: the host empties a seat
@@ -40,7 +44,8 @@ from fastapi import APIRouter, Query, Request
 
 from ....core.model import MAX_PLAYERS, MIN_PLAYERS
 from ....ui.i18n import LANGUAGES, _, using
-from ...http.limits import ClientLimits, client_key
+from ...http.client_limits import ClientLimits
+from ...http.limits import client_key
 from ...http.metrics import Metrics
 from ...http.parts import part
 from ...http.refusals import Limited, Refused, asked_language
@@ -50,7 +55,18 @@ from .. import hosting, play, seating
 from ..frames import Created, Invitation, LobbyPage, Seated, UiWords
 from ..lobby import MAX_PAGE, PAGE, Filters, Lobby
 from ..members import Members
-from ..requests import AddBot, ChangeInvite, CreateTable, LeaveSeat, RemoveSeat, Reseat, StartGame, TakeSeat
+from ..play_now import play_now
+from ..requests import (
+    AddBot,
+    ChangeInvite,
+    CreateTable,
+    LeaveSeat,
+    PlayNow,
+    RemoveSeat,
+    Reseat,
+    StartGame,
+    TakeSeat,
+)
 from ..tables import Tables
 from ..views import tag
 from ..words import ui_words
@@ -84,14 +100,37 @@ async def list_tables(
     return lobby.page(offset, limit, Filters(players, advanced, actions, free))
 
 
-def _still_open(tables: Tables) -> Callable[[str], bool]:
-    """Whether a table is still open (a client's open tables count against its limit)."""
+def _still_open(tables: Tables) -> Callable[[str], bool | None]:
+    """Whether a table is still open (a client's open tables count against its limit);
+    None: this process does not know it (gone, or made by another process just now)."""
 
-    def still_open(table_id: str) -> bool:
+    def still_open(table_id: str) -> bool | None:
         live = tables.live.get(table_id)
-        return live is not None and live.status == "open"
+        return None if live is None else live.status == "open"
 
     return still_open
+
+
+async def _count_table(
+    request: Request, limits: ClientLimits, tables: Tables, metrics: Metrics, chosen: str | None
+) -> str:
+    """Count a new table against the request's client, who is refused (429, ``Retry-After``,
+    in language ``chosen``, else the browser's) past its limits; returns the client's key."""
+    who = client_key(request.client.host if request.client else None)
+    refusal = await limits.table_refusal(who, _still_open(tables))
+    if refusal is not None:
+        reason, wait = refusal
+        metrics.refused.labels(reason="open-tables" if reason == "open" else "tables").inc()
+        with using(asked_language(request.headers.get("accept-language"), chosen)):
+            if reason == "open":
+                message = _(
+                    "You have {n} tables whose game has not started: start one, or let one expire, "
+                    "before you create another."
+                ).format(n=limits.limits.open_tables)
+            else:
+                message = _("You have created many tables in a short time: wait {seconds} s.").format(seconds=int(wait))
+        raise Limited("too-many-tables", message, wait)
+    return who
 
 
 @router.post("/api/tables")
@@ -104,21 +143,8 @@ async def create_table(
 ) -> Created:
     with using(asked_language(request.headers.get("accept-language"))):
         asked = parse_body(CreateTable, await request.body())
-    who = client_key(request.client.host if request.client else None)
-    refusal = limits.table_refusal(who, _still_open(tables))
-    if refusal is not None:
-        reason, wait = refusal
-        metrics.refused.labels(reason="open-tables" if reason == "open" else "tables").inc()
-        chosen = asked.lang if "lang" in asked.model_fields_set else None  # else the browser's
-        with using(asked_language(request.headers.get("accept-language"), chosen)):
-            if reason == "open":
-                message = _(
-                    "You have {n} tables whose game has not started: start one, or let one expire, "
-                    "before you create another."
-                ).format(n=limits.limits.open_tables)
-            else:
-                message = _("You have created many tables in a short time: wait {seconds} s.").format(seconds=int(wait))
-        raise Limited("too-many-tables", message, wait)
+    chosen = asked.lang if "lang" in asked.model_fields_set else None  # else the browser's
+    who = await _count_table(request, limits, tables, metrics, chosen)
     member = await members.member_of(request)
     try:
         invite = new_token() if asked.private else None
@@ -139,10 +165,37 @@ async def create_table(
                 rated=asked.rated,
             )
     except Refused:
-        limits.uncount(who)
+        await limits.uncount(who)
         raise
-    limits.created(who, live.id)
+    await limits.created(who, live.id)
     return {"id": live.id, "seat": 0, "token": token, "invite": invite}
+
+
+@router.post("/api/play-now")
+async def play_against_bots(
+    request: Request,
+    tables: TablesPart,
+    limits: LimitsPart,
+    members: MembersPart,
+    metrics: Annotated[Metrics, part(Metrics)],
+) -> Created:
+    """The lobby's "Play now against a bot": a table whose other seats are bots, started
+    (:mod:`red7.web.table.play_now`); counted as a table made."""
+    with using(asked_language(request.headers.get("accept-language"))):
+        asked = parse_body(PlayNow, await request.body())
+    chosen = asked.lang if "lang" in asked.model_fields_set else None
+    who = await _count_table(request, limits, tables, metrics, chosen)
+    member = await members.member_of(request)
+    try:
+        with using(asked.lang):
+            live, token = await play_now(
+                tables, asked.players, asked.advanced, asked.actions, asked.level, asked.lang, asked.name, member
+            )
+    except Refused:
+        await limits.uncount(who)
+        raise
+    await limits.created(who, live.id)
+    return {"id": live.id, "seat": 0, "token": token}
 
 
 def _in_language(tables: Tables, table_id: str, request: Request) -> str:
@@ -151,12 +204,12 @@ def _in_language(tables: Tables, table_id: str, request: Request) -> str:
     return live.lang if live is not None else asked_language(request.headers.get("accept-language"))
 
 
-def _join_limit(tables: Tables, limits: ClientLimits, metrics: Metrics, table_id: str, request: Request) -> None:
+async def _join_limit(tables: Tables, limits: ClientLimits, metrics: Metrics, table_id: str, request: Request) -> None:
     """Count a seat taken or left by the request's client; refused (429, ``Retry-After``,
     in the table's language) if it asks too often: a flood of joins and leaves changes no
-    table (:meth:`~red7.web.http.limits.ClientLimits.join_wait`)."""
+    table (:meth:`~red7.web.http.client_limits.ClientLimits.join_wait`)."""
     who = client_key(request.client.host if request.client else None)
-    wait = limits.join_wait(who)
+    wait = await limits.join_wait(who)
     if wait:
         metrics.refused.labels(reason="joins").inc()
         with using(_in_language(tables, table_id, request)):
@@ -174,7 +227,7 @@ async def take_seat(
     members: MembersPart,
     metrics: Annotated[Metrics, part(Metrics)],
 ) -> Seated:
-    _join_limit(tables, limits, metrics, table_id, request)
+    await _join_limit(tables, limits, metrics, table_id, request)
     with using(_in_language(tables, table_id, request)):
         asked = parse_body(TakeSeat, await request.body())
     member = await members.member_of(request)
@@ -213,7 +266,7 @@ async def leave_seat(
     limits: LimitsPart,
     metrics: Annotated[Metrics, part(Metrics)],
 ) -> Done:
-    _join_limit(tables, limits, metrics, table_id, request)
+    await _join_limit(tables, limits, metrics, table_id, request)
     with using(_in_language(tables, table_id, request)):
         asked = parse_body(LeaveSeat, await request.body())
     await seating.leave(tables, table_id, asked.token)

@@ -5,7 +5,7 @@ the request's body (a token never goes in an address), and is answered which of 
 tables await that seat now (:class:`~red7.web.table.frames.TurnsPage`): the "your turn"
 list of a person coming back to their correspondence games. A token that opens no seat
 is left out, as a table that does not exist: the answer says nothing of them. Each
-client may ask so often (:meth:`~red7.web.http.limits.ClientLimits.ask_wait`: 429 with
+client may ask so often (:meth:`~red7.web.http.client_limits.ClientLimits.ask_wait`: 429 with
 ``Retry-After``).
 """
 
@@ -17,7 +17,8 @@ from fastapi import APIRouter, Request
 
 from ....play.session import Role
 from ....ui.i18n import _, using
-from ...http.limits import ClientLimits, client_key
+from ...http.client_limits import ClientLimits
+from ...http.limits import client_key
 from ...http.parts import part
 from ...http.refusals import Limited, asked_language
 from ..clocks import countdown
@@ -35,7 +36,7 @@ async def your_turns(
 ) -> TurnsPage:
     lang = asked_language(request.headers.get("accept-language"))
     who = client_key(request.client.host if request.client else None)
-    wait = limits.ask_wait(who)
+    wait = await limits.ask_wait(who)
     if wait:
         with using(lang):
             raise Limited("too-many", _("Too many requests: wait {seconds} s.").format(seconds=int(wait)), wait)

@@ -1,4 +1,8 @@
-// Red7 web: the lobby, /. Create a table, public or private (POST /api/tables: this
+// Red7 web: the lobby, /. First what Red7 is, how to learn it and "Play now against a
+// bot" (POST /api/play-now: a started table, this browser in seat 0; its settings, shown
+// beside the button, are changed there and kept in localStorage); then the tables awaiting
+// this browser's turn and the open tables; then a table made by hand, its common options
+// first and the rest folded. Create a table, public or private (POST /api/tables: this
 // browser sits in seat 0 and keeps the seat token, and a private table's invitation),
 // join a free seat or watch one of the public tables, a page of them at a time, filtered
 // (GET /api/tables?offset=&limit=&players=&advanced=&actions=&free=). The page's words
@@ -11,6 +15,9 @@ import {
 } from "./common.js";
 
 const CLOCKS = ["0", "60", "180", "86400", "259200"];
+const LEVELS = ["easy", "medium", "hard"];
+const PLAY_NOW = "red7:play-now"; // localStorage: the settings of "Play now" the person chose
+const PLAY_NOW_DEFAULTS = { players: 2, advanced: false, actions: false, level: "medium" };
 
 let words = { lang: "en", languages: { en: "English", "pt-BR": "Português (Brasil)" }, ui: {} };
 let tables = [];
@@ -25,6 +32,16 @@ function applyWords() {
   document.documentElement.lang = words.lang;
   document.title = t(ui, "lobby_title");
   $("title").textContent = t(ui, "lobby_title");
+  $("about").textContent = t(ui, "about_red7");
+  $("learn-link").textContent = t(ui, "learn_link");
+  $("learn-link").href = `/tutorial?lang=${encodeURIComponent(words.lang)}`;
+  $("play-now").textContent = t(ui, "play_now");
+  $("play-players-label").textContent = t(ui, "players");
+  $("play-level-label").textContent = t(ui, "level");
+  for (const option of $("play-level").options) option.textContent = t(ui, `level_${option.value}`);
+  $("play-advanced-label").textContent = t(ui, "advanced_game");
+  $("play-actions-label").textContent = t(ui, "action_cards");
+  $("more-options-title").textContent = t(ui, "more_options");
   $("page-lang-label").textContent = t(ui, "language");
   $("new-title").textContent = t(ui, "new_table");
   $("name-label").textContent = t(ui, "your_name");
@@ -64,8 +81,66 @@ function applyWords() {
     const current = select.value || words.lang;
     fillLanguages(select, words, id === "page-lang" ? words.lang : current);
   }
+  drawPlayNow();
   drawTables();
   drawTurns();
+}
+
+// --- "Play now against a bot" -----------------------------------------------------------------
+
+/** The settings of "Play now": the person's, else the defaults (2 players, basic game, medium bots). */
+function playNowSettings() {
+  let kept = {};
+  try {
+    kept = JSON.parse(localStorage.getItem(PLAY_NOW) || "{}") || {};
+  } catch {
+    kept = {};
+  }
+  const settings = { ...PLAY_NOW_DEFAULTS };
+  if ([2, 3, 4].includes(kept.players)) settings.players = kept.players;
+  if (typeof kept.advanced === "boolean") settings.advanced = kept.advanced;
+  if (typeof kept.actions === "boolean") settings.actions = kept.actions;
+  if (LEVELS.includes(kept.level)) settings.level = kept.level;
+  return settings;
+}
+
+/** The settings of "Play now" in its controls and in the line beside the button. */
+function drawPlayNow() {
+  const ui = words.ui;
+  const settings = playNowSettings();
+  $("play-players").value = String(settings.players);
+  $("play-level").value = settings.level;
+  $("play-advanced").checked = settings.advanced;
+  $("play-actions").checked = settings.actions;
+  const game = t(ui, settings.advanced ? "game_advanced" : "game_basic");
+  $("play-now-summary").textContent = t(ui, "play_now_summary", {
+    n: settings.players,
+    game: settings.actions ? t(ui, "game_with_actions", { game }) : game,
+    level: t(ui, `level_${settings.level}`),
+  });
+}
+
+function playNowChanged() {
+  localStorage.setItem(PLAY_NOW, JSON.stringify({
+    players: Number($("play-players").value),
+    advanced: $("play-advanced").checked,
+    actions: $("play-actions").checked,
+    level: $("play-level").value,
+  }));
+  drawPlayNow();
+}
+
+async function playNow() {
+  const button = $("play-now");
+  button.disabled = true;
+  try {
+    const answer = await api("/api/play-now", { ...playNowSettings(), lang: words.lang, name: name() });
+    setToken(answer.id, answer.token);
+    location.href = `/t/${encodeURIComponent(answer.id)}`;
+  } catch (err) {
+    toast(err.message);
+    button.disabled = false;
+  }
 }
 
 async function setLanguage(lang) {
@@ -261,6 +336,14 @@ async function create(event) {
 function main() {
   $("name").value = getName();
   $("create").addEventListener("submit", create);
+  $("play-now").addEventListener("click", playNow);
+  $("filters-title").addEventListener("click", () => { // the filters, folded until asked for
+    const open = $("filters").hidden;
+    $("filters").hidden = !open;
+    $("filters-title").setAttribute("aria-expanded", String(open));
+  });
+  $("play-now-form").addEventListener("change", playNowChanged);
+  $("play-now-form").addEventListener("submit", (event) => event.preventDefault());
   $("filters").addEventListener("change", filtersChanged);
   $("filters").addEventListener("submit", (event) => event.preventDefault());
   $("page-lang").addEventListener("change", (event) => {

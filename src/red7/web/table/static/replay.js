@@ -1,7 +1,7 @@
 // Red7 web: the replay of a game, /t/<id>/replay/<n>: every decision's frame (GET
 // /api/tables/<id>/games/<n>/replay, as this browser's seat saw it, or as a spectator),
 // drawn by the same renderer as the live table; First/Previous/Next/Last and the
-// ←/→/Home/End keys step through it.
+// ←/→/Home/End keys step through it; #13 in the address opens it on decision 13.
 
 import { api, getInvite, getToken, h, loadWords, pageLanguage, t, toast } from "./common.js";
 import { renderBoard } from "./render.js";
@@ -35,6 +35,13 @@ function show(i) {
   $("where").textContent = t(ui, "decision_of", { i: at, n: frames.length - 1 });
   $("first").disabled = $("previous").disabled = at === 0;
   $("next").disabled = $("last").disabled = at === frames.length - 1;
+  if (at || location.hash) history.replaceState(null, "", `#${at}`); // the step, to link or to come back to
+}
+
+/** The step the address asks for: /t/<id>/replay/<n>#13 opens on decision 13 (a review's line links there). */
+function askedStep() {
+  const asked = Number(location.hash.slice(1));
+  return Number.isInteger(asked) && asked > 0 ? asked : 0;
 }
 
 async function load() {
@@ -68,7 +75,7 @@ async function load() {
   $("settings").textContent = `${t(ui, "replay")} · ${first.table.settings}`;
   document.title = `Red7 · ${t(ui, "replay")} · ${first.table.settings}`;
   words();
-  show(0);
+  show(askedStep());
 }
 
 function main() {

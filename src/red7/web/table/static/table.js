@@ -45,7 +45,7 @@ let refusal = null; // the error frame a refused connection was sent before it w
 let tokenDropped = false; // the server refused this browser's token: reconnect as a spectator
 let firstFrame = true;
 let lastPrompt = "";
-let hint = null; // {seq, text}: the hint asked at frame `seq` (text null while it is worked out)
+let hint = null; // {game, seq, text}: the hint asked at frame `seq` of game `game` (text null while it is worked out)
 const drafts = { name: getName(), levels: {} }; // what is typed in the set-up panel
 
 const $ = (id) => document.getElementById(id);
@@ -152,15 +152,16 @@ function showGone() {
 
 /** A hint's answer: shown if it is for the position on the board (a later frame made it stale). */
 function onHint(data) {
-  if (!frame || !hint || data.seq !== frame.seq) return;
-  hint = { seq: data.seq, text: data.text };
+  if (!frame || !hint || data.seq !== frame.seq || data.game !== frame.table.game) return;
+  hint = { game: data.game, seq: data.seq, text: data.text };
   draw();
 }
 
 function askHint() {
-  if (!myTurn() || !frame.table.hints || (hint && hint.seq === frame.seq)) return;
-  if (send({ type: "hint", seq: frame.seq })) {
-    hint = { seq: frame.seq, text: null };
+  if (!myTurn() || !frame.table.hints || hint) return;
+  const game = frame.table.game;
+  if (send({ type: "hint", seq: frame.seq, game })) {
+    hint = { game, seq: frame.seq, text: null };
     draw();
   }
 }
@@ -179,8 +180,8 @@ function onError(data) {
     clearToken(tableId);
     token = null;
   }
-  if (data.code === "bad-token" || data.code === "seat-revoked") {
-    // this browser's token no longer opens a seat here: watch instead
+  if (data.code === "bad-token" || data.code === "seat-revoked" || data.code === "account-revoked") {
+    // this browser's token no longer opens a seat here (an admin revoked it, or banned its account): watch instead
     clearToken(tableId);
     token = null;
     tokenDropped = true;
@@ -220,7 +221,7 @@ function onFrame(data) {
   chatSeats(data);
   document.documentElement.lang = data.table.lang;
   if (pending && pending.seq !== data.seq) pending = null;
-  if (hint && hint.seq !== data.seq) hint = null; // the hint was for a position that is gone
+  if (hint && (hint.seq !== data.seq || hint.game !== data.table.game)) hint = null; // for a position that is gone
   noticeTurn(myTurn(), `Red7 · ${data.table.name || data.table.settings}`, t(ui, "your_turn_title"), firstFrame);
   const { usable } = pickable(data);
   if (!usable.includes(selected)) selected = usable.length === 1 ? usable[0] : null;
@@ -645,6 +646,7 @@ function pickCard(id) {
 async function choose(option) {
   if (pending || dialog().open || !myTurn()) return;
   const seq = frame.seq;
+  const game = frame.table.game;
   if (option.kind === "concede") {
     const answer = await ask({
       title: `${t(ui, "concede")}?`,
@@ -678,11 +680,12 @@ async function choose(option) {
     if (answer !== "yes") return;
   }
   // the table may have moved on while the question was open
-  if (!myTurn() || frame.seq !== seq || !frame.game.options.some((o) => o.action === option.action)) {
+  const moved = frame.seq !== seq || frame.table.game !== game;
+  if (!myTurn() || moved || !frame.game.options.some((o) => o.action === option.action)) {
     draw();
     return;
   }
-  if (send({ type: "decide", seq, action: option.action })) {
+  if (send({ type: "decide", seq, action: option.action, game })) {
     pending = { seq };
     selected = null;
     draw();
@@ -691,7 +694,7 @@ async function choose(option) {
 
 function takeBack() {
   if (!myTurn() || pending || !frame.game.staged.length) return;
-  if (send({ type: "take_back", seq: frame.seq })) {
+  if (send({ type: "take_back", seq: frame.seq, game: frame.table.game })) {
     pending = { seq: frame.seq };
     selected = null;
     draw();

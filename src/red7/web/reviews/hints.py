@@ -74,10 +74,10 @@ class Hints:
             message = _("You asked for many hints in a short time: wait {seconds} s.").format(seconds=int(wait) + 1)
             raise Limited("too-many-hints", message, wait)
 
-    async def work_out(self, live: LiveTable, seat: int, seq: int, game: int) -> HintFrame:
+    async def work_out(self, live: LiveTable, seat: int, seq: int, game: int, lang: str | None = None) -> HintFrame:
         """The hint for ``seat`` at ``seq`` of game number ``game`` (already :meth:`check`
         ed), worked out in a thread (the event loop serves the other tables meanwhile):
-        its frame."""
+        its frame, in ``lang`` (the asker's; None: the table's language)."""
         key = (live.id, seat)
         self._busy.add(key)
         try:
@@ -85,7 +85,7 @@ class Hints:
             plan = await asyncio.get_running_loop().run_in_executor(None, hint.plan)
         finally:
             self._busy.discard(key)
-        with using(live.lang):
+        with using(lang or live.lang):
             return hint_frame(plan, game, seq, live.names(), live.config.advanced)
 
 

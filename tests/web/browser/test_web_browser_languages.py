@@ -43,7 +43,7 @@ def reads(page: Page, lang: str) -> None:
     expect(page.locator("html")).to_have_attribute("lang", lang)
     expect(page.locator("#page-lang")).to_have_value(lang)
     expect(page.locator("#page-lang-label")).to_have_text(words["label"])
-    expect(page.locator("#settings")).to_have_text(words["settings"])
+    expect(page.locator("#settings")).to_contain_text(f" · {words['settings']}")  # (after the name: "Ana's table")
     expect(page.locator(".rule-name")).to_have_text(words["rule"])
     expect(page.locator(".standing")).to_contain_text(words["standing"])
 

@@ -19,7 +19,7 @@ from ...ui.i18n import _, parse_language
 
 class Refused(Exception):
     """A request that cannot be done: ``code`` for programs, ``message`` in words (in
-    the table's language). Nothing was changed."""
+    the asker's language). Nothing was changed."""
 
     def __init__(self, code: str, message: str, status: int = 400) -> None:
         super().__init__(message)

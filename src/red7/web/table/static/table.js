@@ -839,7 +839,9 @@ let languages = null; // {lang, languages} of GET /api/ui: the control's choices
 function showLanguage(lang) {
   document.documentElement.lang = lang;
   $("page-lang-label").textContent = t(ui, "language");
-  if (languages) fillLanguages($("page-lang"), languages, lang);
+  const select = $("page-lang");
+  if (languages && !select.options.length) fillLanguages(select, languages, lang); // (once: a frame never redraws it)
+  if (select.value !== lang) select.value = lang;
 }
 
 /** The person chose another language: kept for every page, and the table read again in it. */

@@ -49,6 +49,10 @@ measured:
   card of another hand or of the deck is caught, since it was never public. Each frame is
   also checked to be addressed to its seat, with a hand of the size the table shows.
 
+Languages (``--languages en,pt-BR``, with people): each person's hello asks for a
+language, seat by seat in turn, so a table's people read it in two languages (its frames'
+words made once per language); by default none is asked and each reads the table's.
+
 Chat (``--chat``, with people): every person also chats, as the server lets a person: a
 line at random moments, on average one every ``--chat-every`` seconds (20 by default),
 never two within 2.5 s (the server's limit is a line every 2 s after a burst of 5: a
@@ -105,7 +109,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,6 +117,7 @@ from typing import Any
 import httpx
 import websockets
 
+from red7.ui.i18n import translations
 from red7.web.chat.chat import RATE as CHAT_RATE
 from red7.web.chat.chat import REACTIONS
 from red7.web.http.limits import UNLIMITED
@@ -510,10 +515,20 @@ class Person:
     previous decision), times its decisions, and checks every frame for leaks."""
 
     def __init__(
-        self, server: Server, table: str, seat: int, token: str, pace: Pace, stats: Stats, delay: float, seed: int
+        self,
+        server: Server,
+        table: str,
+        seat: int,
+        token: str,
+        pace: Pace,
+        stats: Stats,
+        delay: float,
+        seed: int,
+        lang: str | None = None,
     ) -> None:
         self.url = f"ws://127.0.0.1:{server.port}/ws/{table}"
         self.token = token  # said in the socket's first message (never in an address)
+        self.lang = lang  # the language its hello asks for (None: the table's)
         self.table, self.seat, self.pace, self.stats, self.delay = table, seat, pace, stats, delay
         self.rng = random.Random(seed)
         self.sent: dict[int, float] = {}
@@ -533,7 +548,8 @@ class Person:
         try:
             async with websockets.connect(self.url, proxy=None, open_timeout=60, max_queue=None) as ws:
                 chat = self.stats.chat is not None
-                await ws.send(json.dumps({"type": "hello", "token": self.token, "chat": chat}))
+                hello = {"type": "hello", "token": self.token, "chat": chat}
+                await ws.send(json.dumps(hello if self.lang is None else {**hello, "lang": self.lang}))
                 receiving = asyncio.create_task(self.receive(ws))
                 stopping = asyncio.create_task(self.stats.stop.wait())
                 chatting = asyncio.create_task(self.chat(ws)) if chat else None
@@ -647,7 +663,9 @@ class Person:
                 continue
             if line["name"] != NAMES[seat]:
                 problems.append(f"a line of seat {seat} under the name {line['name']!r}")
-            expected = REACTIONS.get(line["reaction"]) if line["reaction"] else None
+            # (in the language its hello asked, else its table's: English)
+            reaction = REACTIONS.get(line["reaction"]) if line["reaction"] else None
+            expected = None if reaction is None else translations(self.lang or "en").gettext(reaction)
             if expected is not None and line["text"] != expected:
                 problems.append(f"reaction {line['reaction']} as {line['text']!r}")
             if line["reaction"] is None and line["text"] not in chat.said.get((self.table, seat), ()):
@@ -713,7 +731,13 @@ class Person:
 
 
 async def people_load(
-    cluster: Cluster, games: int, seconds: float, ramp: float, clock: int = 0, chat: float | None = None
+    cluster: Cluster,
+    games: int,
+    seconds: float,
+    ramp: float,
+    clock: int = 0,
+    chat: float | None = None,
+    languages: Sequence[str] = (),
 ) -> dict[str, Any]:
     stats = Stats(chat=None if chat is None else ChatStats(every=chat))
     people: list[Person] = []
@@ -733,7 +757,8 @@ async def people_load(
             pace = Pace()
             for seat, token in enumerate(tokens):
                 server = cluster.server(g + seat)
-                person = Person(server, table, seat, token, pace, stats, delay=1.0, seed=g * 4 + seat)
+                lang = languages[seat % len(languages)] if languages else None
+                person = Person(server, table, seat, token, pace, stats, delay=1.0, seed=g * 4 + seat, lang=lang)
                 people.append(person)
                 tasks.append(asyncio.create_task(person.run()))
     setup = time.monotonic() - started
@@ -999,8 +1024,9 @@ async def measure(args: argparse.Namespace, stack: contextlib.ExitStack) -> dict
         counts = [int(k) for k in args.bot_tables.split(",")]
         return await bots_load(cluster, counts, args.bot_seconds, args.budget)
     ramp = args.ramp if args.ramp is not None else max(5.0, args.games / 25)
+    languages = [lang for lang in args.languages.split(",") if lang]
     return await people_load(
-        cluster, args.games, args.seconds, ramp, args.clock, args.chat_every if args.chat else None
+        cluster, args.games, args.seconds, ramp, args.clock, args.chat_every if args.chat else None, languages
     )
 
 
@@ -1052,6 +1078,12 @@ def main(argv: list[str] | None = None) -> None:
         type=float,
         default=20.0,
         help=f"with --chat: a person's mean seconds between two lines (default 20; at least {CHAT_GAP} s apart)",
+    )
+    parser.add_argument(
+        "--languages",
+        default="",
+        help="the languages the people's hellos ask for, seat by seat (e.g. en,pt-BR: seats 0 and 2 read English, "
+        "1 and 3 Portuguese; default: none, each reads the table's)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)

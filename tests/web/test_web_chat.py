@@ -328,7 +328,7 @@ def test_the_pages_chat_script_sends_the_fields_of_the_model() -> None:
     table = (Path(views.__file__).parent / "static" / "table.js").read_text()
     assert set(Say.model_fields) == {"type", "text", "reaction"}
     assert 'type: "chat", ...message' in script and "say({ text })" in script and "say({ reaction: r.id })" in script
-    assert "lang: pageLanguage(), chat: true" in table
+    assert "lang: askedLanguage(), chat: true" in table
     assert ".innerHTML" not in script  # lines are text, never markup
 
 

@@ -148,7 +148,7 @@ def test_the_pages_scripts_send_the_fields_of_the_models() -> None:
     for model in (Decide, TakeBack, Hint, Again, Decline):
         assert "game" in model.model_fields, model
     assert "{ token, seat: s, level:" in table and "{ token }" in table and "{ name, invite }" in table
-    assert "lang: pageLanguage(), chat: true, invite }" in table
+    assert "lang: askedLanguage(), chat: true, invite }" in table
 
 
 # --- refusals of what the models refuse ------------------------------------------------------------

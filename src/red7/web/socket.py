@@ -2,7 +2,9 @@
 
 Its first message is the client's hello (:class:`~red7.web.table.requests.Hello`:
 ``{"type": "hello", "token": "...", "lang": "pt-BR"}``; ``token`` null or absent: a
-spectator; ``lang``: the language of a refusal before the table's is known; ``invite``:
+spectator; ``lang``: the connection's language, every word it is sent (frames, refusals,
+chat, hints) — absent or one this server does not speak, the browser's
+``Accept-Language``, else the table's; ``invite``:
 a private table's invitation secret, which a spectator of it needs). The server
 then sends a ``table`` frame (:func:`red7.web.table.views.table_frame`) and another after every
 change, and an ``error`` frame for anything refused. The client sends
@@ -51,7 +53,7 @@ from .http.limits import Bucket, client_key
 from .http.metrics import Metrics
 from .http.origins import Origin, same_origin
 from .http.parts import parts_of
-from .http.refusals import Limited, Refused, asked_language
+from .http.refusals import Limited, Refused, asked_language, spoken_language
 from .http.wire import MAX_MESSAGE
 from .protocol import Sent, parse_message
 from .reviews.hints import Hints
@@ -170,7 +172,8 @@ async def _greeted(rooms: Rooms, websocket: WebSocket, table_id: str, lang: str,
     except Refused as err:
         await refuse(err.code, err.message, 4400)
         return
-    lang = asked_language(None, hello.lang, lang)
+    accept = websocket.headers.get("accept-language")
+    lang = asked_language(accept, hello.lang)
     tables = rooms.tables
     try:
         with using(lang):
@@ -182,20 +185,21 @@ async def _greeted(rooms: Rooms, websocket: WebSocket, table_id: str, lang: str,
     except Refused as err:
         await refuse(err.code, err.message, 4404)
         return
+    lang = spoken_language(accept, hello.lang) or live.lang  # (the table's: the default of its invitation)
     if hello.token and seat is None:
-        with using(live.lang):
+        with using(lang):
             refusal = bad_token()
         await refuse(refusal.code, refusal.message, 4403)
         return
     try:
-        with using(live.lang):
+        with using(lang):
             admit(live, seat, hello.invite)
     except Refused as err:  # a private table, and neither a seat nor its invitation
         await refuse(err.code, err.message, 4403)
         return
     # the invitation it came by: a spectator's connection ends once the host changes it
     invited = token_hash(hello.invite) if hello.invite and live.private and live.invited(hello.invite) else None
-    await _game(rooms, websocket, live, seat, hello.chat, invited, who)
+    await _game(rooms, websocket, live, seat, hello.chat, invited, who, lang)
 
 
 async def _game(
@@ -206,8 +210,10 @@ async def _game(
     chat: bool,
     invited: str | None,
     who: str,
+    lang: str,
 ) -> None:
-    """The greeted connection's messages, one at a time, until it closes."""
+    """The greeted connection's messages, one at a time, until it closes; every word it
+    is sent in ``lang``."""
     clock = rooms.sockets.clock
 
     async def send(text: str) -> None:
@@ -221,11 +227,11 @@ async def _game(
         await websocket.close(code=4403, reason=code)
 
     holds = None if seat is None else live.seats[seat].token_hash
-    client = Client(live.id, seat, send, token_hash=holds, end=end, invite_hash=invited)
+    client = Client(live.id, seat, send, lang=lang, token_hash=holds, end=end, invite_hash=invited)
     await rooms.presence.connect(client)
     if chat:
         rooms.chat.join(client)
-        await rooms.chat.history(live, seat, send)
+        await rooms.chat.history(live, seat, send, lang)
     messages = Bucket.full(RATE, BURST, clock())
     hinting: set[asyncio.Task[None]] = set()  # this connection's hints being worked out
 
@@ -234,7 +240,7 @@ async def _game(
             frame = await worked_out
         except Exception:  # a hint that fails says so; it never ends the connection
             log.exception("a hint failed at table %s", live.id)
-            with using(live.lang):
+            with using(lang):
                 await refuse("hint-failed", _("The hint could not be worked out: try again."))
             return
         with contextlib.suppress(Exception):  # the client may be gone meanwhile
@@ -246,7 +252,7 @@ async def _game(
             if received["type"] == "websocket.disconnect":
                 break
             message = received.get("text")
-            with using(live.lang):
+            with using(lang):
                 if messages.take(clock()):
                     await refuse("too-fast", _("Too many messages: slow down."))
                     continue
@@ -282,7 +288,7 @@ async def _game(
 async def _handle(
     rooms: Rooms, live: LiveTable, client: Client, message: Sent, who: str
 ) -> Awaitable[HintFrame] | None:
-    """One message of a greeted connection of client ``who`` (in the table's language),
+    """One message of a greeted connection of client ``who`` (in its language),
     from the seat it holds now (:attr:`Client.seat`; a message cannot name one). Every
     message type is handled here (mypy's ``assert_never`` fails on one that is not). A
     hint the seat may have is handed to the search pool here: what gives its frame is
@@ -295,7 +301,9 @@ async def _handle(
         raise Refused("spectator", _("Spectators cannot play: take a seat to play."), 403)
     match message:
         case Hint():
-            return rooms.hints.ask(live, seat, message.seq, who, rooms.search, rooms.sockets.clock(), message.game)
+            return rooms.hints.ask(
+                live, seat, message.seq, who, rooms.search, rooms.sockets.clock(), message.game, client.lang
+            )
         case Decide():
             await play.decide(rooms.tables, live.id, seat, message.seq, message.action, message.game)
         case TakeBack():

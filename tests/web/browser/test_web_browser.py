@@ -327,7 +327,9 @@ def test_a_refused_connection_says_why_with_the_way_back(people: People, server:
 
 def test_a_portuguese_table_speaks_portuguese(people: People, server: WebServer) -> None:
     table, token = new_table(server, 2, lang="pt-BR", name="Júlia", bots={1: "easy"})
-    page = people.seated(table, token)
+    # a browser in a language the site does not speak reads the table in its own (an
+    # English or Portuguese one reads its own: tests/web/browser/test_web_browser_languages.py)
+    page = people.seated(table, token, locale="fr-FR")
     wait_for_turn(page)
     assert page.locator("html").get_attribute("lang") == "pt-BR"
     expect(page.locator(".hand-zone .prompt")).to_contain_text(re.compile(r"Sua vez|Descarte|desistir", re.I))

@@ -60,7 +60,8 @@ def test_notice_greyed_reason_hint_and_review(people: People, server: WebServer,
     phone = size == "phone"
     options = {"viewport": PHONE, "is_mobile": True, "has_touch": True} if phone else {"viewport": LAPTOP}
     table, token = table_with_a_bot(server, lang, "Nina")
-    page = people.seated(table, token, **options)
+    # (her browser in the table's language: each person reads a table in their own)
+    page = people.seated(table, token, locale="pt-BR" if lang == "pt-BR" else "en-GB", **options)
     words = WORDS[lang]
 
     def press(selector: str, force: bool = False) -> None:

@@ -1,5 +1,5 @@
 """The rules page in Chromium (Debian's), against a real ``red7 serve``: reached from the
-lobby and from a table, in the language of each (English, Portuguese), its seven rules
+lobby and from a table, in its reader's language (English, Portuguese), its seven rules
 and the table page's keys, its other language one link away, on a laptop and a phone,
 with no serious accessibility violation (axe) and nothing off the side of the screen."""
 
@@ -56,21 +56,23 @@ def test_the_rules_open_from_the_lobby_in_its_language(people: People, lang: str
 
 
 @pytest.mark.parametrize("lang", ["en", "pt-BR"])
-def test_a_table_links_the_rules_in_the_tables_language(people: People, server: WebServer, lang: str) -> None:
+def test_a_table_links_the_rules_in_its_readers_language(people: People, server: WebServer, lang: str) -> None:
+    """A table in ``lang`` read by a browser of the other language: its rules in the reader's."""
     created = post(server, "/api/tables", {"players": 2, "name": "Ana", "lang": lang})
     table, token = created["id"], created["token"]
     post(server, f"/api/tables/{table}/bots", {"token": token, "seat": 1, "level": "easy"})
     post(server, f"/api/tables/{table}/start", {"token": token})
-    page = people.context(locale="en" if lang == "pt-BR" else "pt-BR").new_page()  # a browser of the other
+    reader = "en" if lang == "pt-BR" else "pt-BR"
+    page = people.context(locale=reader).new_page()  # a browser of the other
     page.goto("/")
     page.evaluate("([id, token]) => localStorage.setItem(`red7:token:${id}`, token)", [table, token])
     page.goto(f"/t/{table}")
     link = page.locator("#rules-link")
-    expect(link).to_have_text(WORDS[lang]["link"])
-    expect(link).to_have_attribute("href", f"/rules?lang={lang}")
+    expect(link).to_have_text(WORDS[reader]["link"])
+    expect(link).to_have_attribute("href", f"/rules?lang={reader}")
     with page.expect_popup() as opened:
         link.click()
     rules = opened.value
     rules.wait_for_load_state()
-    expect(rules.locator("h1")).to_have_text(WORDS[lang]["title"])
-    assert rules.url.endswith(f"/rules?lang={lang}")
+    expect(rules.locator("h1")).to_have_text(WORDS[reader]["title"])
+    assert rules.url.endswith(f"/rules?lang={reader}")

@@ -127,7 +127,7 @@ def may_post(live: LiveTable, seat: int | None) -> bool:
 
 def line_json(line: StoredLine) -> ChatLine:
     """A line as a frame carries it (:class:`~red7.web.chat.wire.ChatLine`), a reaction's
-    words in the language in use (the table's). (The database holds only the channels
+    words in the language in use (its reader's). (The database holds only the channels
     and reactions :class:`~red7.web.chat.wire.Say` lets in.)"""
     return {
         "id": line.id,
@@ -139,6 +139,13 @@ def line_json(line: StoredLine) -> ChatLine:
         "text": _(REACTIONS[line.reaction]) if line.reaction in REACTIONS else line.text,
         "at": line.at.astimezone(UTC).isoformat(),
     }
+
+
+def worded(line: ChatLine) -> ChatLine:
+    """``line`` with a reaction's words in the language in use (a line is told over the
+    bus in its speaker's language; free text is kept as said)."""
+    reaction = line["reaction"]
+    return line if reaction is None else {**line, "text": _(REACTIONS[reaction])}
 
 
 def chat_frame(lines: list[ChatLine], history: bool, live: LiveTable, seat: int | None) -> ChatFrame:
@@ -189,7 +196,7 @@ class Chat:
 
     async def say(self, live: LiveTable, seat: int | None, connection: object, message: Say) -> None:
         """The connection ``connection`` in ``seat`` (None: a spectator) says ``message``
-        at ``live`` (in the table's language): refused, and nothing kept, if it may not
+        at ``live`` (in the language in use, the speaker's): refused, and nothing kept, if it may not
         (spectators' chat off), if it is empty or both a reaction and text, or if it
         comes too fast."""
         if not may_post(live, seat):
@@ -220,11 +227,14 @@ class Chat:
             return self._spectators.setdefault(connection, Bucket.full(RATE, BURST, self.clock()))
         return self._buckets.setdefault((table_id, seat), Bucket.full(RATE, BURST, self.clock()))
 
-    async def history(self, live: LiveTable, seat: int | None, send: Callable[[str], Awaitable[None]]) -> None:
-        """Send a connection in ``seat`` the last :data:`HISTORY` lines it may read."""
+    async def history(
+        self, live: LiveTable, seat: int | None, send: Callable[[str], Awaitable[None]], lang: str | None = None
+    ) -> None:
+        """Send a connection in ``seat`` the last :data:`HISTORY` lines it may read, in
+        ``lang`` (its language; None: the table's)."""
         channels = (PLAYERS, SPECTATORS) if seat is None else (PLAYERS,)
         stored = await self.tables.db(recent_lines, self.tables.store, live.id, channels, HISTORY)
-        with using(live.lang):
+        with using(lang or live.lang):
             frame = chat_frame([line_json(line) for line in stored], True, live, seat)
         with contextlib.suppress(Exception):  # a client gone meanwhile is removed by its own handler
             await send(encode(frame))
@@ -243,13 +253,16 @@ class Chat:
         await self._deliver(live, line)
 
     async def _deliver(self, live: LiveTable, line: ChatLine) -> None:
-        texts: dict[bool, str] = {}
+        """Send ``line`` to this process's connections to the table that may read it, each
+        in its language (a reaction's words; each text encoded once per language)."""
+        texts: dict[tuple[bool, str], str] = {}
         for client in list(self._showing.get(live.id, ())):
             seat = client.seat  # (the seat it holds now: one unseated reads as a spectator)
             if not client.admitted(live) or not reads(seat, line["channel"]):
                 continue
-            can_post = may_post(live, seat)
-            if can_post not in texts:
-                texts[can_post] = encode(chat_frame([line], False, live, seat))
+            key = (may_post(live, seat), client.language(live))
+            if key not in texts:
+                with using(key[1]):
+                    texts[key] = encode(chat_frame([worded(line)], False, live, seat))
             with contextlib.suppress(Exception):  # a client gone mid-send is removed by its own handler
-                await client.send(texts[can_post])
+                await client.send(texts[key])

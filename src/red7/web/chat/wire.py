@@ -44,7 +44,7 @@ class Say(Request):
 @frame
 class ChatLine(TypedDict):
     """One line of a table's chat. ``seat`` null: a spectator said it. ``text`` is the
-    words (a reaction's in the table's language): plain text, to be shown as text."""
+    words (a reaction's in the reader's language): plain text, to be shown as text."""
 
     id: int
     seat: int | None
@@ -82,6 +82,6 @@ class ChatFrame(TypedDict):
     can_post: bool
     """Whether the receiver may say something (a spectator may not when ``spectators`` is off)."""
     reactions: NotRequired[Annotated[list[ReactionView] | None, Field(default=None)]]
-    """The canned reactions, in the table's language (history frames only)."""
+    """The canned reactions, in the reader's language (history frames only)."""
     words: NotRequired[Annotated[dict[str, str] | None, Field(default=None)]]
-    """The words of the chat panel, in the table's language (history frames only)."""
+    """The words of the chat panel, in the reader's language (history frames only)."""

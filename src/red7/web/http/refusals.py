@@ -19,7 +19,7 @@ from ...ui.i18n import _, parse_language
 
 class Refused(Exception):
     """A request that cannot be done: ``code`` for programs, ``message`` in words (in
-    the table's language). Nothing was changed."""
+    the asker's language). Nothing was changed."""
 
     def __init__(self, code: str, message: str, status: int = 400) -> None:
         super().__init__(message)
@@ -59,13 +59,20 @@ def asked_language(accept: str | None, *choices: Any) -> str:
     """The language to refuse a request in: the first of ``choices`` that names a
     language this server speaks (a page's own choice), else the first of the browser's
     ``Accept-Language`` header, else English."""
+    return spoken_language(accept, *choices) or "en"
+
+
+def spoken_language(accept: str | None, *choices: Any) -> str | None:
+    """The first of ``choices`` that names a language this server speaks, else the first
+    of the browser's ``Accept-Language`` header that does; None if none does (a caller
+    then falls back: to English, to the table's language)."""
     tags = [c for c in choices if isinstance(c, str)]
     tags += [part.split(";")[0].strip() for part in (accept or "").split(",")[:8]]
     for tag in tags:
         if tag and tag != "*":
             with contextlib.suppress(ValueError):
                 return parse_language(tag)
-    return "en"
+    return None
 
 
 def refusal_response(code: str, message: str, status: int, headers: dict[str, str] | None = None) -> JSONResponse:

@@ -68,12 +68,21 @@ class Hints:
     _asked: dict[tuple[str, int], asyncio.Future[Plan]] = field(default_factory=dict)
 
     def ask(
-        self, live: LiveTable, seat: int, seq: int, client: str, pool: SearchPool, now: float, game: int | None = None
+        self,
+        live: LiveTable,
+        seat: int,
+        seq: int,
+        client: str,
+        pool: SearchPool,
+        now: float,
+        game: int | None = None,
+        lang: str | None = None,
     ) -> Awaitable[HintFrame]:
         """The hint for the person in ``seat`` at ``seq`` of game ``game`` (None: the game
         being played), asked from ``client``: refused, in words (in the language in use),
         unless they may have one now (counted against their shares if they may); else its
-        work is handed to ``pool`` at once, and the awaitable returned gives its frame."""
+        work is handed to ``pool`` at once, and the awaitable returned gives its frame, in
+        ``lang`` (the asker's; None: the table's language)."""
         if not live.hints:
             raise Refused("no-hints", _("Hints are off at this table."), 403)
         if live.status != "playing":
@@ -94,7 +103,7 @@ class Hints:
         plan = pool.submit(live.session.hint(make_bot(HINT_BOT)).plan, holder=client)  # on a copy of the game
         self._asked[key] = plan
         plan.add_done_callback(lambda _: self._asked.pop(key, None))
-        return self._worded(live, plan, live.game_number, seq)
+        return self._worded(live, plan, live.game_number, seq, lang)
 
     def _take(self, key: tuple[str, int], client: str, now: float) -> None:
         """Count a hint against the seat's share and the client's (Limited, counted
@@ -115,9 +124,9 @@ class Hints:
             raise Limited("too-many-hints-address", message.format(seconds=int(wait) + 1), wait)
 
     @staticmethod
-    async def _worded(live: LiveTable, plan: Awaitable[Plan], game: int, seq: int) -> HintFrame:
+    async def _worded(live: LiveTable, plan: Awaitable[Plan], game: int, seq: int, lang: str | None) -> HintFrame:
         worked_out = await plan
-        with using(live.lang):
+        with using(lang or live.lang):
             return hint_frame(worked_out, game, seq, live.names(), live.config.advanced)
 
 

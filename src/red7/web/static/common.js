@@ -60,10 +60,12 @@ export function srOnly(text) {
 
 /** A JSON call to the server (a POST of `body`, else a GET; a seat `token` goes in the
  * Authorization header and a private table's `invite` in X-Red7-Invite, never in the
- * address); throws an Error with the server's message
- * on a refusal. */
+ * address; the language this person asked for in Accept-Language); throws an Error with
+ * the server's message on a refusal. */
 export async function api(path, body, token, invite) {
   const headers = {};
+  const lang = askedLanguage(); // refusals in this person's language, at any table
+  if (lang) headers["Accept-Language"] = lang;
   if (token) headers.Authorization = `Bearer ${token}`;
   if (invite) headers["X-Red7-Invite"] = invite; // a private table's games: its invitation
   const init = body === undefined ? { headers } : {
@@ -107,16 +109,20 @@ export const setName = (name) => localStorage.setItem("red7:name", name);
 // --- the language of the pages before a table says its own -------------------------------
 
 /** The lobby's language: the one chosen before, else the browser's (pt → pt-BR), else English. */
-export function pageLanguage() {
+export const pageLanguage = () => askedLanguage() || "en";
+
+/** The language this person asked for: the one chosen before (on any page), else the
+ * first of the browser's the pages speak (pt → pt-BR); null: none (a table then speaks its own). */
+export function askedLanguage() {
   const chosen = localStorage.getItem("red7:lang");
   if (chosen) return chosen;
-  const wanted = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+  const wanted = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ""];
   for (const tag of wanted) {
     const base = String(tag).toLowerCase().split("-")[0];
     if (base === "pt") return "pt-BR";
     if (base === "en") return "en";
   }
-  return "en";
+  return null;
 }
 
 export const choosePageLanguage = (lang) => localStorage.setItem("red7:lang", lang);

@@ -1,10 +1,11 @@
 """Each view of a table built once per change, and its text encoded once (:class:`FrameCache`).
 
-A table's clients see it through a few views only: one per seat, the mover's with its
-staged turn, and one for every spectator (:func:`~red7.web.table.views.table_frame`). A change
+A table's clients see it through a few views only: one per seat and language, the mover's
+with its staged turn, and one for every spectator in each language (:func:`~red7.web.table.views.table_frame`). A change
 of the table (or of who is online) is sent to each of its clients here; the hub
 (:class:`~red7.web.table.presence.Presence`) asks this cache for each client's view, which is made
-once per distinct :func:`~red7.web.table.views.frame_key` (however many connections show it,
+once per distinct :func:`~red7.web.table.views.frame_key` and language (however many
+connections show it,
 and however many times the table's clients are told without anything in it changing),
 and its texts (a connection's first frame, with the words of the page, or a later one
 from a given line of the move log on) are encoded once each and their bytes re-sent.
@@ -49,36 +50,41 @@ class Built:
 
 
 class FrameCache:
-    """The last :class:`Built` view of each (table, seat) with clients here (seat None:
-    the spectators')."""
+    """The last :class:`Built` view of each (table, seat, language) with clients here
+    (seat None: the spectators'). The words of a view are made once per language, not
+    once per connection: a table whose people read two languages costs two views of each
+    seat at most."""
 
     def __init__(self) -> None:
-        self._built: dict[str, dict[int | None, Built]] = {}
-        self._shared: dict[str, dict[bool, tuple[Hashable, Shared]]] = {}
+        self._built: dict[str, dict[tuple[int | None, str], Built]] = {}
+        self._shared: dict[str, dict[tuple[bool, str], tuple[Hashable, Shared]]] = {}
         self.builds = 0
         """How many views were made (:func:`~red7.web.table.views.table_frame` calls), in all."""
 
-    def view(self, live: LiveTable, seat: int | None) -> Built:
-        """The view of ``seat`` of ``live`` now: made again only if its key changed. The
+    def view(self, live: LiveTable, seat: int | None, lang: str | None = None) -> Built:
+        """The view of ``seat`` of ``live`` now, in ``lang`` (None: the table's language):
+        made again only if its key changed. The
         public part (:func:`~red7.web.table.views.shared_view`) is kept too, by the key of
         the spectators' view (the mover's, while a turn is staged: its mover sees it),
-        so that it is made once per change for every seat."""
+        so that it is made once per change and language for every seat."""
+        lang = lang or live.lang
         key = frame_key(live, seat)
         built = self._built.setdefault(live.id, {})
-        view = built.get(seat)
+        view = built.get((seat, lang))
         if view is None or view.key != key:
             self.builds += 1
             mover = seat is not None and seat == live.staging
-            view = built[seat] = Built(key, table_frame(live, seat, words=False, shared=self._public(live, mover)))
+            public = self._public(live, mover, lang)
+            view = built[seat, lang] = Built(key, table_frame(live, seat, words=False, shared=public, lang=lang))
         return view
 
-    def _public(self, live: LiveTable, mover: bool) -> Shared:
+    def _public(self, live: LiveTable, mover: bool, lang: str) -> Shared:
         viewer = live.staging if mover else None
         key = frame_key(live, viewer)
         kept = self._shared.setdefault(live.id, {})
-        found = kept.get(mover)
+        found = kept.get((mover, lang))
         if found is None or found[0] != key:
-            found = kept[mover] = (key, shared_view(live, viewer))
+            found = kept[mover, lang] = (key, shared_view(live, viewer, lang))
         return found[1]
 
     def __contains__(self, table_id: object) -> bool:

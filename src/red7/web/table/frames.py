@@ -281,6 +281,10 @@ class TableFrame(TypedDict):
 
     v: Version
     type: Literal["table"]
+    lang: Tag
+    """The language of the frame's words: the connection's (its hello's ``lang``, else the
+    browser's ``Accept-Language``, else the table's). ``table.lang`` is the table's own,
+    the one it was created in and the default of its invitation."""
     table: TableInfo
     seats: list[SeatView]
     you: int | None
@@ -294,7 +298,7 @@ class TableFrame(TypedDict):
     rematch: NotRequired[Annotated[RematchView | None, Field(default=None)]]
     """The rematch proposed or declined after the game (null or absent: none)."""
     ui: NotRequired[Annotated[dict[str, str] | None, Field(default=None)]]
-    """The words of the page's controls, in the table's language (a connection's first frame only)."""
+    """The words of the page's controls, in the frame's language (a connection's first frame only)."""
 
 
 @frame

@@ -25,7 +25,7 @@ from typing import Final
 
 from ...core.model import Config, GameError
 from ...play.session import Stop
-from ...ui.i18n import _, parse_language, using
+from ...ui.i18n import _, language, parse_language, using
 from ..http.refusals import Refused, session_refusal
 from ..storage.stored import ACCOUNT_REVOKED, ADMIN_REVOKED, new_token, token_hash
 from .clocks import CLOCKS, clock_refusal
@@ -181,7 +181,7 @@ async def change_invite(tables: Tables, table_id: str, host_token: str, revoke: 
         await tables.write(live)
         return secret
 
-    secret = await tables.change(live, invited)
+    secret = await tables.change(live, invited, lang=language())
     log.info("table %s: its invitation was %s by its host", live.id, "revoked" if revoke else "renewed")
     return secret
 
@@ -212,7 +212,7 @@ async def reseat(tables: Tables, table_id: str, host_token: str, seat: int) -> s
         await tables.write(live)
         return token
 
-    return await tables.change(live, seated_again)
+    return await tables.change(live, seated_again, lang=language())
 
 
 async def revoke_seat(tables: Tables, table_id: str, seat: int) -> None:

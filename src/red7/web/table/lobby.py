@@ -4,8 +4,8 @@ filtered by configuration and by "has a free seat" (:class:`Filters`).
 Open public tables come first, then those being played, the newest first in each
 (private tables are never listed). A page costs
 a look at every table's status and version (a few microseconds each) and the rows of
-its own tables only: each row (:func:`red7.web.table.views.lobby_json`, in the table's
-language) is kept until its table changes (a new version). Thousands of tables, or
+its own tables only: each row (:func:`red7.web.table.views.lobby_json`, in the visitor's
+language: a lobby speaks one) is kept until its table changes (a new version). Thousands of tables, or
 pages polled by many lobbies at once, then cost the event loop a millisecond or two a
 request instead of a whole list built and encoded each time.
 """
@@ -60,23 +60,27 @@ class Lobby:
 
     def __init__(self, listed: Callable[[], list[LiveTable]]) -> None:
         self.listed = listed
-        self._rows: dict[str, tuple[int, LobbyRow]] = {}
-        """Each listed table's row, with the version it shows."""
+        self._rows: dict[tuple[str, str | None], tuple[int, LobbyRow]] = {}
+        """Each listed table's row in each language asked, with the version it shows."""
 
-    def page(self, offset: int = 0, limit: int = PAGE, filters: Filters = NO_FILTERS) -> LobbyPage:
+    def page(
+        self, offset: int = 0, limit: int = PAGE, filters: Filters = NO_FILTERS, lang: str | None = None
+    ) -> LobbyPage:
         """The tables ``offset`` to ``offset + limit`` of the list of those passing
-        ``filters``, and how many pass (``total``)."""
+        ``filters``, and how many pass (``total``), worded in ``lang`` (None: each
+        table's own language)."""
         listed = self.listed()
-        if len(self._rows) > 2 * len(listed) + MAX_PAGE:  # forget the rows of tables gone from the list
+        if len(self._rows) > 4 * len(listed) + MAX_PAGE:  # forget the rows of tables gone from the list
             ids = {live.id for live in listed}
-            self._rows = {key: row for key, row in self._rows.items() if key in ids}
+            self._rows = {key: row for key, row in self._rows.items() if key[0] in ids}
         if not filters.none:
             listed = [live for live in listed if filters.passes(live)]
         shown = listed[offset : offset + limit]
-        return {"tables": [self._row(live) for live in shown], "total": len(listed), "offset": offset, "limit": limit}
+        rows = [self._row(live, lang) for live in shown]
+        return {"tables": rows, "total": len(listed), "offset": offset, "limit": limit}
 
-    def _row(self, live: LiveTable) -> LobbyRow:
-        kept = self._rows.get(live.id)
+    def _row(self, live: LiveTable, lang: str | None) -> LobbyRow:
+        kept = self._rows.get((live.id, lang))
         if kept is None or kept[0] != live.version or kept[1]["status"] != live.status:
-            kept = self._rows[live.id] = (live.version, lobby_json([live])[0])
+            kept = self._rows[live.id, lang] = (live.version, lobby_json([live], lang)[0])
         return kept[1]

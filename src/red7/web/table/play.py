@@ -5,7 +5,8 @@ The flow itself is the table's :class:`~red7.play.session.Session` (whose decisi
 awaited, the staged turn, sequence numbers, substitutes, new games): these functions
 check a person's intent against the table as this process finds it, hand it to the
 session, and write the change (:meth:`~red7.web.table.tables.Tables.change`: decided
-again on the table read back if another process's change got in first).
+again on the table read back if another process's change got in first). Each refuses in
+the language in use: the asker's (their connection's, their page's), whatever the table's.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from ...core.actions import Action, ActionError
 from ...core.model import IllegalActionError
 from ...play.session import Refused as SessionRefused
 from ...play.session import Stop
-from ...ui.i18n import _
+from ...ui.i18n import _, language
 from ...ui.words import refusal_text
 from ..http.refusals import Refused, session_refusal
 from .live import LiveTable, session_seats
@@ -38,7 +39,7 @@ async def start(tables: Tables, table_id: str, token: str) -> None:
             raise Refused("seats-free", _("Every seat needs a player or a bot before the game starts."), 409)
         await new_game(tables, live)
 
-    await tables.change(live, begun)
+    await tables.change(live, begun, lang=language())
 
 
 async def new_game(tables: Tables, live: LiveTable, rematch: bool = False) -> None:
@@ -92,7 +93,7 @@ async def again(tables: Tables, table_id: str, seat: int, game: int | None = Non
         else:
             await tables.write(live)
 
-    await tables.change(live, agreed)
+    await tables.change(live, agreed, lang=language())
 
 
 async def decline(tables: Tables, table_id: str, seat: int, game: int | None = None) -> None:
@@ -108,7 +109,7 @@ async def decline(tables: Tables, table_id: str, seat: int, game: int | None = N
             raise session_refusal(refused.stop) from None
         await tables.write(live)
 
-    await tables.change(live, declined)
+    await tables.change(live, declined, lang=language())
 
 
 async def _turn_of(tables: Tables, live: LiveTable, seat: int, seq: int, game: int | None) -> None:
@@ -146,7 +147,7 @@ async def decide(tables: Tables, table_id: str, seat: int, seq: int, action: str
             raise Refused(err.refusal.code.value, refusal_text(err.refusal)) from None
         await tables.write(live)
 
-    await tables.change(live, decided, reread=False)
+    await tables.change(live, decided, reread=False, lang=language())
     tables.metrics.decisions.labels(by="person").inc()
 
 
@@ -164,4 +165,4 @@ async def take_back(tables: Tables, table_id: str, seat: int, seq: int, game: in
             raise Refused("nothing-staged", _("There is nothing to take back."), 409)
         await tables.write(live)
 
-    await tables.change(live, taken_back, reread=False)
+    await tables.change(live, taken_back, reread=False, lang=language())

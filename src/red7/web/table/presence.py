@@ -50,6 +50,9 @@ class Client:
     table_id: str
     seat: int | None
     send: Send
+    lang: str | None = None
+    """The language of every word it is sent (frames, refusals, chat, hints), chosen by
+    its hello or its browser; None: the table's."""
     greeted: bool = False
     """Whether it has had its first frame (the one with the words of the page, ``ui``)."""
     log: Sequence[str] = ()
@@ -68,6 +71,10 @@ class Client:
     """The hash of the private table's invitation it came with (None: none, or a public
     table): once the table's is another (its host renewed or revoked it), a spectator's
     connection is ended."""
+
+    def language(self, live: LiveTable) -> str:
+        """The language it is spoken to in at ``live``."""
+        return self.lang or live.lang
 
     def admitted(self, live: LiveTable) -> bool:
         """Whether the connection may still see ``live`` as a spectator: it holds a seat
@@ -101,7 +108,7 @@ class Hub:
         return list(self.clients.get(table_id, ()))
 
     async def publish(self, live: LiveTable) -> None:
-        """Send every client of ``live`` here its frame of the table now: a connection's
+        """Send every client of ``live`` here its frame of the table now, in its language: a connection's
         first frame whole, with the words of the page; later ones with only the new part
         of the move log (:func:`~red7.web.table.views.since`), and none if nothing it may
         see changed. Each view (a seat's, the spectators') is made once per change and each
@@ -114,11 +121,12 @@ class Hub:
             if not client.admitted(live):
                 continue  # came by an invitation its host changed: unseat_gone ends it
             # each client's view as the table is now: a send may let the table change meanwhile
-            view = self.frames.view(live, client.seat)
+            lang = client.language(live)
+            view = self.frames.view(live, client.seat, lang)
             whole = view.whole
             if client.greeted and (whole is client.shown or whole == client.shown):
                 continue  # nothing it may see changed (another seat's staged turn, say)
-            text, _start = view.text(client.log if client.greeted else None, live.lang)
+            text, _start = view.text(client.log if client.greeted else None, lang)
             client.shown, client.greeted = whole, True
             client.log = whole["game"]["log"] if whole["game"] else ()
             with contextlib.suppress(Exception):  # a client gone mid-send is removed by its own handler
@@ -229,7 +237,8 @@ class Presence:
         for client in self.of(live.id):
             if client.seat is None:
                 if not client.admitted(live) and client.end is not None:
-                    with using(live.lang), contextlib.suppress(Exception):  # (its handler then counts it gone)
+                    # (its handler then counts it gone)
+                    with using(client.language(live)), contextlib.suppress(Exception):
                         await client.end("invite-changed", invite_withdrawn())
                 continue
             if live.seats[client.seat].token_hash == client.token_hash:
@@ -237,14 +246,14 @@ class Presence:
             state = live.seats[client.seat]
             if state.taken and state.bot is None and client.end is not None:
                 code = "account-revoked" if state.revoked == ACCOUNT_REVOKED else "seat-revoked"
-                with using(live.lang), contextlib.suppress(Exception):  # (its handler then counts it gone)
+                with using(client.language(live)), contextlib.suppress(Exception):  # (its handler then counts it gone)
                     await client.end(code, revoked_message(state.revoked))
                 continue
             seat, client.seat, client.token_hash = client.seat, None, None
             client.greeted, client.shown, client.log = False, None, ()
             state.here = max(state.here - 1, 0)
             self._tell(live, seat)
-            with using(live.lang):
+            with using(client.language(live)):
                 text = encode(error_frame("unseated", unseated_message()))
             with contextlib.suppress(Exception):  # a client gone mid-send is removed by its own handler
                 await client.send(text)

@@ -233,14 +233,16 @@ class YourTurn(Request):
 
 
 class Hello(Request):
-    """The first message of a WebSocket: who it is, and the language of a refusal
-    before the table's is known."""
+    """The first message of a WebSocket: who it is, and the language it reads."""
 
     type: Literal["hello"]
     token: Text | None = None
     """The seat token (null or absent: a spectator)."""
     lang: Annotated[str, Field(max_length=35)] | None = None
-    """A language tag (e.g. the browser's); one this server does not speak is ignored."""
+    """The connection's language (a tag: ``en``, ``pt-BR``; ``pt`` reads as ``pt-BR``): every
+    word it is sent (frames, refusals, chat, hints) is in it. Absent, or one this server
+    does not speak: the first of the browser's ``Accept-Language`` that it speaks, else the
+    table's language."""
     chat: bool = False
     """Whether the connection shows the table's chat: its recent history comes after the
     first ``table`` frame, then a ``chat`` frame for each line said (false: no chat frame

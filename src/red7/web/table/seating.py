@@ -18,7 +18,7 @@ from typing import Final
 
 from ...bots import LEVELS
 from ...play.session import Stop
-from ...ui.i18n import _, using
+from ...ui.i18n import _, language
 from ...ui.words import NAME_LENGTH, RESERVED_NAME, name_key
 from ..http.refusals import Refused, session_refusal
 from ..storage.stored import ACCOUNT_REVOKED, ADMIN_REVOKED, new_token, token_hash
@@ -86,17 +86,16 @@ async def join(
     tables: Tables, table_id: str, seat: int, name: str, invite: str | None = None, member: Member | None = None
 ) -> str:
     """A person takes a free seat (of a private table: with its ``invite``; ``member``:
-    logged in, under their username); their new token."""
+    logged in, under their username); their new token. Refused in the language in use."""
     live = await tables.find(table_id)
-    with using(live.lang):
-        admit(live, None, invite)
+    admit(live, None, invite)
 
     async def sat() -> str:
         token = sit(live, free_seat(live, seat), name, member)
         await tables.write(live)
         return token
 
-    return await tables.change(live, sat)
+    return await tables.change(live, sat, lang=language())
 
 
 async def seat_of(tables: Tables, live: LiveTable, token: str | None) -> int | None:
@@ -114,11 +113,10 @@ def bad_token() -> Refused:
 
 
 async def member_seat(tables: Tables, live: LiveTable, token: str | None) -> int:
-    """The seat ``token`` opens at ``live``; else Refused (``bad-token``, in the table's language)."""
+    """The seat ``token`` opens at ``live``; else Refused (``bad-token``, in the language in use)."""
     seat = await seat_of(tables, live, token)
     if seat is None:
-        with using(live.lang):
-            raise bad_token()
+        raise bad_token()
     return seat
 
 
@@ -146,7 +144,7 @@ async def remove(tables: Tables, table_id: str, token: str, seat: int) -> None:
         vacate(live.seats[seat])
         await tables.write(live)
 
-    await tables.change(live, emptied)
+    await tables.change(live, emptied, lang=language())
 
 
 async def leave(tables: Tables, table_id: str, token: str) -> None:
@@ -164,7 +162,7 @@ async def leave(tables: Tables, table_id: str, token: str) -> None:
         vacate(live.seats[seat])
         await tables.write(live)
 
-    await tables.change(live, stood_up)
+    await tables.change(live, stood_up, lang=language())
 
 
 async def add_bot(tables: Tables, table_id: str, token: str, seat: int, level: str) -> None:
@@ -182,7 +180,7 @@ async def add_bot(tables: Tables, table_id: str, token: str, seat: int, level: s
         live.seats[free] = SeatState(bot=level)
         await tables.write(live)
 
-    await tables.change(live, seated)
+    await tables.change(live, seated, lang=language())
 
 
 def not_invited(secret: str | None = None) -> Refused:

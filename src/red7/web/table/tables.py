@@ -243,17 +243,20 @@ class Tables:
     # --- changing a table ----------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def changing(self, live: LiveTable, reread: bool = False) -> AsyncIterator[None]:
+    async def changing(self, live: LiveTable, reread: bool = False, lang: str | None = None) -> AsyncIterator[None]:
         """Hold ``live`` for a change (one change of a table at a time: its write to the
-        database is awaited), in the table's language; with ``reread``, read the table
-        back first if another process changed it."""
+        database is awaited), in ``lang`` (the language of whoever asks, which its
+        refusals are said in; None: the table's); with ``reread``, read the table back
+        first if another process changed it."""
         async with live.lock:
-            with using(live.lang):
+            with using(lang or live.lang):
                 if reread and self.bus.shared:
                     await self.reread(live)
                 yield
 
-    async def change(self, live: LiveTable, change: Callable[[], Awaitable[T]], reread: bool = True) -> T:
+    async def change(
+        self, live: LiveTable, change: Callable[[], Awaitable[T]], reread: bool = True, lang: str | None = None
+    ) -> T:
         """``change()`` with ``live`` held (and, with ``reread``, read back first if another
         process changed it); decided again (up to :data:`CONFLICT_TRIES` times, on the
         table as the failed write read it back) while another process's write gets in first.
@@ -261,10 +264,11 @@ class Tables:
         the sequence number its decision was made against still the seat's, the game
         over for a rematch's answer), refuses in words if that moved, and ends with
         :meth:`write`: the people of a table act at once through different processes,
-        and an intent refused only for having been crossed would have to be repeated by hand."""
+        and an intent refused only for having been crossed would have to be repeated by hand.
+        ``lang``: as :meth:`changing`."""
         for attempt in range(CONFLICT_TRIES):
             try:
-                async with self.changing(live, reread=reread and attempt == 0):
+                async with self.changing(live, reread=reread and attempt == 0, lang=lang):
                     return await change()
             except Conflict:
                 if attempt == CONFLICT_TRIES - 1:

@@ -12,7 +12,8 @@ words of the page (``ui``) and the start of the move log (:func:`since`). The
 wire-level leak test (tests/web/test_web_leaks.py) records every frame and checks that no
 other seat's hand card and nothing of the unknown deck's order ever appears in one.
 
-Words are in the table's language (:func:`red7.ui.i18n.using`), from the same catalogs
+Words are in the viewer's language (each connection's: :func:`red7.ui.i18n.using`; the
+table's when none is named), from the same catalogs
 and the same functions as the terminal game (:mod:`red7.ui.words`); the browser runs no
 rule and translates nothing: it renders what the frame says. A card goes out as
 ``{"id": "R7", "label": "Vm7", "colour": "red", "name": "Vermelho 7"}``: its notation
@@ -144,13 +145,13 @@ def error_frame(code: str, message: str) -> ErrorFrame:
 
 @dataclass(frozen=True)
 class Shared:
-    """What every client of a table is shown alike at one moment, in the table's
-    language: the table, its seats and the public part of the game, read from the
-    spectator's view (``observe(None)``, ``events_for(None)``: public facts only). Made
-    once per change of the table (:func:`shared_view`) and completed for each seat by
-    :func:`table_frame`, so a change costs one public view, not one per client. While a
-    person's turn is staged, its mover's frames are made from a second one, the public
-    facts of the turn as they see it (:func:`shared_view` of the mover)."""
+    """What every client of a table is shown alike at one moment, in one language: the
+    table, its seats and the public part of the game, read from the spectator's view
+    (``observe(None)``, ``events_for(None)``: public facts only). Made once per change of
+    the table and language (:func:`shared_view`) and completed for each seat by
+    :func:`table_frame`, so a change costs one public view per language, not one per
+    client. While a person's turn is staged, its mover's frames are made from a second
+    one, the public facts of the turn as they see it (:func:`shared_view` of the mover)."""
 
     table: TableInfo
     seats: list[SeatInfo]
@@ -158,10 +159,11 @@ class Shared:
     game: PublicGame | None
 
 
-def shared_view(live: LiveTable, viewer: int | None = None) -> Shared:
+def shared_view(live: LiveTable, viewer: int | None = None, lang: str | None = None) -> Shared:
     """The :class:`Shared` part of ``live``'s frames now, for every client, or for the
-    ``viewer`` whose staged turn it is (the others see the turn as it began)."""
-    with using(live.lang):
+    ``viewer`` whose staged turn it is (the others see the turn as it began), in ``lang``
+    (None: the table's language)."""
+    with using(lang or live.lang):
         names = live.names()
         table: TableInfo = {
             "id": live.id,
@@ -195,16 +197,20 @@ def shared_view(live: LiveTable, viewer: int | None = None) -> Shared:
         return Shared(table, seats, names, None if live.table is None else public_game_json(live, names, viewer))
 
 
-def table_frame(live: LiveTable, seat: int | None, *, words: bool = True, shared: Shared | None = None) -> TableFrame:
-    """The table as ``seat`` may see it (None: a spectator), in the table's language;
-    ``words``: with the words of the page's controls (``ui``: a connection's first frame
-    needs them, later ones do not); ``shared``: the table's :func:`shared_view` now, if
-    already made for another client."""
-    shared = shared or shared_view(live, seat if seat is not None and seat == live.staging else None)
-    with using(live.lang):
+def table_frame(
+    live: LiveTable, seat: int | None, *, words: bool = True, shared: Shared | None = None, lang: str | None = None
+) -> TableFrame:
+    """The table as ``seat`` may see it (None: a spectator), in ``lang`` (the viewer's;
+    None: the table's language); ``words``: with the words of the page's controls
+    (``ui``: a connection's first frame needs them, later ones do not); ``shared``: the
+    table's :func:`shared_view` now in ``lang``, if already made for another client."""
+    lang = lang or live.lang
+    shared = shared or shared_view(live, seat if seat is not None and seat == live.staging else None, lang)
+    with using(lang):
         frame: TableFrame = {
             "v": PROTOCOL_VERSION,
             "type": "table",
+            "lang": tag(lang),
             "table": shared.table,
             "seats": [{**info, "you": s == seat} for s, info in enumerate(shared.seats)],
             "you": seat,
@@ -453,11 +459,13 @@ def last_round_json(
     }
 
 
-def lobby_json(lives: Sequence[LiveTable]) -> list[LobbyRow]:
-    """The tables a visitor may join or watch (public facts only: no token, no seed)."""
+def lobby_json(lives: Sequence[LiveTable], lang: str | None = None) -> list[LobbyRow]:
+    """The tables a visitor may join or watch (public facts only: no token, no seed),
+    worded in ``lang`` (the visitor's: a lobby speaks one language; None: each table's
+    own). ``lang`` of a row stays the table's: the language it was created in."""
     rows: list[LobbyRow] = []
     for live in lives:
-        with using(live.lang):
+        with using(lang or live.lang):
             names = live.names()
             rows.append(
                 {
@@ -477,21 +485,24 @@ def lobby_json(lives: Sequence[LiveTable]) -> list[LobbyRow]:
     return rows
 
 
-def replay_frames(live: LiveTable, number: int, seat: int | None, every_hand: bool = False) -> list[TableFrame]:
+def replay_frames(
+    live: LiveTable, number: int, seat: int | None, every_hand: bool = False, lang: str | None = None
+) -> list[TableFrame]:
     """A finished (or running) game of the table step by step as ``seat`` may see it:
     one frame per decision, each made by :func:`table_frame` over a table rewound to
     that decision (a running game: only its decisions that cannot be taken back); the
     first one with the words of the page's controls (``ui``). ``every_hand``: each
     frame's game also shows every seat's hand then (``hands``): only for a game that is
-    over (the caller checks), when nothing is hidden any more. No frame has a clock."""
+    over (the caller checks), when nothing is hidden any more. No frame has a clock.
+    In ``lang`` (None: the table's language)."""
     frames = []
     for i, step in enumerate(live.rewound(number)):
-        frame = table_frame(step, seat, words=i == 0)
+        frame = table_frame(step, seat, words=i == 0, lang=lang)
         # history: no turn is awaited in it (a rewound step's countdown would be today's
         # patience with whoever is away now, a figure that changes with each asking)
         frame["clock"] = None
         if every_hand and step.table is not None and frame["game"] is not None:
-            with using(live.lang):
+            with using(lang or live.lang):
                 hands = [step.table.observe(s).hand for s in range(live.config.players)]
                 frame["game"]["hands"] = [cards_json(hand or 0) for hand in hands]
         frames.append(frame)

@@ -1,6 +1,6 @@
 // Red7 web: the chat panel of a table page. The server sends `chat` frames on the table's
 // WebSocket: first the recent history (`history: true`, with the panel's words and the
-// canned reactions in the table's language), then each new line. Lines are shown as text
+// canned reactions in the connection's language), then each new line. Lines are shown as text
 // (textContent through h(): never HTML, no link made of a URL). Who is muted is kept in
 // this browser only (localStorage, by table and person): muting hides that person's lines
 // here, and nobody else is told. A person is their line's and seat's `who` (their username,

@@ -1,5 +1,6 @@
 """The lobby's API (JSON in and out; a refusal is ``{"code", "message"}`` with a 4xx
-status, the message a sentence in the table's language or the one the browser asks for).
+status, the message a sentence in the asker's language: the page's choice or the
+browser's, else the table's).
 Each body is parsed through its model (:mod:`red7.web.protocol`):
 
 * ``GET /api/ui?lang=pt-BR``: the words of the pages' own controls, translated;
@@ -48,7 +49,7 @@ from ...http.client_limits import ClientLimits
 from ...http.limits import client_key
 from ...http.metrics import Metrics
 from ...http.parts import part
-from ...http.refusals import Limited, Refused, asked_language
+from ...http.refusals import Limited, Refused, asked_language, spoken_language
 from ...http.wire import MAX_NUMBER, Done, parse_body
 from ...storage.stored import new_token
 from .. import hosting, play, seating
@@ -89,6 +90,7 @@ async def page_words(lang: str = "en") -> UiWords:
 
 @router.get("/api/tables")
 async def list_tables(
+    request: Request,
     lobby: Annotated[Lobby, part(Lobby)],
     offset: Annotated[int, Query(ge=0, le=MAX_NUMBER)] = 0,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
@@ -96,8 +98,12 @@ async def list_tables(
     advanced: bool | None = None,
     actions: bool | None = None,
     free: bool = False,
+    lang: Annotated[str | None, Query(max_length=35)] = None,
 ) -> LobbyPage:
-    return lobby.page(offset, limit, Filters(players, advanced, actions, free))
+    """The lobby's tables, every row in one language: ``lang`` (the page's choice), else
+    the browser's, else English."""
+    asked = asked_language(request.headers.get("accept-language"), lang)
+    return lobby.page(offset, limit, Filters(players, advanced, actions, free), asked)
 
 
 def _still_open(tables: Tables) -> Callable[[str], bool | None]:
@@ -199,14 +205,16 @@ async def play_against_bots(
 
 
 def _in_language(tables: Tables, table_id: str, request: Request) -> str:
-    """The language to refuse a request to table ``table_id`` in: the table's, else the browser's."""
+    """The language to refuse a request to table ``table_id`` in: the asker's (the page
+    sends the one chosen as ``Accept-Language``; else the browser's), else the table's."""
+    accept = request.headers.get("accept-language")
     live = tables.live.get(table_id)
-    return live.lang if live is not None else asked_language(request.headers.get("accept-language"))
+    return spoken_language(accept) or (live.lang if live is not None else "en")
 
 
 async def _join_limit(tables: Tables, limits: ClientLimits, metrics: Metrics, table_id: str, request: Request) -> None:
     """Count a seat taken or left by the request's client; refused (429, ``Retry-After``,
-    in the table's language) if it asks too often: a flood of joins and leaves changes no
+    in the asker's language) if it asks too often: a flood of joins and leaves changes no
     table (:meth:`~red7.web.http.client_limits.ClientLimits.join_wait`)."""
     who = client_key(request.client.host if request.client else None)
     wait = await limits.join_wait(who)
@@ -230,8 +238,8 @@ async def take_seat(
     await _join_limit(tables, limits, metrics, table_id, request)
     with using(_in_language(tables, table_id, request)):
         asked = parse_body(TakeSeat, await request.body())
-    member = await members.member_of(request)
-    token = await seating.join(tables, table_id, seat, asked.name, asked.invite, member=member)
+        member = await members.member_of(request)
+        token = await seating.join(tables, table_id, seat, asked.name, asked.invite, member=member)
     return {"seat": seat, "token": token}
 
 
@@ -239,7 +247,7 @@ async def take_seat(
 async def reseat(table_id: str, seat: int, request: Request, tables: TablesPart) -> Seated:
     with using(_in_language(tables, table_id, request)):
         asked = parse_body(Reseat, await request.body())
-    token = await hosting.reseat(tables, table_id, asked.token, seat)
+        token = await hosting.reseat(tables, table_id, asked.token, seat)
     return {"seat": seat, "token": token}
 
 
@@ -247,7 +255,7 @@ async def reseat(table_id: str, seat: int, request: Request, tables: TablesPart)
 async def remove_seat(table_id: str, seat: int, request: Request, tables: TablesPart) -> Done:
     with using(_in_language(tables, table_id, request)):
         asked = parse_body(RemoveSeat, await request.body())
-    await seating.remove(tables, table_id, asked.token, seat)
+        await seating.remove(tables, table_id, asked.token, seat)
     return {"ok": True}
 
 
@@ -255,7 +263,7 @@ async def remove_seat(table_id: str, seat: int, request: Request, tables: Tables
 async def change_invite(table_id: str, request: Request, tables: TablesPart) -> Invitation:
     with using(_in_language(tables, table_id, request)):
         asked = parse_body(ChangeInvite, await request.body())
-    return {"invite": await hosting.change_invite(tables, table_id, asked.token, asked.revoke)}
+        return {"invite": await hosting.change_invite(tables, table_id, asked.token, asked.revoke)}
 
 
 @router.post("/api/tables/{table_id}/leave")
@@ -269,7 +277,7 @@ async def leave_seat(
     await _join_limit(tables, limits, metrics, table_id, request)
     with using(_in_language(tables, table_id, request)):
         asked = parse_body(LeaveSeat, await request.body())
-    await seating.leave(tables, table_id, asked.token)
+        await seating.leave(tables, table_id, asked.token)
     return {"ok": True}
 
 
@@ -277,7 +285,7 @@ async def leave_seat(
 async def add_bot(table_id: str, request: Request, tables: TablesPart) -> Done:
     with using(_in_language(tables, table_id, request)):
         asked = parse_body(AddBot, await request.body())
-    await seating.add_bot(tables, table_id, asked.token, asked.seat, asked.level)
+        await seating.add_bot(tables, table_id, asked.token, asked.seat, asked.level)
     return {"ok": True}
 
 
@@ -285,5 +293,5 @@ async def add_bot(table_id: str, request: Request, tables: TablesPart) -> Done:
 async def start(table_id: str, request: Request, tables: TablesPart) -> Done:
     with using(_in_language(tables, table_id, request)):
         asked = parse_body(StartGame, await request.body())
-    await play.start(tables, table_id, asked.token)
+        await play.start(tables, table_id, asked.token)
     return {"ok": True}

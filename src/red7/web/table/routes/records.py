@@ -24,7 +24,7 @@ from fastapi import APIRouter, Request
 
 from ....ui.i18n import _, using
 from ...http.parts import part
-from ...http.refusals import Refused
+from ...http.refusals import Refused, spoken_language
 from ..frames import Replay
 from ..records import played, record
 from ..seating import admit, bad_token, seat_of
@@ -82,7 +82,9 @@ async def replay(table_id: str, number: GameNumber, request: Request, tables: Ta
     seat = await reader(tables, table_id, request)
     game = await played(tables, table_id, number)
     every_hand = request.query_params.get("hands") == "all"
-    with using(game.lang):
+    # in the reader's language (``?lang=``, else the browser's), else the table's
+    lang = spoken_language(request.headers.get("accept-language"), request.query_params.get("lang")) or game.lang
+    with using(lang):
         if every_hand and (game.table is None or not game.table.is_over):
             raise Refused("not-over", _("Every hand is shown once the game is over."), 409)
-    return {"frames": replay_frames(game, number, seat, every_hand)}
+    return {"frames": replay_frames(game, number, seat, every_hand, lang)}

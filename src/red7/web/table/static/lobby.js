@@ -5,7 +5,7 @@
 // first and the rest folded. Create a table, public or private (POST /api/tables: this
 // browser sits in seat 0 and keeps the seat token, and a private table's invitation),
 // join a free seat or watch one of the public tables, a page of them at a time, filtered
-// (GET /api/tables?offset=&limit=&players=&advanced=&actions=&free=). The page's words
+// (GET /api/tables?offset=&limit=&lang=&players=&advanced=&actions=&free=). The page's words
 // come from GET /api/ui in the chosen language.
 
 import { duration } from "./clock.js";
@@ -269,14 +269,16 @@ function filtersChanged() {
 
 async function refresh() {
   try {
-    const page = await api(`/api/tables?offset=${offset}&limit=${PAGE}${filterQuery()}`);
+    // the rows in the lobby's language (one language in a row, whatever each table's is)
+    const lang = encodeURIComponent(pageLanguage());
+    const page = await api(`/api/tables?offset=${offset}&limit=${PAGE}&lang=${lang}${filterQuery()}`);
     if (!page.tables.length && page.total > 0 && offset > 0) { // the page emptied: the last one
       offset = Math.max(0, Math.floor((page.total - 1) / PAGE) * PAGE);
       return refresh();
     }
     tables = page.tables;
     total = page.total;
-    const now = JSON.stringify([offset, total, tables, filterQuery()]);
+    const now = JSON.stringify([offset, total, tables, filterQuery(), lang]);
     if (now === shown) return; // unchanged: keep the list (and the focus in it) as it is
     shown = now;
     drawTables();
@@ -350,6 +352,7 @@ function main() {
     choosePageLanguage(event.target.value);
     $("table-lang").value = event.target.value;
     setLanguage(event.target.value);
+    refresh();
   });
   const lang = pageLanguage();
   $("table-lang").replaceChildren(h("option", { value: lang }, lang));

@@ -1,9 +1,11 @@
 // Red7 web: the replay of a game, /t/<id>/replay/<n>: every decision's frame (GET
 // /api/tables/<id>/games/<n>/replay, as this browser's seat saw it, or as a spectator),
 // drawn by the same renderer as the live table; First/Previous/Next/Last and the
-// ←/→/Home/End keys step through it; #13 in the address opens it on decision 13.
+// ←/→/Home/End keys step through it; #13 in the address opens it on decision 13. Its words
+// are in the language this person asked for (chosen on any page, else the browser's; none:
+// the table's).
 
-import { api, getInvite, getToken, h, loadWords, pageLanguage, t, toast } from "./common.js";
+import { api, askedLanguage, getInvite, getToken, h, loadWords, pageLanguage, t, toast } from "./common.js";
 import { renderBoard } from "./render.js";
 
 const parts = location.pathname.split("/");
@@ -44,8 +46,14 @@ function askedStep() {
   return Number.isInteger(asked) && asked > 0 ? asked : 0;
 }
 
+/** The query part asking for this person's language ("" if none: the table's). */
+function inLanguage(separator) {
+  const lang = askedLanguage();
+  return lang ? `${separator}lang=${encodeURIComponent(lang)}` : "";
+}
+
 async function load() {
-  const base = `/api/tables/${encodeURIComponent(tableId)}/games/${number}/replay`;
+  const base = `/api/tables/${encodeURIComponent(tableId)}/games/${number}/replay${inLanguage("?")}`;
   const token = getToken(tableId);
   const invite = getInvite(tableId); // a private table's games open with its invitation
   try {
@@ -71,7 +79,7 @@ async function load() {
   const over = Boolean(frames[frames.length - 1].game && frames[frames.length - 1].game.over);
   $("review-link").hidden = !over;
   $("hands-box").hidden = !over;
-  document.documentElement.lang = first.table.lang;
+  document.documentElement.lang = first.lang;
   $("settings").textContent = `${t(ui, "replay")} · ${first.table.settings}`;
   document.title = `Red7 · ${t(ui, "replay")} · ${first.table.settings}`;
   words();
@@ -88,7 +96,7 @@ function main() {
   $("all-hands").addEventListener("change", async () => {
     if ($("all-hands").checked && !withHands) {
       try {
-        const base = `/api/tables/${encodeURIComponent(tableId)}/games/${number}/replay?hands=all`;
+        const base = `/api/tables/${encodeURIComponent(tableId)}/games/${number}/replay?hands=all${inLanguage("&")}`;
         withHands = (await api(base, undefined, getToken(tableId) || undefined)).frames;
       } catch (err) {
         $("all-hands").checked = false;

@@ -10,9 +10,14 @@
 // or this browser's seat token; the host copies the link from the side panel, and may
 // make a new one or revoke it (the old link then opens nothing, and whoever watched by it
 // is told so and stops seeing the table: the page says why instead of reconnecting).
+// Each person reads the table in their own language: the hello asks for the one chosen on
+// any page (else the browser's; none: the table's), the server words every frame, refusal,
+// chat line and hint in it, and the header's control changes it (remembered like the
+// lobby's choice) by connecting again with the new one.
 
 import {
-  api, clearInvite, clearToken, getInvite, getName, getToken, h, loadWords, pageLanguage, setInvite, setName, setToken, t, toast,
+  api, askedLanguage, choosePageLanguage, clearInvite, clearToken, fillLanguages, getInvite, getName, getToken, h, loadWords,
+  pageLanguage, setInvite, setName, setToken, t, toast,
 } from "./common.js";
 import { showClock } from "./clock.js";
 import { rematchEl } from "./rematch.js";
@@ -69,7 +74,7 @@ function connect() {
   socket = ws;
   ws.addEventListener("open", () => {
     attempts = 0;
-    ws.send(JSON.stringify({ type: "hello", token, lang: pageLanguage(), chat: true, invite }));
+    ws.send(JSON.stringify({ type: "hello", token, lang: askedLanguage(), chat: true, invite }));
     showConnection(true);
   });
   ws.addEventListener("message", (event) => {
@@ -219,7 +224,7 @@ function onFrame(data) {
   }
   frame = data;
   chatSeats(data);
-  document.documentElement.lang = data.table.lang;
+  showLanguage(data.lang);
   if (pending && pending.seq !== data.seq) pending = null;
   if (hint && (hint.seq !== data.seq || hint.game !== data.table.game)) hint = null; // for a position that is gone
   noticeTurn(myTurn(), `Red7 · ${data.table.name || data.table.settings}`, t(ui, "your_turn_title"), firstFrame);
@@ -444,8 +449,8 @@ function shareLinks() {
 }
 
 function linksEl() {
-  // the rules open beside the game, in the table's language
-  const rules = h("p", {}, h("a", { href: `/rules?lang=${encodeURIComponent(frame.table.lang)}`, target: "_blank",
+  // the rules open beside the game, in the reader's language
+  const rules = h("p", {}, h("a", { href: `/rules?lang=${encodeURIComponent(frame.lang)}`, target: "_blank",
     rel: "noopener", id: "rules-link" }, t(ui, "rules")));
   return h("section", { class: "links" }, frame.you !== null ? soundToggle(t(ui, "sound")) : null, rules, shareLinks());
 }
@@ -826,6 +831,26 @@ document.addEventListener("keydown", (event) => {
   if (option) choose(option);
 });
 
+// --- the language -------------------------------------------------------------------------------
+
+let languages = null; // {lang, languages} of GET /api/ui: the control's choices
+
+/** The page in `lang` (the language of the frames): its `lang` attribute and its control. */
+function showLanguage(lang) {
+  document.documentElement.lang = lang;
+  $("page-lang-label").textContent = t(ui, "language");
+  const select = $("page-lang");
+  if (languages && !select.options.length) fillLanguages(select, languages, lang); // (once: a frame never redraws it)
+  if (select.value !== lang) select.value = lang;
+}
+
+/** The person chose another language: kept for every page, and the table read again in it. */
+function chooseLanguage(lang) {
+  choosePageLanguage(lang);
+  if (frame && frame.lang === lang) return;
+  reconnectNow();
+}
+
 // --- start ------------------------------------------------------------------------------------
 
 function main() {
@@ -836,10 +861,15 @@ function main() {
   }
   initChat(tableId, send);
   connect();
+  $("page-lang").addEventListener("change", (event) => chooseLanguage(event.target.value));
   loadWords(pageLanguage()).then((words) => {
-    if (frame) return;
+    languages = words;
+    if (frame) {
+      showLanguage(frame.lang);
+      return;
+    }
     ui = words.ui;
-    document.documentElement.lang = words.lang;
+    showLanguage(words.lang);
     if (gone) showGone();
   });
 }

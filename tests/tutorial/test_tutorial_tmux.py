@@ -46,6 +46,19 @@ class Terminal:
             time.sleep(0.2)
         raise AssertionError(f"{text!r} never showed; the screen:\n{self.screen()}")
 
+    def select(self, key: str, shown: str) -> None:
+        """Press ``key`` (a choice that is the same pressed twice) until the screen shows
+        ``shown``: the first key after a dialog closes may come before the board listens."""
+        deadline = time.monotonic() + DEADLINE
+        while time.monotonic() < deadline:
+            self.keys(key)
+            again = time.monotonic() + 5
+            while time.monotonic() < again:
+                if shown in self.screen():
+                    return
+                time.sleep(0.2)
+        raise AssertionError(f"{shown!r} never showed; the screen:\n{self.screen()}")
+
     def close(self) -> None:
         subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
 
@@ -66,9 +79,15 @@ def test_a_newcomer_plays_the_first_chapter_in_a_real_terminal(terminal: tuple[T
     term.wait_for("Capítulo 1 de 14: A sua Paleta e quem está vencendo")
     term.keys("Enter")
     term.wait_for("Objetivo: Jogue na sua Paleta")
-    term.keys("2", "p")  # Vm3: the miss
+    # each key once the screen shows the one before it took
+    term.select("2", "›Vm3‹")
+    term.keys("p")  # Vm3: the miss
     term.wait_for("Não é essa.")
-    term.keys("1", "p", "e")  # Az6, then end the turn
+    term.keys("1")
+    term.wait_for("›Az6‹")
+    term.keys("p")
+    term.wait_for("Você: jogou Az6")
+    term.keys("e")  # end the turn
     term.wait_for("Capítulo concluído")
     term.keys("q")
     deadline = time.monotonic() + DEADLINE

@@ -18,11 +18,12 @@ from fastapi.responses import JSONResponse, Response
 
 from .http.metrics import Metrics
 from .http.parts import part, parts_of
+from .http.wire import DeclaredRoute
 from .protocol import schema_text
 from .table.cluster import LOOK
 from .table.tables import Tables
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=DeclaredRoute)
 
 
 def _tables(request: Request) -> Tables | None:

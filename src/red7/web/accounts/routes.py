@@ -40,14 +40,14 @@ from ..http.limits import client_key
 from ..http.metrics import Metrics
 from ..http.parts import part
 from ..http.refusals import Limited, Refused, asked_language
-from ..http.wire import Empty, parse_body
+from ..http.wire import DeclaredRoute, Empty, parse_body
 from ..ratings.ratings import Ratings
 from .accounts import COOKIE, LOGIN_DAYS, Account, Accounts
 from .login_limits import LoginLimits
 from .wire import AccountView, Credentials, Profile, RatingView
 
 STATIC = Path(__file__).parent / "static"
-router = APIRouter()
+router = APIRouter(route_class=DeclaredRoute)
 
 PAGE_WORDS: Final = {
     "account": N_("Account"),

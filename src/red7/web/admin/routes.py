@@ -41,7 +41,7 @@ from ..accounts.routes import Logins
 from ..http.metrics import Metrics
 from ..http.parts import part
 from ..http.refusals import Refused, asked_language
-from ..http.wire import Done, Empty, SeatNumber, parse_body
+from ..http.wire import DeclaredRoute, Done, Empty, SeatNumber, parse_body
 from ..table import hosting
 from ..table.live import LiveTable
 from ..table.presence import Presence
@@ -51,7 +51,7 @@ from .wire import AdminSeat, AdminTable, AdminView
 
 log = logging.getLogger("red7.web")
 STATIC = Path(__file__).parent / "static"
-router = APIRouter()
+router = APIRouter(route_class=DeclaredRoute)
 
 Username = Annotated[str, InPath(max_length=40)]
 LoginsPart = Annotated[Logins, part(Logins)]

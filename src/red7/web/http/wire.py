@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, ClassVar, Final, Literal, TypeVar
 
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, with_config
 from typing_extensions import TypedDict
 
@@ -155,3 +156,21 @@ def parse_body(model: type[R], raw: bytes) -> R:
         return model.model_validate_json(raw or b"{}")
     except ValidationError as err:
         raise refusal_of(err, model.refusals, "request") from None
+
+
+class DeclaredRoute(APIRoute):
+    """A route whose answer is declared by its return type, for mypy (which checks every
+    builder against it) and the protocol's schema (:mod:`red7.web.protocol`), and sent as
+    built: FastAPI neither builds a model of it nor checks each answer against it again.
+
+    Why: FastAPI builds those models lazily, at a route's first request, and pydantic reads
+    each declaration's attribute docstrings then by parsing its module's source with
+    :mod:`ast`; CPython 3.11's AST constructor counts its depth in state shared by threads,
+    so two threads parsing at once (two apps of a test process, each in its own thread)
+    could fail with ``SystemError: AST constructor recursion depth mismatch`` (CPython issue
+    106905), and a request with it. Checking every answer again also cost CPU for nothing
+    mypy had not checked."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
+        options["response_model"] = None
+        super().__init__(path, endpoint, **options)

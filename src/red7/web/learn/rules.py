@@ -30,8 +30,9 @@ from ...ui.i18n import LANGUAGES, _, using
 from ...ui.rules_text import COMPLETE_RULES, COUNTS, RuleExample, complete_rules, rule_examples, rules_markdown
 from ...ui.words import card_label
 from ..http.refusals import asked_language
+from ..http.wire import DeclaredRoute
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=DeclaredRoute)
 
 WEB_KEYS: Final = N_(
     "On a table's page, besides clicking: **←/→** or **1–9** pick a hand card, then **p** play it, "

@@ -28,13 +28,13 @@ from ...tutorial.lesson import Lesson, Outcome, Verdict
 from ...ui.i18n import LANGUAGES, _, using
 from ...ui.words import seat_name
 from ..http.refusals import asked_language
-from ..http.wire import parse_body
+from ..http.wire import DeclaredRoute, parse_body
 from ..table.live import LiveTable, SeatState
 from ..table.views import table_frame
 from .wire import TutorialStep, TutorialView, VerdictView, bad_decision, no_chapter
 
-router = APIRouter(include_in_schema=False)
-api = APIRouter()
+router = APIRouter(include_in_schema=False, route_class=DeclaredRoute)
+api = APIRouter(route_class=DeclaredRoute)
 
 PAGE_WORDS: Final = {
     "title": N_("Learn Red7"),

@@ -19,14 +19,14 @@ from fastapi.responses import FileResponse
 
 from ...analysis.rating import RATING_MODEL
 from ..http.parts import part
-from ..http.wire import MAX_NUMBER
+from ..http.wire import MAX_NUMBER, DeclaredRoute
 from ..table.lobby import MAX_PAGE, PAGE
 from ..table.tables import Tables
 from .eligibility import rules
 from .ratings import Ratings
 
 STATIC = Path(__file__).parent / "static"
-router = APIRouter()
+router = APIRouter(route_class=DeclaredRoute)
 
 
 @router.get("/leaderboard", include_in_schema=False)

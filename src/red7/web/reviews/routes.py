@@ -23,6 +23,7 @@ from ...ui.i18n import _, using
 from ..http.limits import client_key
 from ..http.parts import part
 from ..http.refusals import Refused
+from ..http.wire import DeclaredRoute
 from ..table.records import played
 from ..table.routes.pages import GameNumber
 from ..table.routes.records import reader
@@ -32,7 +33,7 @@ from .reviews import Reviews
 from .wire import ReviewView
 
 STATIC = Path(__file__).parent / "static"
-router = APIRouter()
+router = APIRouter(route_class=DeclaredRoute)
 
 
 @router.get("/t/{table_id}/review/{number}", include_in_schema=False)

@@ -50,7 +50,7 @@ from ...http.limits import client_key
 from ...http.metrics import Metrics
 from ...http.parts import part
 from ...http.refusals import Limited, Refused, asked_language, spoken_language
-from ...http.wire import MAX_NUMBER, Done, parse_body
+from ...http.wire import MAX_NUMBER, DeclaredRoute, Done, parse_body
 from ...storage.stored import new_token
 from .. import hosting, play, seating
 from ..frames import Created, Invitation, LobbyPage, Seated, UiWords
@@ -72,7 +72,7 @@ from ..tables import Tables
 from ..views import tag
 from ..words import ui_words
 
-router = APIRouter()
+router = APIRouter(route_class=DeclaredRoute)
 
 TablesPart = Annotated[Tables, part(Tables)]
 LimitsPart = Annotated[ClientLimits, part(ClientLimits)]

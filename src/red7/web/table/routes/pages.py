@@ -11,14 +11,14 @@ from fastapi import APIRouter
 from fastapi import Path as InPath
 from fastapi.responses import FileResponse
 
-from ...http.wire import MAX_NUMBER
+from ...http.wire import MAX_NUMBER, DeclaredRoute
 
 STATIC = Path(__file__).parent.parent / "static"
 """The table's pages and scripts."""
 GameNumber = Annotated[int, InPath(ge=0, le=MAX_NUMBER)]
 """A game's number in an address: bounded (past the database's integers, a 422)."""
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=DeclaredRoute)
 
 
 @router.get("/")

@@ -25,6 +25,7 @@ from fastapi import APIRouter, Request
 from ....ui.i18n import _, using
 from ...http.parts import part
 from ...http.refusals import Refused, spoken_language
+from ...http.wire import DeclaredRoute
 from ..frames import Replay
 from ..records import played, record
 from ..seating import admit, bad_token, seat_of
@@ -32,7 +33,7 @@ from ..tables import Tables
 from ..views import replay_frames
 from .pages import GameNumber
 
-router = APIRouter()
+router = APIRouter(route_class=DeclaredRoute)
 
 INVITE_HEADER = "x-red7-invite"
 """The header a private table's invitation secret travels in to read its games."""

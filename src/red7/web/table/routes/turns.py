@@ -21,13 +21,14 @@ from ...http.client_limits import ClientLimits
 from ...http.limits import client_key
 from ...http.parts import part
 from ...http.refusals import Limited, asked_language
+from ...http.wire import DeclaredRoute
 from ..clocks import countdown
 from ..frames import TurnRow, TurnsPage
 from ..requests import parse_turns
 from ..tables import Tables
 from ..views import settings_text
 
-router = APIRouter()
+router = APIRouter(route_class=DeclaredRoute)
 
 
 @router.post("/api/turns")

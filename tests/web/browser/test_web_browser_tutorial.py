@@ -78,7 +78,7 @@ def test_a_newcomer_finishes_the_guided_first_game(people: People, lang: str, si
                 assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
                 page.screenshot(path=str(IMAGES / f"web-tutorial-miss-{lang}-{size}.png"), full_page=True)
                 if (lang, size) == ("en", "laptop"):  # docs/images/web-tutorial.png
-                    page.screenshot(path=str(IMAGES / "web-tutorial.png"))
+                    page.screenshot(path=str(IMAGES / "web-tutorial.png"), full_page=True)
             for action in solution(c):
                 learner.decide(action)
             expect(verdict).to_have_attribute("data-outcome", "done")

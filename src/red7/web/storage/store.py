@@ -17,29 +17,24 @@ The default database is a SQLite file in WAL mode in the user's data directory;
 for several server processes.
 
 **PostgreSQL restarting** ends every connection the store holds. Those of its threads are
-checked before each use (SQLAlchemy's pre-ping); a change written on an asynchronous one
-PostgreSQL ended is sent once more on a fresh connection (:meth:`Store.write`: the compare
-and set on the version makes a second apply of one change impossible). While it is away,
-a call raises :class:`~red7.web.storage.outage.Unavailable`, said once in the log
-(:class:`~red7.web.storage.outage.Outage`).
+checked before each use (SQLAlchemy's pre-ping); what the server awaits (:meth:`Store.write`,
+:meth:`Store.run`) survives it as :mod:`red7.web.storage.writes` says.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, create_engine, delete, event, func, insert, select, text, update
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.orm import Session
 
-from .outage import Outage, Unavailable, lost, reason
 from .rows import DecisionRow, GameRow, SeatRow, TableRow, now
 from .stored import (
     ACCOUNT_REVOKED,
@@ -47,13 +42,12 @@ from .stored import (
     StoredSeat,
     StoredTable,
     agreed_seats,
-    appends,
     invite_changed,
     kept_of,
     new_token,
-    same_change,
     token_hash,
 )
+from .writes import Writes
 
 log = logging.getLogger("red7.web")
 T = TypeVar("T")
@@ -62,13 +56,6 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 WRITERS = 4
 """Writes a server makes at once on PostgreSQL: the asynchronous connections of
 :meth:`Store.open`, and the threads of the other calls (each with its connection)."""
-WAIT: Final = 3.0
-"""Seconds a change waits for an asynchronous connection (PostgreSQL away: the pool has
-none) before it is refused as :class:`~red7.web.storage.outage.Unavailable`."""
-RECONNECT: Final = 2.0
-"""Seconds the asynchronous pool tries to replace a connection it lost before it leaves
-that to the next change needing one: so a change made once PostgreSQL is back connects at
-once, never waiting out the pool's growing pauses between tries."""
 
 
 def default_url() -> str:
@@ -101,29 +88,6 @@ DROP_DECISIONS = delete(DecisionRow).where(
     DecisionRow.game_id == bindparam("game"), DecisionRow.seq >= bindparam("keep")
 )
 ADD_DECISIONS = insert(DecisionRow)
-APPEND = """
-WITH moved AS (
-    UPDATE tables SET version = %(version)s, status = %(status)s,
-        deadline = %(deadline)s, agreed = %(agreed)s, declined = %(declined)s
-    WHERE id = %(table)s AND version = %(base)s
-    RETURNING id
-), game AS (
-    UPDATE games SET result = %(result)s, committed = %(committed)s
-    WHERE id = %(game)s AND %(game_changed)s AND EXISTS (SELECT FROM moved)
-), added AS (
-    INSERT INTO decisions (game_id, seq, seat, action, at)
-    SELECT %(game)s, %(keep)s + d.n - 1, d.seat, d.action, %(at)s
-    FROM unnest(%(seats)s::integer[], %(actions)s::text[]) WITH ORDINALITY AS d(seat, action, n)
-    WHERE EXISTS (SELECT FROM moved)
-)
-SELECT count(*) FROM moved
-"""
-"""PostgreSQL's one statement for a change that adds decisions to a game (psycopg's
-parameters): the compare and set of the table's version and, only if it moved, the
-game's result and final count and the new decisions, numbered from ``keep``. Every
-part runs, in the statement's one transaction (PostgreSQL runs a data-modifying ``WITH``
-part whether the query reads it or not); the count of tables moved (0 or 1) says
-whether the change went in."""
 
 
 class Store:
@@ -149,10 +113,8 @@ class Store:
         self.engine: Engine = create_engine(self.url, **pool)
         self.executor = ThreadPoolExecutor(self.writers, thread_name_prefix="red7-db")
         """The threads the server runs its database calls in, off its event loop."""
-        self.outage = Outage()
-        """Whether the database is away, as :meth:`run` and :meth:`write` last found it."""
-        self._appenders: Any = None
-        """:meth:`open`'s asynchronous connections (a psycopg_pool.AsyncConnectionPool)."""
+        self.writes = Writes(self, None if sqlite else libpq_address(self.url))
+        """The writes and calls awaited on the event loop, and whether the database is away."""
         if sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
 
@@ -334,131 +296,21 @@ class Store:
             return {table_id: version for table_id, version in moved}
 
     async def open(self) -> None:
-        """Open what :meth:`write` needs on the running event loop: on PostgreSQL, a pool
-        of :attr:`writers` asynchronous psycopg connections (autocommit)."""
-        if self.dialect == "postgresql" and self._appenders is None:
-            from psycopg_pool import AsyncConnectionPool
-
-            self._appenders = AsyncConnectionPool(
-                libpq_address(self.url),
-                min_size=self.writers,
-                max_size=self.writers,
-                kwargs={"autocommit": True},
-                open=False,
-                timeout=WAIT,
-                reconnect_timeout=RECONNECT,
-            )
-            await self._appenders.open(wait=True, timeout=30)
+        """Open what :meth:`write` needs on the running event loop (:meth:`Writes.open`)."""
+        await self.writes.open()
 
     async def aclose(self) -> None:
         """Close what :meth:`open` opened."""
-        if self._appenders is not None:
-            await self._appenders.close()
-            self._appenders = None
+        await self.writes.aclose()
 
     async def run(self, call: Callable[..., T], *args: Any) -> T:
-        """``call(*args)`` (a call on the database) in one of the store's threads, off the
-        event loop; :class:`~red7.web.storage.outage.Unavailable` if the database could not
-        be reached."""
-        try:
-            answer = await asyncio.get_running_loop().run_in_executor(self.executor, call, *args)
-        except Exception as err:
-            if not lost(err):
-                raise
-            self.outage.down(err)
-            raise Unavailable(reason(err)) from err
-        self.outage.up()
-        return answer
+        """``call(*args)`` in one of the store's threads, off the event loop (:meth:`Writes.run`)."""
+        return await self.writes.run(call, *args)
 
     async def write(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
         """:meth:`commit`, awaited on the server's event loop, which serves the other
-        tables meanwhile (how: :meth:`_write`).
-
-        A write whose connection was lost (PostgreSQL restarted, and ended it) is made once
-        more on a fresh connection. It cannot go in twice: if the first went in after all
-        (its connection ended after its commit), the second finds the version moved and
-        writes nothing, and the table read back then says whether it holds this change
-        (:meth:`landed`). :class:`~red7.web.storage.outage.Unavailable` if the second fails
-        too, or no connection was had in :data:`WAIT` seconds: the change may be in or not
-        (a change made again from ``before`` fails its compare and set if it is)."""
-        try:
-            written = await self._write(before, after)
-        except Exception as err:
-            if not lost(err):
-                raise
-            if self._timed_out(err):  # no connection was had: nothing was sent
-                self.outage.down(err)
-                raise Unavailable(reason(err)) from err
-            log.info("a write's connection to the database was lost (%s): it is made again", reason(err))
-            if self._appenders is not None:
-                await self._appenders.check()  # the pool's other connections PostgreSQL ended: replaced
-            try:
-                written = await self._write(before, after)
-            except Exception as again:
-                if not lost(again):
-                    raise
-                self.outage.down(again)
-                raise Unavailable(reason(again)) from again
-            if written is None:
-                written = await self.run(self.landed, before, after)
-        self.outage.up()
-        return written
-
-    def _timed_out(self, err: BaseException) -> bool:
-        """Whether ``err`` is the asynchronous pool's having no connection to give in time."""
-        if self._appenders is None:
-            return False
-        from psycopg_pool import PoolTimeout
-
-        return isinstance(err, PoolTimeout)
-
-    def landed(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
-        """``after`` as written, if the database holds it as the version after ``before``'s
-        (a write whose answer was lost with its connection, then refused when made again by
-        its own compare and set); else None: another change is there."""
-        stored = self.table(before.id)
-        if stored is None or stored.version != before.version + 1 or not same_change(stored, after):
-            return None
-        game = after.game
-        if game is not None and stored.game is not None:
-            game = replace(game, id=stored.game.id)
-        return replace(after, version=stored.version, game=game)
-
-    async def _write(self, before: StoredTable, after: StoredTable) -> StoredTable | None:
-        """:meth:`write` once. On PostgreSQL (once :meth:`open`), a change that only adds
-        decisions to the game, the one made at every decision, is the one statement
-        :data:`APPEND` on an asynchronous connection: one round trip, its own transaction,
-        no thread. Any other change, and every change on SQLite, is :meth:`commit` in one
-        of the store's threads (:attr:`executor`). (A write in a thread cost the server a
-        tenth more CPU and held up its frames while the thread held the interpreter.)"""
-        kept = appends(before, after) if self._appenders is not None else None
-        if kept is None:
-            return await asyncio.get_running_loop().run_in_executor(self.executor, self.commit, before, after)
-        from psycopg.types.json import Json
-
-        assert self._appenders is not None and before.game is not None and after.game is not None
-        old, new = before.game, after.game
-        added = new.decisions[kept:]
-        params = {
-            "table": before.id,
-            "base": before.version,
-            "version": before.version + 1,
-            "status": after.status,
-            **after.rematch_columns(),
-            "game": new.id,
-            "game_changed": (old.result, old.committed) != (new.result, new.committed),
-            "result": None if new.result is None else Json(new.result),
-            "committed": new.committed,
-            "keep": kept,
-            "seats": [seat for seat, _action in added],
-            "actions": [action for _seat, action in added],
-            "at": now(),
-        }
-        async with self._appenders.connection() as connection:
-            row = await (await connection.execute(APPEND, params)).fetchone()
-        if row is None or row[0] != 1:
-            return None  # the table had moved: nothing was written
-        return replace(after, version=before.version + 1)
+        tables meanwhile; made once more if PostgreSQL ended its connection (:meth:`Writes.write`)."""
+        return await self.writes.write(before, after)
 
     @staticmethod
     def _write_game(connection: Connection, table_id: str, old: StoredGame | None, new: StoredGame) -> StoredGame:

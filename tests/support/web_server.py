@@ -133,3 +133,20 @@ class WebServer:
 
     def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None) -> None:
         self.stop()
+
+
+def left_in_group(group: int, seconds: float = 60) -> list[str]:
+    """The processes still in the process group ``group`` (a killed server's: what it
+    started) once it empties or ``seconds`` pass (generous: a busy machine is slow to reap);
+    those left are killed before this returns their pids."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)  # anything left in the server's process group?
+        except ProcessLookupError:
+            return []
+        time.sleep(0.1)
+    left = [p for p in os.listdir("/proc") if p.isdigit() and os.getpgid(int(p)) == group]
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGKILL)
+    return left

@@ -12,11 +12,7 @@ still take it back.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
 import random
-import signal
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -31,7 +27,7 @@ from red7.web.storage.stored import StoredGame, StoredSeat
 from red7.web.table.records import record
 from red7.web.table.tables import Tables
 from tests.support.web_live import comparable, new_game, newest, play, settle, waiting_for
-from tests.support.web_server import WebServer
+from tests.support.web_server import WebServer, left_in_group
 
 
 @pytest.fixture
@@ -135,14 +131,5 @@ def test_a_killed_servers_bot_workers_end_with_it(server: WebServer) -> None:
     play(game.clients, random.Random(4), until=4)  # the bot has moved: its worker is running
     group = server.kill(alone=True)
     game.close()
-    deadline = time.monotonic() + 60  # seconds at most when idle: generous for a busy machine
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(group, 0)  # anything left in the server's process group?
-        except ProcessLookupError:
-            return
-        time.sleep(0.1)
-    left = [p for p in os.listdir("/proc") if p.isdigit() and os.getpgid(int(p)) == group]
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(group, signal.SIGKILL)
-    pytest.fail(f"processes of the killed server still run: {left}")
+    left = left_in_group(group)
+    assert left == [], f"processes of the killed server still run: {left}"

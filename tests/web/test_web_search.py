@@ -16,7 +16,6 @@ with it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import random
@@ -42,7 +41,7 @@ from red7.web.reviews.hints import CLIENT_WAIT, Hints
 from red7.web.reviews.pool import SearchPool
 from tests.support.web_client import Conn, add_bot, careful, join, make_app, my_turn, new_table, start
 from tests.support.web_live import post, until
-from tests.support.web_server import WebServer
+from tests.support.web_server import WebServer, left_in_group
 
 EVE, ANN = {"X-Forwarded-For": "203.0.113.5"}, {"X-Forwarded-For": "198.51.100.7"}
 """Two clients, told apart by the address their (trusted) proxy names."""
@@ -397,14 +396,5 @@ def test_a_killed_servers_search_workers_end_with_it(tmp_path: Path) -> None:
             ws.send(json.dumps({"type": "hint", "seq": turn_of(ws)["seq"]}))
             assert hint_answer(ws)["type"] == "hint"
         group = server.kill(alone=True)
-    deadline = time.monotonic() + 60  # seconds at most when idle: generous for a busy machine
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(group, 0)  # anything left in the server's process group?
-        except ProcessLookupError:
-            return
-        time.sleep(0.1)
-    left = [p for p in os.listdir("/proc") if p.isdigit() and os.getpgid(int(p)) == group]
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(group, signal.SIGKILL)
-    pytest.fail(f"processes of the killed server still run: {left}")
+    left = left_in_group(group)
+    assert left == [], f"processes of the killed server still run: {left}"

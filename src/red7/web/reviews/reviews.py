@@ -2,17 +2,19 @@
 
 A review marks every decision of a game (:meth:`red7.play.session.Session.review`: the
 exact solver where it answers, else the hint's bot estimating the people's decisions)
-and words it as the terminal game does (:func:`red7.ui.words.review_text`). It reads
+and words it as the terminal game does (:func:`red7.ui.words.review_text`), once in each
+language the server speaks, so that every reader gets it in their own. It reads
 every hand, so it is only for a game that is over. It may take a while (the solver's
 first positions of a deal, an estimate per decision), so it runs in the search pool
 (:mod:`red7.web.reviews.pool`), which tells how far it is as it goes: :class:`Reviews`
-keeps each game's :class:`Review` (how far it is, then its text); a second request for
+keeps each game's :class:`Review` (how far it is, then its texts); a second request for
 the same game gets the same one, however many ask.
 
 **Once across processes.** A finished review is kept in the database
-(:class:`StoredReviews`, a row keyed by the game: migration ``0012``), written by an
-insert that loses gracefully to one already there: the first process to finish writes
-it, and every process (this one included) then serves the text the database holds. A
+(:class:`StoredReviews`, a row a language keyed by the game and the language: migrations
+``0012`` and ``0018``), written by inserts that lose gracefully to rows already there: the
+first process to finish writes it, and every process (this one included) then serves the
+texts the database holds. A
 process asked for a review first looks there, so a review finished by another process
 is served without being worked out again. A review being worked out is known to its
 process only: asked through another process meanwhile, it is worked out there too, and
@@ -35,7 +37,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Final, Literal, cast
+from typing import Any, Final, Literal, cast
 
 from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -45,7 +47,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from ...bots import make_bot
 from ...bots.base import Appraiser
 from ...play.session import Session
-from ...ui.i18n import _, using
+from ...ui.i18n import LANGUAGES, _, using
 from ...ui.words import review_text
 from ..http.limits import Bucket
 from ..http.refusals import Limited
@@ -71,9 +73,9 @@ class ReviewRow(Base):
     __tablename__ = "reviews"
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    """The game reviewed: its key lets one review of it in, the first finished."""
-    lang: Mapped[str] = mapped_column(String(8))
-    """The language of ``text`` (the table's)."""
+    """The game reviewed: with ``lang``, its key lets one review of it in, the first finished."""
+    lang: Mapped[str] = mapped_column(String(8), primary_key=True)
+    """The language of ``text``."""
     decisions: Mapped[int] = mapped_column(Integer)
     """How many decisions it marked."""
     text: Mapped[str] = mapped_column(Text)
@@ -88,21 +90,21 @@ class StoredReviews:
         self.engine = engine
 
     def find(self, table_id: str, number: int) -> Review | None:
-        """The review of game ``number`` of table ``table_id`` kept by any process (done);
-        None if none is."""
+        """The review of game ``number`` of table ``table_id`` kept by any process (done,
+        in every language kept); None if none is."""
         with self.engine.connect() as connection:
-            row = connection.execute(
+            rows = connection.execute(
                 select(ReviewRow.lang, ReviewRow.decisions, ReviewRow.text)
                 .join(GameRow, GameRow.id == ReviewRow.game_id)
                 .where(GameRow.table_id == table_id, GameRow.number == number)
-            ).first()
-        return None if row is None else Review(row.lang, row.decisions, row.decisions, row.text)
+            ).all()
+        return _review(rows)
 
     def keep(self, table_id: str, number: int, review: Review) -> Review:
         """Keep the finished ``review`` as the game's unless one is kept already (another
         process finished first: this one changes nothing); the review kept.
         LookupError if there is no such game."""
-        assert review.text is not None, "only a finished review is kept"
+        assert review.texts is not None, "only a finished review is kept"
         with self.engine.begin() as connection:
             game_id = connection.execute(
                 select(GameRow.id).where(GameRow.table_id == table_id, GameRow.number == number)
@@ -110,37 +112,53 @@ class StoredReviews:
             if game_id is None:
                 raise LookupError(f"no game {number} at table {table_id}")
             insert = postgresql.insert if connection.dialect.name == "postgresql" else sqlite.insert
-            row = {"lang": review.lang, "decisions": review.total, "text": review.text, "at": now()}
-            connection.execute(insert(ReviewRow).values(game_id=game_id, **row).on_conflict_do_nothing())
+            rows = [
+                {"game_id": game_id, "lang": lang, "decisions": review.total, "text": text, "at": now()}
+                for lang, text in review.texts.items()
+            ]
+            connection.execute(insert(ReviewRow).values(rows).on_conflict_do_nothing())
             kept = connection.execute(
                 select(ReviewRow.lang, ReviewRow.decisions, ReviewRow.text).where(ReviewRow.game_id == game_id)
-            ).one()
-        return Review(kept.lang, kept.decisions, kept.decisions, kept.text)
+            ).all()
+        found = _review(kept)
+        assert found is not None
+        return found
+
+
+def _review(rows: Collection[Any]) -> Review | None:
+    """The finished review whose texts are ``rows`` (lang, decisions, text); None if none."""
+    if not rows:
+        return None
+    decisions = max(row.decisions for row in rows)
+    return Review(decisions, decisions, {row.lang: row.text for row in rows})
 
 
 @dataclass
 class Review:
-    """One game's review, in the table's language ``lang``: ``done`` of ``total``
-    decisions marked, then its ``text``."""
+    """One game's review: ``done`` of ``total`` decisions marked, then its ``texts``
+    (by language: every language the server speaks, or the one a review kept before
+    reviews were worded in each)."""
 
-    lang: str
     done: int = 0
     total: int = 0
-    text: str | None = None
+    texts: dict[str, str] | None = None
     failed: bool = False
     task: asyncio.Future[None] | None = field(default=None, repr=False)
 
-    def json(self) -> ReviewView:
-        """What ``GET .../review`` answers."""
+    def json(self, lang: str) -> ReviewView:
+        """What ``GET .../review`` answers to a reader of ``lang``: the text in ``lang``
+        if it has one, else in a language it has."""
         status: Literal["working", "done", "failed"] = (
-            "failed" if self.failed else "working" if self.text is None else "done"
+            "failed" if self.failed else "working" if self.texts is None else "done"
         )
+        if self.texts and lang not in self.texts:
+            lang = next(iter(self.texts))
         return {
             "status": status,
-            "lang": cast("Tag", self.lang),
+            "lang": cast("Tag", lang),
             "done": self.done,
             "total": self.total,
-            "text": self.text,
+            "text": None if self.texts is None else self.texts[lang],
         }
 
 
@@ -183,16 +201,16 @@ class Reviews:
         self,
         key: tuple[str, int],
         session: Session,
-        names: list[str],
-        lang: str,
+        names: dict[str, list[str]],
         people: Collection[int],
         client: str,
         now: float,
         pool: SearchPool,
     ) -> Review:
         """The review of game ``key`` (its table's id and number), started in ``pool`` if
-        there is none (or the last one failed) for ``session``'s finished game, in
-        ``lang`` with ``names``; ``people``: the seats whose decisions the bot estimates.
+        there is none (or the last one failed) for ``session``'s finished game, in every
+        language of ``names`` (each seat's name in it); ``people``: the seats whose
+        decisions the bot estimates.
         Starting one counts against ``client``'s share (:class:`~red7.web.http.refusals.Limited`
         when it has had it, or when :attr:`running` reviews, or the pool's share, are
         being worked out already)."""
@@ -200,7 +218,7 @@ class Reviews:
         if review is not None and not review.failed:
             self._reviews.move_to_end(key)
             return review
-        busy = sum(r.text is None and not r.failed for r in self._reviews.values())
+        busy = sum(r.texts is None and not r.failed for r in self._reviews.values())
         if busy >= min(self.running, pool.share):
             raise Limited("reviews-busy", _("Other reviews are being worked out: try again in a minute."), 30.0)
         bucket = self._starts.setdefault(client, Bucket.full(self.rate, self.burst, now))
@@ -208,29 +226,31 @@ class Reviews:
         if wait:
             message = _("You started many reviews in a short time: wait {seconds} s.").format(seconds=int(wait) + 1)
             raise Limited("too-many-reviews", message, wait)
-        review = self._reviews[key] = Review(lang)
+        review = self._reviews[key] = Review()
 
         def progress(done: int, total: int) -> None:  # (in a thread: a late one changes nothing)
-            if review.text is None:
+            if review.texts is None:
                 review.done, review.total = done, total
 
-        marking = pool.submit(marked, session, names, lang, frozenset(people), progress=progress)
+        marking = pool.submit(marked, session, names, frozenset(people), progress=progress)
         review.task = asyncio.ensure_future(self._work_out(key, review, marking))
         self._forget_oldest()
         return review
 
-    async def _work_out(self, key: tuple[str, int], review: Review, marking: Awaitable[tuple[str, int]]) -> None:
-        """Once ``marking`` (the game's review in words, and its decisions) is done,
-        keep it in the database; ``review`` is done once it is kept there, with the text
-        kept (another process's, if it finished first)."""
+    async def _work_out(
+        self, key: tuple[str, int], review: Review, marking: Awaitable[tuple[dict[str, str], int]]
+    ) -> None:
+        """Once ``marking`` (the game's review in words, by language, and its decisions)
+        is done, keep it in the database; ``review`` is done once it is kept there, with
+        the texts kept (another process's, if it finished first)."""
         try:
-            text, total = await marking
-            done = Review(review.lang, total, total, text)
+            texts, total = await marking
+            done = Review(total, total, texts)
             self.worked_out()
             if self.stored is not None:
                 done = await asyncio.get_running_loop().run_in_executor(None, self.stored.keep, *key, done)
-            review.lang, review.done, review.total = done.lang, done.done, done.total
-            review.text = done.text
+            review.done, review.total = done.done, done.total
+            review.texts = done.texts
         except Exception:
             review.failed = True
             log.exception("the review of game %s of table %s failed", key[1], key[0])
@@ -238,18 +258,30 @@ class Reviews:
     def _forget_oldest(self) -> None:
         while len(self._reviews) > KEPT:
             oldest = next(iter(self._reviews))
-            if self._reviews[oldest].text is None and not self._reviews[oldest].failed:
+            if self._reviews[oldest].texts is None and not self._reviews[oldest].failed:
                 break  # never drop one being worked out
             del self._reviews[oldest]
 
 
 def marked(
-    session: Session, names: list[str], lang: str, people: frozenset[int], progress: Callable[[int, int], None]
-) -> tuple[str, int]:
+    session: Session, names: dict[str, list[str]], people: frozenset[int], progress: Callable[[int, int], None]
+) -> tuple[dict[str, str], int]:
     """In a worker of the search pool: mark the finished game of ``session`` (telling
-    ``progress`` how far it is), word it; its words and the number of decisions marked."""
+    ``progress`` how far it is), word it in each language of ``names`` (each seat's name in
+    it); its words by language and the number of decisions marked."""
     bot = make_bot(HINT_BOT)
     marks = session.review(bot if isinstance(bot, Appraiser) else None, people, progress)
-    with using(lang):
-        text = review_text(marks, names, session.table.config.advanced, people or None)
-    return text, len(marks)
+    texts = {}
+    for lang, seats in names.items():
+        with using(lang):
+            texts[lang] = review_text(marks, seats, session.table.config.advanced, people or None)
+    return texts, len(marks)
+
+
+def named(names: Callable[[], list[str]]) -> dict[str, list[str]]:
+    """Each language the server speaks, and ``names()`` (each seat's name) in it."""
+    worded = {}
+    for lang in LANGUAGES:
+        with using(lang):
+            worded[lang] = names()
+    return worded

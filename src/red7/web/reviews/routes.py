@@ -22,14 +22,14 @@ from ...play.table import Table
 from ...ui.i18n import _, using
 from ..http.limits import client_key
 from ..http.parts import part
-from ..http.refusals import Refused
+from ..http.refusals import Refused, spoken_language
 from ..http.wire import DeclaredRoute
 from ..table.records import played
 from ..table.routes.pages import GameNumber
 from ..table.routes.records import reader
 from ..table.tables import Tables
 from .pool import SearchPool
-from .reviews import Reviews
+from .reviews import Reviews, named
 from .wire import ReviewView
 
 STATIC = Path(__file__).parent / "static"
@@ -51,21 +51,23 @@ async def review(
     pool: Annotated[SearchPool, part(SearchPool)],
 ) -> ReviewView:
     """The review of game ``number`` once it is over (every hand is read), the same one
-    for every asker in every process; started by the first to ask if no process has
+    for every asker in every process, each in their language; started by the first to ask if no process has
     kept it (a private table's: with its invitation or a seat token, as its replay)."""
     await reader(tables, table_id, request)
     game = await played(tables, table_id, number)
     table = game.table
-    with using(game.lang):
+    # in the reader's language (the page's choice, else the browser's), else the table's
+    lang = spoken_language(request.headers.get("accept-language")) or game.lang
+    with using(lang):
         if table is None or not table.is_over:
             raise Refused("not-over", _("The review is shown once the game is over."), 409)
     kept = await reviews.kept((table_id, number))  # (worked out here, or kept by any process)
     if kept is not None:
-        return kept.json()
-    with using(game.lang):
+        return kept.json(lang)
+    with using(lang):
         people = [s for s, seat in enumerate(game.seats) if seat.bot is None]
         who = client_key(request.client.host if request.client else None)
         # a copy of the finished game: the table's own session moves on to a rematch
         session = Session(Table.around(table.game.clone(), table.seats))
-        found = reviews.of((table_id, number), session, game.names(), game.lang, people, who, reviews.clock(), pool)
-    return found.json()
+        found = reviews.of((table_id, number), session, named(game.names), people, who, reviews.clock(), pool)
+    return found.json(lang)

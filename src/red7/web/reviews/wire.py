@@ -50,12 +50,14 @@ class HintFrame(TypedDict):
 class ReviewView(TypedDict):
     """``GET .../games/{n}/review``: the review of a finished game, worked out once:
     ``working`` (``done`` of ``total`` decisions marked so far; ask again), ``done``
-    (``text``: the review in the table's language) or ``failed`` (asking again starts it
+    (``text``: the review in ``lang``) or ``failed`` (asking again starts it
     again)."""
 
     status: Literal["working", "done", "failed"]
     lang: Tag
-    """The table's language: the review's and the page's."""
+    """The review's language and the page's: the reader's (the request's
+    ``Accept-Language``), else the table's (or, for a review kept before reviews were
+    worded in each language, the one it has)."""
     done: int
     total: int
     text: str | None

@@ -29,15 +29,13 @@ from ...ui.i18n import _, language, parse_language, using
 from ..http.refusals import Refused, session_refusal
 from ..storage.stored import ACCOUNT_REVOKED, ADMIN_REVOKED, new_token, token_hash
 from .clocks import CLOCKS, clock_refusal
-from .live import LiveTable, SeatState
+from .live import TABLE_NAME_LENGTH, LiveTable, SeatState, default_table_name
 from .members import Member
 from .seating import HOST, clean_name, member_seat, needs_account, sit
 from .tables import CLOSED, Tables
 
 log = logging.getLogger("red7.web")
 
-TABLE_NAME_LENGTH: Final = 40
-"""The most characters a table's name has (after its spaces are folded)."""
 SPECTATOR_CHATS: Final = ("separate", "off")
 """What the host may choose of spectators' chat (:mod:`red7.web.chat`)."""
 
@@ -54,14 +52,6 @@ def clean_table_name(name: str) -> str:
 
 def table_name_refusal() -> Refused:
     return Refused("bad-table-name", _("Give the table a name of up to {n} characters.").format(n=TABLE_NAME_LENGTH))
-
-
-def default_table_name(creator: str) -> str:
-    """The name of a table whose creator gave none: theirs ("Ana's table"), or a
-    plain "Red7 table" if they gave no name either (in the language in use)."""
-    if not creator:
-        return _("Red7 table")
-    return _("{name}'s table").format(name=creator)[:TABLE_NAME_LENGTH]
 
 
 def spectator_chat_refusal() -> Refused:

@@ -20,6 +20,7 @@ from ...core.game import Game
 from ...core.model import Config
 from ...play.session import SeatKind, SeatName, Session
 from ...play.table import Seat, Table
+from ...ui.i18n import _, using
 from ...ui.words import name_key, seat_name
 from ..storage.stored import StoredGame, StoredSeat, StoredTable, token_hash
 
@@ -85,6 +86,18 @@ def session_seats(seats: Sequence[SeatState]) -> list[Seat]:
     (a level removed since the seat was stored plays as its replacement: :func:`~red7.bots.stored_spec`)."""
     specs = [stored_spec(s.bot) if s.bot else None for s in seats]
     return [Seat(s.name, make_bot(spec) if spec else None, spec) for s, spec in zip(seats, specs, strict=True)]
+
+
+TABLE_NAME_LENGTH: Final = 40
+"""The most characters a table's name has (after its spaces are folded)."""
+
+
+def default_table_name(creator: str) -> str:
+    """The name of a table whose creator gave none: theirs ("Ana's table"), or a
+    plain "Red7 table" if they gave no name either (in the language in use)."""
+    if not creator:
+        return _("Red7 table")
+    return _("{name}'s table").format(name=creator)[:TABLE_NAME_LENGTH]
 
 
 @dataclass
@@ -204,6 +217,15 @@ class LiveTable:
         """The sequence number ``seat``'s frames carry (None: a spectator's), which its
         next decision or take-back must carry to be accepted (:meth:`Session.seq_for`)."""
         return self.session.seq_for(seat)
+
+    def title(self) -> str:
+        """The table's name in the language in use: the one its creator gave; if they
+        gave none, its default after the host ("Ana's table", kept in the table's
+        language) worded for each reader ("Mesa de Ana")."""
+        host = self.seats[0].name if self.seats else ""
+        with using(self.lang):
+            default = default_table_name(host)
+        return default_table_name(host) if self.name == default else self.name
 
     def names(self) -> list[str]:
         """Each seat's name in the language in use ("Ana", "Bot 3", "Player 2")."""

@@ -175,7 +175,7 @@ def shared_view(live: LiveTable, viewer: int | None = None, lang: str | None = N
             "game": live.game_number,
             "settings": settings_text(live),
             "clock": int(live.session.clock),
-            "name": live.name,
+            "name": live.title(),
             "private": live.private,
             "invitation": live.invite_hash is not None if live.private else None,
             "hints": live.hints,
@@ -477,7 +477,7 @@ def lobby_json(lives: Sequence[LiveTable], lang: str | None = None) -> list[Lobb
                     "free": sum(not s.taken for s in live.seats),
                     "seats": [names[s] if seat.taken else None for s, seat in enumerate(live.seats)],
                     "clock": int(live.session.clock),
-                    "name": live.name,
+                    "name": live.title(),
                     "advanced": live.config.advanced,
                     "actions": live.config.actions,
                 }

@@ -45,7 +45,7 @@ function shown(text) {
 async function poll() {
   const answer = await api(`/api/tables/${encodeURIComponent(tableId)}/games/${number}/review`);
   if (document.documentElement.lang !== answer.lang) {
-    // the page speaks the table's language, as the review does
+    // the page speaks the review's language: the reader's (else, if the server speaks neither, the table's)
     ui = (await loadWords(answer.lang)).ui;
     document.documentElement.lang = answer.lang;
     words();

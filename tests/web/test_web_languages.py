@@ -211,6 +211,43 @@ def test_refusals_chat_lines_and_hints_come_in_each_connections_language(
     assert hint["text"].startswith("Dica: " if mover is b else "Hint: "), hint
 
 
+def test_a_connection_changes_its_language_without_connecting_again(
+    client: TestClient, opened: contextlib.ExitStack
+) -> None:
+    """Bia, seated and reading in English mid-game, switches to Portuguese (the page's
+    control): the same connection is sent the table whole again (the page's words, the
+    whole log) and the chat's history, in Portuguese, and is refused in it from then on;
+    her seat never stops being here; a language the server does not speak is refused."""
+    table_id, ana, bia = english_table(client, actions=False)
+    a = opened.enter_context(connect(client, table_id, ana, 0, lang="en"))
+    b = opened.enter_context(connect(client, table_id, bia, 1, lang="en", chat=True))
+    b.until(lambda f: f["type"] == "chat" and f["history"])
+    start(client, table_id, ana)
+    for conn in (a, b):
+        conn.until(lambda f: f["type"] == "table" and f["game"] is not None)
+    play_out([a, b], careful(random.Random(1)), done=lambda _c: bool(b.last and b.last["game"]["log"]))  # a turn
+    english = b.last
+    assert english is not None and english["lang"] == "en"
+    live = tables_of(client.app).live[table_id]  # type: ignore[attr-defined]
+    assert live.seats[1].here == 1
+
+    b.send({"type": "lang", "lang": "pt"})
+    again = b.until(lambda f: f["type"] == "table")
+    assert again["lang"] == "pt-BR" and again["ui"]["play"] == "Jogar"
+    assert again["seq"] == english["seq"] and again["game"]["log_from"] == 0
+    assert len(again["game"]["log"]) == len(english["game"]["log"]) >= 1
+    history = b.until(lambda f: f["type"] == "chat" and f["history"])
+    assert history["words"]["chat_send"] == "Enviar"
+    assert live.seats[1].here == 1  # the seat stayed connected throughout
+    b.decide("draw", seq=10_000)
+    assert b.error()["message"].startswith("A mesa mudou")
+    b.send({"type": "lang", "lang": "fr"})
+    refused = b.error()
+    assert (refused["code"], refused["message"]) == ("bad-lang", "Idiomas: en, pt-BR.")
+    b.send({"type": "lang", "lang": "en"})
+    assert b.until(lambda f: f["type"] == "table")["ui"]["play"] == "Play"
+
+
 def test_an_unseated_person_is_told_in_their_language(client: TestClient) -> None:
     """The notice that a connection no longer holds its seat (its host removed its person),
     and its frames after it, as a spectator's, in its language."""

@@ -56,6 +56,7 @@ from .table.requests import (
     PlayNow,
     RemoveSeat,
     Reseat,
+    Speak,
     StartGame,
     TakeBack,
     TakeSeat,
@@ -64,7 +65,7 @@ from .table.requests import (
 
 SCHEMA_ID: Final = f"urn:red7:web-protocol:{PROTOCOL_VERSION}"
 
-Sent = Decide | TakeBack | Again | Decline | Say | Hint
+Sent = Decide | TakeBack | Again | Decline | Say | Hint | Speak
 """The messages a client sends on its WebSocket after its hello (:mod:`red7.web.socket`
 handles each: a type without its handler fails ``mypy --strict`` there)."""
 ClientMessage = Annotated[Sent, Field(discriminator="type")]

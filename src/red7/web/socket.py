@@ -11,7 +11,8 @@ change, and an ``error`` frame for anything refused. The client sends
 ``{"type": "decide", "seq": n, "action": "play R7"}``, ``{"type": "take_back", "seq": n}``,
 ``{"type": "again"}`` (a rematch's proposal or agreement), ``{"type": "decline"}``,
 ``{"type": "chat", "text": "..."}`` or ``{"type": "chat", "reaction": "gg"}``, and
-``{"type": "hint", "seq": n}`` (:data:`~red7.web.protocol.Sent`, each handled by
+``{"type": "hint", "seq": n}`` and ``{"type": "lang", "lang": "en"}`` (the connection's language
+changed: the table is sent whole again in it) (:data:`~red7.web.protocol.Sent`, each handled by
 :func:`_handle`: a message type without its handler fails ``mypy --strict``); ``seq`` is the
 frame's ``seq`` the decision was made against. A connection whose hello says
 ``"chat": true`` gets, after its first ``table`` frame, a ``chat`` frame with the chat's
@@ -63,7 +64,7 @@ from .storage.stored import token_hash
 from .table import play
 from .table.live import LiveTable
 from .table.presence import Client, Presence
-from .table.requests import Again, Decide, Decline, TakeBack, parse_hello
+from .table.requests import Again, Decide, Decline, Speak, TakeBack, parse_hello
 from .table.routes.records import token_in_url
 from .table.seating import admit, bad_token, seat_of
 from .table.tables import DatabaseAway, Tables
@@ -213,7 +214,7 @@ async def _game(
     lang: str,
 ) -> None:
     """The greeted connection's messages, one at a time, until it closes; every word it
-    is sent in ``lang``."""
+    is sent in ``lang`` (until it asks for another: :attr:`Client.lang`)."""
     clock = rooms.sockets.clock
 
     async def send(text: str) -> None:
@@ -240,7 +241,7 @@ async def _game(
             frame = await worked_out
         except Exception:  # a hint that fails says so; it never ends the connection
             log.exception("a hint failed at table %s", live.id)
-            with using(lang):
+            with using(client.language(live)):
                 await refuse("hint-failed", _("The hint could not be worked out: try again."))
             return
         with contextlib.suppress(Exception):  # the client may be gone meanwhile
@@ -252,7 +253,7 @@ async def _game(
             if received["type"] == "websocket.disconnect":
                 break
             message = received.get("text")
-            with using(lang):
+            with using(client.language(live)):
                 if messages.take(clock()):
                     await refuse("too-fast", _("Too many messages: slow down."))
                     continue
@@ -296,6 +297,11 @@ async def _handle(
     seat = client.seat
     if isinstance(message, Say):  # (the seat is the connection's: a message cannot name one)
         await rooms.chat.say(live, seat, client, message)
+        return None
+    if isinstance(message, Speak):  # (a spectator's too)
+        await rooms.presence.speak(client, message.lang)
+        if rooms.chat.shows(client):
+            await rooms.chat.history(live, seat, client.send, message.lang)
         return None
     if seat is None:
         raise Refused("spectator", _("Spectators cannot play: take a seat to play."), 403)

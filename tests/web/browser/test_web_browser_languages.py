@@ -5,7 +5,8 @@ Playwright, ``red7 serve`` in a subprocess), at a laptop's 1280×800 and a phone
 Ana creates an English table and starts the game with Bia; Bia's browser is in
 Portuguese, so her page is: the page's words, the table's settings, the rule, the
 standing, the prompt. Ana's page and an English spectator's stay English. Bia switches the
-table's language control to English: the table's words change at once, the choice is
+table's language control to English: the table's words change at once, over the same
+connection (the page opens no other WebSocket: her seat never shows offline), the choice is
 remembered (a reload keeps it, the lobby opens in it), and switching back brings the
 Portuguese again.
 """
@@ -64,11 +65,14 @@ def test_bia_reads_anas_english_table_in_portuguese_and_switches_it(
     reads(bia, "pt-BR")
     reads(ana, "en")
     reads(spectator, "en")
+    sockets: list[str] = []  # the WebSockets Bia's page opens from now on (its first is open: she reads the table)
+    bia.on("websocket", lambda ws: sockets.append(ws.url))
     assert serious(bia) == []
     bia.screenshot(path=str(IMAGES / f"web-language-{size}-pt-BR.png"))
 
     bia.select_option("#page-lang", "en")  # the control: the table's words change at once
     reads(bia, "en")
+    assert sockets == []  # (the same connection: none opened since the page's first)
     assert bia.evaluate("localStorage.getItem('red7:lang')") == "en"
     assert serious(bia) == []
     bia.screenshot(path=str(IMAGES / f"web-language-{size}-en.png"))

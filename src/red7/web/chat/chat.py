@@ -185,6 +185,10 @@ class Chat:
         """``client`` shows the chat of its table (its hello said so): it is sent the lines said."""
         self._showing.setdefault(client.table_id, set()).add(client)
 
+    def shows(self, client: Client) -> bool:
+        """Whether ``client`` shows its table's chat (:meth:`join`)."""
+        return client in self._showing.get(client.table_id, ())
+
     def leave(self, client: Client) -> None:
         """``client`` closed: it is sent nothing more, and its spectator's rate limit is not kept."""
         showing = self._showing.get(client.table_id)

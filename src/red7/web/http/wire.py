@@ -78,7 +78,7 @@ def _token() -> Refused:
 
 
 def _kind() -> Refused:
-    return Refused("bad-type", _("Unknown message type: use decide, take_back, again, decline, chat or hint."))
+    return Refused("bad-type", _("Unknown message type: use decide, take_back, again, decline, chat, hint or lang."))
 
 
 REFUSALS: Final[Mapping[str, Why]] = {"token": _token, "type": _kind}

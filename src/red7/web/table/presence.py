@@ -192,6 +192,13 @@ class Presence:
                         return
         await self.tables.publish(live)
 
+    async def speak(self, client: Client, lang: str) -> None:
+        """``client`` reads its table in ``lang`` from now on: sent the table whole again
+        in it, with the words of the page, as a first frame is (the others are sent nothing)."""
+        client.lang = lang
+        client.greeted, client.shown, client.log = False, None, ()
+        await self.hub.publish(self.tables.get(client.table_id))
+
     async def disconnect(self, client: Client) -> None:
         """``client`` closed: no longer counted (nor its table's views kept, if it was the last)."""
         self.hub.remove(client)

@@ -47,6 +47,10 @@ def _language() -> Refused:
     return Refused("bad-settings", _("Languages: {languages}.").format(languages=", ".join(LANGUAGES)))
 
 
+def _spoken() -> Refused:
+    return Refused("bad-lang", _("Languages: {languages}.").format(languages=", ".join(LANGUAGES)))
+
+
 def _name() -> Refused:
     return Refused("bad-name", _("Give a name of up to {n} characters.").format(n=NAME_LENGTH))
 
@@ -249,6 +253,18 @@ class Hello(Request):
     at all; it may still say a line)."""
     invite: Text | None = None
     """A private table's invitation secret: what a spectator of it needs (a seat token is enough)."""
+
+
+class Speak(Request):
+    """The connection reads the table in ``lang`` from now on (the table page's language
+    control): it is sent the table whole again in it, with the page's words (and the
+    chat's history, if it shows the chat), without reconnecting; every word it is sent
+    after is in it."""
+
+    refusals: ClassVar[Mapping[str, Why]] = {"lang": _spoken}
+
+    type: Literal["lang"]
+    lang: Language
 
 
 class Decide(Request):

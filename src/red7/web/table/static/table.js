@@ -13,7 +13,8 @@
 // Each person reads the table in their own language: the hello asks for the one chosen on
 // any page (else the browser's; none: the table's), the server words every frame, refusal,
 // chat line and hint in it, and the header's control changes it (remembered like the
-// lobby's choice) by connecting again with the new one.
+// lobby's choice) with a `lang` message: the table comes whole again in it, the connection
+// (and the seat's presence) unbroken.
 
 import {
   api, askedLanguage, choosePageLanguage, clearInvite, clearToken, fillLanguages, getInvite, getName, getToken, h, loadWords,
@@ -844,11 +845,13 @@ function showLanguage(lang) {
   if (select.value !== lang) select.value = lang;
 }
 
-/** The person chose another language: kept for every page, and the table read again in it. */
+/** The person chose another language: kept for every page, and the table read again in
+ * it — asked of the open connection (the server sends the table whole again in it, the
+ * seat staying connected), else by the next hello. */
 function chooseLanguage(lang) {
   choosePageLanguage(lang);
   if (frame && frame.lang === lang) return;
-  reconnectNow();
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "lang", lang }));
 }
 
 // --- start ------------------------------------------------------------------------------------

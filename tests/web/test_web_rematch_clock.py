@@ -299,11 +299,16 @@ def test_your_turn_lists_the_tables_awaiting_the_seat_of_each_token(tmp_path: Pa
             {
                 "id": mine,
                 "seat": 0,
-                "settings": turns(client, asked)[0]["settings"],
+                "name": "Ana's table",
+                "settings": "2 players · basic game",
                 "clock": 86_400,
                 "remaining": 86_400,
             }
         ]
+        # in the asker's language, whatever the table's (as the lobby)
+        answer = client.post("/api/turns", json={"seats": asked}, headers={"Accept-Language": "pt-BR"})
+        row = read(TurnsPage, answer.text)["tables"][0]
+        assert (row["name"], row["settings"]) == ("Mesa de Ana", "2 jogadores · modo básico")
         # another's token, a made-up one, a table that does not exist: left out, nothing said of them
         forged = [
             {"table": mine, "token": other},

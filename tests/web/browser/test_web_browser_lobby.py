@@ -6,6 +6,7 @@ the person at a started game in one click, and its settings, changed beside it, 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -57,6 +58,24 @@ def shown_whole(page: Page, what: Locator) -> bool:
     )
 
 
+def first_screen(page: Page, lang: str) -> None:
+    """``page``, the lobby just opened in ``lang``, shows "Play now", the guided game's
+    link, the open tables and the create button, all without scrolling (nor sideways)."""
+    words = WORDS[lang]
+    expect(page.locator("#play-now")).to_have_text(words["play"])
+    expect(page.locator("#open-title")).to_have_text(words["open"])
+    expect(page.locator("#create-button")).to_have_text(words["create"])
+    expect(page.locator("#learn-link")).to_contain_text(words["learn"])
+    expect(page.locator("#learn-link")).to_have_attribute("href", f"/tutorial?lang={lang}")
+    first = page.locator("#tables ul.tables li").first.locator(".info p").first
+    expect(first).to_be_visible()
+    for what in (page.locator("#play-now"), page.locator("#open-title"), first, page.locator("#create-button")):
+        assert shown_whole(page, what), what
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.evaluate("window.scrollY") == 0
+    assert serious(page) == []
+
+
 @pytest.mark.parametrize("size", ["laptop", "phone"])
 @pytest.mark.parametrize("lang", ["en", "pt-BR"])
 def test_the_first_screen_shows_play_now_the_open_tables_and_the_create_button(
@@ -64,20 +83,39 @@ def test_the_first_screen_shows_play_now_the_open_tables_and_the_create_button(
 ) -> None:
     page = people.context(locale=lang, viewport=SIZES[size]).new_page()
     page.goto("/")
-    words = WORDS[lang]
-    expect(page.locator("#play-now")).to_have_text(words["play"])
-    expect(page.locator("#open-title")).to_have_text(words["open"])
-    expect(page.locator("#create-button")).to_have_text(words["create"])
-    expect(page.locator("#learn-link")).to_contain_text(words["learn"])
-    expect(page.locator("#learn-link")).to_have_attribute("href", f"/tutorial?lang={lang}")
-    first = page.locator("ul.tables li").first.locator(".info p").first
-    expect(first).to_be_visible()
-    for what in (page.locator("#play-now"), page.locator("#open-title"), first, page.locator("#create-button")):
-        assert shown_whole(page, what), what
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    assert page.evaluate("window.scrollY") == 0
-    assert serious(page) == []
+    first_screen(page, lang)
     page.screenshot(path=str(IMAGES / f"web-lobby-first-{lang}-{size}.png"))
+
+
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+@pytest.mark.parametrize("lang", ["en", "pt-BR"])
+def test_games_awaiting_the_person_push_nothing_off_the_first_screen(
+    people: People, server: WebServer, lang: str, size: str
+) -> None:
+    """Dani comes back to three games against bots that await her turn (English tables):
+    the lobby lists them in her language ("Mesa de Dani"), each a link to its table, in a
+    strip that takes one row on a phone (sideways for the rest); "Play now", the open
+    tables and the create button stay on the first screen, and the header keeps one row."""
+    seats = [post(server, "/api/play-now", {"name": "Dani", "lang": "en"}) for _ in range(3)]
+    context = people.context(locale=lang, viewport=SIZES[size])
+    kept = "".join(f"localStorage.setItem({json.dumps('red7:token:' + s['id'])}, {json.dumps(s['token'])});" for s in seats)
+    context.add_init_script(f"if (location.origin === {json.dumps(server.url)}) {{ {kept} }}")  # (as People.seated)
+    page = context.new_page()
+    page.goto("/")
+    strip = page.locator("#turns li")
+    expect(strip).to_have_count(3, timeout=60_000)  # (each once its bot has moved, if it moves first)
+    name = "Dani's table" if lang == "en" else "Mesa de Dani"
+    for seat in seats:
+        link = page.locator(f'#turns li[data-turn="{seat["id"]}"] a')
+        expect(link).to_contain_text(name)
+        expect(link).to_have_attribute("href", f"/t/{seat['id']}")
+    first_screen(page, lang)
+    assert shown_whole(page, strip.first.locator("strong"))
+    header = page.locator("header.top").bounding_box()
+    assert header is not None and header["height"] < 70  # one row, the language control in it
+    if size == "phone":
+        assert page.evaluate("document.querySelector('#turns-panel').getBoundingClientRect().height") < 80
+    page.screenshot(path=str(IMAGES / f"web-lobby-turns-{lang}-{size}.png"))
 
 
 def test_play_now_seats_the_person_at_a_started_game_in_one_click(people: People, server: WebServer) -> None:

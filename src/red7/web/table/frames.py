@@ -344,7 +344,10 @@ class TurnRow(TypedDict):
 
     id: str
     seat: int
+    name: str
+    """The table's name (as :attr:`LobbyRow.name`)."""
     settings: str
+    """Its settings in words, in the asker's language (``Accept-Language``)."""
     clock: int
     remaining: int | None
     """Whole seconds left on the seat's clock (null: no clock runs)."""

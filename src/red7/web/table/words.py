@@ -149,7 +149,7 @@ UI_WORDS: Final = {
     "time_left": N_("{name}: {time} left to play"),
     "time_left_short": N_("{time} left"),
     "away_in": N_("{name} is away: a bot plays for them in {time}"),
-    "your_turns": N_("Your turn at these tables"),
+    "your_turns": N_("Your turn at:"),
     "rematch_agreed": N_("Play again? Agreed so far: {names}."),
     "rematch_waiting": N_("Waiting for the others to agree…"),
     "rematch_agree": N_("Agree to play again"),

@@ -53,13 +53,14 @@ async def your_turns(
         if seat is None or mover is None or mover[0] != seat or mover[1] is Role.BOT:
             continue
         shown = countdown(live)
-        with using(live.lang):
-            settings = settings_text(live)
+        with using(lang):  # (the asker's language, as the lobby's rows)
+            settings, name = settings_text(live), live.title()
         remaining = shown["remaining"] if shown is not None and shown["kind"] != "away" else None
         rows.append(
             {
                 "id": live.id,
                 "seat": seat,
+                "name": name,
                 "settings": settings,
                 "clock": int(live.session.clock),
                 "remaining": remaining,

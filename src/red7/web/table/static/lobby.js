@@ -229,18 +229,21 @@ async function refreshTurns() {
   }
 }
 
+/** The tables awaiting this browser, one link each (its name, settings and time left): a
+ * strip above the open tables, which a phone scrolls sideways so it never pushes the rest down. */
 function drawTurns() {
   const ui = words.ui;
   $("turns-panel").hidden = !turns.length;
   $("turns").replaceChildren(h(
     "ul",
-    { class: "tables turns" },
+    { class: "turns" },
     turns.map((row) => h(
       "li",
       { "data-turn": row.id },
-      h("div", { class: "info" }, h("p", { class: "settings-line" }, row.settings),
-        row.remaining === null ? null : h("p", { class: "time-left" }, t(ui, "time_left_short", { time: duration(row.remaining) }))),
-      h("div", { class: "row-actions" }, h("a", { class: "button-link primary", href: `/t/${encodeURIComponent(row.id)}` }, t(ui, "your_turn"))),
+      h("a", { class: "button-link primary", href: `/t/${encodeURIComponent(row.id)}` },
+        h("strong", {}, row.name),
+        h("span", { class: "settings-line" }, row.settings),
+        row.remaining === null ? null : h("span", { class: "time-left" }, t(ui, "time_left_short", { time: duration(row.remaining) }))),
     )),
   ));
 }

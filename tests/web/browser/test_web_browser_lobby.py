@@ -98,7 +98,9 @@ def test_games_awaiting_the_person_push_nothing_off_the_first_screen(
     tables and the create button stay on the first screen, and the header keeps one row."""
     seats = [post(server, "/api/play-now", {"name": "Dani", "lang": "en"}) for _ in range(3)]
     context = people.context(locale=lang, viewport=SIZES[size])
-    kept = "".join(f"localStorage.setItem({json.dumps('red7:token:' + s['id'])}, {json.dumps(s['token'])});" for s in seats)
+    kept = "".join(
+        f"localStorage.setItem({json.dumps('red7:token:' + s['id'])}, {json.dumps(s['token'])});" for s in seats
+    )
     context.add_init_script(f"if (location.origin === {json.dumps(server.url)}) {{ {kept} }}")  # (as People.seated)
     page = context.new_page()
     page.goto("/")

@@ -9,6 +9,7 @@ and resuming a game are in tests/play/test_resume.py.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import replace
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from red7 import Game
+from red7 import Game, native
 from red7.bots import Bot, Option, make_bot
 from red7.bots.base import Appraisal
 from red7.bots.pimc import PIMCBot
@@ -468,6 +469,42 @@ def test_after_a_2_player_basic_game_r_reviews_every_decision_with_the_solver() 
         assert not app.table.is_over and app.screen.id != "review"
 
     run(app, script, size=(80, 24))
+
+
+@pytest.mark.skipif(not native.available(), reason="the numbers are the hard level's with the compiled core")
+def test_r_after_the_issues_seed_12_game_says_following_the_hint_lost_only_in_hindsight() -> None:
+    """The issue's game (``red7 play --bots hard --seed 12 --lang pt-BR``, the hint
+    followed at every turn: tests/data/review_verdicts.json), on the screen at 80x24: the
+    person concedes its last decision, presses [r], and the review says decision 13 (An6
+    to the canvas) lost the round only in hindsight, having kept it in 63 of 64 deals from
+    what they could see — never that they threw it away."""
+    set_language("pt-BR")
+    recorded = json.loads((Path(__file__).parent.parent / "data" / "review_verdicts.json").read_text())
+    game = Game(config=Config(2), seed=recorded["games"]["hint"]["seed"])
+    *played, last = recorded["games"]["hint"]["decisions"]
+    assert last == "concede"
+    for action in played:
+        game.apply(action)
+    app = PlayApp(lambda: Table.around(game, [Seat(), Seat("", make_bot("hard"), "hard")]), bot_delay=0, hint="hard")
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("x", "enter")  # (the concession, confirmed)
+        await settle(pilot)
+        assert app.screen.id == "game-over" and "Revisar [r]" in "\n".join(screen_lines(app))
+        await pilot.press("r")
+        await app.workers.wait_for_complete()  # the review's worker, however loaded the machine
+        await settle(pilot)
+        assert app.screen.id == "review"
+        shown = texts(app, app.screen)
+        assert "13. Rodada 1, turno 7, Você: descartar An6 na Tela perdeu uma rodada ganha só em retrospecto" in shown
+        assert "manteve a rodada ganha em 63 de 64 distribuições (98%)" in shown
+        assert "jogou fora" not in shown
+
+    try:
+        run(app, script, size=(80, 24))
+    finally:
+        set_language("en")
 
 
 @pytest.mark.parametrize(

@@ -321,9 +321,10 @@ def test_replay_good_record_through_the_console_script(tmp_path: Path) -> None:
 )
 def test_play_through_stdin_finishes_and_saves_a_replayable_record(seed: int, flags: list[str], tmp_path: Path) -> None:
     """Always answering '1' (the first legal decision, which always exists because
-    concede is always legal, R4.2.4) must finish the game and save its record."""
+    concede is always legal, R4.2.4; offered last, so the first once nothing else is),
+    and 'y' when asked to confirm, must finish the game and save its record."""
     target = tmp_path / "out" / "game.json"
-    proc = run_script(["play", *flags, "--seed", str(seed), "--save", str(target)], tmp_path, stdin="1\n" * 5000)
+    proc = run_script(["play", *flags, "--seed", str(seed), "--save", str(target)], tmp_path, stdin="1\ny\n" * 5000)
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
     assert target.exists(), proc.stdout[-2000:]
@@ -490,7 +491,7 @@ def test_a_hotseat_of_people_only_plays_in_text(tmp_path: Path) -> None:
     proc = run_script(
         ["play", "--text", "--players", "3", "--hotseat", "--seed", "4", "--save", str(target)],
         tmp_path,
-        stdin="1\n" * 3000,
+        stdin="1\ny\n" * 3000,
     )
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     assert proc.stdout.startswith("Red7 — Player 1, Player 2, Player 3. Seed 4.")
@@ -539,7 +540,7 @@ def test_play_saves_into_directories_it_makes(
     import io
 
     target = tmp_path / "new" / "deeper" / "g.json"
-    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3000))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\ny\n" * 3000))
     code, _, err = run_main(["play", "--text", "--seed", "3", "--save", str(target)], capsys)
     assert code == 0 and err == ""
     assert json.loads(target.read_text(encoding="utf-8"))["result"] is not None
@@ -566,7 +567,7 @@ def test_play_seats_people_first_then_the_bots() -> None:
 
 def test_the_text_game_speaks_portuguese(tmp_path: Path) -> None:
     proc = run_script(
-        ["play", "--lang", "pt-BR", "--seed", "7", "--save", str(tmp_path / "g.json")], tmp_path, stdin="1\n" * 500
+        ["play", "--lang", "pt-BR", "--seed", "7", "--save", str(tmp_path / "g.json")], tmp_path, stdin="1\ny\n" * 500
     )
     assert proc.returncode == 0, proc.stderr
     assert "Sua mão: " in proc.stdout and "Vencendo: " in proc.stdout
@@ -585,7 +586,7 @@ def test_output_cut_short_by_its_reader_ends_quietly(tmp_path: Path) -> None:
     assert proc.stdout is not None
     assert proc.stdout.readline().startswith(b"Red7")
     proc.stdout.close()  # the reader leaves; the game goes on answering "1" to every question
-    _, err = proc.communicate(b"1\n" * 300, timeout=60)
+    _, err = proc.communicate(b"1\ny\n" * 300, timeout=60)
     assert b"Traceback" not in err and proc.returncode == 1
 
 
@@ -603,7 +604,7 @@ def test_play_save_refuses_to_replace_a_file_unless_forced(
     assert_one_line_error(err)
     assert f"--save: {target} exists; give another file, or add --force" in err
     assert target.read_text(encoding="utf-8") == "mine\n"
-    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3000))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\ny\n" * 3000))
     code, _, err = run_main(["play", "--text", "--seed", "3", "--save", str(target), "--force"], capsys)
     assert code == 0 and err == ""
     assert json.loads(target.read_text(encoding="utf-8"))["result"] is not None

@@ -87,7 +87,7 @@ def test_a_tournament_says_so_once_when_it_plays_a_level_that_changes(tmp_path: 
 
 def test_analyse_says_so_in_the_language_asked_for(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    played = red7(["play", "--text", "--seed", "3", "--save", str(record)], tmp_path, off=False, stdin="1\n" * 400)
+    played = red7(["play", "--text", "--seed", "3", "--save", str(record)], tmp_path, off=False, stdin="1\ny\n" * 400)
     assert played.returncode == 0 and record.exists(), played.stderr
     proc = red7(["analyse", str(record), "--lang", "pt-BR"], tmp_path)  # its judge: hard
     assert proc.returncode == 0, proc.stderr

@@ -45,11 +45,12 @@ def bot_table(seed: int, config: Config | None = None, bots: int = 1) -> Table:
     ],
 )
 def test_a_whole_game_on_the_session(lang: str, words: tuple[str, ...], tmp_path: Path) -> None:
-    """Answering "1" (the first option; concede is always one, R4.2) finishes the game;
-    the log shows the bot's moves, the end names the winner and where the record is."""
+    """Answering "1" (the first option; once nothing else is left, the concession, R4.2),
+    and yes when asked to confirm, finishes the game; the log shows the bot's moves, the
+    end names the winner and where the record is."""
     set_language(lang)
     table = bot_table(7)
-    out = run_text(Session(table), "1\n" * 500, Saver(save_to=tmp_path / "g.json"))
+    out = run_text(Session(table), "1\ny\n" * 500, Saver(save_to=tmp_path / "g.json"))
     for word in words:
         assert word in out, (word, out[-1500:])
     assert out.startswith("Red7 — You, Bot 2. Seed 7." if lang == "en" else "Red7 — Você, Bot 2. Semente 7.")
@@ -58,7 +59,7 @@ def test_a_whole_game_on_the_session(lang: str, words: tuple[str, ...], tmp_path
 
 def test_each_round_end_is_announced_once(tmp_path: Path) -> None:
     table = bot_table(4, Config(3, advanced=True), bots=2)
-    out = run_text(Session(table), "1\n" * 5000, Saver(save_to=tmp_path / "g.json"))
+    out = run_text(Session(table), "1\ny\n" * 5000, Saver(save_to=tmp_path / "g.json"))
     rounds = table.game.round_results
     assert out.count("Round winner: ") == len(rounds) - 1 > 0  # the last one is the game's end
     assert "Scores (target 35): " in out.split("Round winner: ")[-1]
@@ -186,6 +187,63 @@ def test_decisions_and_cards_in_the_language_in_use_with_the_notation_to_type(
     if lang == "pt-BR":
         shown_lines = [re.sub(r"\[[^]]*\]", "", line) for line in out.splitlines()[3:]]
         assert not [line for line in shown_lines if re.search(r"\b[ROYGBIV][1-7]\b", line)]
+
+
+@pytest.mark.parametrize(
+    ("lang", "question", "kept"),
+    [
+        ("en", "Concede? You will be out, and the basic game has only this round: you lose the game.", "Kept playing"),
+        (
+            "pt-BR",
+            "Desistir? Você ficará fora, e o modo básico tem só esta rodada: você perde o jogo.",
+            "Você continua jogando",
+        ),
+    ],
+)
+def test_a_concession_asks_first_and_is_never_option_1(lang: str, question: str, kept: str) -> None:
+    """Issue 48, item 10: the concession is offered last, and typing it asks first; any
+    answer but yes keeps the person in the game; yes ends it (the basic game's one round)."""
+    set_language(lang)
+    table = Table.around(four_options(), [Seat(), Seat("", make_bot("easy"), "easy")])
+    out = run_text(Session(table), f"{len(table.options())}\nno\nquit\n")
+    first = out.split("\n>")[0]
+    numbered = re.findall(r"^ +(\d+)\. (.*)$", first, re.MULTILINE)
+    assert numbered[0][1] != decision_text(next(o.action for o in table.options() if o.action.kind is Kind.CONCEDE))
+    assert numbered[-1][1].startswith("concede" if lang == "en" else "desistir")
+    assert question in out and kept in out
+    assert not table.is_over and table.game.decisions == 0
+    out = run_text(Session(table), f"{len(table.options())}\n{'yes' if lang == 'en' else 'sim'}\n")
+    assert table.is_over and table.game.result is not None and table.game.result.winners == (1,)
+
+
+def test_the_issues_draw_step_offers_drawing_first(tmp_path: Path) -> None:
+    """The issue's game (``printf '\\n7\\n2\\nend\\n\\njogar Vm3\\ncanvas B6\\n1\\nsair\\n' | red7 play
+    --text --hotseat --players 3 --names Ana,Bia,Caio --advanced --actions --lang pt-BR
+    --seed 5``): at the draw step after B6 on the canvas, ``1`` draws a card, where it
+    conceded the round."""
+    set_language("pt-BR")
+    table = Table([Seat("Ana"), Seat("Bia"), Seat("Caio")], Config(3, advanced=True, actions=True), seed=5)
+    out = run_text(Session(table), "\n7\n2\nend\n\njogar Vm3\ncanvas B6\n1\nsair\n")
+    assert "Ana: descartou Az6 na Tela (regra: Azul)" in out
+    assert "Ana: comprou uma carta (compra pela Tela)" in out
+    assert "Ana: " + _(ACTION_TEXT[Kind.CONCEDE, None]) not in out
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR"])
+def test_an_unsafe_decision_asks_and_is_made_only_if_confirmed(lang: str) -> None:
+    """Playing B3 would leave Ana losing under Red (the bot's R7) with nothing left to fix
+    it: typed, it asks why first; "no" changes nothing, yes makes it."""
+    set_language(lang)
+    table = Table.around(make(["B3", "G1 Y2"], ["O4", "R7"]), [Seat(), Seat("", make_bot("easy"), "easy")])
+    out = run_text(Session(table), "play B3\nno\nquit\n")
+    asked = (
+        "This choice is not safe. Afterwards you would not be winning"
+        if lang == "en"
+        else "Esta escolha não é segura. Depois disso você não estaria vencendo"
+    )
+    assert asked in out and table.game.decisions == 0
+    run_text(Session(table), f"play B3\n{'yes' if lang == 'en' else 'sim'}\nquit\n")
+    assert table.game.decisions >= 1 and table.game.palette(0) == ["O4", "B3"]
 
 
 @pytest.mark.parametrize(
@@ -345,7 +403,7 @@ def test_the_person_who_ends_a_round_and_begins_the_next_passes_too_in_text(lang
     set_language(lang)
     table = Table([Seat(n) for n in ("Ana", "Bia", "Caio", "Duda")], Config(4, advanced=True), seed=3)
     out = Terminal()
-    answers = "\nconcede\n" * 3 + "\nquit\n"
+    answers = "\nconcede\nyes\n" * 3 + "\nquit\n"
     assert play_text(Session(table), io.StringIO(answers), out) == 0
     text = out.getvalue()
     assert check_hotseat_screens(text, ["Ana", "Bia", "Caio", "Duda"]) == ["Ana", "Bia", "Caio", "Caio"]
@@ -364,7 +422,7 @@ def test_a_whole_hotseat_text_game_never_shows_two_hands_on_one_screen() -> None
     set_language("en")
     table = Table([Seat("Ana"), Seat("Bia"), Seat("Caio")], seed=5)
     out = Terminal()
-    assert play_text(Session(table), io.StringIO("1\n" * 500), out) == 0
+    assert play_text(Session(table), io.StringIO("1\ny\n" * 500), out) == 0
     shown = check_hotseat_screens(out.getvalue(), ["Ana", "Bia", "Caio"])
     assert table.game.is_over and len(shown) > 3
     assert shown[-1] == "" and "won the game!" in screens(out.getvalue())[-1]
@@ -376,7 +434,7 @@ def test_one_person_against_bots_gets_no_pass_step_in_text() -> None:
     set_language("en")
     table = bot_table(4, Config(3, advanced=True), bots=2)
     out = Terminal()
-    assert play_text(Session(table), io.StringIO("1\n" * 5000), out) == 0
+    assert play_text(Session(table), io.StringIO("1\ny\n" * 5000), out) == 0
     text = out.getvalue()
     assert table.game.is_over and CLEAR not in text and "Pass the device" not in text
     assert "Your hand: " in text and not hands_in(text)

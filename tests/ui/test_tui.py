@@ -512,9 +512,9 @@ def test_clicking_cards_picks_yours_and_refuses_an_opponents() -> None:
         await click_card(pilot, "hand", "B3")
         assert app.selected == Card.parse("B3") and "›B3‹" in board(app, "hand")
         await click_card(pilot, "seats", "Y5")
-        assert board(app, "status") == "Y5 is in Bia's palette: only a 1's action takes a card from another palette."
-        await click_card(pilot, "seats", "O6")
-        assert board(app, "status") == "O6 is in your palette: only a 7's action moves a palette card."
+        assert board(app, "status") == "Y5 is in Bia's palette: a card played to a palette stays there."
+        await click_card(pilot, "seats", "O6")  # (a basic table: no action card is spoken of)
+        assert board(app, "status") == "O6 is in your palette: a card played to a palette stays there."
         assert app.selected is None  # a refused pick leaves nothing picked
 
     run(app, script)
@@ -559,7 +559,7 @@ def test_replay_steps_through_a_record_on_the_same_board(tmp_path: Path) -> None
         assert str(app.query_one("#prompt").render()).startswith(f"Player {seat + 1}: ")
         await pilot.press("v")
         assert "view: Player 1" in str(app.query_one("#title").render())
-        assert str(app.query_one("#hand").render()).startswith("Your hand: ")
+        assert str(app.query_one("#hand").render()).startswith("Player 1's hand: ")  # (whose: issue 48, item 15)
         await pilot.press("end")
         assert "Game over." in str(app.query_one("#prompt").render())
         await pilot.press("right")

@@ -592,6 +592,30 @@ def test_a_replay_names_the_seats_and_shows_the_winner_on_the_last_step(tmp_path
     run(app, script)
 
 
+@pytest.mark.parametrize("lang", ["en", "pt-BR"])
+def test_a_replay_names_whose_hand_it_shows(tmp_path: Path, lang: str) -> None:
+    """Viewing another seat, the hand is that seat's ("Mão de Bot 2:"), never "Your hand"
+    (issue 48, item 15); the record's own unnamed person's is "Your hand"."""
+    set_language(lang)
+    _table, path = seated_record(tmp_path)
+    seats = [SeatRecord("Ana", "easy"), SeatRecord("", "easy"), SeatRecord()]
+    app = ReplayApp(positions(load(path)), "seated.json", seats)
+    mine, theirs = ("Your hand: ", "{name}'s hand: ") if lang == "en" else ("Sua mão: ", "Mão de {name}: ")
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("right", "v")  # seat 1's view: Ana's
+        assert board(app, "hand").startswith(theirs.format(name="Ana"))
+        await pilot.press("v")
+        assert board(app, "hand").startswith(theirs.format(name="Bot 2"))
+        await pilot.press("v")  # the record's own person, unnamed
+        assert board(app, "hand").startswith(mine)
+
+    try:
+        run(app, script)
+    finally:
+        set_language("en")
+
+
 def test_a_replay_shows_every_hand_only_at_the_end(tmp_path: Path) -> None:
     """v cycles: the public view, each seat's, then every hand, but that last one only
     at the last decision of a finished game; stepping back leaves it."""

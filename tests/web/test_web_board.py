@@ -81,11 +81,44 @@ def test_a_greyed_card_says_why_to_the_mover_only_in_the_terminal_games_words() 
         if str(card) not in usable and (why := unusable_reason(obs, card, table.check, list(NAMES))) is not None
     }
     assert mine["unusable"] == expected
-    assert mine["unusable"]["O6"] == "O6 is in your palette: only a 7's action moves a palette card."
-    assert mine["unusable"]["Y5"] == "Y5 is in Bia's palette: only a 1's action takes a card from another palette."
+    assert mine["unusable"]["O6"] == "O6 is in your palette: a card played to a palette stays there."
+    assert mine["unusable"]["Y5"] == "Y5 is in Bia's palette: a card played to a palette stays there."
     assert not usable & set(mine["unusable"])
     assert frame_of(live, 1)["game"]["unusable"] == {}
     assert frame_of(live, None)["game"]["unusable"] == {}
+
+
+@pytest.mark.parametrize(
+    ("actions", "lang", "mine", "hers"),
+    [
+        (
+            False,
+            "pt-BR",
+            "Lj6 está na sua Paleta: uma carta jogada numa Paleta fica nela.",
+            "Am5 está na Paleta de Bia: uma carta jogada numa Paleta fica nela.",
+        ),
+        (
+            True,
+            "en",
+            "O6 is in your palette: only a 7's action moves a palette card.",
+            "Y5 is in Bia's palette: only a 1's action takes a card from another palette.",
+        ),
+        (
+            True,
+            "pt-BR",
+            "Lj6 está na sua Paleta: só a ação do 7 move uma carta da Paleta.",
+            "Am5 está na Paleta de Bia: só a ação do 1 pega uma carta de outra Paleta.",
+        ),
+    ],
+)
+def test_a_palette_cards_reason_speaks_of_action_cards_only_at_a_table_with_them(
+    actions: bool, lang: str, mine: str, hers: str
+) -> None:
+    """Which action would move a palette card is said only where action cards are played;
+    at a basic table the reason is that a card played stays (issue 48, item 4)."""
+    live = live_at(make(["R7 B3", "G1"], ["O6", "Y5"], actions=actions), lang)
+    reasons = frame_of(live, 0)["game"]["unusable"]
+    assert (reasons["O6"], reasons["Y5"]) == (mine, hers)
 
 
 def test_a_hand_card_the_engine_refuses_is_told_with_its_refusal_in_both_languages() -> None:

@@ -62,11 +62,14 @@ from .words import (
     saved_so_far,
     scores_line,
     seat_name,
+    unsafe_reason,
     winners_line,
     winning_line,
 )
 
 QUIT_WORDS = frozenset({"quit", "q", "exit", "sair"})
+YES_WORDS: Final = frozenset({"y", "yes", "s", "sim"})
+"""The answers that confirm a concession or an unsafe decision (any other line declines)."""
 """What stops the game when typed (any case): the notation's English words, and 'sair'."""
 HELP_WORDS: Final = frozenset({"help", "ajuda", "?"})
 HINT_WORDS: Final = frozenset({"hint", "dica"})
@@ -380,7 +383,7 @@ def _ask(
     decision applied (none when it was not a decision), None when the person quits or
     the input ends."""
     say(describe(session.table, seat, names, named), out)
-    options = session.table.options()
+    options = offered(session.table.options())
     for i, option in enumerate(options, 1):
         say(f"  {i:2d}. {option_text(option)}", out)
     print("> ", end="", file=out, flush=True)
@@ -392,7 +395,17 @@ def _ask(
     if _command(text.lower(), session, names, hint, out):
         return []
     try:
-        return session.decide(read_decision(text, options))
+        action = read_decision(text, options)
+        chosen = next((o for o in options if o.action is action), None)
+        if chosen is not None and (question := confirmation(session.table, chosen, names)) is not None:
+            print(question + " ", end="", file=out, flush=True)
+            answer = _answer(stdin, out)
+            if answer is None:
+                return None
+            if answer.lower() not in YES_WORDS:
+                say("  " + _("Kept playing: choose again."), out)
+                return []
+        return session.decide(action)
     except IndexError:
         say("  " + _("Choose a number from 1 to {n}.").format(n=len(options)), out)
     except IllegalActionError as err:
@@ -400,6 +413,37 @@ def _ask(
     except ActionError:  # not a decision at all (the engine's explanation is English)
         say("  " + not_a_decision(text, len(options)), out)
     return []
+
+
+def offered(options: list[Option]) -> list[Option]:
+    """The options as the text game numbers them: the concession last, never the first
+    number (a player typing 1 for the first way to go on must not leave the round)."""
+    return [o for o in options if o.action.kind is not Kind.CONCEDE] + [
+        o for o in options if o.action.kind is Kind.CONCEDE
+    ]
+
+
+def confirmation(table: Table, option: Option, names: Sequence[str]) -> str | None:
+    """What the text game asks before ``option`` is applied, as the terminal game does
+    (always, whatever ``--no-confirm`` says): a concession (out of the round; in the
+    basic game, the game lost) and a decision that is not safe (R4.7, and why); None
+    for any other decision."""
+    if option.action.kind is Kind.CONCEDE:
+        consequence = (
+            _("You will be out of this round.")
+            if table.config.advanced
+            else _("You will be out, and the basic game has only this round: you lose the game.")
+        )
+        return _("Concede? {consequence} Type 'yes' to concede, anything else to keep playing:").format(
+            consequence=consequence
+        )
+    if not option.safe:
+        preview = table.preview(option.action)
+        reason = unsafe_reason(standing_of(preview) if preview is not None else None, names)
+        return _("This choice is not safe. {reason} Type 'yes' to do it anyway, anything else to choose again:").format(
+            reason=reason
+        )
+    return None
 
 
 def _example() -> str:

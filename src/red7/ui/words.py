@@ -507,7 +507,7 @@ def unusable_reasons(
         if own if mine else others:  # where this step picks
             refused(palette & among)
         elif palette & among:
-            reasons.update(_palette_reasons(palette & among, None if mine else names[seat], lang))
+            reasons.update(_palette_reasons(palette & among, None if mine else names[seat], obs.actions, lang))
     return reasons
 
 
@@ -531,17 +531,24 @@ def _cannot_use(card: Card, refusals: tuple[Refusal, ...], lang: str) -> str:
 
 
 @functools.lru_cache(maxsize=1 << 12)
-def _palette_reasons(palette: int, owner: str | None, lang: str) -> tuple[tuple[str, str], ...]:
+def _palette_reasons(palette: int, owner: str | None, actions: bool, lang: str) -> tuple[tuple[str, str], ...]:
     # the web server words every palette card of the mover's frame at every change, and
-    # palettes change a card at a time: a palette's sentences are kept by owner and
-    # language (``owner`` None: the mover's own palette), and a changed palette's are
-    # made of the cards' sentences, kept too (a card's is made once per owner and language)
-    return tuple((NAME_OF[index], _palette_reason(index, owner, lang)) for index in bits_of(palette))
+    # palettes change a card at a time: a palette's sentences are kept by owner, table
+    # (with action cards or not) and language (``owner`` None: the mover's own palette),
+    # and a changed palette's are made of the cards' sentences, kept too (a card's is made
+    # once per owner, table and language)
+    return tuple((NAME_OF[index], _palette_reason(index, owner, actions, lang)) for index in bits_of(palette))
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _palette_reason(index: int, owner: str | None, lang: str) -> str:
+def _palette_reason(index: int, owner: str | None, actions: bool, lang: str) -> str:
     card = card_label(index)
+    if not actions:  # (no action card moves a palette card: the game without them never speaks of one)
+        if owner is not None:
+            return _("{card} is in {name}'s palette: a card played to a palette stays there.").format(
+                card=card, name=owner
+            )
+        return _("{card} is in your palette: a card played to a palette stays there.").format(card=card)
     if owner is not None:
         return _("{card} is in {name}'s palette: only a 1's action takes a card from another palette.").format(
             card=card, name=owner

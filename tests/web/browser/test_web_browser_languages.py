@@ -65,6 +65,11 @@ def test_bia_reads_anas_english_table_in_portuguese_and_switches_it(
     reads(bia, "pt-BR")
     reads(ana, "en")
     reads(spectator, "en")
+    # the language control sits in the header's one row, beside the brand, at both sizes
+    brand, control = (bia.locator(what).bounding_box() for what in ("header .brand", "#page-lang"))
+    assert brand is not None and control is not None
+    assert abs((brand["y"] + brand["height"] / 2) - (control["y"] + control["height"] / 2)) < 12
+    assert control["x"] + control["width"] <= viewport["width"]
     sockets: list[str] = []  # the WebSockets Bia's page opens from now on (its first is open: she reads the table)
     bia.on("websocket", lambda ws: sockets.append(ws.url))
     assert serious(bia) == []

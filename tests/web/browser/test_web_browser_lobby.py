@@ -106,6 +106,7 @@ def test_games_awaiting_the_person_push_nothing_off_the_first_screen(
     page.goto("/")
     strip = page.locator("#turns li")
     expect(strip).to_have_count(3, timeout=60_000)  # (each once its bot has moved, if it moves first)
+    expect(page).to_have_title("(3) Red7 online")  # the tab counts them (the same words in both languages)
     name = "Dani's table" if lang == "en" else "Mesa de Dani"
     for seat in seats:
         link = page.locator(f'#turns li[data-turn="{seat["id"]}"] a')

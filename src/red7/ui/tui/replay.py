@@ -111,7 +111,15 @@ class ReplayApp(BoardApp):
         # at the end of the game every palette as the last round ended (the engine's
         # has lost the winner's scoring cards to the score pile)
         final = [s.palette for s in cards_at_round_end(events, game.players)] if game.is_over else None
-        view = BoardView(obs, names, None, prompt, self.status, title=title, marks=marks, log=log, final=final)
+        # the hand of the seat viewed: "Your hand" only for the record's own unnamed person
+        owner = None
+        if self.viewer is not None and not (
+            self.seats[self.viewer].kind is SeatKind.YOU and not self.seats[self.viewer].given
+        ):
+            owner = names[self.viewer]
+        view = BoardView(
+            obs, names, None, prompt, self.status, title=title, marks=marks, log=log, final=final, owner=owner
+        )
         self.query_one(Board).show(view)
         if self.all_hands:
             self.query_one("#hand", Static).update(self._hands(game, names))

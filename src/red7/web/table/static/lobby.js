@@ -30,7 +30,7 @@ const $ = (id) => document.getElementById(id);
 function applyWords() {
   const ui = words.ui;
   document.documentElement.lang = words.lang;
-  document.title = t(ui, "lobby_title");
+  showTitle();
   $("title").textContent = t(ui, "lobby_title");
   $("about").textContent = t(ui, "about_red7");
   $("learn-link").textContent = t(ui, "learn_link");
@@ -229,10 +229,17 @@ async function refreshTurns() {
   }
 }
 
+/** The tab's title: the lobby's, counting the games awaiting this browser first ("(2) Red7 online"). */
+function showTitle() {
+  const title = t(words.ui, "lobby_title");
+  document.title = turns.length ? `(${turns.length}) ${title}` : title;
+}
+
 /** The tables awaiting this browser, one link each (its name, settings and time left): a
  * strip above the open tables, which a phone scrolls sideways so it never pushes the rest down. */
 function drawTurns() {
   const ui = words.ui;
+  showTitle();
   $("turns-panel").hidden = !turns.length;
   $("turns").replaceChildren(h(
     "ul",

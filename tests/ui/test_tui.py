@@ -520,6 +520,31 @@ def test_clicking_cards_picks_yours_and_refuses_an_opponents() -> None:
     run(app, script)
 
 
+def test_after_l_every_button_keeps_its_key_in_the_other_language() -> None:
+    """Issue 48, item 12: switching language with ``l`` relabels the buttons at their new
+    width: "Jogar [p]   Tela [c]   Desistir [x]" whole at 80x24, and back again."""
+    set_language("en")
+    app = PlayApp(lambda: Table([Seat(), Seat("", make_bot("easy"), "easy")], Config(2), seed=3), bot_delay=0)
+
+    def buttons() -> str:
+        return next(line for line in screen_lines(app) if "[x]" in line or "Desistir" in line or "Concede" in line)
+
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        assert buttons().split() == ["Play", "[p]", "Canvas", "[c]", "Concede", "[x]"]
+        await pilot.press("l")
+        await settle(pilot)
+        assert buttons().split() == ["Jogar", "[p]", "Tela", "[c]", "Desistir", "[x]"]
+        await pilot.press("l")
+        await settle(pilot)
+        assert buttons().split() == ["Play", "[p]", "Canvas", "[c]", "Concede", "[x]"]
+
+    try:
+        run(app, script, size=(80, 24))
+    finally:
+        set_language("en")
+
+
 def test_a_terminal_too_small_asks_to_be_enlarged_in_the_chosen_language() -> None:
     set_language("pt-BR")
     app = position_app(make(["R7 B3", "G1"], ["O6", "Y5"]))

@@ -464,7 +464,10 @@ class PlayApp(BoardApp):
         offered = {(o.action.kind, o.action.destination) for o in self._options()}
         for name, key in _BUTTONS:
             button = self.query_one(f"#b-{name}", Button)
-            button.label = Content(f"{_button_label(name)} [{key}]")
+            label = Content(f"{_button_label(name)} [{key}]")
+            if label != button.label:  # (another language: its width too, or "Jogar [p]" shows cut to "Jogar")
+                button.label = label
+                button.refresh(layout=True)
             if name in VERBS:
                 button.display = not offered.isdisjoint(VERBS[name])
             else:

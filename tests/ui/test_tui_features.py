@@ -491,7 +491,7 @@ def test_r_after_the_issues_seed_12_game_says_following_the_hint_lost_only_in_hi
         await settle(pilot)
         await pilot.press("x", "enter")  # (the concession, confirmed)
         await settle(pilot)
-        assert app.screen.id == "game-over" and "Revisar [r]" in "\n".join(screen_lines(app))
+        assert app.screen.id == "game-over" and "Análise [r]" in "\n".join(screen_lines(app))
         await pilot.press("r")
         await app.workers.wait_for_complete()  # the review's worker, however loaded the machine
         await settle(pilot)

@@ -157,3 +157,18 @@ def seats_of(server: WebServer, table: str) -> int:
     (row,) = [row for row in listed if row["id"] == table]
     assert row["status"] == "playing"
     return len(row["seats"])
+
+
+def test_a_rated_table_is_offered_without_hints(people: People) -> None:
+    """Issue 48, item 9: ticking "Rated" unticks and locks "Hints allowed" (a rated table
+    gives none); unticking it frees the box again."""
+    page = people.context(locale="en", viewport=LAPTOP).new_page()
+    page.goto("/")
+    page.locator("#more-options-title").click()
+    hints = page.locator("#hints")
+    expect(hints).to_be_checked()
+    page.locator("#rated").check()
+    expect(hints).not_to_be_checked()
+    expect(hints).to_be_disabled()
+    page.locator("#rated").uncheck()
+    expect(hints).to_be_enabled()

@@ -42,7 +42,7 @@ WORDS = {
         "profile": "Perfil de Ana",
         "rating": "posição 1 na classificação (2 partidas ranqueadas)",
         "games": "Partidas terminadas em mesas públicas",
-        "line": "Partida 3 na mesa rated, 2 jogadores, lugar 1 · venceu · Rever a partida · Revisar",
+        "line": "Partida 3 na mesa rated, 2 jogadores, lugar 1 · venceu · Assistir de novo · Análise",
         "nobody": "Nenhum perfil público de Zed: um jogador registrado tem um depois de terminar uma partida numa"
         " mesa pública ou jogar uma partida ranqueada.",
     },

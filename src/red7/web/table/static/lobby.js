@@ -354,6 +354,11 @@ function main() {
     $("filters").hidden = !open;
     $("filters-title").setAttribute("aria-expanded", String(open));
   });
+  // a rated table gives no hint (the server refuses none: it turns them off): the form says so
+  $("rated").addEventListener("change", () => {
+    if ($("rated").checked) $("hints").checked = false;
+    $("hints").disabled = $("rated").checked;
+  });
   $("play-now-form").addEventListener("change", playNowChanged);
   $("play-now-form").addEventListener("submit", (event) => event.preventDefault());
   $("filters").addEventListener("change", filtersChanged);

@@ -38,6 +38,7 @@ WORDS = {
         "stale": "does not open this table",
         "none": "This table has no invitation",
         "mute": "Mute Bia",
+        "ask": "ask the host for its link",
     },
     "pt-BR": {
         "renew": "Novo link de convite",
@@ -48,6 +49,7 @@ WORDS = {
         "stale": "não abre esta mesa",
         "none": "Esta mesa não tem convite",
         "mute": "Silenciar Bia",
+        "ask": "peça o link a quem criou a mesa",
     },
 }
 
@@ -105,6 +107,8 @@ def test_the_host_renews_and_revokes_the_invitation(people: People, size: str, l
     expect(renew).to_have_text(words["renew"])
     expect(host.locator("button.invite-revoke")).to_have_text(words["revoke"])
     assert bias.locator("button.invite-renew").count() == 0  # the host's controls only
+    expect(bias.locator("p.invite-ask")).to_contain_text(words["ask"])  # a seated guest never shows a link
+    assert bias.locator("a.link-invite").count() == 0
     assert serious(host) == []
 
     renew.click()
@@ -112,6 +116,8 @@ def test_the_host_renews_and_revokes_the_invitation(people: People, size: str, l
     expect(host.locator("a.link-invite")).not_to_have_attribute("href", re.compile(re.escape(old)))
     new = host.url.split("#invite=", 1)[1]  # the address bar holds the link that opens the table now
     assert new != old and new in str(host.locator("a.link-invite").get_attribute("href"))
+    expect(bias.locator("p.invite-ask")).to_be_visible()  # Bia, still seated, shows no dead link
+    assert old not in bias.content()
     expect(watcher.locator("p.gone")).to_contain_text(words["ended"])  # told why, and no more table
     assert watcher.locator(".seatlist").count() == 0
     expect(watcher.locator("#chat")).to_be_hidden()  # nor its chat

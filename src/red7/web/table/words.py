@@ -170,6 +170,9 @@ UI_WORDS: Final = {
     "copied": N_("Link copied."),
     "invite_link": N_("Invitation link (anyone with it can join or watch):"),
     "invite_lost": N_("This browser does not have the invitation link: ask the host for it."),
+    "invite_ask": N_(
+        "This table is private: to invite someone, ask the host for its link (they may have made a new one)."
+    ),
     "invite_renew": N_("New invitation link"),
     "invite_revoke": N_("Revoke the invitation"),
     "invite_renewed": N_("New invitation link made: the old one no longer opens the table."),

@@ -434,6 +434,9 @@ function shareLinks() {
   const base = `${location.origin}/t/${encodeURIComponent(tableId)}`;
   if (frame.table.private) { // the links carry the invitation, in their fragment
     if (frame.table.invitation === false) return [h("p", { class: "share invite-none" }, t(ui, "invite_none")), ...inviteControls()];
+    // a seated guest's copy may be one the host has since renewed (only its hash is kept:
+    // nobody but the host is told the new one): the host shares the link
+    if (frame.you !== null && frame.you !== 0) return [h("p", { class: "share invite-ask" }, t(ui, "invite_ask"))];
     if (!invite) return [h("p", { class: "share" }, t(ui, "invite_lost")), ...inviteControls()];
     const fragment = `#invite=${encodeURIComponent(invite)}`;
     return [

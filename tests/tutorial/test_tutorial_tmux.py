@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 import time
 import uuid
@@ -14,53 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.tmux import DEADLINE, Terminal
+
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-
-DEADLINE = 120.0
-"""Seconds to wait for the screen to show something (a busy machine is slow, never wrong)."""
-
-
-class Terminal:
-    """A detached tmux session of 100×32 running one command."""
-
-    def __init__(self, name: str, command: list[str], env: dict[str, str]) -> None:
-        self.name = name
-        exports = " ".join(f"{k}={v}" for k, v in env.items())
-        line = f"env {exports} {' '.join(command)}; sleep 30"
-        subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "32", line], check=True)
-
-    def screen(self) -> str:
-        done = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
-        return done.stdout
-
-    def keys(self, *keys: str) -> None:
-        for key in keys:
-            subprocess.run(["tmux", "send-keys", "-t", self.name, key], check=True)
-
-    def wait_for(self, text: str) -> str:
-        deadline = time.monotonic() + DEADLINE
-        while time.monotonic() < deadline:
-            shown = self.screen()
-            if text in shown:
-                return shown
-            time.sleep(0.2)
-        raise AssertionError(f"{text!r} never showed; the screen:\n{self.screen()}")
-
-    def select(self, key: str, shown: str) -> None:
-        """Press ``key`` (a choice that is the same pressed twice) until the screen shows
-        ``shown``: the first key after a dialog closes may come before the board listens."""
-        deadline = time.monotonic() + DEADLINE
-        while time.monotonic() < deadline:
-            self.keys(key)
-            again = time.monotonic() + 5
-            while time.monotonic() < again:
-                if shown in self.screen():
-                    return
-                time.sleep(0.2)
-        raise AssertionError(f"{shown!r} never showed; the screen:\n{self.screen()}")
-
-    def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
 
 
 @pytest.fixture

@@ -535,7 +535,7 @@ def test_quitting_the_text_game_says_it_is_saved_and_how_to_resume(lang: str, re
 
 def test_ctrl_c_ends_the_text_game_in_its_language(tmp_path: Path) -> None:
     """Issue 34: Ctrl+C at the text game's prompt says, in the game's language, that the
-    game is abandoned and saved, with no traceback (exit code 130)."""
+    game stops and is saved, with no traceback (exit code 130)."""
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path), "PYTHONUNBUFFERED": "1"}
     red7 = str(Path(sys.executable).with_name("red7"))
     # SIGINT's default action restored in the child: a suite started in the background of
@@ -558,7 +558,7 @@ def test_ctrl_c_ends_the_text_game_in_its_language(tmp_path: Path) -> None:
     out, err = proc.communicate(timeout=60)
     text = (seen + out).decode()
     assert proc.returncode == 130, (text, err.decode())
-    assert "Interrompido: jogo abandonado." in text and "Para continuar depois: red7 play --resume" in text
+    assert "Interrompido: o jogo para aqui." in text and "Para continuar depois: red7 play --resume" in text
     assert b"Traceback" not in err and b"KeyboardInterrupt" not in err, err.decode()
 
 

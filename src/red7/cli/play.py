@@ -358,7 +358,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from ..ui.tui.app import PlayApp
 
     seeds = iter([args.seed] if args.seed is not None else [])
-    PlayApp(
+    app = PlayApp(
         lambda: new_table(next(seeds, None)),
         # a resumed game with several people at the table is a hotseat game
         hotseat=args.hotseat or (resume is not None and len(resume[0].people) > 1),
@@ -371,5 +371,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         resume=resume[0] if resume is not None else None,
         resumed_from=resume[1] if resume is not None else None,
         notice=notice,
-    ).run()
+    )
+    app.run()
+    if (farewell := app.farewell()) is not None:  # the screen is gone: where the game waits stays
+        print(farewell)
     return 0

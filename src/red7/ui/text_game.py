@@ -248,7 +248,7 @@ def play_text(
     try:
         return _play(session, saver, stdin, out, notice, hint)
     except KeyboardInterrupt:
-        print("\n" + _("Interrupted: game abandoned."), file=out)
+        print("\n" + _("Interrupted: the game stops here."), file=out)
         _say_saved(session, saver, out)
         return INTERRUPTED
 
@@ -362,14 +362,14 @@ def _pass(seat: int, names: Sequence[str], news: Sequence[str], played: bool, st
 
 
 def _answer(stdin: TextIO, out: TextIO) -> str | None:
-    """The line a person typed, stripped; None (and the game abandoned, said on ``out``)
+    """The line a person typed, stripped; None (and the game stopped, said on ``out``)
     when they typed a word of :data:`QUIT_WORDS` or the input ended."""
     line = stdin.readline()
     if not line:
-        print("\n" + _("End of input: game abandoned."), file=out)
+        print("\n" + _("End of input: the game stops here."), file=out)
         return None
     if line.strip().lower() in QUIT_WORDS:
-        print(_("Game abandoned."), file=out)
+        print(_("The game stops here."), file=out)
         return None
     return line.strip()
 

@@ -913,7 +913,7 @@ def saved_so_far(saver: Saver, staged: bool) -> str:
     command = "red7 play --resume" if last_unfinished(path.parent) == path else f"red7 play --resume {path}"
     text = _("The game so far is saved to:") + f"\n{path}"  # a long path on a line of its own
     if staged:  # what may still be taken back is not kept: the turn goes on from before it
-        text += " " + _("What you can still take back this turn is not kept.")
+        text += "\n" + _("What you can still take back this turn is not kept.")  # (never run into the path)
     return text + "\n" + _("Continue it later with: {command}").format(command=command)
 
 

@@ -989,6 +989,12 @@ class PlayApp(BoardApp):
             lambda answer: self.exit() if answer == "yes" else self.say(""),
         )
 
+    def farewell(self) -> str | None:
+        """What the terminal is left with once the app has ended: where the unfinished
+        game is saved and how to resume it (:func:`~red7.ui.words.saved_so_far`); None
+        when the game was over."""
+        return None if self.table.is_over else self._saved_so_far()
+
     def _saved_so_far(self) -> str:
         """What quitting now costs (:func:`~red7.ui.words.saved_so_far`)."""
         return saved_so_far(self.saver, bool(self.table.staged) and self.table.current == self.viewer)

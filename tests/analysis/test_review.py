@@ -188,6 +188,21 @@ def test_red7_analyse_marks_a_record(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "is not a Red7 record that can be analysed" in err and "Traceback" not in err
 
 
+def test_red7_analyse_names_the_seats_as_the_game_did(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 48, item 19: the one person at the table, unnamed, is "Você" ("You") in the
+    analysis as in the game, never "Jogador 1"; the bot keeps its name and level."""
+    recorded = json.loads((Path(__file__).parent.parent / "data" / "review_verdicts.json").read_text())["games"]["hint"]
+    game = Game(config=Config(2), seed=recorded["seed"])
+    for action in recorded["decisions"]:
+        game.apply(action)
+    path = tmp_path / "game.json"
+    path.write_text(dumps(game, [SeatRecord(), SeatRecord(bot="hard")]))
+    assert main(["analyse", str(path), "--exact", "--lang", "pt-BR"]) == 0
+    out = capsys.readouterr().out
+    assert "13. Rodada 1, turno 7, Você: descartar An6 na Tela" in out
+    assert "Jogador 1" not in out
+
+
 class _TrueWorlds:
     """Worlds that are the game itself (the bot sees every card: for tests)."""
 

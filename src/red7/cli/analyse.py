@@ -72,7 +72,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from ..bots import BotSpecError, make_bot
     from ..bots.base import Appraiser
     from ..play.judge import BudgetedJudge, judge
-    from ..play.session import SeatKind, SeatName
+    from ..play.session import SeatKind, SeatName, seat_names
     from ..solver.marks import review
     from ..ui.i18n import _, detect_language, ngettext, set_language
     from ..ui.words import bot_level, decimal_text, decision_place, seat_name, verdict_text
@@ -137,13 +137,12 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         return 0
     seats = seats_of(record)
 
+    # each seat as the game named it: the name given, else "You" (the one person at the
+    # table), "Bot 2 (easy)" or "Player 1" (also for a record that does not say who sat there)
+    named = seat_names(seats) if seats else [SeatName(s, SeatKind.PLAYER, "", None) for s in range(players)]
+
     def who(seat: int) -> str:
-        """The seat's name as the game showed it: the name given, else "Bot 2 (easy)"
-        or "Player 1" (a record that does not say who sat there: "Player 1")."""
-        named = seats[seat] if seats else None
-        bot = named.bot if named else None
-        kind = SeatKind.BOT if bot else SeatKind.PLAYER
-        label = seat_name(SeatName(seat, kind, named.name if named else "", bot))
+        label, bot = seat_name(named[seat]), named[seat].level
         return f"{label} ({bot_level(bot)})" if bot else label
 
     solved = [m for m in marks if m.won_before is not None]

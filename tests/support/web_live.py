@@ -249,7 +249,7 @@ Where = Endpoint | Callable[[int | None], Endpoint]
 def new_game(server: Where, players: int, advanced: bool, actions: bool, people: int, level: str) -> Game_:
     """A started table: seats 0 to ``people`` - 1 are people (Ana, P1, ...), each taking
     the seat through its own server, the others bots of ``level``; every person and a
-    spectator connected, and the last person starts the game."""
+    spectator connected, and the host starts the game through the last person's server."""
     where = server if callable(server) else (lambda _seat: server)
     settings = {"players": players, "advanced": advanced, "actions": actions, "name": "Ana"}
     created = post(where(0), "/api/tables", settings)
@@ -261,6 +261,5 @@ def new_game(server: Where, players: int, advanced: bool, actions: bool, people:
             post(where(0), f"/api/tables/{table}/bots", {"token": tokens[0], "seat": seat, "level": level})
     game = Game_(table, tokens)
     game.connect(where)
-    last = max(tokens)
-    post(where(last), f"/api/tables/{table}/start", {"token": tokens[last]})
+    post(where(max(tokens)), f"/api/tables/{table}/start", {"token": tokens[0]})
     return game

@@ -321,7 +321,10 @@ def test_seats_and_bots_are_taken_once_and_bad_requests_change_nothing(client: T
     ]
     refused(client.post(f"/api/tables/{table_id}/start", json={"token": "forged"}), 403, "bad-token")
     refused(client.post(f"/api/tables/{table_id}/start", json={"token": other_token}), 403, "bad-token")
-    start(client, table_id, bia)
+    # only the host starts it (issue 48, item 2): Bia, seated, is refused, and nothing changes
+    refused(client.post(f"/api/tables/{table_id}/start", json={"token": bia}), 403, "not-host")
+    assert lobby_row(client, table_id)["status"] == "open"
+    start(client, table_id, token)
     assert lobby_row(client, table_id)["status"] == "playing"
 
 

@@ -143,7 +143,10 @@ def test_two_people_and_a_bot_play_an_advanced_round_to_its_scoring(people: Peop
     ana_page.select_option("#level-2", "easy")
     ana_page.click("button.add-bot[data-seat='2']")
     expect(bia_page.locator(".setup .seatlist li").nth(2)).to_contain_text("Bot 3")
-    bia_page.click("button.start")
+    # the host starts it (issue 48, item 2): Bia is told she waits for Ana, and has no button
+    expect(bia_page.locator(".setup .waiting-host")).to_contain_text("The host starts the game")
+    assert bia_page.locator("button.start").count() == 0
+    ana_page.click("button.start")
 
     for page in (ana_page, bia_page):
         expect(page.locator(".rule")).to_be_visible()

@@ -21,18 +21,21 @@ from ...ui.i18n import _, language
 from ...ui.words import refusal_text
 from ..http.refusals import Refused, session_refusal
 from .live import LiveTable, session_seats
-from .seating import member_seat
+from .seating import HOST, member_seat
 from .tables import CLOSED, Tables
 
 
 async def start(tables: Tables, table_id: str, token: str) -> None:
-    """A person at the table starts the game once every seat is taken."""
+    """The host (seat 0, who made the table) starts the game once every seat is taken;
+    anyone else seated is refused (``not-host``): the table is theirs to start."""
     live = await tables.find(table_id)
     await member_seat(tables, live, token)
 
     async def begun() -> None:
         if live.status == CLOSED:
             raise session_refusal(Stop.CLOSED)
+        if live.seat_of(token) != HOST:  # (again: another process may have changed the seats)
+            raise Refused("not-host", _("Only the host, who made the table, starts the game."), 403)
         if live.status != "open":
             raise Refused("started", _("The game has started already."), 409)
         if not all(s.taken for s in live.seats):

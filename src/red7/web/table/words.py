@@ -181,6 +181,7 @@ UI_WORDS: Final = {
     "invite_host": N_(
         "A new link or a revocation closes the old one: its spectators stop watching; the seated keep their seats."
     ),
+    "waiting_host": N_("The host starts the game once every seat is taken."),
     "remove": N_("Remove"),
     "remove_seat": N_("Remove {name} from seat {n}"),
     "leave_seat": N_("Leave my seat"),

@@ -538,7 +538,9 @@ function setupEl() {
   if (seated) {
     box.append(
       h("p", { class: "setup-actions" },
-        h("button", { type: "button", class: "primary start", disabled: anyFree, "data-focus": "start", onclick: startGame }, t(ui, "start")),
+        frame.you === 0 // the host starts the game; the others are told they wait for them
+          ? h("button", { type: "button", class: "primary start", disabled: anyFree, "data-focus": "start", onclick: startGame }, t(ui, "start"))
+          : h("span", { class: "waiting-host" }, t(ui, "waiting_host")),
         frame.you !== null && frame.you !== 0
           ? h("button", { type: "button", class: "leave-seat", "data-focus": "leave", onclick: leaveSeat }, t(ui, "leave_seat"))
           : null),

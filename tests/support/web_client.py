@@ -65,7 +65,7 @@ class Clock:
             self._offset, self._stopped = self._stopped - self._base(), None
 
 
-HEAD = "0018"
+HEAD = "0019"
 """The newest migration of the server's database (tests that upgrade one check they reach it)."""
 
 

@@ -249,8 +249,8 @@ def test_a_connection_changes_its_language_without_connecting_again(
 
 
 def test_an_unseated_person_is_told_in_their_language(client: TestClient) -> None:
-    """The notice that a connection no longer holds its seat (its host removed its person),
-    and its frames after it, as a spectator's, in its language."""
+    """The notice that a connection no longer holds its seat (its host removed its person:
+    ``removed``), and its frames after it, as a spectator's, in its language."""
     r = client.post("/api/tables", json={"players": 2, "lang": "en", "name": "Ana"})
     table_id, ana = r.json()["id"], r.json()["token"]
     bia = join(client, table_id, 1, "Bia")
@@ -259,8 +259,10 @@ def test_an_unseated_person_is_told_in_their_language(client: TestClient) -> Non
         r = client.post(f"/api/tables/{table_id}/seats/1/remove", json={"token": ana})
         assert r.status_code == 200, r.text
         notice = b.error()
-        assert notice["code"] == "unseated"
-        assert notice["message"] == "Você não tem mais lugar nesta mesa: está assistindo."
+        assert notice["code"] == "removed"
+        assert notice["message"] == (
+            "Quem criou a mesa tirou você dela: você pode assistir, mas não sentar nela de novo."
+        )
         later = b.until(lambda f: f["type"] == "table")
         assert (later["lang"], later["you"], later["ui"]["language"]) == ("pt-BR", None, "Idioma")
 

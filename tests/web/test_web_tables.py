@@ -16,6 +16,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import astuple
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -246,7 +247,7 @@ def test_the_host_removes_a_bot_and_a_person_whose_token_then_opens_nothing(clie
         r = client.post(f"/api/tables/{table_id}/seats/1/remove", json={"token": host})
         assert r.status_code == 200
         told = bias_page.until(lambda f: f["type"] == "error")
-        assert told["code"] == "unseated" and "watching" in told["message"]
+        assert told["code"] == "removed" and "The host removed you" in told["message"]
         frame = bias_page.until(lambda f: f["type"] == "table")
         assert frame["you"] is None and not frame["seats"][1]["taken"]  # a spectator's frame now
         # Bia's old page sends a decision: refused as a spectator's
@@ -263,6 +264,29 @@ def test_the_host_removes_a_bot_and_a_person_whose_token_then_opens_nothing(clie
     with Conn(client, table_id, bia) as conn:
         assert conn.error()["code"] == "bad-token"
     assert seats(client, table_id)[1][0] == "Cy" and cy
+
+
+def test_a_person_removed_may_not_sit_at_the_table_again_even_after_a_restart(tmp_path: Path) -> None:
+    """Issue 48, item 2: the host removes Bia, then a bot: Bia may not sit at that table
+    again under her name (in any case, spaces around it), through this process or another
+    on the same database, and is told why in her language; anyone else may sit, in her
+    seat or the bot's (a bot removed bars nobody)."""
+    with TestClient(make_app(tmp_path)) as first:
+        table_id, host = new_table(first, players=3)
+        join(first, table_id, 1, "Bia")
+        add_bot(first, table_id, host, 2)
+        for seat in (1, 2):
+            assert first.post(f"/api/tables/{table_id}/seats/{seat}/remove", json={"token": host}).status_code == 200
+        again = first.post(
+            f"/api/tables/{table_id}/seats/1", json={"name": "BIA"}, headers={"Accept-Language": "pt-BR"}
+        )
+        assert again.status_code == 403 and again.json()["code"] == "removed"
+        assert again.json()["message"].startswith("Quem criou a mesa tirou você dela")
+    with TestClient(make_app(tmp_path)) as second:  # another process, or the same one restarted
+        again = second.post(f"/api/tables/{table_id}/seats/2", json={"name": " bia "})
+        assert again.status_code == 403 and again.json()["code"] == "removed"
+        assert join(second, table_id, 1, "Cy")  # someone else sits
+        assert join(second, table_id, 2, "Duda")
 
 
 def test_a_person_leaves_their_seat_and_their_token_opens_nothing(client: TestClient) -> None:

@@ -34,6 +34,7 @@ WORDS = {
         "remove": "Remove",
         "empty": "empty seat",
         "no_match": "No table matches these filters.",
+        "removed": "The host removed you from this table",
     },
     "pt-BR": {
         "copy": "Copiar o link de convite",
@@ -42,6 +43,7 @@ WORDS = {
         "remove": "Remover",
         "empty": "lugar vazio",
         "no_match": "Nenhuma mesa corresponde a estes filtros.",
+        "removed": "Quem criou a mesa tirou você dela",
     },
 }
 LOCALES = {"en": "en-GB", "pt-BR": "pt-BR"}
@@ -114,11 +116,18 @@ def test_a_private_table_is_joined_through_its_copied_link(people: People, size:
         host.mouse.move(0, 0)
         host.screenshot(path=str(IMAGES / "web-private-table.png"))
 
-    # the host removes Bia: her page says so and shows the table as a spectator's
+    # the host removes Bia (issue 48, item 2): her page says the host removed her and shows
+    # the table as a spectator's, with no seat to take; the server refuses her name again
     host.locator("button.remove-seat[data-seat='1']").click()
     expect(guest.locator(".seatlist li.you")).to_have_count(0)
-    expect(guest.locator("button.take-seat[data-seat='1']")).to_be_visible()
+    expect(guest.locator("p.removed-note")).to_contain_text(words["removed"])
+    assert guest.locator("button.take-seat").count() == 0
     expect(host.locator(".seatlist li").nth(1)).to_contain_text(words["empty"])
+    with httpx.Client(base_url=people.server.url, headers={"Accept-Language": lang}) as client:
+        invite = link.split("#invite=", 1)[1]
+        again = client.post(f"/api/tables/{table_id}/seats/1", json={"name": "BIA", "invite": invite})
+        assert again.status_code == 403 and again.json()["code"] == "removed"
+        assert words["removed"] in again.json()["message"]
     with httpx.Client(base_url=people.server.url) as client:  # the lobby never lists it
         assert table_id not in [row["id"] for row in client.get("/api/tables?limit=100").json()["tables"]]
 

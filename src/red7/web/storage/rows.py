@@ -31,6 +31,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
     UniqueConstraint,
     false,
     true,
@@ -84,6 +85,10 @@ class TableRow(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Whether its games move the ratings of its players (:mod:`red7.web.ratings.ratings`;
     migration 0010)."""
+    removed: Mapped[str] = mapped_column(Text, default="", server_default="")
+    """Who the host removed from a seat, one per line (a seat's ``who``: ``u:`` and a
+    username, or ``g:`` and a guest's folded name): they may not sit at the table again
+    (migration 0019)."""
 
 
 class SeatRow(Base):

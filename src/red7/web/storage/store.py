@@ -241,6 +241,10 @@ class Store:
                 connection.execute(
                     update(TableRow).where(TableRow.id == before.id).values(invite_hash=after.invite_hash)
                 )
+            if before.removed != after.removed:  # (the host removed someone: rare, its own statement)
+                connection.execute(
+                    update(TableRow).where(TableRow.id == before.id).values(removed="\n".join(after.removed))
+                )
             for number, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
                 if old != new:
                     connection.execute(
@@ -442,6 +446,7 @@ class Store:
             invite_hash=row.invite_hash,
             hints=row.hints,
             rated=row.rated,
+            removed=tuple(who for who in row.removed.split("\n") if who),
         )
 
     @classmethod

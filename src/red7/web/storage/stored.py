@@ -12,13 +12,16 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from ...core.game import Game
 from ...core.model import Config
 from ...core.seeds import DEAL
 
 ADMIN_REVOKED, ACCOUNT_REVOKED = "admin", "account"
+REMOVED: Final = "removed"
+"""A seat's ``revoked`` once the host removed its person (the seat is empty: whoever held
+its token is told the host removed them)."""
 """Why a seat's token was revoked: an admin revoked that seat's; its account was banned or removed."""
 
 
@@ -104,6 +107,8 @@ class StoredTable:
     """The people may ask for a hint (a table option, set when it is created)."""
     rated: bool = False
     """Its games move its players' ratings (:mod:`red7.web.ratings.ratings`; set when it is created)."""
+    removed: tuple[str, ...] = ()
+    """Who the host removed from a seat (each a seat's ``who``): they may not sit there again."""
 
     def rematch_columns(self) -> dict[str, Any]:
         """The values of the columns that change with the clock and the rematch, by the
@@ -133,7 +138,14 @@ def change_message(before: StoredTable, after: StoredTable) -> dict[str, Any]:
     and the invitation never travel (their hashes stay in the database)."""
     message: dict[str, Any] = {"t": after.id, "v": after.version}
     old, new = before.game, after.game
-    if before.seats != after.seats or invite_changed(before, after) or new is None or old is None or old.id != new.id:
+    if (
+        before.seats != after.seats
+        or invite_changed(before, after)
+        or before.removed != after.removed
+        or new is None
+        or old is None
+        or old.id != new.id
+    ):
         return message  # read it from the database
     keep = kept_of(old, new)
     message.update(

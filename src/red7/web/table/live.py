@@ -138,6 +138,9 @@ class LiveTable:
     """The people at the table may ask for a hint (a table option; never changes)."""
     rated: bool = False
     """Its games move its players' ratings (:mod:`red7.web.ratings.ratings`; never changes)."""
+    removed: tuple[str, ...] = ()
+    """Who the host removed from a seat (each a seat's :attr:`SeatState.who`): they may
+    not sit at the table again."""
 
     def invited(self, secret: str | None) -> bool:
         """Whether ``secret`` is this private table's invitation (compared in constant
@@ -201,6 +204,7 @@ class LiveTable:
             invite_hash=self.invite_hash,
             hints=self.hints,
             rated=self.rated,
+            removed=self.removed,
         )
 
     @property

@@ -28,12 +28,12 @@ from typing import Any
 
 from ...ui.i18n import using
 from ..http.refusals import Refused
-from ..storage.stored import ACCOUNT_REVOKED
+from ..storage.stored import ACCOUNT_REVOKED, REMOVED
 from .cache import FrameCache
 from .events import Changed
 from .frames import TableFrame
 from .live import LiveTable
-from .seating import invite_withdrawn, revoked_message, unseated_message
+from .seating import invite_withdrawn, removed_message, revoked_message, unseated_message
 from .tables import BEAT, GONE, Tables
 from .views import encode, error_frame
 
@@ -260,8 +260,11 @@ class Presence:
             client.greeted, client.shown, client.log = False, None, ()
             state.here = max(state.here - 1, 0)
             self._tell(live, seat)
-            with using(client.language(live)):
-                text = encode(error_frame("unseated", unseated_message()))
+            with using(client.language(live)):  # removed by the host, or left (from another tab)
+                if state.revoked == REMOVED:
+                    text = encode(error_frame("removed", removed_message()))
+                else:
+                    text = encode(error_frame("unseated", unseated_message()))
             with contextlib.suppress(Exception):  # a client gone mid-send is removed by its own handler
                 await client.send(text)
 

@@ -21,11 +21,13 @@ from ...play.session import Stop
 from ...ui.i18n import _, language
 from ...ui.words import NAME_LENGTH, RESERVED_NAME, name_key
 from ..http.refusals import Refused, session_refusal
-from ..storage.stored import ACCOUNT_REVOKED, ADMIN_REVOKED, new_token, token_hash
+from ..storage.stored import ACCOUNT_REVOKED, ADMIN_REVOKED, REMOVED, new_token, token_hash
 from .live import LiveTable, SeatState
 from .members import Member
 from .tables import CLOSED, Tables
 
+REMOVED_KEPT: Final = 50
+"""The people removed a table remembers (the latest): enough for any host."""
 HOST: Final = 0
 """The host's seat: the table's creator's, who alone may remove others before the start."""
 
@@ -62,7 +64,10 @@ def sit(live: LiveTable, seat: int, name: str, member: Member | None = None) -> 
             "name-taken", _("Someone at this table is called {name}: choose another name.").format(name=clean), 409
         )
     token = new_token()
-    live.seats[seat] = SeatState(clean, token_hash(token), account=None if member is None else member.id)
+    state = SeatState(clean, token_hash(token), account=None if member is None else member.id)
+    if state.who in live.removed:
+        raise Refused("removed", removed_message(), 403)
+    live.seats[seat] = state
     return token
 
 
@@ -141,7 +146,12 @@ async def remove(tables: Tables, table_id: str, token: str, seat: int) -> None:
         refusal = removal_refusal(live, by, seat)
         if refusal is not None:
             raise refusal
-        vacate(live.seats[seat])
+        state = live.seats[seat]
+        person = state.who
+        vacate(state)
+        if person is not None:  # a person, not a bot: told so, and may not sit here again
+            live.removed = (*live.removed, person)[-REMOVED_KEPT:]
+            state.revoked = REMOVED
         await tables.write(live)
 
     await tables.change(live, emptied, lang=language())
@@ -215,8 +225,14 @@ def revoked_message(why: str | None = ADMIN_REVOKED) -> str:
 
 
 def unseated_message() -> str:
-    """What a connection whose seat was emptied (its person removed, or gone) is told."""
+    """What a connection whose seat was emptied (its person left) is told."""
     return _("You no longer have a seat at this table: you are watching it.")
+
+
+def removed_message() -> str:
+    """What a person the host removed is told: at their connections, and when they try
+    to sit at that table again (under the same name or account)."""
+    return _("The host removed you from this table: you may watch it, but not sit at it again.")
 
 
 def _before_start(live: LiveTable) -> Refused | None:

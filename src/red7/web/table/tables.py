@@ -183,6 +183,7 @@ class Tables:
             seat.load(stored_seat)
         live.status = stored.status
         live.invite_hash = stored.invite_hash  # (its host may renew or revoke it)
+        live.removed = stored.removed  # (and remove someone)
         game = stored.game
         session = live.session
         if game is None:

@@ -182,6 +182,7 @@ UI_WORDS: Final = {
         "A new link or a revocation closes the old one: its spectators stop watching; the seated keep their seats."
     ),
     "waiting_host": N_("The host starts the game once every seat is taken."),
+    "removed_here": N_("The host removed you from this table: you may watch it, but not sit at it again."),
     "remove": N_("Remove"),
     "remove_seat": N_("Remove {name} from seat {n}"),
     "leave_seat": N_("Leave my seat"),

@@ -181,11 +181,12 @@ function onError(data) {
     return;
   }
   toast(data.message || data.code);
-  if (data.code === "unseated") {
-    // the host removed this person, or they left: the connection is a spectator's now
+  if (data.code === "unseated" || data.code === "removed") {
+    // they left, or the host removed them: the connection is a spectator's now
     clearToken(tableId);
     token = null;
   }
+  if (data.code === "removed") localStorage.setItem(removedKey(), "1"); // no seat is offered to them here again
   if (data.code === "bad-token" || data.code === "seat-revoked" || data.code === "account-revoked") {
     // this browser's token no longer opens a seat here (an admin revoked it, or banned its account): watch instead
     clearToken(tableId);
@@ -194,6 +195,10 @@ function onError(data) {
   }
   if (frame) draw();
 }
+
+/** Whether the host removed this browser's person from this table (told once, kept). */
+const removedKey = () => `red7:removed:${tableId}`;
+const removedHere = () => localStorage.getItem(removedKey()) === "1";
 
 function onFrame(data) {
   // the words of the controls come in a connection's first frame only: later frames use them
@@ -501,7 +506,7 @@ function setupEl() {
           select,
           h("button", { type: "button", class: "add-bot", "data-seat": s, "data-focus": `bot:${s}`, onclick: () => addBot(s) }, t(ui, "add_bot")),
         );
-      } else if (!watching) {
+      } else if (!watching && !removedHere()) {
         parts.push(
           h("button", { type: "button", class: "take-seat", "data-seat": s, "data-focus": `seat:${s}`, onclick: () => takeSeat(s) }, t(ui, "take_seat")),
         );
@@ -515,7 +520,8 @@ function setupEl() {
     h("h2", { id: "setup-title" }, frame.table.name || frame.table.settings,
       frame.table.private ? h("span", { class: "badge private" }, t(ui, "private")) : null),
   );
-  if (!seated && !watching && anyFree) {
+  if (!seated && removedHere()) box.append(h("p", { class: "removed-note" }, t(ui, "removed_here")));
+  if (!seated && !watching && anyFree && !removedHere()) {
     box.append(
       h(
         "p",

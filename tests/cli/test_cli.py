@@ -229,6 +229,9 @@ def test_replay_show_lists_every_decision(tmp_path: Path, capsys: pytest.Capture
     assert code == 0
     for text in to_record(game)["decisions"]:
         assert text in out
+    # who decided, and the decision in words beside its notation (issue 48, item 19)
+    first_seat, first = game.history[0]
+    assert f"   1. Player {first_seat + 1}: " in out and f"[{first}]" in out
 
 
 def test_replay_unfinished_record_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -284,12 +287,15 @@ def test_replay_bad_record_exits_2_with_one_line(kind: str, tmp_path: Path, caps
 
 
 def test_replay_counts_players_from_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Screens call the first seat "player 1"; so does replay --check (it said "won by player 0")."""
+    """Screens call the first seat "player 1"; so does replay --check (it said "won by player 0"),
+    in the language asked (issue 48, item 19)."""
     game = next(g for g in map(finished_game, range(1, 50)) if g.result and g.result.winners == (0,))
     path = save(game, tmp_path / "good.json")
     code, out, _ = run_main(["replay", "--check", str(path)], capsys)
     assert code == 0
-    assert out == f"record replays correctly: {len(game.history)} decisions, won by player 1 in 1 round\n"
+    assert out == f"The record replays correctly: {len(game.history)} decisions. Player 1 won the game!\n"
+    code, out, _ = run_main(["replay", "--check", "--lang", "pt-BR", str(path)], capsys)
+    assert out == f"O registro se repete corretamente: {len(game.history)} decisões. Jogador 1 venceu o jogo!\n"
     write_record(path, dict(to_record(game), result=dict(to_record(game)["result"], winners=[1])))
     code, _, err = run_main(["replay", "--check", str(path)], capsys)
     assert code == 2

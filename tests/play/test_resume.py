@@ -512,7 +512,7 @@ def test_resume_in_the_text_game_goes_on_and_removes_the_autosave(
     os.utime(older, (1_000_000, 1_000_000))
     file = unfinished_record(data_home / "last.json")
     decisions = load(file)["decisions"]
-    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 5000))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\ny\n" * 5000))
     code, out, err = run_main(["play", "--resume", "--save", str(data_home.parent / "done.json")], capsys)
     assert code == 0 and err == ""
     assert not file.exists() and older.exists()

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..core.actions import Action
 from ..core.game import Game
 from ..core.model import MAX_PLAYERS, Config
-from ..core.record import RecordError, replay, result_in_words, seats_of
+from ..core.record import RecordError, SeatRecord, replay, seats_of
 from ..play.records import last_unfinished, load, records_dir, unfinished_dir, unsaveable
 from ..play.table import Seat, Table
 from ..ui.i18n import _, error_text, ngettext
@@ -109,11 +109,26 @@ def cmd_replay(args: argparse.Namespace) -> int:
         ReplayApp(games, Path(args.file).name, seats_of(record)).run()
         return 0
 
+    from ..play.session import seat_names
+    from ..ui.words import decision_text, seat_name, winners_line
+
+    seats: list[SeatRecord] = []
+
+    def named(players: int) -> list[str]:
+        """Each seat as the game named it ("You", "Bot 2", "Ana"; "Player 1" in a record that does not say)."""
+        if seats:
+            return [seat_name(n) for n in seat_names(seats)]
+        return [_("Player {n}").format(n=s + 1) for s in range(players)]
+
     def show(number: int, action: Action, game: Game) -> None:
-        print(f"{number:4d}. {action}")
+        """A decision as ``--show`` lists it: who made it, in words, and its notation."""
+        seat = game.history[-1][0]
+        print(f"{number:4d}. {named(game.players)[seat]}: {decision_text(action)} [{action}]")
 
     try:
-        game = replay(load(args.file), show if args.show else None)
+        record = load(args.file)
+        seats = list(seats_of(record) or [])
+        game = replay(record, show if args.show else None)
     except RecordError as err:
         raise UsageError(
             _("{file} is not a Red7 record that can be replayed ({reason})").format(
@@ -121,9 +136,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
             )
         ) from None
     if game.result is None:
-        print(f"record replays correctly: {game.decisions} decisions, game not finished")
+        print(_("The record replays correctly: {n} decisions, the game is not finished.").format(n=game.decisions))
     else:
-        print(f"record replays correctly: {game.decisions} decisions, {result_in_words(game.result.as_dict())}")
+        outcome = winners_line(game.result.winners, named(game.players), game.config.advanced)
+        print(_("The record replays correctly: {n} decisions. {outcome}").format(n=game.decisions, outcome=outcome))
     return 0
 
 

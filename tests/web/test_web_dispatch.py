@@ -15,7 +15,7 @@ import pytest
 import red7
 
 PACKAGE = Path(red7.__file__).parent
-SENT = "Sent = Decide | TakeBack | Again | Decline | Say | Hint\n"
+SENT = "Sent = Decide | TakeBack | Again | Decline | Say | Hint | Speak\n"
 POKE = '''
 
 class Poke(Request):
@@ -24,7 +24,7 @@ class Poke(Request):
     type: Literal["poke"]
 
 
-Sent = Decide | TakeBack | Again | Decline | Say | Hint | Poke
+Sent = Decide | TakeBack | Again | Decline | Say | Hint | Speak | Poke
 '''
 
 

@@ -319,7 +319,7 @@ def test_without_redis_postgresql_carries_the_messages(postgres: services.Postgr
 @pytest.mark.browser
 def test_a_browser_on_each_process_plays_a_table_to_its_end(pair: tuple[WebServer, WebServer]) -> None:
     """Ana's browser on A, Bia's on B, an easy bot: the 3-player game from the seats'
-    page to its end, Bia starting it through B."""
+    page to its end, the host's start made through B (Bia's page says the host starts it)."""
     a, b = pair
     created = post(a, "/api/tables", {"players": 3, "name": "Ana"})
     table = created["id"]
@@ -331,7 +331,11 @@ def test_a_browser_on_each_process_plays_a_table_to_its_end(pair: tuple[WebServe
             ana_page = crowds[0].seated(table, created["token"])
             bia_page = crowds[1].seated(table, bia)
             expect(ana_page.locator(".setup .seatlist li").nth(1)).to_contain_text("Bia")
-            bia_page.click("button.start")
+            expect(bia_page.locator(".setup .waiting-host")).to_be_visible()
+            started = httpx.post(
+                f"{b.url}/api/tables/{table}/start", json={"token": created["token"]}, trust_env=False, timeout=60
+            )
+            assert started.status_code == 200, started.text
             pages = [ana_page, bia_page]
             for page in pages:
                 expect(page.locator(".hand .card")).to_have_count(7)

@@ -194,12 +194,12 @@ def waiting(database: Engine) -> dict[str, set[str]]:
 
 
 def play_to_the_end(server: WebServer, table: RatedTable, seed: int) -> dict[str, Any]:
-    """Ana and Bia connect to ``server``, Bia starts, they play to the game's end; its record."""
+    """Ana and Bia connect to ``server``, Ana (the host) starts, they play to the game's end; its record."""
     clients = [Client(server, table.id, token, seat) for seat, token in table.tokens.items()]
     for c in clients:
         c.first()
     r = httpx.post(
-        f"{server.url}/api/tables/{table.id}/start", json={"token": table.tokens[1]}, trust_env=False, timeout=60
+        f"{server.url}/api/tables/{table.id}/start", json={"token": table.tokens[0]}, trust_env=False, timeout=60
     )
     assert r.status_code == 200, r.text
     play(clients, random.Random(seed))
@@ -416,7 +416,7 @@ def clocked_table(where: dict[int | None, WebServer]) -> tuple[str, dict[int, st
     clients.append(Client(where[None], table, None, None))
     for c in clients:
         c.first()
-    post(where[1], f"/api/tables/{table}/start", {"token": tokens[1]})
+    post(where[1], f"/api/tables/{table}/start", {"token": tokens[0]})  # (the host, through Bia's process)
     settle(clients)
     return table, tokens, clients
 

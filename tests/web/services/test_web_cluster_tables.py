@@ -61,7 +61,7 @@ def test_remove_and_leave_through_either_process(pair: tuple[WebServer, WebServe
 
     # the host, on A, removes Bia (on B) and the bot: B's clients see it; Bia's page is a spectator's
     post(a, f"/api/tables/{table}/seats/1/remove", {"token": host})
-    bias.until(lambda c: any(e.get("code") == "unseated" for e in c.errors))
+    bias.until(lambda c: any(e.get("code") == "removed" for e in c.errors))
     bias.until(lambda c: c.last is not None and c.last["you"] is None and not c.last["seats"][1]["taken"])
     post(b, f"/api/tables/{table}/seats/3/remove", {"token": host})
     hosts.until(lambda c: c.last is not None and not c.last["seats"][3]["taken"])
@@ -142,7 +142,9 @@ def test_the_host_renews_and_revokes_the_invitation_through_either_process(pair:
     for client in (hosts, bias, late):
         client.until(lambda c: c.last is not None and c.last["seats"][2]["taken"])
     assert bias.last is not None and bias.last["you"] == 1
-    assert not any(e.get("code") in ("invite-changed", "unseated", "seat-revoked") for e in hosts.errors + bias.errors)
+    assert not any(
+        e.get("code") in ("invite-changed", "unseated", "removed", "seat-revoked") for e in hosts.errors + bias.errors
+    )
 
     # revoked through B: the spectator by the new invitation, on B, is ended; the seated stay
     assert post(b, f"/api/tables/{table}/invite", {"token": host, "revoke": True})["invite"] is None

@@ -151,6 +151,7 @@ def test_bootstrap_over_deals_is_wider_when_games_of_a_deal_agree() -> None:
     assert paired == bootstrap_ratio([2 * w for w in deals], [2] * 200)  # seeded
 
 
+@pytest.mark.slow
 def test_red7_analyse_marks_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``red7 analyse``: the thrown-away decisions in English and pt-BR, each with its
     number and whether its player could see it (the judge, from their view), every mark
@@ -455,6 +456,7 @@ def test_a_budgeted_judge_hands_the_rest_to_the_smaller_judge_once_half_the_budg
         assert unbounded(game, action) is main_estimate and not unbounded.spent
 
 
+@pytest.mark.slow
 def test_red7_analyse_says_when_the_budget_handed_decisions_to_the_smaller_judge(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

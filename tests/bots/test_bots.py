@@ -437,6 +437,7 @@ def test_play_game_wants_one_bot_per_seat() -> None:
         play_game([make_bot("random")] * 3, seed=1, config=Config(2))
 
 
+@pytest.mark.slow
 def test_the_examples_of_docs_bots_md_run() -> None:
     """docs/bots.md: the examples that play a game run as written (the registered
     ``hoarder`` is forgotten afterwards)."""

@@ -91,6 +91,7 @@ def test_the_true_deal_replays_to_the_game(config: Config) -> None:
     assert checked > 30
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("use_native", [True, False])
 @pytest.mark.parametrize("config", [Config(2), Config(3, True, True), Config(4, True, False)], ids=str)
 def test_deals_replay_to_what_the_viewer_sees(
@@ -160,6 +161,7 @@ def test_the_compiled_replay_judges_a_deal_as_the_python_reference(players: int)
     assert compared > 50 and 0 < explained < compared
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("compiled_replay", [pytest.param(True, marks=native), False])
 def test_a_judgement_budget_bounds_the_work_of_the_replays(compiled_replay: bool) -> None:
     """``judgements=J``: no deal starts once greedy has judged J decisions of the others,

@@ -98,6 +98,7 @@ def test_plans_are_the_turns_the_engine_allows() -> None:
     assert checked > 2500
 
 
+@pytest.mark.slow
 def test_values_agree_with_a_search_through_the_engine() -> None:
     """Every decision of 1,200 positions (at most 8 cards in the hands) valued both ways."""
     checked = 0

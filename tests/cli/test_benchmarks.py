@@ -97,6 +97,7 @@ def test_solver_speed_compares_the_compiled_solver_with_its_python_twin() -> Non
     assert result["pimc_decision_compiled_median_ms"] > 0
 
 
+@pytest.mark.slow
 def test_web_load_with_people_on_sqlite() -> None:
     result = figures("web_load", "--games", "2", "--seconds", "1", "--ramp", "0.5")
     assert result["mode"] == "people" and result["games"] == 2 and result["connections"] == 8
@@ -108,6 +109,7 @@ def test_web_load_with_people_on_sqlite() -> None:
     assert set(result["load_average"]) == {"min", "mean", "max"}
 
 
+@pytest.mark.slow
 def test_web_load_with_people_chatting_on_a_clock() -> None:
     # a line every 3 s on average per person: some 20 lines in the window, each owed to three seats
     result = figures(
@@ -140,6 +142,7 @@ def test_web_lobby() -> None:
     assert result["filtered (3 players, advanced, free seat)"]["total"] == 15  # public, not full
 
 
+@pytest.mark.slow
 def test_hint_flood() -> None:
     # two tables flooding for 3 s: the other person's first hint and decision fall in it
     result = figures("hint_flood", "--tables", "2", "--seconds", "3")

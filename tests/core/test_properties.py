@@ -268,6 +268,7 @@ def view(game: Game, seat: int | None) -> str:
     return json.dumps(game.observation(seat), sort_keys=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "advanced", "actions"), CONFIGS)
 @settings(max_examples=examples(8))
 @given(seed=SEEDS, choice_seed=CHOICE_SEEDS)

@@ -72,6 +72,7 @@ def test_values_are_the_reference_searchs(position: tuple[int, int, int, int, in
     assert native.won(hand, palette, other_hand, other_palette, rule) == expected
 
 
+@pytest.mark.slow
 def test_values_agree_at_every_turn_start_of_random_games() -> None:
     """2-player basic games, from the deal (7 cards each) to the end: the compiled
     search and the reference agree at every turn start, with cold and warm tables."""

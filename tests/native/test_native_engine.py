@@ -269,6 +269,7 @@ def test_redealt_worlds_are_uniform() -> None:
     assert abs(inside / n - 7 / 42) < 4 * (7 / 42 * 35 / 42 / n) ** 0.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", [Config(3, True, True), Config(4, False, True), Config(2, True, False)], ids=str)
 def test_ismcts_on_compiled_worlds(config: Config) -> None:
     """ISMCTS searches in compiled code by default (red7/native/search.c): about the

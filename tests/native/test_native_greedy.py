@@ -22,6 +22,7 @@ pytestmark = pytest.mark.skipif(not compiled.available(), reason="the compiled c
 REFERENCE = GreedyBot(reference=1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
 def test_compiled_greedy_decides_as_the_python_bot_in_the_same_worlds(config: Config) -> None:
     """Every decision of seeded games: the Python bot with its lazily sampled worlds, and

@@ -31,6 +31,7 @@ def shown(app: Any) -> str:
     return "\n".join(screen_lines(app))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "pt-BR"])
 def test_a_newcomer_finishes_every_chapter_by_keys(lang: str, tmp_path: Path) -> None:
     set_language(lang)

@@ -64,6 +64,7 @@ async def click_card(pilot: Any, widget: str, card: str) -> None:
 # --- a whole game by keys ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_two_player_game_against_a_bot_played_by_keys(tmp_path: Path) -> None:
     """Seeded 2-player basic game: the screen shows the rule in words and who is winning
     after every move; the end shows the winner, offers another game and saves a record."""
@@ -104,6 +105,7 @@ def test_a_two_player_game_against_a_bot_played_by_keys(tmp_path: Path) -> None:
     assert len(seen) > 3
 
 
+@pytest.mark.slow
 def test_the_basic_games_end_shows_every_final_palette() -> None:
     """Issue 34: the end of a basic game lists every palette as the game ended, the
     winner's included, as the end of a match does (it showed none)."""
@@ -125,6 +127,7 @@ def test_the_basic_games_end_shows_every_final_palette() -> None:
     run(app, script)
 
 
+@pytest.mark.slow
 def test_an_advanced_round_ends_with_the_scoring_cards_and_scores() -> None:
     app = new_app(seed=5, advanced=True)
 
@@ -168,6 +171,7 @@ def test_the_game_in_portuguese() -> None:
     run(app, script)
 
 
+@pytest.mark.slow
 def test_three_players_with_action_cards_play_a_round() -> None:
     """The 7, 5, 1 and draw questions are answered by keys like every other decision."""
     app = new_app(seed=21, bots=("easy", "medium"), advanced=True, actions=True)
@@ -189,6 +193,7 @@ def hand_cards(table: Table, seat: int) -> set[str]:
     return set(names_of(obs.hand & ~obs.known_hand_cards[seat]))
 
 
+@pytest.mark.slow
 def test_the_hotseat_screen_never_shows_another_players_hand() -> None:
     app = PlayApp(
         lambda: Table([Seat("Ana"), Seat("Bia"), Seat("", make_bot("easy"), "easy")], Config(3), seed=8),
@@ -264,6 +269,7 @@ def test_the_person_who_ends_a_round_and_begins_the_next_passes_the_device_too(
     run(app, script, size=size)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("people", "seed"), [(2, 2), (3, 2)])
 def test_a_hotseat_match_passes_the_device_before_every_hand_and_hides_hands_behind_its_dialogs(
     people: int, seed: int
@@ -340,6 +346,7 @@ def test_the_game_over_dialog_and_its_review_show_no_hand_and_a_new_game_begins_
     run(app, script)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hotseat", [False, True])
 def test_one_person_against_bots_never_gets_a_pass_screen(hotseat: bool) -> None:
     """One person and two bots through rounds of an advanced match (with or without
@@ -1158,6 +1165,7 @@ def assert_fits(app: PlayApp) -> None:
         assert line in screen, f"the key line is cut: {line}"
 
 
+@pytest.mark.slow
 def test_the_log_keeps_every_move_and_shows_the_newest_at_80x24() -> None:
     """A 4-player advanced game with action cards at 80x24: the log holds every move of
     the game (whole bot turns were lost), with a marker before each new round, and its

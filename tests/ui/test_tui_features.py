@@ -675,6 +675,7 @@ def test_a_replay_of_an_old_record_without_seats_still_names_players() -> None:
 # --- 6. hotseat: what happened since your last turn ------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_pass_screen_says_what_happened_since_that_players_last_turn_R9() -> None:
     """Ana, a bot and Bia: when the device passes, its next person reads the moves since
     their last turn as they may see them (another seat's draw shows no card); the first

@@ -51,6 +51,7 @@ def red7_admin(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run([*red7_command(), "admin", *args], input=stdin, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_the_command_line_adds_grants_and_revokes_admins(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/db.sqlite3"
     added = red7_admin("add", ADMIN, "--password-stdin", "--database-url", url, stdin=PASSWORD + "\n")

@@ -130,6 +130,7 @@ def seen(server: WebServer, evening: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
+@pytest.mark.slow
 def test_a_sqlite_backup_taken_while_the_server_runs_restores_everything(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
     restored_url = f"sqlite:///{tmp_path / 'restored' / 'club.sqlite3'}"
@@ -154,6 +155,7 @@ def test_a_sqlite_backup_taken_while_the_server_runs_restores_everything(tmp_pat
         going.close()
 
 
+@pytest.mark.slow
 def test_the_commands_refuse_what_would_lose_data(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
     assert red7_db("upgrade", "--database-url", url).returncode == 0

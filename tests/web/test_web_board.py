@@ -210,6 +210,7 @@ def plain_unusable(table: Table, seat: int, names: Sequence[str], named: set[str
     return [(card, why) for card, why in found if why is not None]
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(40), deadline=None)
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 2**32 - 1), lang=st.sampled_from(["en", "pt-BR"]))
 def test_every_frames_greyed_cards_and_last_move_are_their_plain_definitions(

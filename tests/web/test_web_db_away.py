@@ -263,6 +263,7 @@ def test_a_bots_answer_the_database_could_not_take_is_written_again_once_it_is_b
             assert bot_answered(tables_of(app).store, table_id, seq, action)
 
 
+@pytest.mark.slow
 def test_alone_a_bots_turn_nobody_answers_is_asked(tmp_path: Path, database: Database) -> None:
     """Alone, a person against a bot: the person's decision goes in but both answers are
     lost (refused as unsaved; the table here as before it); sent again, it finds the table

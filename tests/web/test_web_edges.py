@@ -93,6 +93,7 @@ def open_table(server: WebServer, name: str = "Ana", **settings: Any) -> tuple[s
 # --- 9. no secret in an address or a log ------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style", ["text", "json"])
 def test_no_token_of_a_played_game_reaches_the_servers_log(tmp_path: Path, style: str) -> None:
     """A game of two people and a bot, a spectator, the replay of each seat, a seat
@@ -391,6 +392,7 @@ def test_red7_serve_refuses_a_bad_limit_or_name(
     assert words in err and "Traceback" not in err, err
 
 
+@pytest.mark.slow
 def test_an_open_table_nobody_is_at_expires(tmp_path: Path) -> None:
     """``--expire-open``: an open table with nobody connected expires (gone from the lobby,
     its link says there is no such table); one with someone at it stays, and expires once

@@ -217,6 +217,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
             yield client
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("players", "advanced", "actions"),
     CONFIGS,
@@ -263,6 +264,7 @@ def test_no_frame_shows_a_card_its_receiver_may_not_see(
     assert tally.hidden_checked > 10 * tally.frames
 
 
+@pytest.mark.slow
 def test_a_staged_turn_taken_back_shows_nobody_else_anything(tmp_path: Path) -> None:
     """R9 and the staged turn: Ana, at every turn start, plays a card she may take back,
     and takes it back, then decides as she would have. Bia's and a spectator's frames

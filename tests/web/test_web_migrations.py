@@ -80,6 +80,7 @@ def table_at_0004(store: Store, table_id: str, *, advanced: bool = False, seats:
             connection.execute(seat_rows.insert(), [{"table_id": table_id, **seat} for seat in seats])
 
 
+@pytest.mark.slow
 def test_an_empty_database_is_upgraded_once(kind: str, pg: services.Postgres | None, tmp_path: Path) -> None:
     url = database(kind, pg, tmp_path)
     assert red7_db("current", "--database-url", url).stdout.strip().endswith("none (empty)")
@@ -147,6 +148,7 @@ def write_previous_release(url: str) -> tuple[Game, int]:
     return game, len(game.history)
 
 
+@pytest.mark.slow
 def test_a_database_of_the_previous_release_plays_on(kind: str, pg: services.Postgres | None, tmp_path: Path) -> None:
     url = database(kind, pg, tmp_path)
     game, written = write_previous_release(url)
@@ -173,6 +175,7 @@ def test_a_database_of_the_previous_release_plays_on(kind: str, pg: services.Pos
         spectator.close()
 
 
+@pytest.mark.slow
 def test_operations_endpoints_logs_and_environment(tmp_path: Path) -> None:
     """Readiness and metrics answer; RED7_* variables configure the server; JSON logs
     carry no seat token."""
@@ -294,6 +297,7 @@ def test_the_migrations_build_the_schema_the_models_describe(
     assert differences == []
 
 
+@pytest.mark.slow
 def test_migration_0013_seats_the_removed_expert_level_as_hard(tmp_path: Path) -> None:
     """A table stored at 0010 with an ``expert`` bot (a level since removed): after 0013
     the seat's bot is ``hard``, the other seats are as they were, the server lists the

@@ -65,6 +65,7 @@ def again(clients: list[Client], number: int) -> None:
         c.until(lambda c: c.last is not None and c.last["table"]["game"] == number + 1 and c.last["game"] is not None)
 
 
+@pytest.mark.slow
 def test_twenty_games_conceded_at_the_first_decision_move_no_rating_and_games_played_are_rated(
     tmp_path: Path,
 ) -> None:

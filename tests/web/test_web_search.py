@@ -232,6 +232,7 @@ def test_one_address_has_at_most_its_share_of_the_search_pool_at_once(
     assert answer(second)["type"] == "hint"
 
 
+@pytest.mark.slow
 def test_one_address_asks_so_many_hints_over_all_its_tables(app: Any, client: TestClient, opened: list[Conn]) -> None:
     """Here two at once and (practically) none more: Eve's third hint, at a third table,
     is refused with when to ask again; Ann's is not."""
@@ -355,6 +356,7 @@ def hint_answer(ws: ClientConnection) -> dict[str, Any]:
     return answered
 
 
+@pytest.mark.slow
 def test_one_address_asking_hints_at_twenty_tables_gets_its_share_and_another_is_served(tmp_path: Path) -> None:
     """The issue's flood: one address asks a hint at each of its 20 tables against bots, all
     at once. Its share (one hint being worked out of the two workers') is served, the

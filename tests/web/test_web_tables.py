@@ -406,6 +406,7 @@ def test_a_filter_passes_only_its_tables() -> None:
     assert not Filters(free=True).passes(table)
 
 
+@pytest.mark.slow
 def test_five_thousand_tables_are_paged_and_filtered_correctly(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The lobby API with 5,000 tables in the store (written at once, then loaded as a
     restarted server loads them): every page and filter answers exactly the tables it

@@ -51,6 +51,7 @@ from .words import (
     cards_explained,
     cards_label,
     colour_name,
+    concession_consequence,
     decision_text,
     log_lines,
     move_log,
@@ -429,13 +430,8 @@ def confirmation(table: Table, option: Option, names: Sequence[str]) -> str | No
     basic game, the game lost) and a decision that is not safe (R4.7, and why); None
     for any other decision."""
     if option.action.kind is Kind.CONCEDE:
-        consequence = (
-            _("You will be out of this round.")
-            if table.config.advanced
-            else _("You will be out, and the basic game has only this round: you lose the game.")
-        )
         return _("Concede? {consequence} Type 'yes' to concede, anything else to keep playing:").format(
-            consequence=consequence
+            consequence=concession_consequence(table.config.advanced)
         )
     if not option.safe:
         preview = table.preview(option.action)

@@ -567,6 +567,14 @@ def turn_summary(staged: Sequence[Action], last: Action) -> str:
     return _("You {summary}.").format(summary=", ".join(action_text(a) for a in [*staged, last]))
 
 
+def concession_consequence(advanced: bool) -> str:
+    """What conceding costs, said before a person concedes (every front end asks first):
+    the round; in the basic game, its one round (R6.3), the game."""
+    if advanced:
+        return _("You will be out of this round.")
+    return _("You will be out, and the basic game has only this round: you lose the game.")
+
+
 def unsafe_reason(after: Standing | None, names: Sequence[str]) -> str:
     """Why a decision that is not safe (R4.7) would put the player out, given the
     standing right after it (None when the outcome hangs on a card drawn from the deck)."""

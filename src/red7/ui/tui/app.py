@@ -44,6 +44,7 @@ from ..words import (
     card_label,
     cards_label,
     colour_name,
+    concession_consequence,
     just_drawn,
     move_log,
     plan_text,
@@ -810,12 +811,7 @@ class PlayApp(BoardApp):
         self._cancel_hint()  # the hint was for the position this decision leaves
         action = option.action
         if action.kind is Kind.CONCEDE:
-            # the basic game is one round (R6.3): out of it, the game is lost
-            consequence = (
-                _("You will be out of this round.")
-                if self.table.config.advanced
-                else _("You will be out, and the basic game has only this round: you lose the game.")
-            )
+            consequence = concession_consequence(self.table.config.advanced)
             self._ask(
                 Choice(
                     _("Concede?"),
